@@ -1,0 +1,182 @@
+//! The command line: argument parsing (clap), reading inputs, rendering output, exit codes.
+//!
+//! This is the only module that does I/O. Exit codes: 0 success (no claim refuted), 1 a claim
+//! refuted, 2 bad input or usage.
+
+use crate::listing::{self, Listing, ParseFailure};
+use crate::notes::{Document, LineIndex};
+use clap::{Parser, Subcommand, ValueEnum};
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor};
+use std::path::{Path, PathBuf};
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_REFUTED: i32 = 1;
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "derivcheck", version, about = "Proves or refutes the mathematics in lecture notes")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every formula of a notes file or chapter folder, parsed or with its parse error.
+    Formulas(FormulasArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct FormulasArgs {
+    /// A notes file (Markdown or plain text) or a chapter folder of `*.md` notes.
+    path: PathBuf,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also print each formula's expression tree.
+    #[arg(long)]
+    ast: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// Why an input could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("{path}: cannot read: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{path}:{line}:{col}: file is not valid UTF-8 (invalid byte sequence here)")]
+    NotUtf8 { path: String, line: usize, col: usize },
+    #[error("{path}: no notes found (a chapter folder holds `*.md` files)")]
+    NoNotes { path: String },
+}
+
+pub fn main() -> i32 {
+    // Symbolica prints a licence banner on stdout at first use unless this is set.
+    std::env::set_var("SYMBOLICA_HIDE_BANNER", "1");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_BAD_INPUT } else { EXIT_OK };
+        }
+    };
+    match cli.command {
+        Command::Formulas(args) => run_formulas(&args),
+    }
+}
+
+fn run_formulas(args: &FormulasArgs) -> i32 {
+    let docs = match read_notes(&args.path) {
+        Ok(docs) => docs,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let (listing, failures) = listing::build(&docs, args.ast);
+    for doc in docs.iter().filter(|d| d.formulas.is_empty()) {
+        eprintln!("note: {}: no formulas found", doc.path);
+    }
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&listing).expect("listing serializes")),
+        Format::Text => {
+            print!("{}", render_listing_text(&listing));
+            emit_parse_diagnostics(&docs, &failures);
+        }
+    }
+    EXIT_OK
+}
+
+/// The notes files of a path: the file itself, or a folder's `*.md` files in name order.
+fn notes_paths(path: &Path) -> Result<Vec<PathBuf>, InputError> {
+    let io = |source| InputError::Io { path: path.display().to_string(), source };
+    if !path.is_dir() {
+        std::fs::metadata(path).map_err(io)?;
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(InputError::NoNotes { path: path.display().to_string() });
+    }
+    Ok(files)
+}
+
+pub fn read_notes(path: &Path) -> Result<Vec<Document>, InputError> {
+    notes_paths(path)?.iter().map(|p| read_text(p).map(|text| Document::parse(&p.display().to_string(), text))).collect()
+}
+
+/// Reads a file as UTF-8; an invalid byte is reported at its line and column.
+pub fn read_text(path: &Path) -> Result<String, InputError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| InputError::Io { path: shown.clone(), source })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).unwrap_or_default();
+        let pos = LineIndex::new(prefix).position(valid);
+        InputError::NotUtf8 { path: shown, line: pos.line, col: pos.col }
+    })
+}
+
+fn render_listing_text(listing: &Listing) -> String {
+    let mut out = String::new();
+    for file in &listing.files {
+        for f in &file.formulas {
+            let status = if f.parsed { "ok   " } else { "ERROR" };
+            let section = f.section.as_deref().unwrap_or("-");
+            out.push_str(&format!("{}:{}:{}\t{}\t{}\t{}\t{}\n", file.path, f.line, f.col, f.id, section, status, one_line(&f.tex)));
+            if let Some(err) = &f.error {
+                out.push_str(&format!("\t{err}\n"));
+            }
+            if let Some(ast) = &f.ast {
+                out.push_str(&format!("\t{ast}\n"));
+            }
+        }
+    }
+    let s = &listing.summary;
+    out.push_str(&format!(
+        "summary: {} formulas, {} parsed, {} failed ({:.1}% parsed)\n",
+        s.formulas,
+        s.parsed,
+        s.formulas - s.parsed,
+        100.0 * s.rate()
+    ));
+    out
+}
+
+fn one_line(tex: &str) -> String {
+    tex.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Compiler-style diagnostics (file:line:col, the line, a caret under the token) on stderr.
+fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure]) {
+    let mut files = SimpleFiles::new();
+    let ids: Vec<usize> = docs.iter().map(|d| files.add(d.path.clone(), d.source.clone())).collect();
+    let writer = termcolor::StandardStream::stderr(termcolor::ColorChoice::Auto);
+    let config = term::Config::default();
+    for doc_warning in docs.iter().enumerate().flat_map(|(i, d)| d.warnings.iter().map(move |w| (i, w))) {
+        let (file, w) = doc_warning;
+        let diagnostic = Diagnostic::warning()
+            .with_message(w.message.clone())
+            .with_labels(vec![Label::primary(ids[file], w.offset..w.offset + 1)]);
+        let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
+    }
+    for failure in failures {
+        let start = failure.formula.tex_range.start + failure.error.span.start;
+        let end = (failure.formula.tex_range.start + failure.error.span.end).max(start);
+        let diagnostic = Diagnostic::error()
+            .with_message(format!("formula {} does not parse: {}", failure.formula.id, failure.error))
+            .with_labels(vec![Label::primary(ids[failure.file], start..end).with_message(failure.error.to_string())]);
+        let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
+    }
+}

@@ -1,0 +1,15 @@
+//! derivcheck: proves or refutes the mathematics in lecture notes.
+//!
+//! The pipeline, one module per stage, data flowing one way:
+//!
+//! ```text
+//! notes (Markdown) --notes--> Document { sections, formulas with positions }
+//! formula TeX      --syntax-> ast::Statement (spans on every node; never panics)
+//! ```
+//!
+//! Only [`cli`] does I/O (reading files, writing output); every other stage is pure.
+
+pub mod cli;
+pub mod listing;
+pub mod notes;
+pub mod syntax;

@@ -1,0 +1,107 @@
+//! The `formulas` listing: every formula of some notes with its parse result, as plain data.
+//!
+//! Takes: [`Document`]s. Gives: a [`Listing`] (serializable; the JSON schema of
+//! `derivcheck formulas --format json`) and the parse diagnostics. Pure: no I/O.
+
+use crate::notes::{Document, FormulaSite, NoteWarning};
+use crate::syntax::{self, ast::Statement, SyntaxError};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Listing {
+    pub files: Vec<FileListing>,
+    pub summary: ListingSummary,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileListing {
+    pub path: String,
+    pub formulas: Vec<FormulaEntry>,
+    pub warnings: Vec<NoteWarning>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FormulaEntry {
+    pub id: String,
+    pub section: Option<String>,
+    pub section_title: Option<String>,
+    pub line: usize,
+    pub col: usize,
+    pub display: bool,
+    pub tex: String,
+    pub parsed: bool,
+    pub error: Option<String>,
+    /// Where in the source the parse error is (1-based line and character column).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_col: Option<usize>,
+    /// The tree as an S-expression (with `--ast`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ast: Option<String>,
+    /// The full tree with spans (with `--ast`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<Statement>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct ListingSummary {
+    pub formulas: usize,
+    pub parsed: usize,
+}
+
+/// A formula that failed to parse, located in its file.
+#[derive(Debug, Clone)]
+pub struct ParseFailure {
+    pub file: usize,
+    pub formula: FormulaSite,
+    pub error: SyntaxError,
+}
+
+/// Parses every formula of every document.
+pub fn build(docs: &[Document], with_ast: bool) -> (Listing, Vec<ParseFailure>) {
+    let mut summary = ListingSummary::default();
+    let mut failures = Vec::new();
+    let mut files = Vec::new();
+    for (file, doc) in docs.iter().enumerate() {
+        let mut formulas = Vec::new();
+        for site in &doc.formulas {
+            let result = syntax::parse_formula(&site.tex);
+            let entry = entry(doc, site, &result, with_ast);
+            summary.formulas += 1;
+            match result {
+                Ok(_) => summary.parsed += 1,
+                Err(error) => failures.push(ParseFailure { file, formula: site.clone(), error }),
+            }
+            formulas.push(entry);
+        }
+        files.push(FileListing { path: doc.path.clone(), formulas, warnings: doc.warnings.clone() });
+    }
+    (Listing { files, summary }, failures)
+}
+
+fn entry(doc: &Document, site: &FormulaSite, result: &Result<Statement, SyntaxError>, with_ast: bool) -> FormulaEntry {
+    let section = doc.section_of(site);
+    let error_pos = result.as_ref().err().map(|e| doc.position_in_formula(site, e.span.start));
+    FormulaEntry {
+        id: site.id.clone(),
+        section: section.map(|s| s.number.clone()),
+        section_title: section.map(|s| s.title.clone()),
+        line: site.line,
+        col: site.col,
+        display: site.display,
+        tex: site.tex.clone(),
+        parsed: result.is_ok(),
+        error: result.as_ref().err().map(ToString::to_string),
+        error_line: error_pos.map(|p| p.line),
+        error_col: error_pos.map(|p| p.col),
+        ast: with_ast.then(|| result.as_ref().ok().map(syntax::print::statement)).flatten(),
+        tree: with_ast.then(|| result.as_ref().ok().cloned()).flatten(),
+    }
+}
+
+impl ListingSummary {
+    pub fn rate(&self) -> f64 {
+        if self.formulas == 0 { 1.0 } else { self.parsed as f64 / self.formulas as f64 }
+    }
+}

@@ -1,0 +1,294 @@
+//! Stage 1 — `notes`: a chapter's Markdown text in, a [`Document`] out: its sections and every
+//! formula (`$...$`, `$$...$$`) with its exact position.
+//!
+//! Sections come from Markdown headings and from numbered title lines standing alone as a
+//! paragraph (`15.3 标题`, `第 15 章：标题`, `Chapter 15: Title`), since plain-text chapters often have
+//! no `#` headings. Code blocks are never math (pulldown-cmark decides). Does no I/O: the caller
+//! reads the file.
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+/// One notes file, split into sections and formulas.
+#[derive(Debug, Clone, Serialize)]
+pub struct Document {
+    pub path: String,
+    #[serde(skip)]
+    pub source: String,
+    pub sections: Vec<Section>,
+    pub formulas: Vec<FormulaSite>,
+    /// Things in the text that look like math mistakes (a lone `$`).
+    pub warnings: Vec<NoteWarning>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NoteWarning {
+    pub line: usize,
+    pub col: usize,
+    /// Byte offset in the source.
+    #[serde(skip)]
+    pub offset: usize,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Section {
+    /// The number as written (`15.3`), or the heading text when the heading has no number.
+    pub number: String,
+    pub title: String,
+    pub line: usize,
+}
+
+/// Where one formula stands in the notes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FormulaSite {
+    /// `15.3#2`: the second formula of section 15.3 (`0#k` before the first section).
+    pub id: String,
+    /// Index into [`Document::sections`], `None` before the first section.
+    pub section: Option<usize>,
+    pub display: bool,
+    /// The TeX between the delimiters.
+    pub tex: String,
+    /// Byte range of the TeX (without delimiters) in the source.
+    pub tex_range: Range<usize>,
+    /// 1-based line and column (in characters) of the opening delimiter.
+    pub line: usize,
+    pub col: usize,
+}
+
+/// A 1-based line and character column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Position {
+    pub line: usize,
+    pub col: usize,
+}
+
+impl Document {
+    /// Reads the formulas and sections of `source` (the text of `path`).
+    pub fn parse(path: &str, source: String) -> Document {
+        let mut doc = Document {
+            path: path.to_string(),
+            source,
+            sections: Vec::new(),
+            formulas: Vec::new(),
+            warnings: Vec::new(),
+        };
+        doc.scan();
+        doc
+    }
+
+    fn scan(&mut self) {
+        let source = std::mem::take(&mut self.source);
+        let lines = LineIndex::new(&source);
+        let mut counters: Vec<usize> = Vec::new();
+        let mut before_first = 0;
+        let mut block_start: Option<usize> = None;
+        for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
+            match event {
+                Event::Start(Tag::Heading { .. }) | Event::Start(Tag::Paragraph) => block_start = Some(range.start),
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some(start) = block_start.take() {
+                        let text = heading_text(&source[start..range.end]);
+                        self.push_section(section_from_heading(&text), lines.position(start).line, &mut counters);
+                    }
+                }
+                Event::End(TagEnd::Paragraph) => {
+                    if let Some(start) = block_start.take() {
+                        if let Some(section) = numbered_title_line(&source[start..range.end]) {
+                            self.push_section(section, lines.position(start).line, &mut counters);
+                        }
+                    }
+                }
+                Event::InlineMath(_) | Event::DisplayMath(_) => {
+                    let display = matches!(event, Event::DisplayMath(_));
+                    let counter = match counters.last_mut() {
+                        Some(c) => c,
+                        None => &mut before_first,
+                    };
+                    *counter += 1;
+                    let site = self.formula_site(&source, &lines, range, display, *counter);
+                    self.formulas.push(site);
+                }
+                Event::Text(_) => self.warn_lone_dollars(&source, &lines, range),
+                _ => {}
+            }
+        }
+        self.source = source;
+    }
+
+    fn push_section(&mut self, (number, title): (String, String), line: usize, counters: &mut Vec<usize>) {
+        self.sections.push(Section { number, title, line });
+        counters.push(0);
+    }
+
+    fn formula_site(&self, source: &str, lines: &LineIndex, range: Range<usize>, display: bool, k: usize) -> FormulaSite {
+        let tex_range = strip_delimiters(source, range.clone());
+        let section = self.sections.len().checked_sub(1);
+        let number = section.map(|i| self.sections[i].number.as_str()).unwrap_or("0");
+        let pos = lines.position(range.start);
+        FormulaSite {
+            id: format!("{number}#{k}"),
+            section,
+            display,
+            tex: source[tex_range.clone()].to_string(),
+            tex_range,
+            line: pos.line,
+            col: pos.col,
+        }
+    }
+
+    /// A `$` in plain text opened no formula: usually a typo (or a dollar sign to escape).
+    fn warn_lone_dollars(&mut self, source: &str, lines: &LineIndex, range: Range<usize>) {
+        for (i, _) in source[range.clone()].match_indices('$') {
+            let offset = range.start + i;
+            if source[..offset].ends_with('\\') {
+                continue;
+            }
+            let pos = lines.position(offset);
+            let message = "a lone `$` opens no formula (unclosed math?); write `\\$` for a dollar sign".to_string();
+            self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
+        }
+    }
+
+    pub fn section_of(&self, site: &FormulaSite) -> Option<&Section> {
+        site.section.map(|i| &self.sections[i])
+    }
+
+    /// Source position of a byte offset inside a formula's TeX.
+    pub fn position_in_formula(&self, site: &FormulaSite, tex_offset: usize) -> Position {
+        LineIndex::new(&self.source).position(site.tex_range.start + tex_offset.min(site.tex.len()))
+    }
+}
+
+/// Removes `$`/`$$` from a math event's byte range.
+fn strip_delimiters(source: &str, range: Range<usize>) -> Range<usize> {
+    let text = &source[range.clone()];
+    let open = text.chars().take_while(|&c| c == '$').count().min(2);
+    let close = text.chars().rev().take_while(|&c| c == '$').count().min(open);
+    let (start, end) = (range.start + open, range.end - close);
+    if start <= end { start..end } else { start..start }
+}
+
+fn heading_text(raw: &str) -> String {
+    let first_line = raw.lines().next().unwrap_or("");
+    first_line.trim().trim_start_matches('#').trim().trim_end_matches('#').trim().to_string()
+}
+
+/// `15.3 Title` -> ("15.3", "Title"); a heading without number keeps its text as both.
+fn section_from_heading(text: &str) -> (String, String) {
+    split_numbered_title(text).unwrap_or_else(|| (text.to_string(), text.to_string()))
+}
+
+/// A paragraph that is one short line of the form `15.3 标题` or `第 15 章：标题`.
+fn numbered_title_line(paragraph: &str) -> Option<(String, String)> {
+    let line = paragraph.trim();
+    if line.contains('\n') || line.chars().count() > 80 || line.contains('$') {
+        return None;
+    }
+    split_numbered_title(line)
+}
+
+static NUMBERED: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^(\d+(?:\.\d+)+)\.?\s+(\S.*?)\s*$").expect("valid regex"));
+static CHAPTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"^(?:第\s*(\d+)\s*章|Chapter\s+(\d+))\s*[：:.]?\s*(.*?)\s*$").expect("valid regex")
+});
+
+fn split_numbered_title(line: &str) -> Option<(String, String)> {
+    if let Some(c) = NUMBERED.captures(line) {
+        let title = c[2].to_string();
+        let sentence_end = title.ends_with(['。', '.', '，', ',', '；', ';', '：', ':']);
+        return (!sentence_end).then(|| (c[1].to_string(), title));
+    }
+    let c = CHAPTER.captures(line)?;
+    let number = c.get(1).or(c.get(2))?.as_str().to_string();
+    Some((number, c[3].to_string()))
+}
+
+/// Byte offset to 1-based line and character column.
+pub struct LineIndex<'a> {
+    source: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(source: &'a str) -> Self {
+        let line_starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        LineIndex { source, line_starts }
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.source.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let col = self.source.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start);
+        Position { line: line + 1, col: col + 1 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(text: &str) -> Document {
+        Document::parse("t.md", text.to_string())
+    }
+
+    #[test]
+    fn finds_inline_and_display_math_with_positions() {
+        let d = doc("intro $a=b$ and\n\n$$\nx^2\n$$\n");
+        assert_eq!(d.formulas.len(), 2);
+        assert_eq!((d.formulas[0].line, d.formulas[0].col, d.formulas[0].tex.as_str()), (1, 7, "a=b"));
+        assert!(d.formulas[1].display);
+        assert_eq!(d.formulas[1].tex.trim(), "x^2");
+        assert_eq!(d.formulas[1].line, 3);
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let d = doc("设 $D=1$ ， $a_j=2$ 。");
+        assert_eq!(d.formulas[0].col, 3);
+        assert_eq!(d.formulas[1].col, 11);
+    }
+
+    #[test]
+    fn numbered_title_lines_and_headings_are_sections() {
+        let d = doc("第 15 章：标题\n\n15.1 Softmax导数\n\n$a$\n\n# 15.2 Next\n\n$b$\n\n## Plain heading\n\n$c$\n");
+        let numbers: Vec<&str> = d.sections.iter().map(|s| s.number.as_str()).collect();
+        assert_eq!(numbers, ["15", "15.1", "15.2", "Plain heading"]);
+        assert_eq!(d.formulas[0].id, "15.1#1");
+        assert_eq!(d.section_of(&d.formulas[1]).unwrap().title, "Next");
+        assert_eq!(d.formulas[2].id, "Plain heading#1");
+    }
+
+    #[test]
+    fn sentences_starting_with_numbers_are_not_sections() {
+        let d = doc("3.5 is a number, not a title.\n\n2017 年的论文\n");
+        assert!(d.sections.is_empty());
+    }
+
+    #[test]
+    fn code_blocks_are_not_math() {
+        let d = doc("```\n$not math$\n```\n\n`$x$` but $y$\n");
+        let texs: Vec<&str> = d.formulas.iter().map(|f| f.tex.as_str()).collect();
+        assert_eq!(texs, ["y"]);
+    }
+
+    #[test]
+    fn lone_dollar_is_warned_escaped_one_is_not() {
+        let d = doc("price $5 and \\$6\n\nnext $x$\n");
+        assert_eq!(d.formulas.len(), 1);
+        assert_eq!(d.warnings.len(), 1);
+        assert_eq!((d.warnings[0].line, d.warnings[0].col), (1, 7));
+    }
+
+    #[test]
+    fn position_inside_multiline_formula() {
+        let d = doc("$$\nab\ncd\n$$\n");
+        let f = &d.formulas[0];
+        let off = f.tex.find('d').unwrap();
+        assert_eq!(d.position_in_formula(f, off), Position { line: 3, col: 2 });
+    }
+}

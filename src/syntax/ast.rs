@@ -1,0 +1,347 @@
+//! The expression tree produced by the parser. Every node carries the byte span of the TeX it was
+//! read from (relative to the formula's TeX), so later stages can point at the exact sub-formula.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Byte range `[start, end)` inside one formula's TeX.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+}
+
+/// A whole formula: relation chains separated by `,`, `;` or `\quad` (`a = b,\qquad k \ne j`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Statement {
+    pub chains: Vec<Chain>,
+    pub span: Span,
+}
+
+/// `e0 op1 e1 op2 e2 ...`. `first` is `None` for a continuation row of an aligned block (`&= b`).
+/// A chain with no links is a bare expression (`\ell_1`, `F`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Chain {
+    pub first: Option<Expr>,
+    pub links: Vec<Link>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    pub op: RelOp,
+    pub rhs: Expr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RelOp {
+    Eq,
+    Define,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Approx,
+    Equiv,
+    Sim,
+    Propto,
+    In,
+    NotIn,
+    Subset,
+    To,
+    Implies,
+    Iff,
+    Mid,
+    MuchLess,
+    MuchGreater,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "node", rename_all = "snake_case")]
+pub enum ExprKind {
+    /// A decimal literal as written (`0.133562`).
+    Number { value: String },
+    /// A (possibly decorated) symbol: `x`, `\ell`, `\bar X`, `\mathbf{x}`, `\mathrm{softmax}`.
+    Symbol(Symbol),
+    /// `\ldots`, `\cdots`.
+    Ellipsis,
+    /// `\text{...}` inside a formula.
+    Text { text: String },
+    /// An empty group `{}`.
+    Empty,
+    Neg { operand: Box<Expr> },
+    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Frac { num: Box<Expr>, den: Box<Expr> },
+    Sqrt { index: Option<Box<Expr>>, radicand: Box<Expr> },
+    Power { base: Box<Expr>, exponent: Box<Expr> },
+    Subscript { base: Box<Expr>, index: Box<Expr> },
+    Transpose { operand: Box<Expr> },
+    Prime { operand: Box<Expr> },
+    /// `\sum_{r\in J_i} body`, `\prod_{i=1}^n body`.
+    BigOp { op: BigOpKind, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, body: Option<Box<Expr>> },
+    /// `\ln x`, `\exp(o_j)`, `\operatorname{LN}_1(X)`.
+    Apply { func: Function, args: Vec<Expr>, parenthesized: bool },
+    /// `\partial L`, `\partial^2 f`.
+    Partial { order: Option<Box<Expr>>, operand: Option<Box<Expr>> },
+    /// `dX_{ir}`: the differential of the operand.
+    Differential { operand: Box<Expr> },
+    /// `(x)`, `[x]`, `\left( x \right)`, `\{x\}`; tuples `(1,0)` have a `Tuple` inside.
+    Fenced { open: String, close: String, inner: Option<Box<Expr>> },
+    Abs { operand: Box<Expr> },
+    Norm { operand: Box<Expr> },
+    /// Comma-separated items inside a group or parentheses.
+    Tuple { items: Vec<Expr> },
+    /// A relation inside a group, parentheses or a subscript (`\mathbf1_{j=y}`, `\sum_{r\in J_i}`).
+    Relation { chain: Box<Chain> },
+    /// Several relations inside a group (`\{x, y = 1; z\}`), kept whole.
+    Statement { statement: Box<Statement> },
+    /// `\begin{bmatrix} ... \end{bmatrix}` (and pmatrix, cases, array, ...).
+    Matrix { env: String, rows: Vec<Vec<Option<Statement>>> },
+    /// `\begin{aligned} ... \end{aligned}`: rows of `&`-separated cells.
+    Aligned { env: String, rows: Vec<Vec<AlignedCell>> },
+    /// `\overline{x+y}`: an accent over something that is not a single symbol.
+    Accent { accent: Accent, operand: Box<Expr> },
+    /// `\mathbf{x+y}`: a font over something that is not a single symbol.
+    Styled { style: Style, operand: Box<Expr> },
+}
+
+/// One `&`-separated cell of an aligned row. `a &= b` has cells `a` and `= b`; `a =& b` has
+/// cells `a =` (a dangling relation) and `b`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AlignedCell {
+    pub statement: Option<Statement>,
+    pub dangling: Option<RelOp>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinOp {
+    Add,
+    Sub,
+    PlusMinus,
+    DirectSum,
+    /// Juxtaposition `ab`.
+    Implicit,
+    Cdot,
+    Times,
+    /// `\odot`, elementwise.
+    Hadamard,
+    Otimes,
+    Compose,
+    Div,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BigOpKind {
+    Sum,
+    Prod,
+    Coprod,
+    Int,
+    Oint,
+    Union,
+    Intersection,
+    Max,
+    Min,
+    Argmax,
+    Argmin,
+    Lim,
+    Sup,
+    Inf,
+    Named(String),
+}
+
+/// A named function with optional scripts (`\operatorname{LN}_1`, `\log_2`, `\sin^2`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Function {
+    pub name: String,
+    pub sub: Option<Box<Expr>>,
+    pub sup: Option<Box<Expr>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Symbol {
+    /// `x`, `ell`, `alpha`, `softmax`, `1` (for `\mathbf1`).
+    pub name: String,
+    /// Outermost last: `\bar{\hat x}` is `[hat, bar]`.
+    pub accents: Vec<Accent>,
+    pub style: Option<Style>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Accent {
+    Bar,
+    Hat,
+    Tilde,
+    Vec,
+    Dot,
+    Ddot,
+    Check,
+    Breve,
+    Underline,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Style {
+    Bold,
+    Roman,
+    Sans,
+    Calligraphic,
+    Blackboard,
+    Italic,
+    Typewriter,
+    Fraktur,
+    Script,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Self {
+        Expr { kind, span }
+    }
+
+    /// Depth of the tree (a leaf has depth 1); used by tests and limits.
+    pub fn depth(&self) -> usize {
+        1 + self.children().map(Expr::depth).max().unwrap_or(0)
+    }
+
+    /// The direct sub-expressions, in source order.
+    pub fn children(&self) -> Box<dyn Iterator<Item = &Expr> + '_> {
+        use ExprKind::*;
+        match &self.kind {
+            Number { .. } | Symbol(_) | Ellipsis | Text { .. } | Empty => Box::new(std::iter::empty()),
+            Neg { operand } | Transpose { operand } | Prime { operand } | Abs { operand }
+            | Norm { operand } | Differential { operand } | Accent { operand, .. }
+            | Styled { operand, .. } => Box::new(std::iter::once(operand.as_ref())),
+            Binary { lhs, rhs, .. } => Box::new([lhs.as_ref(), rhs.as_ref()].into_iter()),
+            Frac { num, den } => Box::new([num.as_ref(), den.as_ref()].into_iter()),
+            Power { base, exponent } => Box::new([base.as_ref(), exponent.as_ref()].into_iter()),
+            Subscript { base, index } => Box::new([base.as_ref(), index.as_ref()].into_iter()),
+            Sqrt { index, radicand } => Box::new(index.as_deref().into_iter().chain(std::iter::once(radicand.as_ref()))),
+            BigOp { lower, upper, body, .. } => Box::new(
+                lower.as_deref().into_iter().chain(upper.as_deref()).chain(body.as_deref()),
+            ),
+            Apply { func, args, .. } => {
+                Box::new(func.sub.as_deref().into_iter().chain(func.sup.as_deref()).chain(args.iter()))
+            }
+            Partial { order, operand } => Box::new(order.as_deref().into_iter().chain(operand.as_deref())),
+            Fenced { inner, .. } => Box::new(inner.as_deref().into_iter()),
+            Tuple { items } => Box::new(items.iter()),
+            Relation { chain } => Box::new(chain.exprs()),
+            Statement { statement } => Box::new(statement.chains.iter().flat_map(Chain::exprs)),
+            Matrix { rows, .. } => Box::new(
+                rows.iter().flatten().flatten().flat_map(|s| s.chains.iter().flat_map(Chain::exprs)),
+            ),
+            Aligned { rows, .. } => Box::new(
+                rows.iter()
+                    .flatten()
+                    .filter_map(|c| c.statement.as_ref())
+                    .flat_map(|s| s.chains.iter().flat_map(Chain::exprs)),
+            ),
+        }
+    }
+}
+
+impl Chain {
+    /// The chain's expressions in order (`first`, then each link's right side).
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        self.first.iter().chain(self.links.iter().map(|l| &l.rhs))
+    }
+}
+
+impl Symbol {
+    pub fn plain(name: &str) -> Self {
+        Symbol { name: name.to_string(), accents: Vec::new(), style: None }
+    }
+}
+
+impl fmt::Display for Symbol {
+    /// A canonical TeX-like spelling: `\bar{X}`, `\mathbf{x}`, `\ell`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = if self.name.chars().count() == 1 || self.name.chars().all(|c| c.is_ascii_digit()) {
+            self.name.clone()
+        } else if super::parser::is_greek_or_symbol_name(&self.name) {
+            format!("\\{}", self.name)
+        } else if self.style.is_none() {
+            format!("\\mathrm{{{}}}", self.name)
+        } else {
+            self.name.clone()
+        };
+        if let Some(style) = self.style {
+            text = format!("\\{}{{{}}}", style.command(), text);
+        }
+        for accent in &self.accents {
+            text = format!("\\{}{{{}}}", accent.command(), text);
+        }
+        f.write_str(&text)
+    }
+}
+
+impl BigOpKind {
+    pub fn name(&self) -> &str {
+        match self {
+            BigOpKind::Sum => "sum",
+            BigOpKind::Prod => "prod",
+            BigOpKind::Coprod => "coprod",
+            BigOpKind::Int => "int",
+            BigOpKind::Oint => "oint",
+            BigOpKind::Union => "bigcup",
+            BigOpKind::Intersection => "bigcap",
+            BigOpKind::Max => "max",
+            BigOpKind::Min => "min",
+            BigOpKind::Argmax => "argmax",
+            BigOpKind::Argmin => "argmin",
+            BigOpKind::Lim => "lim",
+            BigOpKind::Sup => "sup",
+            BigOpKind::Inf => "inf",
+            BigOpKind::Named(name) => name,
+        }
+    }
+}
+
+impl Accent {
+    pub fn command(self) -> &'static str {
+        match self {
+            Accent::Bar => "bar",
+            Accent::Hat => "hat",
+            Accent::Tilde => "tilde",
+            Accent::Vec => "vec",
+            Accent::Dot => "dot",
+            Accent::Ddot => "ddot",
+            Accent::Check => "check",
+            Accent::Breve => "breve",
+            Accent::Underline => "underline",
+        }
+    }
+}
+
+impl Style {
+    pub fn command(self) -> &'static str {
+        match self {
+            Style::Bold => "mathbf",
+            Style::Roman => "mathrm",
+            Style::Sans => "mathsf",
+            Style::Calligraphic => "mathcal",
+            Style::Blackboard => "mathbb",
+            Style::Italic => "mathit",
+            Style::Typewriter => "mathtt",
+            Style::Fraktur => "mathfrak",
+            Style::Script => "mathscr",
+        }
+    }
+}

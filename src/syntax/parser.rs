@@ -1,0 +1,729 @@
+//! pest front end: `grammar/latex.pest` to [`ast::Statement`](super::ast::Statement).
+//!
+//! `parse_formula` never panics: size and nesting are checked before pest runs (so a 1 MB formula
+//! or 10,000 nested braces is refused at once), pest's call limit bounds backtracking, and every
+//! failure is a [`SyntaxError`] with the byte offset, the offending token and what was expected.
+
+use super::ast::*;
+use super::error::{SyntaxError, SyntaxErrorKind};
+use pest::iterators::Pair;
+use pest::Parser;
+use pest_derive::Parser;
+use std::sync::Once;
+
+#[derive(Parser)]
+#[grammar = "../grammar/latex.pest"]
+struct LatexParser;
+
+const GRAMMAR_TEXT: &str = include_str!("../../grammar/latex.pest");
+
+/// Largest formula (bytes of TeX) that is parsed at all.
+pub const MAX_FORMULA_BYTES: usize = 64 * 1024;
+/// Deepest nesting of groups and prefix commands that is parsed at all.
+pub const MAX_NESTING: usize = 100;
+/// Bound on pest rule calls per formula: turns pathological backtracking into an error.
+const CALL_LIMIT: usize = 20_000_000;
+
+/// Parses one formula's TeX (without the `$` delimiters).
+pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
+    check_limits(tex)?;
+    if tex.trim().is_empty() {
+        return Err(SyntaxError::new(SyntaxErrorKind::Empty, Span::new(0, tex.len())));
+    }
+    static SET_LIMIT: Once = Once::new();
+    SET_LIMIT.call_once(|| pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT)));
+    let mut pairs = LatexParser::parse(Rule::formula, tex).map_err(|e| convert_error(tex, e))?;
+    let formula = pairs.next().expect("pest returns the formula rule on success");
+    let span = span_of(&formula);
+    // The builders trust the grammar's shape; should they ever disagree, report instead of crash.
+    let built = std::panic::catch_unwind(|| {
+        formula.into_inner().filter(|p| p.as_rule() == Rule::statement).flat_map(|s| build_statement(s).chains).collect()
+    });
+    let chains: Vec<Chain> = built.map_err(|_| SyntaxError::new(SyntaxErrorKind::Internal, span))?;
+    if chains.is_empty() {
+        return Err(SyntaxError::new(SyntaxErrorKind::Empty, span));
+    }
+    Ok(Statement { chains, span })
+}
+
+/// Refuses formulas that are too large or too deeply nested, before any recursion happens.
+fn check_limits(tex: &str) -> Result<(), SyntaxError> {
+    if tex.len() > MAX_FORMULA_BYTES {
+        let kind = SyntaxErrorKind::TooLarge { bytes: tex.len(), limit: MAX_FORMULA_BYTES };
+        return Err(SyntaxError::new(kind, Span::new(0, tex.len().min(1))));
+    }
+    let bytes = tex.as_bytes();
+    let (mut depth, mut prefix_run) = (0usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => depth = depth.saturating_sub(1),
+            b'\\' => {
+                let name_len = bytes[i + 1..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
+                if name_len > 0 {
+                    prefix_run += 1;
+                    i += name_len;
+                }
+            }
+            b' ' | b'\n' | b'\t' | b'\r' => {}
+            _ => prefix_run = 0,
+        }
+        if depth + prefix_run > MAX_NESTING {
+            let kind = SyntaxErrorKind::TooDeep { limit: MAX_NESTING };
+            return Err(SyntaxError::new(kind, Span::new(i, i + 1)));
+        }
+        i += 1;
+    }
+    check_environments(tex)
+}
+
+/// `\begin{X}` without its `\end{X}` (or the reverse) is named as such, not as "unexpected end".
+fn check_environments(tex: &str) -> Result<(), SyntaxError> {
+    let mut open: Vec<(usize, &str)> = Vec::new();
+    for (i, _) in tex.match_indices('\\') {
+        let rest = &tex[i..];
+        let (is_begin, after) = match (rest.strip_prefix("\\begin{"), rest.strip_prefix("\\end{")) {
+            (Some(a), _) => (true, a),
+            (_, Some(a)) => (false, a),
+            _ => continue,
+        };
+        let Some(name) = after.split_once('}').map(|(n, _)| n) else { continue };
+        if is_begin {
+            open.push((i, name));
+        } else if open.last().is_some_and(|(_, n)| *n == name) {
+            open.pop();
+        } else {
+            let kind = SyntaxErrorKind::UnbalancedEnvironment { detail: format!("`\\end{{{name}}}` without a matching `\\begin{{{name}}}`") };
+            return Err(SyntaxError::new(kind, Span::new(i, i + 6 + name.len())));
+        }
+    }
+    match open.pop() {
+        Some((i, name)) => {
+            let kind = SyntaxErrorKind::UnbalancedEnvironment { detail: format!("`\\begin{{{name}}}` is never closed by `\\end{{{name}}}`") };
+            Err(SyntaxError::new(kind, Span::new(i, i + 8 + name.len())))
+        }
+        None => Ok(()),
+    }
+}
+
+fn convert_error(tex: &str, err: pest::error::Error<Rule>) -> SyntaxError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let (positives, custom) = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => (positives.clone(), None),
+        ErrorVariant::CustomError { message } => (Vec::new(), Some(message.clone())),
+    };
+    if let Some(message) = custom {
+        // pest reports a reached call limit as a custom error.
+        let kind = SyntaxErrorKind::Budget { detail: message };
+        return SyntaxError::new(kind, Span::new(pos, pos));
+    }
+    let found = offending_token(tex, pos);
+    let span = Span::new(pos, pos + found.len());
+    let kind = if found.is_empty() {
+        SyntaxErrorKind::UnexpectedEnd { expected: describe_expected(&positives) }
+    } else if found.starts_with('\\') && found.len() > 1 && !is_known_command(&found) {
+        SyntaxErrorKind::UnknownCommand { command: found }
+    } else {
+        SyntaxErrorKind::Unexpected { found, expected: describe_expected(&positives) }
+    };
+    SyntaxError::new(kind, span)
+}
+
+/// The token at `pos`: a `\command`, or one character; empty at the end of input.
+fn offending_token(tex: &str, pos: usize) -> String {
+    let rest = &tex[pos.min(tex.len())..];
+    if let Some(after) = rest.strip_prefix('\\') {
+        let name: String = after.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        if !name.is_empty() {
+            return format!("\\{name}");
+        }
+        return rest.chars().take(2).collect();
+    }
+    rest.chars().next().map(String::from).unwrap_or_default()
+}
+
+/// A command is known when the grammar mentions it (so this list cannot drift from the grammar).
+pub fn is_known_command(command: &str) -> bool {
+    let needle = format!("\"\\\\{}", &command[1..]);
+    GRAMMAR_TEXT.match_indices(&needle).any(|(i, _)| {
+        let after = &GRAMMAR_TEXT[i + needle.len()..];
+        !after.starts_with(|c: char| c.is_ascii_alphabetic())
+    })
+}
+
+fn describe_expected(rules: &[Rule]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for rule in rules {
+        let text = match rule {
+            Rule::relop => "a relation (=, \\ne, ...)",
+            Rule::addop | Rule::sign => "+ or -",
+            Rule::mulop => "an operator",
+            Rule::separator | Rule::quad => "a separator (, or \\quad)",
+            Rule::EOI => "end of formula",
+            Rule::row_break => "\\\\",
+            Rule::abs_close => "a closing |",
+            Rule::norm_close => "a closing \\|",
+            Rule::close_delim => "a \\right delimiter",
+            Rule::open_delim => "a \\left delimiter",
+            Rule::transpose | Rule::prime | Rule::subscript | Rule::superscript | Rule::postfix => {
+                "a script (_ or ^)"
+            }
+            _ => "an expression",
+        };
+        if !out.iter().any(|t| t == text) {
+            out.push(text.to_string());
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------------------------ builders
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn build_statement(pair: Pair<Rule>) -> Statement {
+    let span = span_of(&pair);
+    let chains = pair.into_inner().filter(|p| p.as_rule() == Rule::chain).map(build_chain).collect();
+    Statement { chains, span }
+}
+
+fn build_chain(pair: Pair<Rule>) -> Chain {
+    let span = span_of(&pair);
+    let mut first = None;
+    let mut links = Vec::new();
+    let mut pending_op: Option<RelOp> = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::relop => pending_op = Some(relop_of(p.as_str())),
+            Rule::expr => {
+                let e = build_expr(p);
+                match pending_op.take() {
+                    Some(op) => links.push(Link { op, rhs: e }),
+                    None => first = Some(e),
+                }
+            }
+            _ => {}
+        }
+    }
+    Chain { first, links, span }
+}
+
+fn relop_of(text: &str) -> RelOp {
+    let t = text.trim();
+    if t.starts_with("\\stackrel") || t.starts_with("\\overset") {
+        return RelOp::Define;
+    }
+    match t {
+        "=" => RelOp::Eq,
+        ":=" | "\\coloneqq" | "\\triangleq" => RelOp::Define,
+        "\\ne" | "\\neq" => RelOp::Ne,
+        "<" => RelOp::Lt,
+        ">" => RelOp::Gt,
+        "\\le" | "\\leq" => RelOp::Le,
+        "\\ge" | "\\geq" => RelOp::Ge,
+        "\\ll" => RelOp::MuchLess,
+        "\\gg" => RelOp::MuchGreater,
+        "\\approx" => RelOp::Approx,
+        "\\equiv" => RelOp::Equiv,
+        "\\sim" => RelOp::Sim,
+        "\\propto" => RelOp::Propto,
+        "\\in" => RelOp::In,
+        "\\notin" => RelOp::NotIn,
+        "\\subset" | "\\subseteq" => RelOp::Subset,
+        "\\to" | "\\rightarrow" | "\\mapsto" | "\\leftarrow" | "\\gets" => RelOp::To,
+        "\\Rightarrow" | "\\implies" => RelOp::Implies,
+        "\\iff" => RelOp::Iff,
+        _ => RelOp::Mid,
+    }
+}
+
+fn build_expr(pair: Pair<Rule>) -> Expr {
+    let mut acc: Option<Expr> = None;
+    let mut negate_first = false;
+    let mut pending: Option<BinOp> = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::sign => negate_first = p.as_str().trim() == "-",
+            Rule::addop => pending = Some(addop_of(p.as_str())),
+            Rule::term => {
+                let term = build_term(p);
+                acc = Some(match acc {
+                    None if negate_first => negate(term),
+                    None => term,
+                    Some(lhs) => binary(pending.take().unwrap_or(BinOp::Add), lhs, term),
+                });
+            }
+            _ => {}
+        }
+    }
+    acc.expect("grammar: an expr has at least one term")
+}
+
+fn negate(operand: Expr) -> Expr {
+    let span = operand.span;
+    Expr::new(ExprKind::Neg { operand: Box::new(operand) }, Span::new(span.start.saturating_sub(1), span.end))
+}
+
+fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+    let span = Span::new(lhs.span.start, rhs.span.end);
+    Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+}
+
+fn addop_of(text: &str) -> BinOp {
+    match text.trim() {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "\\oplus" => BinOp::DirectSum,
+        _ => BinOp::PlusMinus,
+    }
+}
+
+fn mulop_of(text: &str) -> BinOp {
+    match text.trim() {
+        "\\cdot" | "*" | "\\ast" => BinOp::Cdot,
+        "\\times" => BinOp::Times,
+        "\\odot" => BinOp::Hadamard,
+        "\\otimes" => BinOp::Otimes,
+        "\\circ" => BinOp::Compose,
+        _ => BinOp::Div,
+    }
+}
+
+fn build_term(pair: Pair<Rule>) -> Expr {
+    let mut acc: Option<Expr> = None;
+    let mut pending: Option<BinOp> = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::mulop => pending = Some(mulop_of(p.as_str())),
+            Rule::factor => {
+                let f = build_factor(p);
+                acc = Some(match acc {
+                    None => f,
+                    Some(lhs) => binary(pending.take().unwrap_or(BinOp::Implicit), lhs, f),
+                });
+            }
+            _ => {}
+        }
+    }
+    acc.expect("grammar: a term has at least one factor")
+}
+
+fn build_factor(pair: Pair<Rule>) -> Expr {
+    let mut inner = pair.into_inner();
+    let mut acc = build_primary(inner.next().expect("grammar: a factor has a primary"));
+    for postfix in inner {
+        acc = apply_postfix(acc, postfix);
+    }
+    acc
+}
+
+fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
+    let p = postfix.into_inner().next().expect("grammar: postfix has one alternative");
+    let span = Span::new(base.span.start, p.as_span().end());
+    let kind = match p.as_rule() {
+        Rule::transpose => ExprKind::Transpose { operand: Box::new(base) },
+        Rule::prime => ExprKind::Prime { operand: Box::new(base) },
+        Rule::subscript => ExprKind::Subscript { base: Box::new(base), index: Box::new(script_of(p)) },
+        _ => ExprKind::Power { base: Box::new(base), exponent: Box::new(script_of(p)) },
+    };
+    Expr::new(kind, span)
+}
+
+/// The argument of `_`, `^`, `\frac`, accents: the one inner pair.
+fn script_of(pair: Pair<Rule>) -> Expr {
+    let arg = pair.into_inner().next().expect("grammar: a script has an argument");
+    build_arg(arg)
+}
+
+fn build_arg(arg: Pair<Rule>) -> Expr {
+    match arg.as_rule() {
+        Rule::single_token => build_primary(arg.into_inner().next().expect("grammar: one token")),
+        _ => build_primary(arg),
+    }
+}
+
+fn build_primary(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let kind = match pair.as_rule() {
+        Rule::number | Rule::digit_token => ExprKind::Number { value: pair.as_str().to_string() },
+        Rule::latin_letter => ExprKind::Symbol(Symbol::plain(pair.as_str())),
+        Rule::greek | Rule::symbol_command | Rule::operator_symbol => {
+            ExprKind::Symbol(Symbol::plain(&pair.as_str()[1..]))
+        }
+        Rule::ellipsis => ExprKind::Ellipsis,
+        Rule::text => ExprKind::Text { text: text_body(pair) },
+        Rule::fraction => build_fraction(pair),
+        Rule::sqrt => build_sqrt(pair),
+        Rule::big_operator => build_big_operator(pair),
+        Rule::function_call => build_function_call(pair),
+        Rule::partial => build_partial(pair),
+        Rule::differential => build_differential(pair),
+        Rule::environment => return build_environment(pair),
+        Rule::fenced => return build_fenced(pair.into_inner().next().expect("grammar: fenced")),
+        Rule::group => return group_content(pair, span),
+        Rule::abs => ExprKind::Abs { operand: Box::new(inner_expr(pair)) },
+        Rule::norm => ExprKind::Norm { operand: Box::new(inner_expr(pair)) },
+        Rule::set_braces => ExprKind::Fenced { open: "\\{".into(), close: "\\}".into(), inner: inner_of(pair) },
+        Rule::accented => return build_accented(pair),
+        Rule::styled => return build_styled(pair),
+        other => unreachable!("grammar rule {other:?} is not a primary"),
+    };
+    Expr::new(kind, span)
+}
+
+fn text_body(pair: Pair<Rule>) -> String {
+    pair.into_inner()
+        .find(|p| p.as_rule() == Rule::text_body)
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_default()
+}
+
+fn inner_expr(pair: Pair<Rule>) -> Expr {
+    let e = pair.into_inner().find(|p| p.as_rule() == Rule::expr).expect("grammar: delimited expr");
+    build_expr(e)
+}
+
+fn build_fraction(pair: Pair<Rule>) -> ExprKind {
+    let mut args = pair.into_inner().filter(|p| p.as_rule() != Rule::frac_cmd).map(build_arg);
+    let num = args.next().expect("grammar: \\frac numerator");
+    let den = args.next().expect("grammar: \\frac denominator");
+    ExprKind::Frac { num: Box::new(num), den: Box::new(den) }
+}
+
+fn build_sqrt(pair: Pair<Rule>) -> ExprKind {
+    let mut index = None;
+    let mut radicand = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::sqrt_cmd => {}
+            Rule::sqrt_index => index = Some(Box::new(inner_expr(p))),
+            _ => radicand = Some(Box::new(build_arg(p))),
+        }
+    }
+    ExprKind::Sqrt { index, radicand: radicand.expect("grammar: \\sqrt radicand") }
+}
+
+fn build_big_operator(pair: Pair<Rule>) -> ExprKind {
+    let mut op = BigOpKind::Sum;
+    let (mut lower, mut upper, mut body) = (None, None, None);
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::big_op_name => op = big_op_kind(p.as_str()),
+            Rule::limit => {
+                let l = p.into_inner().next().expect("grammar: limit");
+                let is_lower = l.as_rule() == Rule::lower_limit;
+                let e = Box::new(script_of(l));
+                if is_lower { lower = Some(e) } else { upper = Some(e) }
+            }
+            Rule::big_op_body => body = Some(Box::new(build_signed_term(p))),
+            _ => {}
+        }
+    }
+    ExprKind::BigOp { op, lower, upper, body }
+}
+
+/// `sign? term` (the body of a big operator).
+fn build_signed_term(pair: Pair<Rule>) -> Expr {
+    let mut negative = false;
+    let mut out = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::sign => negative = p.as_str().trim() == "-",
+            Rule::term => out = Some(build_term(p)),
+            _ => {}
+        }
+    }
+    let term = out.expect("grammar: body term");
+    if negative { negate(term) } else { term }
+}
+
+fn big_op_kind(text: &str) -> BigOpKind {
+    match text {
+        "\\sum" => BigOpKind::Sum,
+        "\\prod" => BigOpKind::Prod,
+        "\\coprod" => BigOpKind::Coprod,
+        "\\int" => BigOpKind::Int,
+        "\\oint" => BigOpKind::Oint,
+        "\\bigcup" => BigOpKind::Union,
+        "\\bigcap" => BigOpKind::Intersection,
+        "\\max" => BigOpKind::Max,
+        "\\min" => BigOpKind::Min,
+        "\\argmax" => BigOpKind::Argmax,
+        "\\argmin" => BigOpKind::Argmin,
+        "\\lim" => BigOpKind::Lim,
+        "\\sup" => BigOpKind::Sup,
+        "\\inf" => BigOpKind::Inf,
+        other => BigOpKind::Named(braced_name(other)),
+    }
+}
+
+/// `\operatorname{mean}` -> `mean`; `\ln` -> `ln`.
+fn braced_name(text: &str) -> String {
+    match (text.find('{'), text.rfind('}')) {
+        (Some(a), Some(b)) if b > a => text[a + 1..b].trim().to_string(),
+        _ => text.trim_start_matches('\\').to_string(),
+    }
+}
+
+fn build_function_call(pair: Pair<Rule>) -> ExprKind {
+    let mut func = Function { name: String::new(), sub: None, sup: None };
+    let mut args = Vec::new();
+    let mut parenthesized = false;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::function_name => func.name = braced_name(p.as_str()),
+            Rule::limit => {
+                let l = p.into_inner().next().expect("grammar: limit");
+                let is_lower = l.as_rule() == Rule::lower_limit;
+                let e = Some(Box::new(script_of(l)));
+                if is_lower { func.sub = e } else { func.sup = e }
+            }
+            Rule::function_arg => {
+                let a = p.into_inner().next().expect("grammar: function argument");
+                if a.as_rule() == Rule::fenced {
+                    parenthesized = true;
+                    args = fenced_arguments(build_fenced(a.into_inner().next().expect("grammar: fenced")));
+                } else {
+                    let bare = a.into_inner().next().expect("grammar: bare argument");
+                    args = vec![match bare.as_rule() {
+                        Rule::factor => build_factor(bare),
+                        _ => build_primary(bare),
+                    }];
+                }
+            }
+            _ => {}
+        }
+    }
+    ExprKind::Apply { func, args, parenthesized }
+}
+
+/// `f(a, b)`: the arguments inside the parentheses.
+fn fenced_arguments(fenced: Expr) -> Vec<Expr> {
+    match fenced.kind {
+        ExprKind::Fenced { inner: Some(inner), .. } => match inner.kind {
+            ExprKind::Tuple { items } => items,
+            _ => vec![*inner],
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn build_partial(pair: Pair<Rule>) -> ExprKind {
+    let mut order = None;
+    let mut operand = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::partial_cmd => {}
+            Rule::factor => operand = Some(Box::new(build_factor(p))),
+            _ => order = Some(Box::new(build_arg(p))),
+        }
+    }
+    ExprKind::Partial { order, operand }
+}
+
+fn build_differential(pair: Pair<Rule>) -> ExprKind {
+    let operand = pair.into_inner().next().expect("grammar: differential operand");
+    let mut inner = operand.into_inner();
+    let mut acc = build_primary(inner.next().expect("grammar: differential symbol"));
+    for postfix in inner {
+        acc = apply_postfix(acc, postfix);
+    }
+    ExprKind::Differential { operand: Box::new(acc) }
+}
+
+fn build_environment(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let env = pair.into_inner().next().expect("grammar: environment");
+    let is_aligned = env.as_rule() == Rule::aligned_env;
+    let mut name = String::new();
+    let mut rows = Vec::new();
+    let mut aligned_rows = Vec::new();
+    for p in env.into_inner() {
+        match p.as_rule() {
+            Rule::matrix_name | Rule::aligned_name | Rule::cases_name | Rule::array_name => {
+                name = p.as_str().to_string()
+            }
+            Rule::matrix_rows => rows = build_rows(p),
+            Rule::aligned_rows => aligned_rows = build_aligned_rows(p),
+            _ => {}
+        }
+    }
+    let kind = if is_aligned {
+        ExprKind::Aligned { env: name, rows: aligned_rows }
+    } else {
+        ExprKind::Matrix { env: name, rows }
+    };
+    Expr::new(kind, span)
+}
+
+fn build_aligned_rows(pair: Pair<Rule>) -> Vec<Vec<AlignedCell>> {
+    pair.into_inner()
+        .filter(|p| p.as_rule() == Rule::aligned_row)
+        .map(|row| row.into_inner().filter(|c| c.as_rule() == Rule::aligned_cell).map(build_aligned_cell).collect())
+        .filter(|cells: &Vec<AlignedCell>| cells.iter().any(|c| c.statement.is_some() || c.dangling.is_some()))
+        .collect()
+}
+
+fn build_aligned_cell(cell: Pair<Rule>) -> AlignedCell {
+    let mut out = AlignedCell { statement: None, dangling: None };
+    for p in cell.into_inner() {
+        match p.as_rule() {
+            Rule::statement => out.statement = Some(build_statement(p)),
+            Rule::dangling_relop => out.dangling = Some(relop_of(p.as_str())),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn build_rows(pair: Pair<Rule>) -> Vec<Vec<Option<Statement>>> {
+    pair.into_inner()
+        .filter(|p| p.as_rule() == Rule::matrix_row)
+        .map(|row| {
+            row.into_inner()
+                .filter(|c| c.as_rule() == Rule::cell)
+                .map(|cell| cell.into_inner().find(|p| p.as_rule() == Rule::statement).map(build_statement))
+                .collect()
+        })
+        .filter(|cells: &Vec<Option<Statement>>| cells.iter().any(Option::is_some))
+        .collect()
+}
+
+fn build_fenced(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let (mut open, mut close) = match pair.as_rule() {
+        Rule::left_paren => ("(".to_string(), ")".to_string()),
+        _ => ("[".to_string(), "]".to_string()),
+    };
+    let mut inner = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::open_delim => open = p.as_str().to_string(),
+            Rule::close_delim => close = p.as_str().to_string(),
+            Rule::inner => inner = Some(Box::new(statement_expr(p))),
+            _ => {}
+        }
+    }
+    Expr::new(ExprKind::Fenced { open, close, inner }, span)
+}
+
+fn inner_of(pair: Pair<Rule>) -> Option<Box<Expr>> {
+    pair.into_inner().find(|p| p.as_rule() == Rule::inner).map(|p| Box::new(statement_expr(p)))
+}
+
+/// `{...}`: its content (braces are grouping only), or `Empty` for `{}`.
+fn group_content(pair: Pair<Rule>, span: Span) -> Expr {
+    match inner_of(pair) {
+        Some(e) => *e,
+        None => Expr::new(ExprKind::Empty, span),
+    }
+}
+
+/// The content of an `inner` rule as one expression: a bare expression, a relation, a tuple of
+/// expressions, or a whole statement.
+fn statement_expr(inner: Pair<Rule>) -> Expr {
+    let span = span_of(&inner);
+    let statement = build_statement(inner.into_inner().next().expect("grammar: inner statement"));
+    let all_bare = statement.chains.iter().all(|c| c.links.is_empty() && c.first.is_some());
+    let mut chains = statement.chains;
+    if chains.len() == 1 {
+        let chain = chains.pop().expect("one chain");
+        if chain.links.is_empty() {
+            if let Some(e) = chain.first {
+                return e;
+            }
+        }
+        return Expr::new(ExprKind::Relation { chain: Box::new(chain) }, span);
+    }
+    if all_bare {
+        let items = chains.into_iter().filter_map(|c| c.first).collect();
+        return Expr::new(ExprKind::Tuple { items }, span);
+    }
+    Expr::new(ExprKind::Statement { statement: Box::new(Statement { chains, span }) }, span)
+}
+
+fn build_accented(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let mut inner = pair.into_inner();
+    let accent = accent_of(inner.next().expect("grammar: accent").as_str());
+    let operand = build_arg(inner.next().expect("grammar: accent operand"));
+    match operand.kind {
+        ExprKind::Symbol(mut sym) => {
+            sym.accents.push(accent);
+            Expr::new(ExprKind::Symbol(sym), span)
+        }
+        _ => Expr::new(ExprKind::Accent { accent, operand: Box::new(operand) }, span),
+    }
+}
+
+fn accent_of(text: &str) -> Accent {
+    match text {
+        "\\bar" | "\\overline" => Accent::Bar,
+        "\\hat" | "\\widehat" => Accent::Hat,
+        "\\tilde" | "\\widetilde" => Accent::Tilde,
+        "\\vec" => Accent::Vec,
+        "\\dot" => Accent::Dot,
+        "\\ddot" => Accent::Ddot,
+        "\\check" => Accent::Check,
+        "\\breve" => Accent::Breve,
+        _ => Accent::Underline,
+    }
+}
+
+fn build_styled(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let mut inner = pair.into_inner();
+    let style = style_of(inner.next().expect("grammar: style").as_str());
+    let arg = inner.next().expect("grammar: style operand");
+    let operand = if arg.as_rule() == Rule::style_name {
+        let word = arg.into_inner().next().expect("grammar: style word");
+        Expr::new(ExprKind::Symbol(Symbol::plain(word.as_str())), span_of(&word))
+    } else {
+        build_arg(arg)
+    };
+    match operand.kind {
+        ExprKind::Symbol(mut sym) if sym.style.is_none() => {
+            sym.style = Some(style);
+            Expr::new(ExprKind::Symbol(sym), span)
+        }
+        ExprKind::Number { value } if value.len() == 1 => {
+            let sym = Symbol { name: value, accents: Vec::new(), style: Some(style) };
+            Expr::new(ExprKind::Symbol(sym), span)
+        }
+        _ => Expr::new(ExprKind::Styled { style, operand: Box::new(operand) }, span),
+    }
+}
+
+fn style_of(text: &str) -> Style {
+    match text {
+        "\\mathbf" | "\\boldsymbol" | "\\bm" | "\\pmb" => Style::Bold,
+        "\\mathrm" => Style::Roman,
+        "\\mathsf" => Style::Sans,
+        "\\mathcal" => Style::Calligraphic,
+        "\\mathbb" => Style::Blackboard,
+        "\\mathit" => Style::Italic,
+        "\\mathtt" => Style::Typewriter,
+        "\\mathfrak" => Style::Fraktur,
+        _ => Style::Script,
+    }
+}
+
+/// Whether a symbol name is spelled as a command (`ell`, `alpha`): used for display.
+pub fn is_greek_or_symbol_name(name: &str) -> bool {
+    let command = format!("\\{name}");
+    [Rule::greek, Rule::symbol_command, Rule::operator_symbol]
+        .into_iter()
+        .any(|rule| LatexParser::parse(rule, &command).is_ok_and(|p| p.as_str() == command))
+}
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;

@@ -1,0 +1,77 @@
+//! Helpers for integration tests: run the real binary, find `../shared/` (skip when absent).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub const SEED: &str = "seeds/000_cc5c6c9d7e2419a2.txt";
+
+/// `../shared/` beside the repository, or `None` (a user's clone has none: tests skip).
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if dir.join(SEED).is_file() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: ../shared/ not found beside the repository (CI always has it)");
+        None
+    }
+}
+
+pub fn seed_path() -> Option<PathBuf> {
+    shared_dir().map(|d| d.join(SEED))
+}
+
+pub fn repo_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Runs derivcheck; a run that has not ended after `limit` is killed and fails the test (a hang).
+pub fn run_with_limit(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("derivcheck binary runs");
+    // Drain both pipes while waiting, or a large output would block the child forever.
+    let drain = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("piped")));
+    let err = drain(Box::new(child.stderr.take().expect("piped")));
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            let (stdout, stderr) = (out.join().expect("stdout"), err.join().expect("stderr"));
+            return Output { status, stdout, stderr };
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("derivcheck {args:?} still running after {limit:?}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn run(args: &[&str]) -> Output {
+    run_with_limit(args, Duration::from_secs(120))
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(o)))
+}
