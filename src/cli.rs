@@ -26,6 +26,28 @@ struct Cli {
 enum Command {
     /// List every formula of a notes file or chapter folder, parsed or with its parse error.
     Formulas(FormulasArgs),
+    /// Check every claim of a notes file or chapter folder (verified, refuted or undecided).
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
+    path: PathBuf,
+    /// The derivation spec (default: `checks.toml` in the chapter folder).
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Language of the text report.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    lang: LangArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LangArg {
+    Zh,
+    En,
 }
 
 #[derive(clap::Args, Debug)]
@@ -68,7 +90,51 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Formulas(args) => run_formulas(&args),
+        Command::Check(args) => run_check(&args),
     }
+}
+
+fn run_check(args: &CheckArgs) -> i32 {
+    let docs = match read_notes(&args.path) {
+        Ok(docs) => docs,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let spec_path = args.spec.clone().or_else(|| {
+        let default = args.path.join("checks.toml");
+        (args.path.is_dir() && default.is_file()).then_some(default)
+    });
+    let (spec, spec_text) = match &spec_path {
+        None => {
+            eprintln!("note: no spec given (--spec FILE): claims whose sections need one stay undecided");
+            (None, String::new())
+        }
+        Some(p) => match read_spec(p) {
+            Ok((spec, text)) => (Some(spec), text),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return EXIT_BAD_INPUT;
+            }
+        },
+    };
+    let report = crate::check::run(&docs, spec, spec_text);
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&report).expect("report serializes")),
+        Format::Text => {
+            let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+            let shown = spec_path.as_ref().map(|p| p.display().to_string());
+            print!("{}", crate::report::render_text(&report, lang, shown.as_deref()));
+        }
+    }
+    if report.summary.refuted > 0 { EXIT_REFUTED } else { EXIT_OK }
+}
+
+fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), String> {
+    let text = read_text(path).map_err(|e| e.to_string())?;
+    let spec = crate::spec::Spec::parse(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
+    Ok((spec, text))
 }
 
 fn run_formulas(args: &FormulasArgs) -> i32 {

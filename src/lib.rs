@@ -9,7 +9,12 @@
 //!
 //! Only [`cli`] does I/O (reading files, writing output); every other stage is pure.
 
+pub mod cas;
+pub mod check;
 pub mod cli;
 pub mod listing;
 pub mod notes;
+pub mod report;
+pub mod sema;
+pub mod spec;
 pub mod syntax;

@@ -58,20 +58,31 @@ pub struct ParseFailure {
     pub error: SyntaxError,
 }
 
+/// Each document's formulas, parsed (in the order of `Document::formulas`).
+pub type Parsed = Vec<Vec<Result<Statement, SyntaxError>>>;
+
+pub fn parse_all(docs: &[Document]) -> Parsed {
+    docs.iter().map(|d| d.formulas.iter().map(|f| syntax::parse_formula(&f.tex)).collect()).collect()
+}
+
 /// Parses every formula of every document.
 pub fn build(docs: &[Document], with_ast: bool) -> (Listing, Vec<ParseFailure>) {
+    build_from(docs, &parse_all(docs), with_ast)
+}
+
+/// The listing of already parsed documents.
+pub fn build_from(docs: &[Document], parsed: &Parsed, with_ast: bool) -> (Listing, Vec<ParseFailure>) {
     let mut summary = ListingSummary::default();
     let mut failures = Vec::new();
     let mut files = Vec::new();
     for (file, doc) in docs.iter().enumerate() {
         let mut formulas = Vec::new();
-        for site in &doc.formulas {
-            let result = syntax::parse_formula(&site.tex);
-            let entry = entry(doc, site, &result, with_ast);
+        for (site, result) in doc.formulas.iter().zip(&parsed[file]) {
+            let entry = entry(doc, site, result, with_ast);
             summary.formulas += 1;
             match result {
                 Ok(_) => summary.parsed += 1,
-                Err(error) => failures.push(ParseFailure { file, formula: site.clone(), error }),
+                Err(error) => failures.push(ParseFailure { file, formula: site.clone(), error: error.clone() }),
             }
             formulas.push(entry);
         }

@@ -95,6 +95,9 @@ pub enum ExprKind {
     BigOp { op: BigOpKind, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, body: Option<Box<Expr>> },
     /// `\ln x`, `\exp(o_j)`, `\operatorname{LN}_1(X)`.
     Apply { func: Function, args: Vec<Expr>, parenthesized: bool },
+    /// `F(x)`, `\sigma'(B)`: a bare symbol directly followed by parentheses. An application
+    /// when the symbol is a function, else a product (`x(1-x)`); later stages decide.
+    Call { func: Box<Expr>, args: Vec<Expr> },
     /// `\partial L`, `\partial^2 f`.
     Partial { order: Option<Box<Expr>>, operand: Option<Box<Expr>> },
     /// `dX_{ir}`: the differential of the operand.
@@ -236,6 +239,7 @@ impl Expr {
             BigOp { lower, upper, body, .. } => Box::new(
                 lower.as_deref().into_iter().chain(upper.as_deref()).chain(body.as_deref()),
             ),
+            Call { func, args } => Box::new(std::iter::once(func.as_ref()).chain(args.iter())),
             Apply { func, args, .. } => {
                 Box::new(func.sub.as_deref().into_iter().chain(func.sup.as_deref()).chain(args.iter()))
             }
@@ -253,6 +257,34 @@ impl Expr {
                     .filter_map(|c| c.statement.as_ref())
                     .flat_map(|s| s.chains.iter().flat_map(Chain::exprs)),
             ),
+        }
+    }
+}
+
+impl Expr {
+    /// The name this expression stands for when it is a symbol, possibly with a name-like
+    /// subscript: `x`, `\bar{X}`, `W_Q`, `d_k`, `W_{hx}`. Used to look symbols up in a scope.
+    pub fn symbol_key(&self) -> Option<String> {
+        match &self.kind {
+            ExprKind::Symbol(s) => Some(s.to_string()),
+            ExprKind::Subscript { base, index } => {
+                let base = match &base.kind {
+                    ExprKind::Symbol(s) => s.to_string(),
+                    _ => return None,
+                };
+                Some(format!("{base}_{}", index.subscript_word()?))
+            }
+            _ => None,
+        }
+    }
+
+    /// `Q`, `1`, `hx` (a juxtaposition of letters and digits), else `None`.
+    fn subscript_word(&self) -> Option<String> {
+        match &self.kind {
+            ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.to_string()),
+            ExprKind::Number { value } => Some(value.clone()),
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?)),
+            _ => None,
         }
     }
 }

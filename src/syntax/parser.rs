@@ -298,22 +298,53 @@ fn mulop_of(text: &str) -> BinOp {
 }
 
 fn build_term(pair: Pair<Rule>) -> Expr {
-    let mut acc: Option<Expr> = None;
+    // Factors with the operator before each (`None` = juxtaposition).
+    let mut factors: Vec<(Option<BinOp>, Expr)> = Vec::new();
     let mut pending: Option<BinOp> = None;
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::mulop => pending = Some(mulop_of(p.as_str())),
             Rule::factor => {
                 let f = build_factor(p);
-                acc = Some(match acc {
-                    None => f,
-                    Some(lhs) => binary(pending.take().unwrap_or(BinOp::Implicit), lhs, f),
-                });
+                let op = pending.take();
+                match factors.pop() {
+                    Some((head_op, head)) if op.is_none() && is_call(&head, &f) => {
+                        factors.push((head_op, make_call(head, f)))
+                    }
+                    Some(prev) => factors.extend([prev, (op, f)]),
+                    None => factors.push((op, f)),
+                }
             }
             _ => {}
         }
     }
-    acc.expect("grammar: a term has at least one factor")
+    let mut iter = factors.into_iter();
+    let first = iter.next().expect("grammar: a term has at least one factor").1;
+    iter.fold(first, |lhs, (op, rhs)| binary(op.unwrap_or(BinOp::Implicit), lhs, rhs))
+}
+
+/// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
+/// Whether it is an application or a product is decided later, from what the symbol is.
+fn is_call(head: &Expr, next: &Expr) -> bool {
+    let bare_symbol = match &head.kind {
+        ExprKind::Symbol(_) => true,
+        ExprKind::Prime { operand } => matches!(operand.kind, ExprKind::Symbol(_)),
+        ExprKind::Partial { operand: Some(operand), .. } => matches!(operand.kind, ExprKind::Symbol(_)),
+        _ => false,
+    };
+    let paren = matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(");
+    bare_symbol && paren && head.span.end == next.span.start
+}
+
+fn make_call(head: Expr, fenced: Expr) -> Expr {
+    let span = Span::new(head.span.start, fenced.span.end);
+    if let ExprKind::Partial { order, operand: Some(operand) } = head.kind {
+        // `\partial f(x)` is the partial of the call, not a product with `(x)`.
+        let call = make_call(*operand, fenced);
+        return Expr::new(ExprKind::Partial { order, operand: Some(Box::new(call)) }, span);
+    }
+    let args = fenced_arguments(fenced);
+    Expr::new(ExprKind::Call { func: Box::new(head), args }, span)
 }
 
 fn build_factor(pair: Pair<Rule>) -> Expr {

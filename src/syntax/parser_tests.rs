@@ -92,7 +92,7 @@ fn operators_hadamard_cdot_times() {
     assert_eq!(sx("g\\odot\\hat x"), "(odot g \\hat{x})");
     assert_eq!(sx("a\\cdot b"), "(cdot a b)");
     assert_eq!(sx("n\\times d"), "(times n d)");
-    assert_eq!(sx("\\sigma(\\cdot)"), "(* \\sigma (fenced () \\cdot))");
+    assert_eq!(sx("\\sigma(\\cdot)"), "(call \\sigma \\cdot)");
 }
 
 #[test]
@@ -103,12 +103,17 @@ fn delimiters_and_tuples() {
     assert_eq!(sx("(1,0)^\\mathsf T"), "(T (fenced () (tuple 1 0)))");
     assert_eq!(sx("\\|x\\|"), "(norm x)");
     assert_eq!(sx("|x|"), "(abs x)");
-    assert_eq!(sx("P(y \\mid x)"), "(* P (fenced () (mid y x)))");
+    assert_eq!(sx("P(y \\mid x)"), "(call P (mid y x))");
+    assert_eq!(sx("P (y)"), "(* P (fenced () y))");
 }
 
 #[test]
 fn primes_and_generic_functions() {
-    assert_eq!(sx("\\sigma'(B)"), "(* (prime \\sigma) (fenced () B))");
+    assert_eq!(sx("\\sigma'(B)"), "(call (prime \\sigma) B)");
+    assert_eq!(sx("\\bar C\\odot\\sigma'(B)"), "(odot \\bar{C} (call (prime \\sigma) B))");
+    assert_eq!(sx("F(x, y)"), "(call F x y)");
+    assert_eq!(sx("\\frac{\\partial F(x)}{\\partial x}"), "(frac (partial _ (call F x)) (partial _ x))");
+    assert_eq!(sx("a_j(1-a_j)"), "(* (_ a j) (fenced () (- 1 (_ a j))))");
     assert_eq!(sx("f^\\prime"), "(prime f)");
 }
 
@@ -153,7 +158,7 @@ fn differentials() {
 fn corpus_constructs() {
     assert_eq!(sx("\\mathbf{x}"), "\\mathbf{x}");
     assert_eq!(sx("\\boldsymbol{\\mu}"), "\\mathbf{\\mu}");
-    assert_eq!(sx("\\mathrm{softmax}(\\mathbf{o})"), "(* \\mathrm{softmax} (fenced () \\mathbf{o}))");
+    assert_eq!(sx("\\mathrm{softmax}(\\mathbf{o})"), "(call \\mathrm{softmax} \\mathbf{o})");
     assert_eq!(sx("\\text{是}"), "(text \"是\")");
     assert_eq!(sx("\\mathbb{R}^{n\\times d}"), "(^ \\mathbb{R} (times n d))");
     assert_eq!(sx("\\mathbf{W}^{(l)}"), "(^ \\mathbf{W} (fenced () l))");

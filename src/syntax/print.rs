@@ -128,6 +128,9 @@ pub fn expr(e: &Expr) -> String {
             let args: Vec<String> = args.iter().map(expr).collect();
             format!("(apply {head} {})", args.join(" "))
         }
+        Call { func, args } => {
+            format!("(call {} {})", expr(func), args.iter().map(expr).collect::<Vec<_>>().join(" "))
+        }
         Partial { order, operand } => format!("(partial {} {})", opt(order), opt(operand)),
         Differential { operand } => format!("(d {})", expr(operand)),
         Fenced { open, close, inner } => format!("(fenced {open}{close} {})", opt(inner)),

@@ -1,0 +1,109 @@
+//! What the symbols of one section mean: spec declarations and definitions, by canonical key.
+
+use crate::spec::SectionSpec;
+use crate::syntax::{self, ast::Expr};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// A definition `key_{params} = body`, from the notes or the spec.
+#[derive(Debug, Clone, Serialize)]
+pub struct Definition {
+    pub key: String,
+    pub params: Vec<String>,
+    #[serde(skip)]
+    pub body: Expr,
+    /// Where it was written (`notes.md:11:3` or `checks.toml:12:5`).
+    pub origin: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decl {
+    /// An index letter ranging over 1..=size.
+    Index { range: String },
+    /// An index set written `J_i`.
+    Set { kind: String },
+    Matrix { rows: String, cols: String },
+    Identity { n: String },
+    Function(FunctionKind),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// σ: applied entry by entry; σ' is its derivative.
+    Elementwise,
+    /// F: vectors to vectors of the same length, each output depending on every input.
+    Vector,
+}
+
+/// Everything a section's formulas may refer to. Plain data: built on any thread.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    pub section: String,
+    pub sizes: BTreeMap<String, Vec<i64>>,
+    pub decls: HashMap<String, Decl>,
+    pub defs: HashMap<String, Definition>,
+}
+
+impl Scope {
+    /// Builds the scope; a spec key that is not a symbol is an error naming it.
+    pub fn new(section: &str, spec: &SectionSpec, defs: Vec<Definition>) -> Result<Scope, String> {
+        let mut decls = HashMap::new();
+        for (k, range) in &spec.index {
+            decls.insert(canonical_key(k)?, Decl::Index { range: range.clone() });
+        }
+        for (k, kind) in &spec.sets {
+            decls.insert(canonical_key(k)?, Decl::Set { kind: kind.clone() });
+        }
+        for (k, [rows, cols]) in &spec.matrix {
+            decls.insert(canonical_key(k)?, Decl::Matrix { rows: rows.clone(), cols: cols.clone() });
+        }
+        for (k, n) in &spec.identity {
+            decls.insert(canonical_key(k)?, Decl::Identity { n: n.clone() });
+        }
+        for (k, kind) in &spec.functions {
+            let kind = match kind.as_str() {
+                "elementwise" => FunctionKind::Elementwise,
+                "vector" => FunctionKind::Vector,
+                other => return Err(format!("function `{k}`: unknown kind `{other}` (elementwise or vector)")),
+            };
+            decls.insert(canonical_key(k)?, Decl::Function(kind));
+        }
+        let defs = defs.into_iter().map(|d| (d.key.clone(), d)).collect();
+        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), decls, defs })
+    }
+
+    pub fn is_index(&self, key: &str) -> bool {
+        matches!(self.decls.get(key), Some(Decl::Index { .. }))
+    }
+
+    /// Is `key` already given a meaning (declared, defined, a size)?
+    pub fn knows(&self, key: &str) -> bool {
+        self.decls.contains_key(key) || self.defs.contains_key(key) || self.sizes.contains_key(key)
+    }
+
+    /// Every combination of the declared sizes: `N = [2,3]`, `d = [2]` gives two assignments.
+    pub fn size_assignments(&self) -> Vec<BTreeMap<String, i64>> {
+        let mut out = vec![BTreeMap::new()];
+        for (name, values) in &self.sizes {
+            out = out
+                .into_iter()
+                .flat_map(|a| values.iter().map(move |v| {
+                    let mut a = a.clone();
+                    a.insert(name.clone(), *v);
+                    a
+                }))
+                .collect();
+        }
+        out
+    }
+}
+
+/// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
+pub fn canonical_key(tex: &str) -> Result<String, String> {
+    let statement = syntax::parse_formula(tex).map_err(|e| format!("`{tex}` is not a symbol: {e}"))?;
+    let chain = statement.chains.first().filter(|c| statement.chains.len() == 1 && c.links.is_empty());
+    chain
+        .and_then(|c| c.first.as_ref())
+        .and_then(Expr::symbol_key)
+        .ok_or_else(|| format!("`{tex}` is not a symbol name"))
+}

@@ -1,0 +1,65 @@
+//! The one thread that may touch Symbolica.
+//!
+//! Without a licence key Symbolica allows one thread per user: a second one aborts the process.
+//! So every CAS job runs on a single long-lived worker thread, started on first use, and only
+//! plain data crosses back. Before the worker first touches Symbolica it takes an inter-process
+//! file lock, so two derivcheck processes started together run their CAS work one after the
+//! other (the waiting one says so on stderr) instead of the second one aborting.
+
+use std::fs::{File, OpenOptions};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Mutex, OnceLock};
+
+type Job = Box<dyn FnOnce() + Send>;
+
+static WORKER: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
+
+/// Stack for the worker: instantiating deep expressions recurses.
+const WORKER_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Runs `job` on the CAS worker thread and returns its result.
+pub fn run<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
+    let (reply_tx, reply_rx) = channel();
+    let boxed: Job = Box::new(move || {
+        let _ = reply_tx.send(job());
+    });
+    let sender = WORKER.get_or_init(start).lock().unwrap_or_else(|p| p.into_inner()).clone();
+    sender.send(boxed).expect("the CAS worker thread is alive");
+    reply_rx.recv().expect("the CAS job replies (a panic in it is a bug)")
+}
+
+fn start() -> Mutex<Sender<Job>> {
+    let (tx, rx) = channel::<Job>();
+    std::thread::Builder::new()
+        .name("derivcheck-cas".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(move || {
+            // Symbolica prints a licence banner on stdout at first use unless this is set.
+            std::env::set_var("SYMBOLICA_HIDE_BANNER", "1");
+            let _lock = take_process_lock();
+            for job in rx {
+                // A panicking job must not take the worker down with it; its caller sees the
+                // dropped reply channel.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            }
+        })
+        .expect("spawn the CAS worker thread");
+    Mutex::new(tx)
+}
+
+/// Holds an exclusive lock on a per-user file for the life of the process; waits if another
+/// derivcheck process holds it.
+fn take_process_lock() -> Option<File> {
+    let user = std::env::var("USER").unwrap_or_else(|_| "user".into());
+    let path = std::env::temp_dir().join(format!("derivcheck-symbolica-{user}.lock"));
+    let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).ok()?;
+    if file.try_lock().is_err() {
+        eprintln!(
+            "derivcheck: waiting for another derivcheck process to finish its CAS work \
+             (Symbolica's restricted mode allows one at a time; lock {})",
+            path.display()
+        );
+        file.lock().ok()?;
+    }
+    Some(file)
+}

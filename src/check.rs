@@ -1,0 +1,254 @@
+//! Stage 6 — `check`: section plans in, a [`Verdict`] per claim out.
+//!
+//! Each claim is instantiated at every combination of the section's sizes and at every
+//! assignment of its free indices that its conditions allow, and both sides are compared by
+//! the CAS. A verdict says exactly what was shown: the method (symbolic or numeric) and the
+//! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
+
+use crate::cas::{self, Agreement, Budget, Env, EvalError, Instance, Method, Mismatch, Scope};
+use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
+use crate::syntax::ast::{Chain, Expr, ExprKind};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Verified,
+    Refuted,
+    Undecided,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub status: Status,
+    /// `symbolic` or `numeric` for a verified claim; how a refutation was found.
+    pub method: Option<Method>,
+    /// The instantiated sizes, e.g. `N = 2, 3, 4, 5`; empty when none are needed.
+    pub sizes: String,
+    pub detail: String,
+    pub counterexample: Option<Counterexample>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Counterexample {
+    pub sizes: BTreeMap<String, i64>,
+    pub indices: BTreeMap<String, i64>,
+    #[serde(flatten)]
+    pub mismatch: Option<Mismatch>,
+}
+
+/// A claim with its verdict: what reports are made of.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckedClaim {
+    pub id: String,
+    pub section: String,
+    #[serde(flatten)]
+    pub origin: Origin,
+    pub tex: String,
+    pub kind: ClaimKind,
+    pub verdict: Verdict,
+}
+
+/// Per-claim limits.
+pub const CLAIM_TIME: Duration = Duration::from_secs(20);
+const MAX_STEPS: usize = 5_000_000;
+const MAX_BYTES: usize = 64 * 1024 * 1024;
+
+/// Checks every claim of the plans (call on the CAS worker thread).
+pub fn check_plans(plans: &[SectionPlan]) -> Vec<CheckedClaim> {
+    plans
+        .iter()
+        .flat_map(|plan| plan.claims.iter().map(move |claim| (plan, claim)))
+        .map(|(plan, claim)| CheckedClaim {
+            id: claim.id.clone(),
+            section: claim.section.clone(),
+            origin: claim.origin.clone(),
+            tex: claim.tex.clone(),
+            kind: claim.kind,
+            verdict: match &plan.scope {
+                Ok(scope) => check_claim(scope, claim),
+                Err(reason) => undecided(reason.clone(), String::new()),
+            },
+        })
+        .collect()
+}
+
+fn undecided(detail: String, sizes: String) -> Verdict {
+    Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None }
+}
+
+/// Checks one claim at every size and index assignment.
+pub fn check_claim(scope: &Scope, claim: &Claim) -> Verdict {
+    let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
+    let free = free_indices(scope, claim);
+    let size_sets = scope.size_assignments();
+    let sizes_text = describe_sizes(&size_sets);
+    let mut method = Method::Symbolic;
+    let mut assignments_checked = 0usize;
+    for sizes in &size_sets {
+        let inst = Instance::new(scope, sizes, None, budget);
+        let envs = match index_assignments(&inst, &free, &claim.conditions, claim) {
+            Ok(envs) => envs,
+            Err(e) => return undecided(e.to_string(), sizes_text),
+        };
+        for env in envs {
+            assignments_checked += 1;
+            match compare_at(&inst, claim, &env) {
+                Ok(Agreement::Equal(m)) => method = worse(method, m),
+                Ok(Agreement::Different(mismatch)) => {
+                    let detail = refutation_detail(&mismatch, sizes, &env);
+                    let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch.clone()) };
+                    return Verdict { status: Status::Refuted, method: Some(mismatch.method), sizes: sizes_text, detail, counterexample: Some(counterexample) };
+                }
+                Err(e) if e.refutes() => {
+                    let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: None };
+                    return Verdict { status: Status::Refuted, method: Some(Method::Symbolic), sizes: sizes_text, detail: e.to_string(), counterexample: Some(counterexample) };
+                }
+                Err(e) => return undecided(e.to_string(), sizes_text),
+            }
+        }
+    }
+    if assignments_checked == 0 {
+        return undecided("no index assignment satisfies the conditions at the declared sizes".into(), sizes_text);
+    }
+    let detail = format!("{} assignment(s) checked", assignments_checked);
+    Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None }
+}
+
+fn worse(a: Method, b: Method) -> Method {
+    if a == Method::Numeric || b == Method::Numeric { Method::Numeric } else { Method::Symbolic }
+}
+
+fn compare_at(inst: &Instance, claim: &Claim, env: &Env) -> Result<Agreement, EvalError> {
+    let lhs = inst.eval(&claim.lhs, env)?;
+    let rhs = inst.eval(&claim.rhs, env)?;
+    let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
+    let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    cas::compare(inst, &lhs, &rhs, span, seed)
+}
+
+fn refutation_detail(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> String {
+    let at: Vec<String> = sizes.iter().chain(env.iter()).map(|(k, v)| format!("{k} = {v}")).collect();
+    let entry = m.entry.map(|(i, j)| format!(" entry ({i},{j})")).unwrap_or_default();
+    let mut text = format!("sides differ{entry}: left {:.6}, right {:.6}", m.lhs, m.rhs);
+    if !at.is_empty() {
+        text.push_str(&format!(" at {}", at.join(", ")));
+    }
+    if let Some(d) = &m.difference {
+        text.push_str(&format!("; left − right = {d}"));
+    }
+    text
+}
+
+/// Index letters that occur free (not bound by a sum) in the claim or its conditions.
+fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    let mut bound = Vec::new();
+    collect_free(&claim.lhs, scope, &mut bound, &mut found);
+    collect_free(&claim.rhs, scope, &mut bound, &mut found);
+    for c in &claim.conditions {
+        c.exprs().for_each(|e| collect_free(e, scope, &mut bound, &mut found));
+    }
+    found.into_iter().collect()
+}
+
+fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BTreeSet<String>) {
+    if let ExprKind::BigOp { lower: Some(lower), upper, body, .. } = &e.kind {
+        let vars = summation_vars(lower);
+        if let ExprKind::Relation { chain } = &lower.kind {
+            chain.links.iter().for_each(|l| collect_free(&l.rhs, scope, bound, found));
+        }
+        if let Some(u) = upper {
+            collect_free(u, scope, bound, found);
+        }
+        let depth = bound.len();
+        bound.extend(vars);
+        if let Some(b) = body {
+            collect_free(b, scope, bound, found);
+        }
+        bound.truncate(depth);
+        return;
+    }
+    if let Some(key) = e.symbol_key().filter(|_| matches!(e.kind, ExprKind::Symbol(_))) {
+        if scope.is_index(&key) && !bound.contains(&key) {
+            found.insert(key);
+        }
+    }
+    e.children().for_each(|c| collect_free(c, scope, bound, found));
+}
+
+fn summation_vars(lower: &Expr) -> Vec<String> {
+    match &lower.kind {
+        ExprKind::Relation { chain } => chain.first.as_ref().and_then(Expr::symbol_key).into_iter().collect(),
+        _ => cas::index_letters(lower).unwrap_or_default(),
+    }
+}
+
+/// Every assignment of the free indices over their ranges that satisfies the conditions.
+fn index_assignments(inst: &Instance, free: &[String], conditions: &[Chain], claim: &Claim) -> Result<Vec<Env>, EvalError> {
+    let mut envs = vec![Env::new()];
+    for letter in free {
+        let range = inst.index_range(letter, claim.lhs.span)?;
+        envs = envs
+            .into_iter()
+            .flat_map(|e| (1..=range).map(move |v| {
+                let mut e = e.clone();
+                e.insert(letter.clone(), v);
+                e
+            }))
+            .collect();
+    }
+    let mut kept = Vec::new();
+    for env in envs {
+        let mut ok = true;
+        for c in conditions {
+            ok &= inst.condition_holds(c, &env)?;
+        }
+        if ok {
+            kept.push(env);
+        }
+    }
+    Ok(kept)
+}
+
+/// `N = 2, 3, 4, 5; d = 2`: the section's sizes the claim was instantiated at.
+fn describe_sizes(sets: &[BTreeMap<String, i64>]) -> String {
+    let mut per_name: BTreeMap<&str, BTreeSet<i64>> = BTreeMap::new();
+    for set in sets {
+        for (k, v) in set {
+            per_name.entry(k.as_str()).or_default().insert(*v);
+        }
+    }
+    per_name
+        .iter()
+        .map(|(k, vs)| format!("{k} = {}", vs.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
+pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spec_text: String) -> crate::report::CheckReport {
+    let parsed = crate::listing::parse_all(docs);
+    let (listing, _) = crate::listing::build_from(docs, &parsed, false);
+    let per_file: Vec<Vec<SectionPlan>> = docs
+        .iter()
+        .zip(&parsed)
+        .map(|(doc, results)| {
+            let formulas: Vec<crate::sema::ParsedFormula> = results
+                .iter()
+                .enumerate()
+                .filter_map(|(index, r)| r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement }))
+                .collect();
+            crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text)
+        })
+        .collect();
+    let checked = cas::worker::run(move || {
+        per_file
+            .iter()
+            .map(|plans| (check_plans(plans), plans.iter().flat_map(|p| p.skipped.clone()).collect()))
+            .collect::<Vec<_>>()
+    });
+    crate::report::build(listing, checked)
+}

@@ -1,0 +1,149 @@
+//! Stage 7 — `report`: listings and verdicts in, the `check` report out, as plain serializable
+//! data (the JSON schema) and as text lines in Chinese or English.
+
+use crate::check::{CheckedClaim, Status};
+use crate::listing::{FileListing, Listing};
+use crate::sema::{Origin, Skipped};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub files: Vec<FileReport>,
+    pub summary: CheckSummary,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    #[serde(flatten)]
+    pub listing: FileListing,
+    pub claims: Vec<ClaimEntry>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// One claim, flat, in the schema `derivcheck check --format json` promises.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimEntry {
+    pub id: String,
+    pub section: String,
+    pub line: usize,
+    pub col: usize,
+    /// `notes` or `spec` (a claim the spec states in words).
+    pub source: &'static str,
+    pub tex: String,
+    pub kind: crate::sema::ClaimKind,
+    pub verdict: Status,
+    pub method: Option<crate::cas::Method>,
+    pub sizes: String,
+    pub detail: String,
+    pub counterexample: Option<crate::check::Counterexample>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct CheckSummary {
+    pub formulas: usize,
+    pub parsed: usize,
+    pub claims: usize,
+    pub verified: usize,
+    pub refuted: usize,
+    pub undecided: usize,
+}
+
+impl ClaimEntry {
+    pub fn from_checked(c: &CheckedClaim) -> ClaimEntry {
+        let (line, col, source) = match &c.origin {
+            Origin::Notes { line, col, .. } => (*line, *col, "notes"),
+            Origin::Spec { line, col, .. } => (*line, *col, "spec"),
+        };
+        ClaimEntry {
+            id: c.id.clone(),
+            section: c.section.clone(),
+            line,
+            col,
+            source,
+            tex: c.tex.clone(),
+            kind: c.kind,
+            verdict: c.verdict.status,
+            method: c.verdict.method,
+            sizes: c.verdict.sizes.clone(),
+            detail: c.verdict.detail.clone(),
+            counterexample: c.verdict.counterexample.clone(),
+        }
+    }
+}
+
+/// Joins the listing with each file's checked claims.
+pub fn build(listing: Listing, checked: Vec<(Vec<CheckedClaim>, Vec<Skipped>)>) -> CheckReport {
+    let mut summary = CheckSummary { formulas: listing.summary.formulas, parsed: listing.summary.parsed, ..Default::default() };
+    let files = listing
+        .files
+        .into_iter()
+        .zip(checked)
+        .map(|(file, (claims, skipped))| {
+            let claims: Vec<ClaimEntry> = claims.iter().map(ClaimEntry::from_checked).collect();
+            for c in &claims {
+                summary.claims += 1;
+                match c.verdict {
+                    Status::Verified => summary.verified += 1,
+                    Status::Refuted => summary.refuted += 1,
+                    Status::Undecided => summary.undecided += 1,
+                }
+            }
+            FileReport { listing: file, claims, skipped }
+        })
+        .collect();
+    CheckReport { files, summary }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+struct Words {
+    verified: &'static str,
+    refuted: &'static str,
+    undecided: &'static str,
+    symbolic: &'static str,
+    numeric: &'static str,
+    summary: &'static str,
+}
+
+fn words(lang: Lang) -> Words {
+    match lang {
+        Lang::En => Words { verified: "verified", refuted: "REFUTED", undecided: "undecided", symbolic: "symbolic", numeric: "numeric", summary: "summary" },
+        Lang::Zh => Words { verified: "已验证", refuted: "已驳回", undecided: "未判定", symbolic: "符号", numeric: "数值", summary: "汇总" },
+    }
+}
+
+/// One line per claim (`file:line:col  section  verdict  method  sizes  id`), details indented.
+pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) -> String {
+    let w = words(lang);
+    let mut out = String::new();
+    for file in &report.files {
+        for c in &file.claims {
+            let status = match c.verdict {
+                Status::Verified => w.verified,
+                Status::Refuted => w.refuted,
+                Status::Undecided => w.undecided,
+            };
+            let method = match c.method {
+                Some(crate::cas::Method::Symbolic) => w.symbolic,
+                Some(crate::cas::Method::Numeric) => w.numeric,
+                None => "-",
+            };
+            let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
+            let sizes = if c.sizes.is_empty() { "-" } else { c.sizes.as_str() };
+            out.push_str(&format!("{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n", c.line, c.col, c.section, c.id));
+            if c.verdict != Status::Verified {
+                out.push_str(&format!("\t{}\n", c.detail));
+            }
+        }
+    }
+    let s = &report.summary;
+    out.push_str(&format!(
+        "{}: {} formulas ({} parsed), {} claims: {} {}, {} {}, {} {}\n",
+        w.summary, s.formulas, s.parsed, s.claims, s.verified, w.verified, s.refuted, w.refuted, s.undecided, w.undecided
+    ));
+    out
+}

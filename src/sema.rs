@@ -1,0 +1,278 @@
+//! Stage 5 — `sema`: parsed formulas and the spec in, per-section [`SectionPlan`]s out: the
+//! definitions in scope and the claims to check, each pointing at where it was written.
+//!
+//! An equation whose left side is a symbol not yet given a meaning in its section defines it
+//! (`a_j=e^{s_j}/D` defines the family a with parameter j, since j is a declared index); every
+//! other equation, and every further link of a chain `A = B = C`, is a claim. Relations between
+//! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
+
+use crate::cas::{Definition, Scope};
+use crate::notes::Document;
+use crate::spec::Spec;
+use crate::syntax::ast::{Accent, Chain, Expr, ExprKind, RelOp, Statement};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// Two expressions are equal.
+    Identity,
+    /// A side is a derivative `\frac{\partial f}{\partial x}` computed by the CAS.
+    Derivative,
+    /// The left side is an adjoint `\bar Y` (∂L/∂Y).
+    Adjoint,
+    /// A side is a matrix of printed numbers.
+    Printed,
+}
+
+/// Where a claim was written.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "in", rename_all = "snake_case")]
+pub enum Origin {
+    Notes { formula: String, line: usize, col: usize },
+    Spec { name: String, line: usize, col: usize },
+}
+
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// `15.1#3.2`: the second link of formula 15.1#3; `15.1/spec:name` for spec claims.
+    pub id: String,
+    pub section: String,
+    pub origin: Origin,
+    /// The whole formula's TeX (or the spec claim's).
+    pub tex: String,
+    pub kind: ClaimKind,
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub conditions: Vec<Chain>,
+}
+
+/// A formula (or chain) that is not checked, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    pub formula: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct SectionPlan {
+    pub number: String,
+    pub title: String,
+    /// `Err` when the section has no spec entry or the spec entry is unusable.
+    pub scope: Result<Scope, String>,
+    pub claims: Vec<Claim>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// A parsed formula of a document (failed parses are left out by the caller).
+pub struct ParsedFormula<'a> {
+    pub index: usize,
+    pub statement: &'a Statement,
+}
+
+/// Builds the plans of one document's sections, in order of appearance.
+pub fn plan(doc: &Document, formulas: &[ParsedFormula], spec: Option<&Spec>, spec_text: &str) -> Vec<SectionPlan> {
+    let mut by_section: BTreeMap<Option<usize>, Vec<&ParsedFormula>> = BTreeMap::new();
+    for f in formulas {
+        by_section.entry(doc.formulas[f.index].section).or_default().push(f);
+    }
+    by_section
+        .into_iter()
+        .map(|(section, fs)| {
+            let (number, title) = section
+                .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
+                .unwrap_or_else(|| ("0".into(), String::new()));
+            SectionBuilder::new(doc, &number, spec, spec_text).build(title, &fs)
+        })
+        .collect()
+}
+
+struct SectionBuilder<'a> {
+    doc: &'a Document,
+    number: String,
+    spec: Option<crate::spec::SectionSpec>,
+    spec_full: Option<&'a Spec>,
+    spec_text: &'a str,
+    index_letters: Vec<String>,
+    known: Vec<String>,
+    defs: Vec<Definition>,
+    claims: Vec<Claim>,
+    skipped: Vec<Skipped>,
+}
+
+impl<'a> SectionBuilder<'a> {
+    fn new(doc: &'a Document, number: &str, spec: Option<&'a Spec>, spec_text: &'a str) -> Self {
+        let section_spec = spec.and_then(|s| s.section(number));
+        let index_letters = section_spec.as_ref().map(|s| s.index.keys().cloned().collect()).unwrap_or_default();
+        SectionBuilder {
+            doc,
+            number: number.to_string(),
+            spec: section_spec,
+            spec_full: spec,
+            spec_text,
+            index_letters,
+            known: Vec::new(),
+            defs: Vec::new(),
+            claims: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
+        let scope_base = self.spec.as_ref().map(|s| Scope::new(&self.number, s, Vec::new()));
+        if let Some(Ok(base)) = &scope_base {
+            self.known.extend(base.decls.keys().cloned());
+            self.known.extend(base.sizes.keys().cloned());
+        }
+        self.add_spec_definitions();
+        for f in formulas {
+            self.add_formula(f);
+        }
+        self.add_spec_claims();
+        let scope = match (&self.spec, scope_base) {
+            (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone()),
+            (_, Some(Err(e))) => Err(format!("spec for section {}: {e}", self.number)),
+            _ => Err(format!("section {} has no entry in the spec", self.number)),
+        };
+        SectionPlan { number: self.number, title, scope, claims: self.claims, skipped: self.skipped }
+    }
+
+    fn add_spec_definitions(&mut self) {
+        let (Some(spec), Some(full)) = (self.spec.clone(), self.spec_full) else { return };
+        for def in &spec.define {
+            let tex = full.tex(self.spec_text, def);
+            let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
+            for chain in &tex.statement.chains {
+                if let (Some(target), Some(link)) = (&chain.first, chain.links.first()) {
+                    self.try_define(target, &link.rhs, &origin);
+                }
+            }
+        }
+    }
+
+    fn add_spec_claims(&mut self) {
+        let (Some(spec), Some(full)) = (self.spec.clone(), self.spec_full) else { return };
+        for claim in &spec.claims {
+            let tex = full.tex(self.spec_text, &claim.tex);
+            let conditions = claim
+                .when
+                .as_deref()
+                .and_then(|w| crate::syntax::parse_formula(w).ok())
+                .map(|s| s.chains)
+                .unwrap_or_default();
+            let origin = Origin::Spec { name: claim.name.clone(), line: tex.line, col: tex.col };
+            for (k, chain) in tex.statement.chains.iter().enumerate() {
+                let id = format!("{}/spec:{}.{}", self.number, claim.name, k + 1);
+                self.chain_claims(chain, &id, &tex.tex, origin.clone(), &conditions, false);
+            }
+        }
+    }
+
+    fn add_formula(&mut self, f: &ParsedFormula) {
+        let site = &self.doc.formulas[f.index];
+        if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim())) {
+            self.skipped.push(Skipped { formula: site.id.clone(), reason: ignore.reason.clone() });
+            return;
+        }
+        let conditions: Vec<Chain> = f.statement.chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
+        let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col };
+        let equations: Vec<&Chain> = f.statement.chains.iter().filter(|c| !self.is_condition(c)).collect();
+        for (k, chain) in equations.iter().enumerate() {
+            let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
+            if chain.links.is_empty() {
+                continue;
+            }
+            if chain.links.iter().any(|l| l.op != RelOp::Eq) {
+                self.skipped.push(Skipped { formula: id, reason: "not an equation".into() });
+                continue;
+            }
+            self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, true);
+        }
+    }
+
+    /// A relation among index letters only, and not an equation: `k \ne j`.
+    fn is_condition(&self, chain: &Chain) -> bool {
+        let index_only = |e: &Expr| e.symbol_key().is_some_and(|k| self.index_letters.contains(&k));
+        !chain.links.is_empty()
+            && chain.links.iter().all(|l| matches!(l.op, RelOp::Ne | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge))
+            && chain.exprs().all(index_only)
+    }
+
+    /// The first link may define its left side; every other link is a claim.
+    fn chain_claims(&mut self, chain: &Chain, id: &str, tex: &str, origin: Origin, conditions: &[Chain], may_define: bool) {
+        let Some(first) = &chain.first else { return };
+        let site_origin = match &origin {
+            Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
+            Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+        };
+        let defined = may_define && self.try_define(first, &chain.links[0].rhs, &site_origin);
+        let mut prev = first;
+        for (k, link) in chain.links.iter().enumerate() {
+            if !(k == 0 && defined) {
+                let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
+                self.claims.push(Claim {
+                    id: claim_id,
+                    section: self.number.clone(),
+                    origin: origin.clone(),
+                    tex: tex.to_string(),
+                    kind: claim_kind(prev, &link.rhs),
+                    lhs: prev.clone(),
+                    rhs: link.rhs.clone(),
+                    conditions: conditions.to_vec(),
+                });
+            }
+            prev = &link.rhs;
+        }
+    }
+
+    /// Records `target = body` as a definition if the target is a new symbol of this section.
+    fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str) -> bool {
+        let Some((key, params)) = self.definable(target) else { return false };
+        if self.known.contains(&key) {
+            return false;
+        }
+        self.known.push(key.clone());
+        self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string() });
+        true
+    }
+
+    /// `a` -> ("a", []); `a_j` with j an index -> ("a", ["j"]); `W_Q` -> ("W_Q", []); bars never.
+    fn definable(&self, target: &Expr) -> Option<(String, Vec<String>)> {
+        match &target.kind {
+            ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some((s.to_string(), Vec::new())),
+            ExprKind::Subscript { base, index } => {
+                let ExprKind::Symbol(s) = &base.kind else { return None };
+                if s.accents.contains(&Accent::Bar) {
+                    return None;
+                }
+                let letters = crate::cas::index_letters(index).unwrap_or_default();
+                if !letters.is_empty() && letters.iter().all(|l| self.index_letters.contains(l)) {
+                    return Some((s.to_string(), letters));
+                }
+                target.symbol_key().map(|k| (k, Vec::new()))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
+    let is_derivative = |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Partial { .. }));
+    let is_printed = |e: &Expr| matches!(e.kind, ExprKind::Matrix { .. });
+    let is_adjoint = matches!(&lhs.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar))
+        || matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar)));
+    if is_printed(lhs) || is_printed(rhs) {
+        ClaimKind::Printed
+    } else if is_adjoint {
+        ClaimKind::Adjoint
+    } else if is_derivative(lhs) || is_derivative(rhs) {
+        ClaimKind::Derivative
+    } else {
+        ClaimKind::Identity
+    }
+}
+
+fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {
+    pred(e) || e.children().any(|c| contains(c, pred))
+}

@@ -1,0 +1,204 @@
+//! Stage 3 — `spec`: a chapter's derivation spec (`checks.toml`) in, [`Spec`] out.
+//!
+//! The spec says what the notes leave to prose or to an earlier chapter, per section: index
+//! ranges, sizes to instantiate, matrix shapes, generic functions, definitions in TeX, and claims
+//! stated only in words. Claims and definitions written in the notes are *not* repeated here.
+//! Errors carry the spec file's line and column. Pure: the caller reads the file.
+
+use crate::notes::LineIndex;
+use crate::syntax::{self, ast::Statement};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+#[derive(Debug, Clone, Default)]
+pub struct Spec {
+    pub path: String,
+    pub defaults: SectionSpec,
+    pub sections: BTreeMap<String, SectionSpec>,
+}
+
+/// What one section needs beyond its own formulas. Every field is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SectionSpec {
+    /// Size parameters and the values to instantiate them at: `N = [2, 3, 4, 5]`.
+    #[serde(default)]
+    pub sizes: BTreeMap<String, Vec<i64>>,
+    /// Index letters and their ranges: `r = "N"` (1..N), `i = "n"`.
+    #[serde(default)]
+    pub index: BTreeMap<String, String>,
+    /// Index sets written `J_i`: `J = "causal"` (1..=i) or `J = "all"` (the whole range of the index).
+    #[serde(default)]
+    pub sets: BTreeMap<String, String>,
+    /// Matrices and vectors with their shapes in size parameters: `X = ["n", "d"]`, `x = ["n", "1"]`.
+    #[serde(default)]
+    pub matrix: BTreeMap<String, [String; 2]>,
+    /// Identity matrices: `I = "n"`.
+    #[serde(default)]
+    pub identity: BTreeMap<String, String>,
+    /// Generic functions: `sigma = "elementwise"` (σ and σ' applied entry by entry) or
+    /// `F = "vector"` (a generic map from vectors to vectors of the same length).
+    #[serde(default)]
+    pub functions: BTreeMap<String, String>,
+    /// Definitions the notes only state in words, in TeX: `p_j=\frac{e^{\ell_j}}{\sum_r e^{\ell_r}}`.
+    #[serde(default)]
+    pub define: Vec<Spanned<String>>,
+    /// Claims the notes state only in words.
+    #[serde(default)]
+    pub claims: Vec<SpecClaim>,
+    /// Formulas of the notes that are not claims (hypothetical examples), by their exact TeX.
+    #[serde(default)]
+    pub ignore: Vec<Ignore>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecClaim {
+    pub name: String,
+    pub tex: Spanned<String>,
+    /// Conditions restricting the index assignments, in TeX (`k \ne j`).
+    #[serde(default)]
+    pub when: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ignore {
+    pub tex: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    #[serde(default)]
+    defaults: SectionSpec,
+    #[serde(default)]
+    section: BTreeMap<String, SectionSpec>,
+}
+
+/// A spec that cannot be used, with where in the spec file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{path}:{line}:{col}: {message}")]
+pub struct SpecError {
+    pub path: String,
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// A TeX string of the spec, parsed, with its position in the spec file.
+#[derive(Debug, Clone)]
+pub struct SpecTex {
+    pub tex: String,
+    pub statement: Statement,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl Spec {
+    pub fn parse(path: &str, text: &str) -> Result<Spec, SpecError> {
+        let lines = LineIndex::new(text);
+        let error_at = |offset: usize, message: String| {
+            let pos = lines.position(offset);
+            SpecError { path: path.to_string(), line: pos.line, col: pos.col, message }
+        };
+        let raw: RawSpec = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map(|s| s.start).unwrap_or(0);
+            error_at(offset, e.message().trim().to_string())
+        })?;
+        let spec = Spec { path: path.to_string(), defaults: raw.defaults, sections: raw.section };
+        spec.validate(&error_at)?;
+        Ok(spec)
+    }
+
+    /// Every TeX string parses and every range names a size; reported at the offending entry.
+    fn validate(&self, error_at: &dyn Fn(usize, String) -> SpecError) -> Result<(), SpecError> {
+        for (name, section) in std::iter::once(("defaults", &self.defaults)).chain(self.sections.iter().map(|(k, v)| (k.as_str(), v))) {
+            for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)) {
+                if let Err(e) = syntax::parse_formula(def.get_ref()) {
+                    return Err(error_at(def.span().start, format!("section {name}: `{}` does not parse: {e}", def.get_ref())));
+                }
+            }
+            for (letter, range) in &section.index {
+                if !self.size_names(name).any(|s| s == range.as_str()) && range.parse::<i64>().is_err() {
+                    let message = format!("section {name}: index `{letter}` ranges over `{range}`, which is not a declared size");
+                    return Err(error_at(0, message));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn size_names<'a>(&'a self, section: &str) -> impl Iterator<Item = &'a str> + 'a {
+        let own = self.sections.get(section).map(|s| s.sizes.keys()).into_iter().flatten();
+        own.chain(self.defaults.sizes.keys()).map(String::as_str)
+    }
+
+    /// The section's spec merged over the defaults (the section wins).
+    pub fn section(&self, number: &str) -> Option<SectionSpec> {
+        let own = self.sections.get(number)?;
+        let mut merged = self.defaults.clone();
+        merged.sizes.extend(own.sizes.clone());
+        merged.index.extend(own.index.clone());
+        merged.sets.extend(own.sets.clone());
+        merged.matrix.extend(own.matrix.clone());
+        merged.identity.extend(own.identity.clone());
+        merged.functions.extend(own.functions.clone());
+        merged.define.extend(own.define.iter().cloned());
+        merged.claims.extend(own.claims.iter().cloned());
+        merged.ignore.extend(own.ignore.iter().cloned());
+        Some(merged)
+    }
+
+    /// Parses a spec TeX string (already validated) with its file position.
+    pub fn tex(&self, text: &str, value: &Spanned<String>) -> SpecTex {
+        let pos = LineIndex::new(text).position(value.span().start);
+        let statement = syntax::parse_formula(value.get_ref()).expect("validated in Spec::parse");
+        SpecTex { tex: value.get_ref().clone(), statement, line: pos.line, col: pos.col }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_sections_and_merges_defaults() {
+        let text = r#"
+[defaults]
+sizes = { N = [2, 3] }
+[section."15.1"]
+index = { r = "N", j = "N" }
+define = ['p_j=\frac{e^{s_j}}{\sum_r e^{s_r}}']
+claims = [{ name = "shift", tex = 'a=b' }]
+"#;
+        let spec = Spec::parse("c.toml", text).unwrap();
+        let s = spec.section("15.1").unwrap();
+        assert_eq!(s.sizes["N"], vec![2, 3]);
+        assert_eq!(s.index["j"], "N");
+        assert_eq!(s.define.len(), 1);
+        let tex = spec.tex(text, &s.define[0]);
+        assert_eq!(tex.line, 6);
+        assert!(spec.section("15.9").is_none());
+    }
+
+    #[test]
+    fn toml_errors_have_line_and_column() {
+        let err = Spec::parse("c.toml", "[section.\"15.1\"]\nindex = { r = 3 }\n").unwrap_err();
+        assert_eq!((err.line, err.path.as_str()), (2, "c.toml"));
+        let err = Spec::parse("c.toml", "[section.\"15.1\"]\nbogus = 1\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("bogus"), "{}", err.message);
+    }
+
+    #[test]
+    fn unparsable_tex_and_unknown_ranges_are_errors() {
+        let err = Spec::parse("c.toml", "[section.\"1\"]\n\ndefine = ['\\foo=1']\n").unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.message.contains("unknown command"), "{}", err.message);
+        let err = Spec::parse("c.toml", "[section.\"1\"]\nindex = { r = \"M\" }\n").unwrap_err();
+        assert!(err.message.contains("not a declared size"), "{}", err.message);
+    }
+}
