@@ -252,3 +252,118 @@ pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spe
     });
     crate::report::build(listing, checked)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cas::Definition;
+    use crate::spec::SectionSpec;
+    use crate::syntax::parse_formula;
+
+    fn expr(tex: &str) -> Expr {
+        parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+    }
+
+    /// A section from a spec in TOML, definitions `key=body` and one claim `lhs=rhs`.
+    fn verdict(spec_toml: &str, defs: &[(&str, &[&str], &str)], claim: &str, when: &str) -> Verdict {
+        let spec: SectionSpec = toml::from_str(spec_toml).unwrap();
+        let defs = defs
+            .iter()
+            .map(|(k, params, body)| Definition {
+                key: k.to_string(),
+                params: params.iter().map(|p| p.to_string()).collect(),
+                body: expr(body),
+                origin: "test".into(),
+            })
+            .collect();
+        let scope = Scope::new("1", &spec, defs).unwrap();
+        let chain = parse_formula(claim).unwrap().chains.remove(0);
+        let conditions = if when.is_empty() { Vec::new() } else { parse_formula(when).unwrap().chains };
+        let claim = Claim {
+            id: "t".into(),
+            section: "1".into(),
+            origin: Origin::Spec { name: "t".into(), line: 1, col: 1 },
+            tex: claim.into(),
+            kind: ClaimKind::Identity,
+            lhs: chain.first.clone().unwrap(),
+            rhs: chain.links[0].rhs.clone(),
+            conditions,
+        };
+        cas::worker::run(move || check_claim(&scope, &claim))
+    }
+
+    const SOFTMAX: &str = "sizes = { N = [2, 3] }\nindex = { r = \"N\", j = \"N\", k = \"N\" }";
+
+    fn softmax_defs() -> Vec<(&'static str, &'static [&'static str], &'static str)> {
+        vec![("D", &[], "\\sum_r e^{s_r}"), ("a", &["j"], "e^{s_j}/D")]
+    }
+
+    #[test]
+    fn identity_verified_and_refuted() {
+        let v = verdict(SOFTMAX, &softmax_defs(), "\\sum_r a_r = 1", "");
+        assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
+        assert_eq!(v.sizes, "N = 2, 3");
+        let v = verdict(SOFTMAX, &softmax_defs(), "\\sum_r a_r = 2", "");
+        assert_eq!(v.status, Status::Refuted, "{v:?}");
+        let cx = v.counterexample.unwrap();
+        assert_eq!(cx.sizes["N"], 2);
+        let m = cx.mismatch.unwrap();
+        assert!((m.lhs - 1.0).abs() < 1e-12 && (m.rhs - 2.0).abs() < 1e-12, "{m:?}");
+    }
+
+    #[test]
+    fn derivative_verified_and_refuted_with_index_conditions() {
+        let ok = verdict(SOFTMAX, &softmax_defs(), "\\frac{\\partial a_j}{\\partial s_k}=-a_ja_k", "k\\ne j");
+        assert_eq!(ok.status, Status::Verified, "{ok:?}");
+        assert_eq!(ok.detail, "8 assignment(s) checked"); // N=2: 2 pairs, N=3: 6 pairs
+        let bad = verdict(SOFTMAX, &softmax_defs(), "\\frac{\\partial a_j}{\\partial s_k}=-a_ja_k", "");
+        assert_eq!(bad.status, Status::Refuted, "without k≠j the diagonal fails: {bad:?}");
+        assert_eq!(bad.counterexample.unwrap().indices.get("j"), Some(&1));
+    }
+
+    #[test]
+    fn jacobian_of_generic_vector_function() {
+        let spec = "sizes = { n = [2] }\nmatrix = { x = [\"n\", \"1\"] }\nfunctions = { F = \"vector\" }\nidentity = { I = \"n\" }";
+        let defs = vec![("y", &[][..], "x+F(x)")];
+        let ok = verdict(spec, &defs, "\\frac{\\partial y}{\\partial x} = I + \\frac{\\partial F(x)}{\\partial x}", "");
+        assert_eq!((ok.status, ok.method), (Status::Verified, Some(Method::Symbolic)), "{ok:?}");
+        let bad = verdict(spec, &defs, "\\frac{\\partial y}{\\partial x} = \\frac{\\partial F(x)}{\\partial x}", "");
+        assert_eq!(bad.status, Status::Refuted);
+        assert_eq!(bad.counterexample.unwrap().mismatch.unwrap().entry, Some((1, 1)));
+    }
+
+    #[test]
+    fn shape_mismatch_refutes_and_names_both_shapes() {
+        let spec = "sizes = { n = [3], d = [2] }\nmatrix = { X = [\"n\", \"d\"], W = [\"d\", \"d\"] }";
+        let ok = verdict(spec, &[], "XW = XW", "");
+        assert_eq!(ok.status, Status::Verified);
+        let bad = verdict(spec, &[], "WX = XW", "");
+        assert_eq!(bad.status, Status::Refuted, "{bad:?}");
+        assert!(bad.detail.contains("2×2 and 3×2"), "{}", bad.detail);
+    }
+
+    #[test]
+    fn unknown_functions_and_unbound_indices_are_undecided() {
+        let v = verdict(SOFTMAX, &[], "\\operatorname{foo}(x) = x", "");
+        assert_eq!(v.status, Status::Undecided);
+        assert!(v.detail.contains("foo"), "{}", v.detail);
+        let v = verdict("sizes = { N = [2] }", &[], "\\sum_q x_q = 1", "");
+        assert_eq!(v.status, Status::Undecided);
+    }
+
+    #[test]
+    fn log_identities_need_the_rewrite_rules() {
+        let v = verdict(SOFTMAX, &softmax_defs(), "-\\ln a_j = -s_j + \\ln D", "");
+        assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
+        let v = verdict(SOFTMAX, &softmax_defs(), "-\\ln a_j = s_j + \\ln D", "");
+        assert_eq!(v.status, Status::Refuted);
+    }
+
+    #[test]
+    fn cyclic_definitions_are_undecided_not_a_hang() {
+        let defs = vec![("u", &[][..], "v+1"), ("v", &[][..], "u")];
+        let v = verdict("sizes = { N = [2] }", &defs, "u = 1", "");
+        assert_eq!(v.status, Status::Undecided);
+        assert!(v.detail.contains("refers to itself"), "{}", v.detail);
+    }
+}

@@ -1,0 +1,165 @@
+//! `derivcheck check`: the real binary on the seed, the shipped chapter, and edited copies.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+const SPEC: &str = "derivations/ch15/checks.toml";
+const SCALAR_SECTIONS: [&str; 3] = ["15.1", "15.2", "15.7"];
+
+fn check_json(path: &str) -> (Option<i32>, Value) {
+    let out = run(&["check", path, "--spec", SPEC, "--format", "json"]);
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    (out.status.code(), json(&out))
+}
+
+fn claims(v: &Value) -> Vec<&Value> {
+    v["files"].as_array().unwrap().iter().flat_map(|f| f["claims"].as_array().unwrap()).collect()
+}
+
+fn in_sections<'a>(v: &'a Value, sections: &[&str]) -> Vec<&'a Value> {
+    claims(v).into_iter().filter(|c| sections.contains(&c["section"].as_str().unwrap())).collect()
+}
+
+#[test]
+fn seed_scalar_sections_all_verified_symbolically() {
+    let Some(seed) = seed_path() else { return };
+    let (code, v) = check_json(seed.to_str().unwrap());
+    assert_eq!(code, Some(0), "{v}");
+    let checked = in_sections(&v, &SCALAR_SECTIONS);
+    // 15.1: two chains of two links + the spec's shift invariance; 15.2: log identity, p_j, gradient; 15.7: J_y.
+    assert_eq!(checked.len(), 9, "{checked:#?}");
+    for c in &checked {
+        assert_eq!(c["verdict"], "verified", "{c:#}");
+        assert_eq!(c["method"], "symbolic", "{c:#}");
+    }
+    let shift = checked.iter().find(|c| c["id"].as_str().unwrap().contains("shift-invariance")).expect("spec claim");
+    assert_eq!(shift["source"], "spec");
+    let quotient = checked.iter().find(|c| c["id"] == "15.1#3.2").unwrap();
+    assert_eq!(quotient["sizes"], "N = 2, 3, 4, 5");
+    assert_eq!((quotient["line"].as_u64(), quotient["col"].as_u64()), (Some(13), Some(1)));
+}
+
+#[test]
+fn shipped_chapter_verifies_the_same_claims_in_both_languages() {
+    let (code, v) = check_json("derivations/ch15");
+    assert_eq!(code, Some(0));
+    for file in v["files"].as_array().unwrap() {
+        let verified: Vec<&Value> = file["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| SCALAR_SECTIONS.contains(&c["section"].as_str().unwrap()))
+            .collect();
+        assert_eq!(verified.len(), 9, "{}", file["path"]);
+        assert!(verified.iter().all(|c| c["verdict"] == "verified"), "{}", file["path"]);
+    }
+}
+
+/// A copy of the seed with one edit, checked; returns the exit code and report.
+fn check_edited(from: &str, to: &str) -> (Option<i32>, Value, usize) {
+    let seed = seed_path().expect("caller checked");
+    let text = std::fs::read_to_string(&seed).unwrap();
+    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in the seed"));
+    let line = text[..at].matches('\n').count() + 1;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.txt");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let (code, v) = check_json(path.to_str().unwrap());
+    (code, v, line)
+}
+
+fn assert_refuted_at(from: &str, to: &str) {
+    let (code, v, line) = check_edited(from, to);
+    assert_eq!(code, Some(1), "edit {from} -> {to} not refuted: {v}");
+    let refuted: Vec<&Value> = claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
+    assert!(!refuted.is_empty());
+    for c in &refuted {
+        assert_eq!(c["line"].as_u64(), Some(line as u64), "{c:#}");
+        let cx = &c["counterexample"];
+        assert!(cx["lhs"].is_number() && cx["rhs"].is_number(), "{c:#}");
+        assert!(cx["lhs"] != cx["rhs"], "{c:#}");
+        assert!(!cx["point"].as_array().unwrap().is_empty(), "{c:#}");
+    }
+}
+
+fn assert_still_verified(from: &str, to: &str) {
+    let (code, v, _) = check_edited(from, to);
+    assert_eq!(code, Some(0), "{v}");
+    let checked = in_sections(&v, &SCALAR_SECTIONS);
+    assert!(checked.iter().all(|c| c["verdict"] == "verified"), "{checked:#?}");
+}
+
+#[test]
+fn sign_flips_are_refuted_at_their_line() {
+    if seed_path().is_none() { return; }
+    assert_refuted_at("=a_j(1-a_j).", "=a_j(1+a_j).");
+    assert_refuted_at("=-a_ja_k,", "=a_ja_k,");
+    assert_refuted_at("=p_j-\\mathbf1_{j=y}.", "=p_j+\\mathbf1_{j=y}.");
+    assert_refuted_at("=-\\frac{e^{s_j}e^{s_k}}{D^2}", "=\\frac{e^{s_j}e^{s_k}}{D^2}");
+}
+
+#[test]
+fn dropped_terms_are_refuted_at_their_line() {
+    if seed_path().is_none() { return; }
+    assert_refuted_at("=-\\ell_y+\\ln\\sum_r e^{\\ell_r}.", "=\\ln\\sum_r e^{\\ell_r}.");
+    assert_refuted_at("$J_y=I+J_F.$", "$J_y=J_F.$");
+    assert_refuted_at("{e^{s_j}D-e^{2s_j}}", "{e^{s_j}D}");
+}
+
+#[test]
+fn swapped_indices_are_refuted_at_their_line() {
+    if seed_path().is_none() { return; }
+    assert_refuted_at("=-a_ja_k,", "=-a_ja_j,");
+    assert_refuted_at("$e^{\\ell_j}/\\sum_r e^{\\ell_r}=p_j$", "$e^{\\ell_y}/\\sum_r e^{\\ell_r}=p_j$");
+}
+
+#[test]
+fn equivalent_rewrites_stay_verified() {
+    if seed_path().is_none() { return; }
+    assert_still_verified("=a_j(1-a_j).", "=a_j-a_j^2.");
+    assert_still_verified("=-\\ell_y+\\ln\\sum_r e^{\\ell_r}.", "=\\ln\\sum_r e^{\\ell_r}-\\ell_y.");
+    assert_still_verified("=-a_ja_k,", "= - a_k \\, a_j ,");
+    assert_still_verified("$J_y=I+J_F.$", "$J_y=J_F+I.$");
+}
+
+#[test]
+fn two_processes_at_once_both_finish() {
+    let Some(seed) = seed_path() else { return };
+    let seed = seed.to_str().unwrap().to_string();
+    let handles: Vec<_> = (0..2)
+        .map(|_| {
+            let seed = seed.clone();
+            std::thread::spawn(move || run(&["check", &seed, "--spec", SPEC, "--format", "json"]))
+        })
+        .collect();
+    for h in handles {
+        let out = h.join().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(json(&out)["summary"]["refuted"], 0);
+    }
+}
+
+#[test]
+fn text_report_in_both_languages() {
+    let out = run(&["check", "derivations/ch15", "--lang", "zh"]);
+    assert!(stdout(&out).contains("已验证"), "{}", stdout(&out));
+    let out = run(&["check", "derivations/ch15"]);
+    let text = stdout(&out);
+    assert!(text.contains("\tverified\tsymbolic\tN = 2, 3, 4, 5\t15.1#3.2"), "{text}");
+    assert!(!text.contains("SYMBOLICA"), "licence banner must not reach stdout");
+}
+
+#[test]
+fn malformed_spec_is_bad_input_with_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("bad.toml");
+    std::fs::write(&spec, "[section.\"15.1\"]\nsizes = { N = [2, 3] }\nindex = { r = 5 }\n").unwrap();
+    let out = run(&["check", "derivations/ch15/notes.en.md", "--spec", spec.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.toml:3:"), "{}", stderr(&out));
+    std::fs::write(&spec, "[section.\"15.1\"]\ndefine = ['\\frac{a}']\n").unwrap();
+    let out = run(&["check", "derivations/ch15/notes.en.md", "--spec", spec.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.toml:2:"), "{}", stderr(&out));
+}
