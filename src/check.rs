@@ -68,7 +68,8 @@ pub fn check_plans(plans: &[SectionPlan]) -> Vec<CheckedClaim> {
             tex: claim.tex.clone(),
             kind: claim.kind,
             verdict: match &plan.scope {
-                Ok(scope) => check_claim(scope, claim),
+                Ok(scope) if claim.holds => check_claim(scope, claim),
+                Ok(scope) => check_failing_claim(scope, claim),
                 Err(reason) => undecided(reason.clone(), String::new()),
             },
         })
@@ -115,6 +116,20 @@ pub fn check_claim(scope: &Scope, claim: &Claim) -> Verdict {
     }
     let detail = format!("{} assignment(s) checked", assignments_checked);
     Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None }
+}
+
+/// A claim the text says does not hold in general: a counterexample verifies that.
+fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
+    let v = check_claim(scope, claim);
+    match v.status {
+        Status::Refuted => Verdict { status: Status::Verified, detail: format!("fails, as the text says: {}", v.detail), ..v },
+        Status::Verified => Verdict {
+            status: Status::Refuted,
+            detail: "the text says this fails in general, but it held at every size checked".into(),
+            ..v
+        },
+        Status::Undecided => v,
+    }
 }
 
 fn worse(a: Method, b: Method) -> Method {
@@ -190,7 +205,7 @@ fn summation_vars(lower: &Expr) -> Vec<String> {
 fn index_assignments(inst: &Instance, free: &[String], conditions: &[Chain], claim: &Claim) -> Result<Vec<Env>, EvalError> {
     let mut envs = vec![Env::new()];
     for letter in free {
-        let range = inst.index_range(letter, claim.lhs.span)?;
+        let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], &Env::new(), claim.lhs.span)?;
         envs = envs
             .into_iter()
             .flat_map(|e| (1..=range).map(move |v| {
@@ -241,7 +256,7 @@ pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spe
                 .enumerate()
                 .filter_map(|(index, r)| r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement }))
                 .collect();
-            crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text)
+            crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text, std::ptr::eq(doc, &docs[0]))
         })
         .collect();
     let checked = cas::worker::run(move || {
@@ -288,6 +303,7 @@ mod tests {
             lhs: chain.first.clone().unwrap(),
             rhs: chain.links[0].rhs.clone(),
             conditions,
+            holds: true,
         };
         cas::worker::run(move || check_claim(&scope, &claim))
     }

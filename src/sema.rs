@@ -46,6 +46,8 @@ pub struct Claim {
     pub lhs: Expr,
     pub rhs: Expr,
     pub conditions: Vec<Chain>,
+    /// `false` for a spec claim the text says fails in general: shown by a counterexample.
+    pub holds: bool,
 }
 
 /// A formula (or chain) that is not checked, and why.
@@ -71,13 +73,15 @@ pub struct ParsedFormula<'a> {
     pub statement: &'a Statement,
 }
 
-/// Builds the plans of one document's sections, in order of appearance.
-pub fn plan(doc: &Document, formulas: &[ParsedFormula], spec: Option<&Spec>, spec_text: &str) -> Vec<SectionPlan> {
+/// Builds the plans of one document's sections, in order of appearance. With
+/// `with_spec_only`, sections the spec has and the notes do not (claims stated only in words,
+/// with their own definitions) are planned too, after the others.
+pub fn plan(doc: &Document, formulas: &[ParsedFormula], spec: Option<&Spec>, spec_text: &str, with_spec_only: bool) -> Vec<SectionPlan> {
     let mut by_section: BTreeMap<Option<usize>, Vec<&ParsedFormula>> = BTreeMap::new();
     for f in formulas {
         by_section.entry(doc.formulas[f.index].section).or_default().push(f);
     }
-    by_section
+    let mut plans: Vec<SectionPlan> = by_section
         .into_iter()
         .map(|(section, fs)| {
             let (number, title) = section
@@ -85,7 +89,14 @@ pub fn plan(doc: &Document, formulas: &[ParsedFormula], spec: Option<&Spec>, spe
                 .unwrap_or_else(|| ("0".into(), String::new()));
             SectionBuilder::new(doc, &number, spec, spec_text).build(title, &fs)
         })
-        .collect()
+        .collect();
+    if let (Some(spec), true) = (spec, with_spec_only) {
+        let present: Vec<String> = plans.iter().map(|p| p.number.clone()).collect();
+        for number in spec.extra_sections(&present) {
+            plans.push(SectionBuilder::new(doc, number, Some(spec), spec_text).build(String::new(), &[]));
+        }
+    }
+    plans
 }
 
 struct SectionBuilder<'a> {
@@ -162,10 +173,16 @@ impl<'a> SectionBuilder<'a> {
                 .map(|s| s.chains)
                 .unwrap_or_default();
             let origin = Origin::Spec { name: claim.name.clone(), line: tex.line, col: tex.col };
+            let first_new = self.claims.len();
             for (k, chain) in tex.statement.chains.iter().enumerate() {
-                let id = format!("{}/spec:{}.{}", self.number, claim.name, k + 1);
+                let id = if tex.statement.chains.len() == 1 {
+                    format!("{}/{}", self.number, claim.name)
+                } else {
+                    format!("{}/{}.{}", self.number, claim.name, k + 1)
+                };
                 self.chain_claims(chain, &id, &tex.tex, origin.clone(), &conditions, false);
             }
+            self.claims[first_new..].iter_mut().for_each(|c| c.holds = claim.holds);
         }
     }
 
@@ -220,6 +237,7 @@ impl<'a> SectionBuilder<'a> {
                     lhs: prev.clone(),
                     rhs: link.rhs.clone(),
                     conditions: conditions.to_vec(),
+                    holds: true,
                 });
             }
             prev = &link.rhs;
@@ -229,7 +247,9 @@ impl<'a> SectionBuilder<'a> {
     /// Records `target = body` as a definition if the target is a new symbol of this section.
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str) -> bool {
         let Some((key, params)) = self.definable(target) else { return false };
-        if self.known.contains(&key) {
+        // A family `R_i = …` may share its letter with a declared function `R(θ)`.
+        let taken = if params.is_empty() { self.known.contains(&key) } else { self.defs.iter().any(|d| d.key == key) };
+        if taken {
             return false;
         }
         self.known.push(key.clone());
@@ -237,8 +257,19 @@ impl<'a> SectionBuilder<'a> {
         true
     }
 
-    /// `a` -> ("a", []); `a_j` with j an index -> ("a", ["j"]); `W_Q` -> ("W_Q", []); bars never.
+    /// `a` -> ("a", []); `a_j` with j an index -> ("a", ["j"]); `W_Q` -> ("W_Q", []);
+    /// `\operatorname{LN}(x)_r` -> ("\operatorname{LN}(x)", ["r"]); bars never.
     fn definable(&self, target: &Expr) -> Option<(String, Vec<String>)> {
+        if let ExprKind::Subscript { base, index } = &target.kind {
+            if let ExprKind::Apply { func, args, .. } = &base.kind {
+                let letters = crate::cas::index_letters(index)?;
+                let key = match args.as_slice() {
+                    [arg] if func.sub.is_none() && func.sup.is_none() => crate::cas::applied_key(&func.name, arg)?,
+                    _ => return None,
+                };
+                return letters.iter().all(|l| self.index_letters.contains(l)).then_some((key, letters));
+            }
+        }
         match &target.kind {
             ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some((s.to_string(), Vec::new())),
             ExprKind::Subscript { base, index } => {

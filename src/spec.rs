@@ -34,11 +34,24 @@ pub struct SectionSpec {
     /// Matrices and vectors with their shapes in size parameters: `X = ["n", "d"]`, `x = ["n", "1"]`.
     #[serde(default)]
     pub matrix: BTreeMap<String, [String; 2]>,
+    /// Families of matrices or vectors, one per index value: `q = ["2", "1"]` makes `q_i` a 2×1
+    /// leaf vector for each i.
+    #[serde(default)]
+    pub family: BTreeMap<String, [String; 2]>,
+    /// The scalar loss that bars differentiate: `\bar Y` is ∂L/∂Y for `loss = 'L'`. Upstream
+    /// gradients (the bar of a module's output) are declared as leaf matrices.
+    #[serde(default)]
+    pub loss: Option<String>,
+    /// Leaves whose differentials `d` formulas are about: `vary = ['x']` makes `d f` mean
+    /// Σ ∂f/∂x_r dx_r.
+    #[serde(default)]
+    pub vary: Vec<String>,
     /// Identity matrices: `I = "n"`.
     #[serde(default)]
     pub identity: BTreeMap<String, String>,
-    /// Generic functions: `sigma = "elementwise"` (σ and σ' applied entry by entry) or
-    /// `F = "vector"` (a generic map from vectors to vectors of the same length).
+    /// Generic functions: `sigma = "elementwise"` (σ and σ' applied entry by entry),
+    /// `F = "vector"` (a generic map from vectors to vectors of the same length), or
+    /// `R = "rotation"` (the 2×2 rotation by an angle).
     #[serde(default)]
     pub functions: BTreeMap<String, String>,
     /// Definitions the notes only state in words, in TeX: `p_j=\frac{e^{\ell_j}}{\sum_r e^{\ell_r}}`.
@@ -60,6 +73,13 @@ pub struct SpecClaim {
     /// Conditions restricting the index assignments, in TeX (`k \ne j`).
     #[serde(default)]
     pub when: Option<String>,
+    /// `false` for a claim the text says does *not* hold in general: verified by a counterexample.
+    #[serde(default = "default_true")]
+    pub holds: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -122,7 +142,8 @@ impl Spec {
                 }
             }
             for (letter, range) in &section.index {
-                if !self.size_names(name).any(|s| s == range.as_str()) && range.parse::<i64>().is_err() {
+                let known = self.size_names(name).any(|s| s == range.as_str()) || range == crate::cas::AUTO_RANGE;
+                if !known && range.parse::<i64>().is_err() {
                     let message = format!("section {name}: index `{letter}` ranges over `{range}`, which is not a declared size");
                     return Err(error_at(0, message));
                 }
@@ -145,11 +166,19 @@ impl Spec {
         merged.sets.extend(own.sets.clone());
         merged.matrix.extend(own.matrix.clone());
         merged.identity.extend(own.identity.clone());
+        merged.family.extend(own.family.clone());
+        merged.loss = own.loss.clone().or(merged.loss);
+        merged.vary.extend(own.vary.iter().cloned());
         merged.functions.extend(own.functions.clone());
         merged.define.extend(own.define.iter().cloned());
         merged.claims.extend(own.claims.iter().cloned());
         merged.ignore.extend(own.ignore.iter().cloned());
         Some(merged)
+    }
+
+    /// Sections the spec describes that the notes do not have (claims stated only in words).
+    pub fn extra_sections<'a>(&'a self, present: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
+        self.sections.keys().filter(move |k| !present.contains(k))
     }
 
     /// Parses a spec TeX string (already validated) with its file position.

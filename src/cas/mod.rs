@@ -6,14 +6,19 @@
 //! numerically at random points with 200-bit floats — with a counterexample when they do not.
 //! All Symbolica work happens on one worker thread ([`worker`]); only plain data leaves it.
 
+mod builtins;
+mod calculus;
 mod compare;
+mod indices;
 mod instantiate;
 mod scope;
 mod value;
 pub mod worker;
 
 pub use compare::{compare, Agreement, Method, Mismatch};
-pub use instantiate::{index_letters, Budget, Env, Instance};
+pub use builtins::applied_key;
+pub use indices::{index_letters, AUTO_RANGE};
+pub use instantiate::{Budget, Env, Instance};
 pub use scope::{Decl, Definition, FunctionKind, Scope};
 
 use crate::syntax::ast::Span;
@@ -40,6 +45,8 @@ pub enum EvalError {
     Cyclic { key: String, span: Span },
     #[error("budget exceeded: {what}")]
     Budget { what: String, span: Span },
+    #[error("internal inconsistency (please report): {detail}")]
+    Inconsistent { detail: String, span: Span },
 }
 
 impl EvalError {
@@ -52,7 +59,8 @@ impl EvalError {
             | EvalError::UnboundIndex { span, .. }
             | EvalError::NotALeaf { span, .. }
             | EvalError::Cyclic { span, .. }
-            | EvalError::Budget { span, .. } => *span,
+            | EvalError::Budget { span, .. }
+            | EvalError::Inconsistent { span, .. } => *span,
         }
     }
 

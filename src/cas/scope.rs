@@ -23,6 +23,8 @@ pub enum Decl {
     /// An index set written `J_i`.
     Set { kind: String },
     Matrix { rows: String, cols: String },
+    /// `q_i`: a leaf matrix per index value.
+    Family { rows: String, cols: String },
     Identity { n: String },
     Function(FunctionKind),
 }
@@ -33,6 +35,8 @@ pub enum FunctionKind {
     Elementwise,
     /// F: vectors to vectors of the same length, each output depending on every input.
     Vector,
+    /// R(θ): the 2×2 rotation matrix by θ.
+    Rotation,
 }
 
 /// Everything a section's formulas may refer to. Plain data: built on any thread.
@@ -42,6 +46,10 @@ pub struct Scope {
     pub sizes: BTreeMap<String, Vec<i64>>,
     pub decls: HashMap<String, Decl>,
     pub defs: HashMap<String, Definition>,
+    /// The loss bars differentiate (`\bar Y` = ∂loss/∂Y).
+    pub loss: Option<String>,
+    /// Keys whose leaves differentials vary.
+    pub vary: Vec<String>,
 }
 
 impl Scope {
@@ -57,6 +65,9 @@ impl Scope {
         for (k, [rows, cols]) in &spec.matrix {
             decls.insert(canonical_key(k)?, Decl::Matrix { rows: rows.clone(), cols: cols.clone() });
         }
+        for (k, [rows, cols]) in &spec.family {
+            decls.insert(canonical_key(k)?, Decl::Family { rows: rows.clone(), cols: cols.clone() });
+        }
         for (k, n) in &spec.identity {
             decls.insert(canonical_key(k)?, Decl::Identity { n: n.clone() });
         }
@@ -64,12 +75,15 @@ impl Scope {
             let kind = match kind.as_str() {
                 "elementwise" => FunctionKind::Elementwise,
                 "vector" => FunctionKind::Vector,
-                other => return Err(format!("function `{k}`: unknown kind `{other}` (elementwise or vector)")),
+                "rotation" => FunctionKind::Rotation,
+                other => return Err(format!("function `{k}`: unknown kind `{other}` (elementwise, vector or rotation)")),
             };
             decls.insert(canonical_key(k)?, Decl::Function(kind));
         }
         let defs = defs.into_iter().map(|d| (d.key.clone(), d)).collect();
-        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), decls, defs })
+        let loss = spec.loss.as_deref().map(canonical_key).transpose()?;
+        let vary = spec.vary.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
+        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), decls, defs, loss, vary })
     }
 
     pub fn is_index(&self, key: &str) -> bool {

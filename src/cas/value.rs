@@ -79,6 +79,19 @@ impl Value {
         Err(EvalError::ShapeMismatch { op: op.to_string(), left: self.shape(), right: other.shape(), span })
     }
 
+    /// Sums and differences: equal shapes, a scalar stretched to the other shape, or a row
+    /// vector added to every row (a bias `XW_1+b_1`).
+    pub fn add_like(&self, other: &Value, op: &str, span: Span, f: impl Fn(&Atom, &Atom) -> Atom) -> Result<Value, EvalError> {
+        let row_bias = |m: &Value, row: &Value| row.rows == 1 && m.rows > 1 && row.cols == m.cols;
+        if row_bias(self, other) {
+            return Ok(Value::from_fn(self.rows, self.cols, |i, j| f(self.at(i, j), other.at(0, j))));
+        }
+        if row_bias(other, self) {
+            return Ok(Value::from_fn(other.rows, other.cols, |i, j| f(self.at(0, j), other.at(i, j))));
+        }
+        self.zip(other, op, span, true, f)
+    }
+
     fn unbroadcast(mut self) -> Value {
         self.broadcast = false;
         self

@@ -36,6 +36,7 @@ fn start() -> Mutex<Sender<Job>> {
         .spawn(move || {
             // Symbolica prints a licence banner on stdout at first use unless this is set.
             std::env::set_var("SYMBOLICA_HIDE_BANNER", "1");
+            quiet_panics_on_this_thread();
             let _lock = take_process_lock();
             for job in rx {
                 // A panicking job must not take the worker down with it; its caller sees the
@@ -45,6 +46,20 @@ fn start() -> Mutex<Sender<Job>> {
         })
         .expect("spawn the CAS worker thread");
     Mutex::new(tx)
+}
+
+/// Symbolica can panic inside a computation (e.g. an exponent overflow); callers catch that and
+/// fall back, so on the worker thread a panic prints one line instead of a backtrace.
+fn quiet_panics_on_this_thread() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() == Some("derivcheck-cas") {
+            let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+            eprintln!("derivcheck: the CAS failed internally{location}; falling back (numeric evidence, or undecided)");
+        } else {
+            default(info);
+        }
+    }));
 }
 
 /// Holds an exclusive lock on a per-user file for the life of the process; waits if another

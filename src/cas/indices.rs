@@ -1,0 +1,176 @@
+//! Indices: their values, their ranges (declared, or inferred from the shapes they index), the
+//! environments a sum runs over, and index conditions (`k \ne j`).
+
+use super::instantiate::{Env, Instance};
+use super::scope::Decl;
+use super::EvalError;
+use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Span};
+
+/// A declared index range that is to be read off the shapes the index is used with.
+pub const AUTO_RANGE: &str = "auto";
+
+impl Instance<'_> {
+    /// `ir` -> [i, r]; `2` -> [2]; `i+1` -> [i+1].
+    pub(super) fn indices(&self, index: &Expr, env: &Env) -> Result<Vec<i64>, EvalError> {
+        match &index.kind {
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+                let mut out = self.indices(lhs, env)?;
+                out.extend(self.indices(rhs, env)?);
+                Ok(out)
+            }
+            ExprKind::Tuple { items } => items.iter().map(|i| self.integer(i, env)).collect(),
+            _ => Ok(vec![self.integer(index, env)?]),
+        }
+    }
+
+    /// An integer-valued index expression: a number, a bound index, a size, sums of these.
+    pub(super) fn integer(&self, e: &Expr, env: &Env) -> Result<i64, EvalError> {
+        if let Some(v) = e.symbol_key().and_then(|k| env.get(&k).or_else(|| self.sizes.get(&k))) {
+            return Ok(*v);
+        }
+        match &e.kind {
+            ExprKind::Number { value } => value.parse().map_err(|_| super::instantiate::unsupported(e)),
+            ExprKind::Symbol(s) => {
+                let key = s.to_string();
+                env.get(&key).or_else(|| self.sizes.get(&key)).copied().ok_or(EvalError::UnboundIndex { name: key, span: e.span })
+            }
+            ExprKind::Binary { op: BinOp::Add, lhs, rhs } => Ok(self.integer(lhs, env)? + self.integer(rhs, env)?),
+            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => Ok(self.integer(lhs, env)? - self.integer(rhs, env)?),
+            ExprKind::Fenced { inner: Some(inner), .. } => self.integer(inner, env),
+            _ => Err(super::instantiate::unsupported(e)),
+        }
+    }
+
+    /// Whether a relation between indices (`k \ne j`, `j=y`) holds under `env`.
+    pub fn condition_holds(&self, chain: &Chain, env: &Env) -> Result<bool, EvalError> {
+        let first = chain.first.as_ref().ok_or(EvalError::Unsupported { what: "a condition without a left side".into(), span: chain.span })?;
+        let mut left = self.integer(first, env)?;
+        for link in &chain.links {
+            let right = self.integer(&link.rhs, env)?;
+            let ok = match link.op {
+                RelOp::Eq => left == right,
+                RelOp::Ne => left != right,
+                RelOp::Lt => left < right,
+                RelOp::Le => left <= right,
+                RelOp::Gt => left > right,
+                RelOp::Ge => left >= right,
+                _ => return Err(EvalError::Unsupported { what: "this relation in a condition".into(), span: chain.span }),
+            };
+            if !ok {
+                return Ok(false);
+            }
+            left = right;
+        }
+        Ok(true)
+    }
+
+    /// The range 1..=n of an index letter: declared, or (for `auto`) read off how `uses` index
+    /// matrices with it (`S_{ij}` with S n×n gives i, j ≤ n).
+    pub fn range_of(&self, letter: &str, uses: &[&Expr], env: &Env, span: Span) -> Result<i64, EvalError> {
+        match self.scope.decls.get(letter) {
+            Some(Decl::Index { range }) if range == AUTO_RANGE => uses
+                .iter()
+                .find_map(|e| self.infer_range(letter, e, env))
+                .ok_or(EvalError::UnboundIndex { name: letter.to_string(), span }),
+            Some(Decl::Index { range }) => Ok(self.size_of(range, span)? as i64),
+            _ => Err(EvalError::UnboundIndex { name: letter.to_string(), span }),
+        }
+    }
+
+    fn infer_range(&self, letter: &str, e: &Expr, env: &Env) -> Option<i64> {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            let letters = index_letters(index).unwrap_or_default();
+            if let Some(pos) = letters.iter().position(|l| l == letter) {
+                if let Some((rows, cols)) = self.shape_of(base, env) {
+                    return Some(match (letters.len(), rows, cols) {
+                        (1, 1, c) => c,
+                        (1, r, _) => r,
+                        (_, r, c) => if pos == 0 { r } else { c },
+                    } as i64);
+                }
+            }
+        }
+        e.children().find_map(|c| self.infer_range(letter, c, env))
+    }
+
+    fn shape_of(&self, base: &Expr, env: &Env) -> Option<(usize, usize)> {
+        if let Some(target) = super::calculus::unbarred_key(base).filter(|t| self.is_adjoint_target(base, t)) {
+            return self.named(&target, base, env).ok().map(|v| v.shape());
+        }
+        let value = self.eval(base, env).ok()?;
+        (!value.is_scalar()).then(|| value.shape())
+    }
+
+    /// The environments a sum runs over: `\sum_r` (r's range), `\sum_{ir}` (both),
+    /// `\sum_{r\in J_i}`, `\sum_{i=1}^n`.
+    pub(super) fn summation_range(&self, lower: &Expr, upper: Option<&Expr>, body: &Expr, env: &Env) -> Result<Vec<Env>, EvalError> {
+        if let ExprKind::Relation { chain } = &lower.kind {
+            if chain.links.len() == 1 {
+                let var = chain.first.as_ref().and_then(Expr::symbol_key).ok_or_else(|| super::instantiate::unsupported(lower))?;
+                let link = &chain.links[0];
+                let values = match link.op {
+                    RelOp::In => self.index_set(&link.rhs, env)?,
+                    RelOp::Eq => {
+                        let from = self.integer(&link.rhs, env)?;
+                        let to = self.integer(upper.ok_or_else(|| super::instantiate::unsupported(lower))?, env)?;
+                        (from..=to).collect()
+                    }
+                    _ => return Err(super::instantiate::unsupported(lower)),
+                };
+                return Ok(extend(vec![env.clone()], &var, values));
+            }
+        }
+        let letters = index_letters(lower).ok_or_else(|| super::instantiate::unsupported(lower))?;
+        let mut envs = vec![env.clone()];
+        for letter in letters {
+            let range = self.range_of(&letter, &[body], env, lower.span)?;
+            envs = extend(envs, &letter, (1..=range).collect());
+        }
+        Ok(envs)
+    }
+
+    /// `J_i` with `J = "causal"`: 1..=i; `"all"`: the whole range of i.
+    pub(super) fn index_set(&self, set: &Expr, env: &Env) -> Result<Vec<i64>, EvalError> {
+        let ExprKind::Subscript { base, index } = &set.kind else { return Err(super::instantiate::unsupported(set)) };
+        let key = base.symbol_key().ok_or_else(|| super::instantiate::unsupported(set))?;
+        let at = self.integer(index, env)?;
+        let letter = index.symbol_key().unwrap_or_default();
+        match self.set_kind(&key, set.span)? {
+            "causal" => Ok((1..=at).collect()),
+            "all" => Ok((1..=self.range_of(&letter, &[], env, set.span)?).collect()),
+            other => Err(EvalError::Unsupported { what: format!("index set kind `{other}`"), span: set.span }),
+        }
+    }
+
+    pub(super) fn set_kind(&self, key: &str, span: Span) -> Result<&str, EvalError> {
+        match self.scope.decls.get(key) {
+            Some(Decl::Set { kind }) => Ok(kind.as_str()),
+            _ => Err(EvalError::Unsupported { what: format!("the index set `{key}` (declare it under sets in the spec)"), span }),
+        }
+    }
+}
+
+fn extend(envs: Vec<Env>, name: &str, values: Vec<i64>) -> Vec<Env> {
+    envs.into_iter()
+        .flat_map(|e| {
+            values.iter().map(move |v| {
+                let mut e = e.clone();
+                e.insert(name.to_string(), *v);
+                e
+            })
+        })
+        .collect()
+}
+
+/// `ir` -> ["i", "r"] when the subscript is a juxtaposition of letters.
+pub fn index_letters(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() => Some(vec![s.to_string()]),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+            let mut l = index_letters(lhs)?;
+            l.extend(index_letters(rhs)?);
+            Some(l)
+        }
+        _ => None,
+    }
+}
