@@ -5,7 +5,8 @@
 //! the CAS. A verdict says exactly what was shown: the method (symbolic or numeric) and the
 //! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
 
-use crate::cas::{self, Agreement, Budget, Env, EvalError, Instance, Method, Mismatch, Scope};
+use crate::cas::{self, Agreement, Method, Mismatch, Symbolic};
+use crate::eval::{self, Budget, Env, EvalError, Instance, Scope};
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
 use crate::syntax::ast::{Chain, Expr, ExprKind};
 use serde::Serialize;
@@ -89,7 +90,7 @@ pub fn check_claim(scope: &Scope, claim: &Claim) -> Verdict {
     let mut method = Method::Symbolic;
     let mut assignments_checked = 0usize;
     for sizes in &size_sets {
-        let inst = Instance::new(scope, sizes, None, budget);
+        let inst = Instance::new(&Symbolic, scope, sizes, None, budget);
         let envs = match index_assignments(&inst, &free, &claim.conditions, claim) {
             Ok(envs) => envs,
             Err(e) => return undecided(e.to_string(), sizes_text),
@@ -136,7 +137,7 @@ fn worse(a: Method, b: Method) -> Method {
     if a == Method::Numeric || b == Method::Numeric { Method::Numeric } else { Method::Symbolic }
 }
 
-fn compare_at(inst: &Instance, claim: &Claim, env: &Env) -> Result<Agreement, EvalError> {
+fn compare_at(inst: &Instance<Symbolic>, claim: &Claim, env: &Env) -> Result<Agreement, EvalError> {
     let lhs = inst.eval(&claim.lhs, env)?;
     let rhs = inst.eval(&claim.rhs, env)?;
     let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
@@ -158,7 +159,7 @@ fn refutation_detail(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> 
 }
 
 /// Index letters that occur free (not bound by a sum) in the claim or its conditions.
-fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
+pub fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
     let mut found = BTreeSet::new();
     let mut bound = Vec::new();
     collect_free(&claim.lhs, scope, &mut bound, &mut found);
@@ -197,12 +198,12 @@ fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BT
 fn summation_vars(lower: &Expr) -> Vec<String> {
     match &lower.kind {
         ExprKind::Relation { chain } => chain.first.as_ref().and_then(Expr::symbol_key).into_iter().collect(),
-        _ => cas::index_letters(lower).unwrap_or_default(),
+        _ => eval::index_letters(lower).unwrap_or_default(),
     }
 }
 
 /// Every assignment of the free indices over their ranges that satisfies the conditions.
-fn index_assignments(inst: &Instance, free: &[String], conditions: &[Chain], claim: &Claim) -> Result<Vec<Env>, EvalError> {
+pub fn index_assignments<B: eval::Backend>(inst: &Instance<B>, free: &[String], conditions: &[Chain], claim: &Claim) -> Result<Vec<Env>, EvalError> {
     let mut envs = vec![Env::new()];
     for letter in free {
         let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], &Env::new(), claim.lhs.span)?;
@@ -271,7 +272,7 @@ pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cas::Definition;
+    use crate::eval::Definition;
     use crate::spec::SectionSpec;
     use crate::syntax::parse_formula;
 

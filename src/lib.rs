@@ -12,8 +12,10 @@
 pub mod cas;
 pub mod check;
 pub mod cli;
+pub mod eval;
 pub mod listing;
 pub mod notes;
+pub mod numeric;
 pub mod report;
 pub mod sema;
 pub mod spec;

@@ -6,7 +6,7 @@
 //! other equation, and every further link of a chain `A = B = C`, is a claim. Relations between
 //! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
 
-use crate::cas::{Definition, Scope};
+use crate::eval::{Definition, Scope};
 use crate::notes::Document;
 use crate::spec::Spec;
 use crate::syntax::ast::{Accent, Chain, Expr, ExprKind, RelOp, Statement};
@@ -262,9 +262,9 @@ impl<'a> SectionBuilder<'a> {
     fn definable(&self, target: &Expr) -> Option<(String, Vec<String>)> {
         if let ExprKind::Subscript { base, index } = &target.kind {
             if let ExprKind::Apply { func, args, .. } = &base.kind {
-                let letters = crate::cas::index_letters(index)?;
+                let letters = crate::eval::index_letters(index)?;
                 let key = match args.as_slice() {
-                    [arg] if func.sub.is_none() && func.sup.is_none() => crate::cas::applied_key(&func.name, arg)?,
+                    [arg] if func.sub.is_none() && func.sup.is_none() => crate::eval::applied_key(&func.name, arg)?,
                     _ => return None,
                 };
                 return letters.iter().all(|l| self.index_letters.contains(l)).then_some((key, letters));
@@ -277,7 +277,7 @@ impl<'a> SectionBuilder<'a> {
                 if s.accents.contains(&Accent::Bar) {
                     return None;
                 }
-                let letters = crate::cas::index_letters(index).unwrap_or_default();
+                let letters = crate::eval::index_letters(index).unwrap_or_default();
                 if !letters.is_empty() && letters.iter().all(|l| self.index_letters.contains(l)) {
                     return Some((s.to_string(), letters));
                 }

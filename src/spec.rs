@@ -142,7 +142,7 @@ impl Spec {
                 }
             }
             for (letter, range) in &section.index {
-                let known = self.size_names(name).any(|s| s == range.as_str()) || range == crate::cas::AUTO_RANGE;
+                let known = self.size_names(name).any(|s| s == range.as_str()) || range == crate::eval::AUTO_RANGE;
                 if !known && range.parse::<i64>().is_err() {
                     let message = format!("section {name}: index `{letter}` ranges over `{range}`, which is not a declared size");
                     return Err(error_at(0, message));

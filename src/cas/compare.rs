@@ -1,8 +1,8 @@
 //! Do two values agree? Exactly first, numerically where the normal form cannot decide.
 
-use super::instantiate::Instance;
-use super::value::Value;
-use super::EvalError;
+use super::Symbolic;
+use crate::eval::{EvalError, Value};
+use crate::eval::Instance;
 use crate::syntax::ast::Span;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -43,7 +43,7 @@ const RELATIVE_TOLERANCE: f64 = 1e-30;
 const SHOWN_DIFFERENCE_CHARS: usize = 240;
 
 /// Compares entry by entry; a shape mismatch is an error that refutes.
-pub fn compare(inst: &Instance, lhs: &Value, rhs: &Value, span: Span, seed: u64) -> Result<Agreement, EvalError> {
+pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, span: Span, seed: u64) -> Result<Agreement, EvalError> {
     let shapes_fit = lhs.shape() == rhs.shape() || lhs.broadcast || rhs.broadcast;
     if !shapes_fit {
         return Err(EvalError::ShapeMismatch { op: "the two sides".into(), left: lhs.shape(), right: rhs.shape(), span });
@@ -73,7 +73,7 @@ pub fn compare(inst: &Instance, lhs: &Value, rhs: &Value, span: Span, seed: u64)
     Ok(Agreement::Equal(method))
 }
 
-fn stretch(v: &Value, (rows, cols): (usize, usize)) -> Value {
+fn stretch(v: &Value<Atom>, (rows, cols): (usize, usize)) -> Value<Atom> {
     if v.shape() == (rows, cols) { v.clone() } else { Value::from_fn(rows, cols, |_, _| v.data[0].clone()) }
 }
 
@@ -135,7 +135,7 @@ fn log_rules() -> Vec<(Atom, Atom)> {
 }
 
 /// Evaluates both sides at random points; a point where they differ is returned.
-fn numeric_mismatch(inst: &Instance, lhs: &Atom, rhs: &Atom, seed: u64, span: Span, points: usize) -> Result<Option<Mismatch>, EvalError> {
+fn numeric_mismatch(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64, span: Span, points: usize) -> Result<Option<Mismatch>, EvalError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let unknowns = unknowns(lhs, rhs);
     for _ in 0..points {
@@ -180,13 +180,13 @@ fn unknowns(lhs: &Atom, rhs: &Atom) -> Vec<Atom> {
     out
 }
 
-fn shown_difference(inst: &Instance, diff: &Atom) -> Option<String> {
+fn shown_difference(inst: &Instance<Symbolic>, diff: &Atom) -> Option<String> {
     let text = shown(inst, &diff.to_string());
     (text.chars().count() <= SHOWN_DIFFERENCE_CHARS).then_some(text)
 }
 
 /// Replaces internal variable names by the notes' spelling.
-pub fn shown(inst: &Instance, text: &str) -> String {
+pub fn shown(inst: &Instance<Symbolic>, text: &str) -> String {
     let names = inst.names.borrow();
     let mut keys: Vec<&String> = names.keys().collect();
     keys.sort_by_key(|k| std::cmp::Reverse(k.len()));

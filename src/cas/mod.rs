@@ -1,71 +1,125 @@
-//! Stage 4 — `cas`: exact checking with Symbolica, at concrete sizes.
+//! Stage 5 — `cas`: exact checking with Symbolica.
 //!
-//! Takes: a section's [`Scope`] (spec declarations and definitions, as syntax trees) and claims.
-//! Gives: for each instantiation (sizes and index assignment), whether the two sides agree —
-//! exactly (rational normal form with exp atoms and log rewrites) or, where that cannot decide,
-//! numerically at random points with 200-bit floats — with a counterexample when they do not.
+//! Provides the exact [`Backend`] for the evaluator (leaves are Symbolica variables, generic
+//! functions stay generic, derivatives are symbolic) and [`compare`]: do two values agree —
+//! exactly (rational normal form with exp atoms, log and trig rewrites) or, where that cannot
+//! decide, at random points with 200-bit floats — with a counterexample when they do not.
 //! All Symbolica work happens on one worker thread ([`worker`]); only plain data leaves it.
 
-mod builtins;
-mod calculus;
 mod compare;
-mod indices;
-mod instantiate;
-mod scope;
-mod value;
 pub mod worker;
 
 pub use compare::{compare, Agreement, Method, Mismatch};
-pub use builtins::applied_key;
-pub use indices::{index_letters, AUTO_RANGE};
-pub use instantiate::{Budget, Env, Instance};
-pub use scope::{Decl, Definition, FunctionKind, Scope};
 
+use crate::eval::{sanitize, Backend, Elementary, EvalError, Scalar, Value};
 use crate::syntax::ast::Span;
-use serde::Serialize;
+use symbolica::prelude::*;
 
-/// Why a formula could not be evaluated at a given size. `ShapeMismatch` refutes a claim; the
-/// others leave it undecided.
-#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum EvalError {
-    #[error("shapes do not fit in {op}: {}×{} and {}×{}", left.0, left.1, right.0, right.1)]
-    ShapeMismatch { op: String, left: (usize, usize), right: (usize, usize), span: Span },
-    #[error("{what} must be a scalar here, but is {rows}×{cols}")]
-    NotScalar { what: String, rows: usize, cols: usize, span: Span },
-    #[error("unsupported here: {what}")]
-    Unsupported { what: String, span: Span },
-    #[error("index {name} = {value} is outside 1..{max}")]
-    IndexOutOfRange { name: String, value: i64, max: usize, span: Span },
-    #[error("index `{name}` has no value here (declare its range in the spec)")]
-    UnboundIndex { name: String, span: Span },
-    #[error("can only differentiate with respect to a variable, not `{what}`")]
-    NotALeaf { what: String, span: Span },
-    #[error("definition of `{key}` refers to itself")]
-    Cyclic { key: String, span: Span },
-    #[error("budget exceeded: {what}")]
-    Budget { what: String, span: Span },
-    #[error("internal inconsistency (please report): {detail}")]
-    Inconsistent { detail: String, span: Span },
+impl Scalar for Atom {
+    fn int(n: i64) -> Self {
+        Atom::num(n)
+    }
+    fn ratio(numerator: i64, denominator: i64) -> Self {
+        Atom::num(numerator) / Atom::num(denominator)
+    }
+    fn euler() -> Self {
+        Atom::var(Symbol::E)
+    }
+    fn plus(&self, other: &Self) -> Self {
+        self + other
+    }
+    fn minus(&self, other: &Self) -> Self {
+        self - other
+    }
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn over(&self, other: &Self) -> Self {
+        self / other
+    }
+    fn negate(&self) -> Self {
+        -self
+    }
+    fn power(&self, exponent: &Self) -> Self {
+        self.pow(exponent)
+    }
+    fn elementary(f: Elementary, x: &Self) -> Self {
+        let symbol = match f {
+            Elementary::Exp => Symbol::EXP,
+            Elementary::Log => Symbol::LOG,
+            Elementary::Sin => Symbol::SIN,
+            Elementary::Cos => Symbol::COS,
+        };
+        FunctionBuilder::new(symbol).add_arg(x).finish()
+    }
+    fn size(&self) -> usize {
+        self.as_view().get_byte_size()
+    }
 }
 
-impl EvalError {
-    pub fn span(&self) -> Span {
-        match self {
-            EvalError::ShapeMismatch { span, .. }
-            | EvalError::NotScalar { span, .. }
-            | EvalError::Unsupported { span, .. }
-            | EvalError::IndexOutOfRange { span, .. }
-            | EvalError::UnboundIndex { span, .. }
-            | EvalError::NotALeaf { span, .. }
-            | EvalError::Cyclic { span, .. }
-            | EvalError::Budget { span, .. }
-            | EvalError::Inconsistent { span, .. } => *span,
-        }
+/// The exact backend: Symbolica variables and symbolic derivatives.
+pub struct Symbolic;
+
+impl Backend for Symbolic {
+    type S = Atom;
+
+    fn leaf(&self, name: &str, _shown: &str) -> Atom {
+        Atom::var(symbol!(name))
     }
 
-    /// A shape mismatch is a finding about the formula (refuted), not a limit of the tool.
-    pub fn refutes(&self) -> bool {
-        matches!(self, EvalError::ShapeMismatch { .. } | EvalError::NotScalar { .. })
+    /// σ(a), σ'(a) as Symbolica's derivative of σ at a, or F(i, x_1, …, x_n).
+    fn generic(&self, function: &str, index: Option<i64>, args: &[Atom], primes: usize) -> Atom {
+        let f = symbol!(sanitize(function).as_str());
+        if let Some(i) = index {
+            return args.iter().fold(FunctionBuilder::new(f).add_arg(Atom::num(i)), |b, a| b.add_arg(a)).finish();
+        }
+        if primes == 0 {
+            return FunctionBuilder::new(f).add_arg(&args[0]).finish();
+        }
+        let t = symbol!("derivcheck_tmp_t");
+        let mut d = FunctionBuilder::new(f).add_arg(Atom::var(t)).finish();
+        for _ in 0..primes {
+            d = d.derivative(t);
+        }
+        d.replace(Atom::var(t).to_pattern()).with(args[0].to_pattern())
     }
+
+    fn differentiate(&self, f: &dyn Fn() -> Result<Value<Atom>, EvalError>, x: &Value<Atom>, span: Span) -> Result<Value<Atom>, EvalError> {
+        let f = f()?;
+        let vars = leaf_symbols(x, span)?;
+        if f.is_scalar() {
+            let fa = &f.data[0];
+            return Ok(Value::matrix(x.rows, x.cols, vars.iter().map(|v| fa.derivative(*v)).collect()));
+        }
+        let is_vector = |v: &Value<Atom>| v.rows == 1 || v.cols == 1;
+        if is_vector(&f) && is_vector(x) {
+            return Ok(Value::from_fn(f.data.len(), vars.len(), |i, j| f.data[i].derivative(vars[j])));
+        }
+        Err(EvalError::Unsupported { what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols), span })
+    }
+
+    fn bind(&self, _leaves: &Value<Atom>, _actual: &Value<Atom>) {}
+
+    fn substitute(&self, v: Value<Atom>, leaves: &Value<Atom>, actual: &Value<Atom>) -> Value<Atom> {
+        let substitutions: Vec<Replacement> =
+            leaves.data.iter().zip(&actual.data).map(|(l, a)| Replacement::new(l.to_pattern(), a.to_pattern())).collect();
+        v.map(|g| g.replace_multiple(&substitutions))
+    }
+
+    fn differential(&self, leaf: &Atom, span: Span) -> Result<Atom, EvalError> {
+        let AtomView::Var(v) = leaf.as_view() else {
+            return Err(EvalError::NotALeaf { what: leaf.to_string(), span });
+        };
+        Ok(Atom::var(symbol!(format!("d{}", v.get_symbol().get_stripped_name()).as_str())))
+    }
+}
+
+fn leaf_symbols(x: &Value<Atom>, span: Span) -> Result<Vec<Symbol>, EvalError> {
+    x.data
+        .iter()
+        .map(|a| match a.as_view() {
+            AtomView::Var(v) => Ok(v.get_symbol()),
+            _ => Err(EvalError::NotALeaf { what: a.to_string(), span }),
+        })
+        .collect()
 }

@@ -5,6 +5,7 @@
 //! variable `s_2`); declared matrices become matrices of leaf variables. A definition named
 //! `opaque` is not expanded but stays a leaf: that is how an adjoint ∂L/∂Y treats Y as a leaf.
 
+use super::scalar::{Backend, Scalar};
 use super::scope::{Decl, Scope};
 use super::value::Value;
 use super::EvalError;
@@ -12,7 +13,6 @@ use crate::syntax::ast::{BinOp, BigOpKind, Expr, ExprKind, Span, Symbol as TexSy
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
-use symbolica::prelude::*;
 
 /// Index letters bound to values.
 pub type Env = BTreeMap<String, i64>;
@@ -25,22 +25,24 @@ pub struct Budget {
     pub deadline: Instant,
 }
 
-pub struct Instance<'a> {
+pub struct Instance<'a, B: Backend> {
+    pub backend: &'a B,
     pub(super) scope: &'a Scope,
     pub(super) sizes: &'a BTreeMap<String, i64>,
     opaque: Option<&'a str>,
     pub(super) budget: Budget,
     steps: Cell<usize>,
-    cache: RefCell<HashMap<(String, Env), Value>>,
-    pub(super) adjoints: RefCell<HashMap<String, Value>>,
+    cache: RefCell<HashMap<(String, Env), Value<B::S>>>,
+    pub(super) adjoints: RefCell<HashMap<String, Value<B::S>>>,
     in_progress: RefCell<HashSet<String>>,
     /// Symbolica variable name -> how the notes write it, for counterexamples.
     pub names: RefCell<BTreeMap<String, String>>,
 }
 
-impl<'a> Instance<'a> {
-    pub fn new(scope: &'a Scope, sizes: &'a BTreeMap<String, i64>, opaque: Option<&'a str>, budget: Budget) -> Self {
+impl<'a, B: Backend> Instance<'a, B> {
+    pub fn new(backend: &'a B, scope: &'a Scope, sizes: &'a BTreeMap<String, i64>, opaque: Option<&'a str>, budget: Budget) -> Self {
         Instance {
+            backend,
             scope,
             sizes,
             opaque,
@@ -53,18 +55,18 @@ impl<'a> Instance<'a> {
         }
     }
 
-    pub fn eval(&self, e: &Expr, env: &Env) -> Result<Value, EvalError> {
+    pub fn eval(&self, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         self.tick(e.span)?;
         match &e.kind {
-            ExprKind::Number { value } => Ok(Value::scalar(decimal(value, e.span)?)),
+            ExprKind::Number { value } => Ok(Value::scalar(decimal::<B::S>(value, e.span)?)),
             ExprKind::Symbol(sym) => self.symbol(sym, e, env),
             ExprKind::Subscript { base, index } => self.subscript(e, base, index, env),
-            ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(|a| -a)),
+            ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(B::S::negate)),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span, env),
             ExprKind::Frac { num, den } => self.quotient(num, den, e.span, env),
             ExprKind::Sqrt { index: None, radicand } => {
                 let r = self.eval(radicand, env)?;
-                Ok(Value::scalar(r.as_scalar(radicand.span, "a square root's argument")?.pow(Atom::num(1) / Atom::num(2))))
+                Ok(Value::scalar(r.as_scalar(radicand.span, "a square root's argument")?.power(&B::S::ratio(1, 2))))
             }
             ExprKind::Power { base, exponent } => self.power(base, exponent, e.span, env),
             ExprKind::Transpose { operand } => Ok(self.eval(operand, env)?.transpose()),
@@ -94,16 +96,16 @@ impl<'a> Instance<'a> {
         Ok(())
     }
 
-    fn scalar(&self, e: &Expr, env: &Env) -> Result<Atom, EvalError> {
+    fn scalar(&self, e: &Expr, env: &Env) -> Result<B::S, EvalError> {
         Ok(self.eval(e, env)?.as_scalar(e.span, "this")?.clone())
     }
 
     // ------------------------------------------------------------------ symbols and indices
 
-    fn symbol(&self, sym: &TexSymbol, e: &Expr, env: &Env) -> Result<Value, EvalError> {
+    fn symbol(&self, sym: &TexSymbol, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let key = sym.to_string();
         if sym.name == "1" && sym.style.is_some() {
-            return Ok(Value::broadcast_scalar(Atom::num(1)));
+            return Ok(Value::broadcast_scalar(B::S::int(1)));
         }
         if let Some(target) = super::calculus::unbarred_key(e).filter(|t| self.is_adjoint_target(e, t)) {
             return self.adjoint(&target, e.span);
@@ -117,9 +119,9 @@ impl<'a> Instance<'a> {
     }
 
     /// A symbol (or name-like subscripted symbol such as `W_Q`) by its key.
-    pub(super) fn named(&self, key: &str, e: &Expr, env: &Env) -> Result<Value, EvalError> {
+    pub(super) fn named(&self, key: &str, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         if let Some(v) = env.get(key).or_else(|| self.sizes.get(key)) {
-            return Ok(Value::scalar(Atom::num(*v)));
+            return Ok(Value::scalar(B::S::int(*v)));
         }
         if self.opaque == Some(key) {
             return self.opaque_leaf(key, e.span);
@@ -134,12 +136,12 @@ impl<'a> Instance<'a> {
             }
             Some(Decl::Identity { n }) => {
                 let n = self.size_of(n, e.span)?;
-                Ok(Value::from_fn(n, n, |i, j| Atom::num(i64::from(i == j))))
+                Ok(Value::from_fn(n, n, |i, j| B::S::int(i64::from(i == j))))
             }
             Some(Decl::Index { .. }) => Err(EvalError::UnboundIndex { name: key.to_string(), span: e.span }),
             Some(Decl::Family { .. }) => Err(EvalError::Unsupported { what: format!("`{key}` without its index"), span: e.span }),
             Some(Decl::Function(_)) | Some(Decl::Set { .. }) => Err(EvalError::Unsupported { what: format!("`{key}` without an argument"), span: e.span }),
-            None if key == "e" => Ok(Value::scalar(Atom::var(Symbol::E))),
+            None if key == "e" => Ok(Value::scalar(B::S::euler())),
             None => Ok(Value::scalar(self.leaf(key, &[]))),
         }
     }
@@ -151,7 +153,7 @@ impl<'a> Instance<'a> {
     }
 
     /// The leaf variable for `key` at the given (1-based) indices.
-    pub fn leaf(&self, key: &str, indices: &[i64]) -> Atom {
+    pub fn leaf(&self, key: &str, indices: &[i64]) -> B::S {
         let mut name = sanitize(key);
         let mut shown = key.to_string();
         if !indices.is_empty() {
@@ -159,12 +161,13 @@ impl<'a> Instance<'a> {
             name = format!("{name}_{}", list.join("_"));
             shown = format!("{key}_{{{}}}", list.join(","));
         }
-        self.names.borrow_mut().insert(name.clone(), shown);
-        Atom::var(symbol!(name.as_str()))
+        let leaf = self.backend.leaf(&name, &shown);
+        self.names.borrow_mut().insert(name, shown);
+        leaf
     }
 
-    pub(super) fn opaque_leaf(&self, key: &str, span: Span) -> Result<Value, EvalError> {
-        let shape = Instance::new(self.scope, self.sizes, None, self.budget).definition(key, &[], &Env::new(), span)?;
+    pub(super) fn opaque_leaf(&self, key: &str, span: Span) -> Result<Value<B::S>, EvalError> {
+        let shape = Instance::new(self.backend, self.scope, self.sizes, None, self.budget).definition(key, &[], &Env::new(), span)?;
         let leaf_key = format!("{key}°");
         Ok(Value::from_fn(shape.rows, shape.cols, |i, j| self.leaf(&leaf_key, &leaf_indices(shape.rows, shape.cols, i, j))))
     }
@@ -172,7 +175,7 @@ impl<'a> Instance<'a> {
     /// The value of a definition at parameter values, expanded once and cached. Indices the
     /// definition uses without declaring them as parameters (`y` in `L=-\ln p_y`) keep the value
     /// they have where it is used.
-    fn definition(&self, key: &str, args: &[i64], outer: &Env, span: Span) -> Result<Value, EvalError> {
+    fn definition(&self, key: &str, args: &[i64], outer: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
         let mut env = outer.clone();
         env.extend(def.params.iter().cloned().zip(args.iter().copied()));
@@ -195,7 +198,7 @@ impl<'a> Instance<'a> {
     }
 
     /// A family definition `a_j = …` assembled into a vector (one parameter) or matrix (two).
-    fn assemble(&self, key: &str, env: &Env, span: Span) -> Result<Value, EvalError> {
+    fn assemble(&self, key: &str, env: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
         let ranges = def.params.iter().map(|p| self.range_of(p, &[&def.body], env, span)).collect::<Result<Vec<_>, _>>()?;
         let (rows, cols) = match ranges[..] {
@@ -213,7 +216,7 @@ impl<'a> Instance<'a> {
         Ok(Value::matrix(rows, cols, data))
     }
 
-    fn subscript(&self, e: &Expr, base: &Expr, index: &Expr, env: &Env) -> Result<Value, EvalError> {
+    fn subscript(&self, e: &Expr, base: &Expr, index: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         if let Some(key) = e.symbol_key().filter(|k| self.resolves(k, env)) {
             return self.named(&key, e, env);
         }
@@ -222,7 +225,7 @@ impl<'a> Instance<'a> {
         }
         if let (ExprKind::Symbol(s), ExprKind::Relation { chain }) = (&base.kind, &index.kind) {
             if s.name == "1" && s.style.is_some() {
-                return Ok(Value::scalar(Atom::num(i64::from(self.condition_holds(chain, env)?))));
+                return Ok(Value::scalar(B::S::int(i64::from(self.condition_holds(chain, env)?))));
             }
         }
         let indices = self.indices(index, env)?;
@@ -237,7 +240,7 @@ impl<'a> Instance<'a> {
 
     /// `a_j` for a family definition, `q_i` for a declared family, `s_r` for an undeclared
     /// symbol (a leaf per index value); `None` when the base is a value to take an entry of.
-    fn indexed_name(&self, key: &str, base: &Expr, indices: &[i64], env: &Env, span: Span) -> Result<Option<Value>, EvalError> {
+    fn indexed_name(&self, key: &str, base: &Expr, indices: &[i64], env: &Env, span: Span) -> Result<Option<Value<B::S>>, EvalError> {
         if self.opaque == Some(key) {
             return Ok(None);
         }
@@ -259,57 +262,57 @@ impl<'a> Instance<'a> {
 
     // ------------------------------------------------------------------ operators
 
-    fn binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, span: Span, env: &Env) -> Result<Value, EvalError> {
+    fn binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         if op == BinOp::Div {
             return self.quotient(lhs, rhs, span, env);
         }
         let (a, b) = (self.eval(lhs, env)?, self.eval(rhs, env)?);
         match op {
-            BinOp::Add => a.add_like(&b, "a sum", span, |x, y| x + y),
-            BinOp::Sub => a.add_like(&b, "a difference", span, |x, y| x - y),
+            BinOp::Add => a.add_like(&b, "a sum", span, |x, y| x.plus(y)),
+            BinOp::Sub => a.add_like(&b, "a difference", span, |x, y| x.minus(y)),
             BinOp::Implicit | BinOp::Cdot => a.matmul(&b, span),
-            BinOp::Hadamard => a.zip(&b, "an entry-wise product", span, false, |x, y| x * y),
+            BinOp::Hadamard => a.zip(&b, "an entry-wise product", span, false, |x, y| x.times(y)),
             _ => Err(EvalError::Unsupported { what: format!("the operator {op:?}"), span }),
         }
     }
 
     /// `a/b`, `\frac{a}{b}`, or a derivative when both are `\partial`.
-    fn quotient(&self, num: &Expr, den: &Expr, _span: Span, env: &Env) -> Result<Value, EvalError> {
+    fn quotient(&self, num: &Expr, den: &Expr, _span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         if let (ExprKind::Partial { order: None, operand: Some(of) }, ExprKind::Partial { order: None, operand: Some(wrt) }) = (&num.kind, &den.kind) {
             return self.derivative(of, wrt, env);
         }
         let (a, b) = (self.eval(num, env)?, self.eval(den, env)?);
         let b = b.as_scalar(den.span, "a denominator")?.clone();
-        Ok(a.map(|x| x / &b))
+        Ok(a.map(|x| x.over(&b)))
     }
 
-    fn power(&self, base: &Expr, exponent: &Expr, span: Span, env: &Env) -> Result<Value, EvalError> {
+    fn power(&self, base: &Expr, exponent: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let exp = self.scalar(exponent, env)?;
         let b = self.eval(base, env)?;
         let b = b.as_scalar(base.span, "a power's base")?;
         let _ = span;
-        Ok(Value::scalar(b.pow(&exp)))
+        Ok(Value::scalar(b.power(&exp)))
     }
 
-    fn big_op(&self, op: &BigOpKind, lower: Option<&Expr>, upper: Option<&Expr>, body: &Expr, span: Span, env: &Env) -> Result<Value, EvalError> {
+    fn big_op(&self, op: &BigOpKind, lower: Option<&Expr>, upper: Option<&Expr>, body: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) {
             return Err(EvalError::Unsupported { what: format!("\\{}", op.name()), span });
         }
         let lower = lower.ok_or(EvalError::Unsupported { what: "a sum without an index".into(), span })?;
         let assignments = self.summation_range(lower, upper, body, env)?;
-        let mut acc: Option<Value> = None;
+        let mut acc: Option<Value<B::S>> = None;
         for inner_env in assignments {
             let term = self.eval(body, &inner_env)?;
             acc = Some(match acc {
                 None => term,
-                Some(a) if *op == BigOpKind::Sum => a.zip(&term, "a sum", span, false, |x, y| x + y)?,
-                Some(a) => a.zip(&term, "a product", span, false, |x, y| x * y)?,
+                Some(a) if *op == BigOpKind::Sum => a.zip(&term, "a sum", span, false, |x, y| x.plus(y))?,
+                Some(a) => a.zip(&term, "a product", span, false, |x, y| x.times(y))?,
             });
         }
-        Ok(acc.unwrap_or_else(|| Value::scalar(Atom::num(i64::from(*op == BigOpKind::Prod)))))
+        Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(i64::from(*op == BigOpKind::Prod)))))
     }
 
-    fn matrix_literal(&self, rows: &[Vec<Option<crate::syntax::ast::Statement>>], span: Span, env: &Env) -> Result<Value, EvalError> {
+    fn matrix_literal(&self, rows: &[Vec<Option<crate::syntax::ast::Statement>>], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let cols = rows.first().map(Vec::len).unwrap_or(0);
         let mut data = Vec::new();
         for row in rows {
@@ -330,7 +333,7 @@ impl<'a> Instance<'a> {
 }
 
 /// Entry of a value at 1-based indices: one index for a vector, two for a matrix.
-fn component(value: &Value, indices: &[i64], span: Span) -> Result<Value, EvalError> {
+fn component<S: Scalar>(value: &Value<S>, indices: &[i64], span: Span) -> Result<Value<S>, EvalError> {
     let check = |name: &str, v: i64, max: usize| -> Result<usize, EvalError> {
         if v >= 1 && (v as usize) <= max {
             Ok(v as usize - 1)
@@ -356,7 +359,7 @@ fn leaf_indices(r: usize, c: usize, i: usize, j: usize) -> Vec<i64> {
 }
 
 /// A Symbolica-safe variable name for a key (`\bar{X}` -> `x5cbarx7bXx7d`).
-pub(super) fn sanitize(key: &str) -> String {
+pub fn sanitize(key: &str) -> String {
     let mut out = String::from("v");
     for c in key.chars() {
         if c.is_ascii_alphanumeric() {
@@ -369,7 +372,7 @@ pub(super) fn sanitize(key: &str) -> String {
 }
 
 /// `0.133562` -> 133562/1000000, exactly.
-fn decimal(text: &str, span: Span) -> Result<Atom, EvalError> {
+fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
     let (int, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{int}{frac}");
     let too_long = || EvalError::Unsupported { what: format!("the number {text} (too many digits)"), span };
@@ -377,7 +380,7 @@ fn decimal(text: &str, span: Span) -> Result<Atom, EvalError> {
         return Err(too_long());
     }
     let n: i64 = digits.parse().map_err(|_| too_long())?;
-    Ok(Atom::num(n) / Atom::num(10i64.pow(frac.len() as u32)))
+    Ok(S::ratio(n, 10i64.pow(frac.len() as u32)))
 }
 
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)

@@ -2,20 +2,20 @@
 //! a mask), functions the notes define component-wise (`\operatorname{LN}(x)_r = …`), and the
 //! spec's generic functions (σ and σ' entry-wise, F on vectors, the rotation R(θ)).
 
-use super::instantiate::{sanitize, Env, Instance};
+use super::instance::{Env, Instance};
+use super::scalar::{Backend, Elementary, Scalar};
 use super::scope::{Decl, FunctionKind};
 use super::value::Value;
 use super::EvalError;
 use crate::syntax::ast::{Expr, ExprKind, Function, Span};
-use symbolica::prelude::*;
 
 /// The key a component-wise definition of a function at an argument gets: `\operatorname{LN}(x)`.
 pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
     Some(format!("\\operatorname{{{name}}}({})", arg.symbol_key()?))
 }
 
-impl Instance<'_> {
-    pub(super) fn apply(&self, func: &Function, args: &[Expr], span: Span, env: &Env) -> Result<Value, EvalError> {
+impl<B: Backend> Instance<'_, B> {
+    pub(super) fn apply(&self, func: &Function, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let [arg] = args else {
             return Err(EvalError::Unsupported { what: format!("{} with {} arguments", func.name, args.len()), span });
         };
@@ -38,36 +38,36 @@ impl Instance<'_> {
         }
     }
 
-    fn plain_function(&self, name: &str, value: Value, span: Span) -> Result<Value, EvalError> {
-        let builtin = |f: Symbol| value.map(|a| FunctionBuilder::new(f).add_arg(a).finish());
+    fn plain_function(&self, name: &str, value: Value<B::S>, span: Span) -> Result<Value<B::S>, EvalError> {
+        let builtin = |f: Elementary| value.map(|a| B::S::elementary(f, a));
         match name {
-            "ln" | "log" => Ok(builtin(Symbol::LOG)),
-            "exp" => Ok(builtin(Symbol::EXP)),
-            "sin" => Ok(builtin(Symbol::SIN)),
-            "cos" => Ok(builtin(Symbol::COS)),
-            "mean" => Ok(Value::scalar(sum(&value.data) / Atom::num(value.data.len() as i64))),
+            "ln" | "log" => Ok(builtin(Elementary::Log)),
+            "exp" => Ok(builtin(Elementary::Exp)),
+            "sin" => Ok(builtin(Elementary::Sin)),
+            "cos" => Ok(builtin(Elementary::Cos)),
+            "mean" => Ok(Value::scalar(sum(&value.data).over(&B::S::int(value.data.len() as i64)))),
             "sum" => Ok(Value::scalar(sum(&value.data))),
             "det" if value.rows == value.cols => Ok(Value::scalar(determinant(&value))),
-            "shape" => Ok(Value::matrix(1, 2, vec![Atom::num(value.rows as i64), Atom::num(value.cols as i64)])),
+            "shape" => Ok(Value::matrix(1, 2, vec![B::S::int(value.rows as i64), B::S::int(value.cols as i64)])),
             _ => Err(EvalError::Unsupported { what: format!("the function `{name}`"), span }),
         }
     }
 
     /// Row-wise softmax; with a `causal` mask row i uses only columns 1..=i (the rest are 0).
-    fn softmax(&self, s: &Value, mask: Option<&str>) -> Value {
+    fn softmax(&self, s: &Value<B::S>, mask: Option<&str>) -> Value<B::S> {
         let allowed = |i: usize, j: usize| mask != Some("causal") || j <= i;
-        let exp = |a: &Atom| FunctionBuilder::new(Symbol::EXP).add_arg(a).finish();
+        let exp = |a: &B::S| B::S::elementary(Elementary::Exp, a);
         Value::from_fn(s.rows, s.cols, |i, j| {
             if !allowed(i, j) {
-                return Atom::num(0);
+                return B::S::int(0);
             }
-            let denominator = (0..s.cols).filter(|&r| allowed(i, r)).fold(Atom::num(0), |acc, r| acc + exp(s.at(i, r)));
-            exp(s.at(i, j)) / denominator
+            let denominator = (0..s.cols).filter(|&r| allowed(i, r)).fold(B::S::int(0), |acc, r| acc.plus(&exp(s.at(i, r))));
+            exp(s.at(i, j)).over(&denominator)
         })
     }
 
     /// `F(x)`, `\sigma'(B)`, `R(\theta)` for declared functions; otherwise a product (`x(1-x)`).
-    pub(super) fn call(&self, func: &Expr, args: &[Expr], span: Span, env: &Env) -> Result<Value, EvalError> {
+    pub(super) fn call(&self, func: &Expr, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let (head, primes) = match &func.kind {
             ExprKind::Prime { operand } => (operand.as_ref(), 1),
             _ => (func, 0),
@@ -87,61 +87,37 @@ impl Instance<'_> {
         };
         let x = self.eval(arg, env)?;
         match kind {
-            FunctionKind::Elementwise => Ok(x.map(|a| generic_scalar_function(&key, a, primes))),
-            FunctionKind::Vector => Ok(generic_vector_function(&key, &x)),
+            FunctionKind::Elementwise => Ok(x.map(|a| self.backend.generic(&key, None, std::slice::from_ref(a), primes))),
+            FunctionKind::Vector => Ok(x.map_indexed(|i| self.backend.generic(&key, Some(i as i64 + 1), &x.data, 0))),
             FunctionKind::Rotation => Ok(rotation(x.as_scalar(arg.span, "a rotation angle")?)),
         }
     }
 }
 
-fn sum(atoms: &[Atom]) -> Atom {
-    atoms.iter().fold(Atom::num(0), |acc, a| acc + a)
+fn sum<S: Scalar>(xs: &[S]) -> S {
+    xs.iter().fold(S::int(0), |acc, a| acc.plus(a))
 }
 
 /// Laplace expansion along the first row (the matrices here are tiny).
-fn determinant(m: &Value) -> Atom {
+fn determinant<S: Scalar>(m: &Value<S>) -> S {
     if m.rows == 1 {
         return m.data[0].clone();
     }
-    (0..m.cols).fold(Atom::num(0), |acc, j| {
+    (0..m.cols).fold(S::int(0), |acc, j| {
         let minor = Value::from_fn(m.rows - 1, m.cols - 1, |i, k| m.at(i + 1, if k < j { k } else { k + 1 }).clone());
-        let sign = if j % 2 == 0 { Atom::num(1) } else { Atom::num(-1) };
-        acc + sign * m.at(0, j) * determinant(&minor)
+        let term = m.at(0, j).times(&determinant(&minor));
+        if j % 2 == 0 { acc.plus(&term) } else { acc.minus(&term) }
     })
 }
 
 /// [[cos θ, −sin θ], [sin θ, cos θ]].
-fn rotation(theta: &Atom) -> Value {
-    let f = |s: Symbol| FunctionBuilder::new(s).add_arg(theta).finish();
-    let (c, s) = (f(Symbol::COS), f(Symbol::SIN));
-    Value::matrix(2, 2, vec![c.clone(), -s.clone(), s, c])
+fn rotation<S: Scalar>(theta: &S) -> Value<S> {
+    let (c, s) = (S::elementary(Elementary::Cos, theta), S::elementary(Elementary::Sin, theta));
+    Value::matrix(2, 2, vec![c.clone(), s.negate(), s, c])
 }
 
-/// σ(a), or σ'(a) as Symbolica's derivative of σ at a.
-fn generic_scalar_function(key: &str, a: &Atom, primes: usize) -> Atom {
-    let f = symbol!(sanitize(key).as_str());
-    if primes == 0 {
-        return FunctionBuilder::new(f).add_arg(a).finish();
+impl<S: Scalar> Value<S> {
+    fn map_indexed(&self, f: impl Fn(usize) -> S) -> Value<S> {
+        Value::matrix(self.rows, self.cols, (0..self.data.len()).map(f).collect())
     }
-    let t = symbol!("derivcheck_tmp_t");
-    let mut d = FunctionBuilder::new(f).add_arg(Atom::var(t)).finish();
-    for _ in 0..primes {
-        d = d.derivative(t);
-    }
-    d.replace(Atom::var(t).to_pattern()).with(a.to_pattern())
-}
-
-/// F(x) for a vector x: entry i is F(i, x_1, …, x_n), a generic function of all inputs.
-fn generic_vector_function(key: &str, x: &Value) -> Value {
-    let f = symbol!(sanitize(key).as_str());
-    let data = (0..x.data.len())
-        .map(|i| {
-            let mut b = FunctionBuilder::new(f).add_arg(Atom::num(i as i64 + 1));
-            for a in &x.data {
-                b = b.add_arg(a);
-            }
-            b.finish()
-        })
-        .collect();
-    Value::matrix(x.rows, x.cols, data)
 }

@@ -1,7 +1,8 @@
 //! Indices: their values, their ranges (declared, or inferred from the shapes they index), the
 //! environments a sum runs over, and index conditions (`k \ne j`).
 
-use super::instantiate::{Env, Instance};
+use super::instance::{Env, Instance};
+use super::scalar::Backend;
 use super::scope::Decl;
 use super::EvalError;
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Span};
@@ -9,7 +10,7 @@ use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Span};
 /// A declared index range that is to be read off the shapes the index is used with.
 pub const AUTO_RANGE: &str = "auto";
 
-impl Instance<'_> {
+impl<B: Backend> Instance<'_, B> {
     /// `ir` -> [i, r]; `2` -> [2]; `i+1` -> [i+1].
     pub(super) fn indices(&self, index: &Expr, env: &Env) -> Result<Vec<i64>, EvalError> {
         match &index.kind {
@@ -29,7 +30,7 @@ impl Instance<'_> {
             return Ok(*v);
         }
         match &e.kind {
-            ExprKind::Number { value } => value.parse().map_err(|_| super::instantiate::unsupported(e)),
+            ExprKind::Number { value } => value.parse().map_err(|_| super::instance::unsupported(e)),
             ExprKind::Symbol(s) => {
                 let key = s.to_string();
                 env.get(&key).or_else(|| self.sizes.get(&key)).copied().ok_or(EvalError::UnboundIndex { name: key, span: e.span })
@@ -37,7 +38,7 @@ impl Instance<'_> {
             ExprKind::Binary { op: BinOp::Add, lhs, rhs } => Ok(self.integer(lhs, env)? + self.integer(rhs, env)?),
             ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => Ok(self.integer(lhs, env)? - self.integer(rhs, env)?),
             ExprKind::Fenced { inner: Some(inner), .. } => self.integer(inner, env),
-            _ => Err(super::instantiate::unsupported(e)),
+            _ => Err(super::instance::unsupported(e)),
         }
     }
 
@@ -106,21 +107,21 @@ impl Instance<'_> {
     pub(super) fn summation_range(&self, lower: &Expr, upper: Option<&Expr>, body: &Expr, env: &Env) -> Result<Vec<Env>, EvalError> {
         if let ExprKind::Relation { chain } = &lower.kind {
             if chain.links.len() == 1 {
-                let var = chain.first.as_ref().and_then(Expr::symbol_key).ok_or_else(|| super::instantiate::unsupported(lower))?;
+                let var = chain.first.as_ref().and_then(Expr::symbol_key).ok_or_else(|| super::instance::unsupported(lower))?;
                 let link = &chain.links[0];
                 let values = match link.op {
                     RelOp::In => self.index_set(&link.rhs, env)?,
                     RelOp::Eq => {
                         let from = self.integer(&link.rhs, env)?;
-                        let to = self.integer(upper.ok_or_else(|| super::instantiate::unsupported(lower))?, env)?;
+                        let to = self.integer(upper.ok_or_else(|| super::instance::unsupported(lower))?, env)?;
                         (from..=to).collect()
                     }
-                    _ => return Err(super::instantiate::unsupported(lower)),
+                    _ => return Err(super::instance::unsupported(lower)),
                 };
                 return Ok(extend(vec![env.clone()], &var, values));
             }
         }
-        let letters = index_letters(lower).ok_or_else(|| super::instantiate::unsupported(lower))?;
+        let letters = index_letters(lower).ok_or_else(|| super::instance::unsupported(lower))?;
         let mut envs = vec![env.clone()];
         for letter in letters {
             let range = self.range_of(&letter, &[body], env, lower.span)?;
@@ -131,8 +132,8 @@ impl Instance<'_> {
 
     /// `J_i` with `J = "causal"`: 1..=i; `"all"`: the whole range of i.
     pub(super) fn index_set(&self, set: &Expr, env: &Env) -> Result<Vec<i64>, EvalError> {
-        let ExprKind::Subscript { base, index } = &set.kind else { return Err(super::instantiate::unsupported(set)) };
-        let key = base.symbol_key().ok_or_else(|| super::instantiate::unsupported(set))?;
+        let ExprKind::Subscript { base, index } = &set.kind else { return Err(super::instance::unsupported(set)) };
+        let key = base.symbol_key().ok_or_else(|| super::instance::unsupported(set))?;
         let at = self.integer(index, env)?;
         let letter = index.symbol_key().unwrap_or_default();
         match self.set_kind(&key, set.span)? {

@@ -1,0 +1,120 @@
+//! Derivatives, adjoints (bars) and differentials.
+//!
+//! `∂f/∂x` for a leaf x is the backend's derivative (a gradient for a matrix x, a Jacobian for
+//! vector by vector). For an x that is *defined* (Z = AV), the derivative flows only through
+//! what is downstream of x: f is evaluated with x kept as an opaque leaf, differentiated, and
+//! x's value substituted back. `\bar Y` is ∂L/∂Y for the section's loss L. `d f` is
+//! Σ ∂f/∂v dv over the leaves v of the section's `vary` symbols.
+
+use super::instance::{Env, Instance};
+use super::scalar::{Backend, Scalar};
+use super::value::Value;
+use super::EvalError;
+use crate::syntax::ast::{Accent, Expr, ExprKind, Span};
+
+impl<B: Backend> Instance<'_, B> {
+    /// ∂of/∂wrt.
+    pub fn derivative(&self, of: &Expr, wrt: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        if let Some(key) = wrt.symbol_key().filter(|k| self.is_defined_value(k)) {
+            return self.derivative_through(key.as_str(), wrt.span, &|inner| inner.eval(of, env));
+        }
+        let x = self.eval(wrt, env)?;
+        let f = || self.fresh(None).eval(of, env);
+        self.backend.differentiate(&f, &x, wrt.span)
+    }
+
+    /// A fresh instance (empty caches) of the same scope and sizes.
+    fn fresh<'s>(&'s self, opaque: Option<&'s str>) -> Instance<'s, B> {
+        Instance::new(self.backend, self.scope, self.sizes, opaque, self.budget)
+    }
+
+    /// A definition without parameters (a matrix or scalar quantity of the section).
+    fn is_defined_value(&self, key: &str) -> bool {
+        self.scope.defs.get(key).is_some_and(|d| d.params.is_empty())
+    }
+
+    /// ∂f/∂Y for a defined Y: f evaluated with Y opaque, differentiated by Y's leaves, and Y's
+    /// value substituted back for them.
+    fn derivative_through(&self, key: &str, span: Span, f: &dyn Fn(&Instance<B>) -> Result<Value<B::S>, EvalError>) -> Result<Value<B::S>, EvalError> {
+        let actual = self.named(key, &Expr::new(ExprKind::Empty, span), &Env::new())?;
+        let probe = self.fresh(Some(key));
+        let leaf = probe.opaque_leaf(key, span)?;
+        self.names.borrow_mut().extend(probe.names.borrow().clone());
+        self.backend.bind(&leaf, &actual);
+        let recompute = || f(&self.fresh(Some(key)));
+        let gradient = self.backend.differentiate(&recompute, &leaf, span)?;
+        Ok(self.backend.substitute(gradient, &leaf, &actual))
+    }
+
+    /// Is `\bar Y` (with `target` = Y's key) to be read as the adjoint ∂L/∂Y here?
+    pub(super) fn is_adjoint_target(&self, barred: &Expr, target: &str) -> bool {
+        let declared_as_such = barred.symbol_key().is_some_and(|k| self.scope.knows(&k));
+        self.scope.loss.is_some() && !declared_as_such && self.scope.knows(target)
+    }
+
+    /// `\bar Y` = ∂L/∂Y, cached per instance.
+    pub(super) fn adjoint(&self, target: &str, span: Span) -> Result<Value<B::S>, EvalError> {
+        if let Some(v) = self.adjoints.borrow().get(target) {
+            return Ok(v.clone());
+        }
+        let loss = self.scope.loss.clone().ok_or(EvalError::Unsupported { what: "a bar without a loss (set `loss` in the spec)".into(), span })?;
+        let anywhere = Expr::new(ExprKind::Empty, span);
+        let value = if self.is_defined_value(target) {
+            self.derivative_through(target, span, &|inner| inner.named(&loss, &anywhere, &Env::new()))?
+        } else {
+            let x = self.named(target, &anywhere, &Env::new())?;
+            let f = || self.fresh(None).named(&loss, &anywhere, &Env::new());
+            self.backend.differentiate(&f, &x, span)?
+        };
+        self.adjoints.borrow_mut().insert(target.to_string(), value.clone());
+        Ok(value)
+    }
+
+    /// `d f`: Σ over the leaves v of the `vary` symbols of ∂f/∂v · dv.
+    pub(super) fn differential(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        if self.scope.vary.is_empty() {
+            return Err(EvalError::Unsupported { what: "a differential (declare `vary` in the spec)".into(), span: operand.span });
+        }
+        let anywhere = Expr::new(ExprKind::Empty, operand.span);
+        let mut total: Option<Value<B::S>> = None;
+        for key in &self.scope.vary {
+            let leaves = self.named(key, &anywhere, &Env::new())?;
+            let f = || self.fresh(None).eval(operand, env);
+            let jacobian = self.backend.differentiate(&f, &leaves, operand.span)?;
+            let directions: Vec<B::S> = leaves.data.iter().map(|l| self.backend.differential(l, operand.span)).collect::<Result<_, _>>()?;
+            let n = directions.len();
+            // The Jacobian has one row per entry of f (or is shaped like the leaves when f is scalar).
+            let entries = jacobian.data.len() / n.max(1);
+            let part: Vec<B::S> = (0..entries)
+                .map(|e| (0..n).fold(B::S::int(0), |acc, k| acc.plus(&jacobian.data[e * n + k].times(&directions[k]))))
+                .collect();
+            let f_shape = self.eval(operand, env)?;
+            let part = Value::matrix(f_shape.rows, f_shape.cols, part);
+            total = Some(match total {
+                None => part,
+                Some(t) => t.zip(&part, "a differential", operand.span, false, B::S::plus)?,
+            });
+        }
+        total.ok_or(EvalError::Unsupported { what: "a differential with nothing varying".into(), span: operand.span })
+    }
+}
+
+/// `\bar W_O` -> `W_O`, `\bar Z` -> `Z`: the key of what a barred symbol is the adjoint of.
+pub fn unbarred_key(e: &Expr) -> Option<String> {
+    let strip = |e: &Expr| -> Option<Expr> {
+        let ExprKind::Symbol(s) = &e.kind else { return None };
+        (s.accents.last() == Some(&Accent::Bar)).then(|| {
+            let mut s = s.clone();
+            s.accents.pop();
+            Expr::new(ExprKind::Symbol(s), e.span)
+        })
+    };
+    match &e.kind {
+        ExprKind::Symbol(_) => strip(e)?.symbol_key(),
+        ExprKind::Subscript { base, index } => {
+            let base = strip(base)?;
+            Expr::new(ExprKind::Subscript { base: Box::new(base), index: index.clone() }, e.span).symbol_key()
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,72 @@
+//! Stage 4 — `eval`: syntax trees to values at concrete sizes, over any number domain.
+//!
+//! Takes: a section's [`Scope`] (spec declarations and definitions, as syntax trees), sizes, an
+//! index assignment and a [`Backend`]. Gives: [`Value`]s — scalars, vectors, matrices — of exact
+//! Symbolica atoms (`cas`) or floats (`numeric`). Definitions expand where used, bars are
+//! adjoints of the section's loss, sums run over index ranges (declared or read off shapes).
+//! Budgets (steps, bytes, time) turn blow-ups into errors, never hangs.
+
+mod builtins;
+mod calculus;
+mod indices;
+mod instance;
+pub mod scalar;
+mod scope;
+mod value;
+
+pub use builtins::applied_key;
+pub use calculus::unbarred_key;
+pub use indices::{index_letters, AUTO_RANGE};
+pub use instance::{sanitize, Budget, Env, Instance};
+pub use scalar::{Backend, Elementary, Scalar};
+pub use scope::{Decl, Definition, FunctionKind, Scope};
+pub use value::Value;
+
+use crate::syntax::ast::Span;
+use serde::Serialize;
+
+/// Why a formula could not be evaluated at a given size. `ShapeMismatch` refutes a claim; the
+/// others leave it undecided.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EvalError {
+    #[error("shapes do not fit in {op}: {}×{} and {}×{}", left.0, left.1, right.0, right.1)]
+    ShapeMismatch { op: String, left: (usize, usize), right: (usize, usize), span: Span },
+    #[error("{what} must be a scalar here, but is {rows}×{cols}")]
+    NotScalar { what: String, rows: usize, cols: usize, span: Span },
+    #[error("unsupported here: {what}")]
+    Unsupported { what: String, span: Span },
+    #[error("index {name} = {value} is outside 1..{max}")]
+    IndexOutOfRange { name: String, value: i64, max: usize, span: Span },
+    #[error("index `{name}` has no value here (declare its range in the spec)")]
+    UnboundIndex { name: String, span: Span },
+    #[error("can only differentiate with respect to a variable, not `{what}`")]
+    NotALeaf { what: String, span: Span },
+    #[error("definition of `{key}` refers to itself")]
+    Cyclic { key: String, span: Span },
+    #[error("budget exceeded: {what}")]
+    Budget { what: String, span: Span },
+    #[error("internal inconsistency (please report): {detail}")]
+    Inconsistent { detail: String, span: Span },
+}
+
+impl EvalError {
+    pub fn span(&self) -> Span {
+        match self {
+            EvalError::ShapeMismatch { span, .. }
+            | EvalError::NotScalar { span, .. }
+            | EvalError::Unsupported { span, .. }
+            | EvalError::IndexOutOfRange { span, .. }
+            | EvalError::UnboundIndex { span, .. }
+            | EvalError::NotALeaf { span, .. }
+            | EvalError::Cyclic { span, .. }
+            | EvalError::Budget { span, .. }
+            | EvalError::Inconsistent { span, .. } => *span,
+        }
+    }
+
+    /// A shape mismatch is a finding about the formula (refuted), not a limit of the tool.
+    pub fn refutes(&self) -> bool {
+        matches!(self, EvalError::ShapeMismatch { .. } | EvalError::NotScalar { .. })
+    }
+}

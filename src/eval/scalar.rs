@@ -1,0 +1,55 @@
+//! What the evaluator needs of a number domain ([`Scalar`]) and of the machinery behind it
+//! ([`Backend`]): leaves, generic functions and derivatives. Two implementations: exact
+//! (Symbolica atoms, `cas`) and floating point (`numeric`).
+
+use super::value::Value;
+use super::EvalError;
+use crate::syntax::ast::Span;
+
+/// Elementary functions every domain evaluates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elementary {
+    Exp,
+    Log,
+    Sin,
+    Cos,
+}
+
+pub trait Scalar: Clone + std::fmt::Debug {
+    fn int(n: i64) -> Self;
+    fn ratio(numerator: i64, denominator: i64) -> Self;
+    fn euler() -> Self;
+    fn plus(&self, other: &Self) -> Self;
+    fn minus(&self, other: &Self) -> Self;
+    fn times(&self, other: &Self) -> Self;
+    fn over(&self, other: &Self) -> Self;
+    fn negate(&self) -> Self;
+    fn power(&self, exponent: &Self) -> Self;
+    fn elementary(f: Elementary, x: &Self) -> Self;
+    /// A size measure for budgets (bytes of the expression; a float is 8).
+    fn size(&self) -> usize;
+}
+
+/// Leaves, generic functions and derivatives of one evaluation domain.
+pub trait Backend {
+    type S: Scalar;
+
+    /// The leaf variable `name` (already unique), shown in reports as `shown`.
+    fn leaf(&self, name: &str, shown: &str) -> Self::S;
+
+    /// A spec's generic function: σ(a) or σ'(a) (`index` None), or entry `index` of F(x).
+    fn generic(&self, function: &str, index: Option<i64>, args: &[Self::S], primes: usize) -> Self::S;
+
+    /// ∂f/∂x where every entry of `x` is a leaf; `f` recomputes the function from scratch (a
+    /// numeric backend calls it with leaves moved, an exact one once).
+    fn differentiate(&self, f: &dyn Fn() -> Result<Value<Self::S>, EvalError>, x: &Value<Self::S>, span: Span) -> Result<Value<Self::S>, EvalError>;
+
+    /// Prepares opaque leaves to stand for `actual` while `f` is recomputed (numeric: bind them).
+    fn bind(&self, leaves: &Value<Self::S>, actual: &Value<Self::S>);
+
+    /// Replaces opaque leaves in `v` by what they stand for (exact: substitute; numeric: nothing).
+    fn substitute(&self, v: Value<Self::S>, leaves: &Value<Self::S>, actual: &Value<Self::S>) -> Value<Self::S>;
+
+    /// The differential `d leaf` of a leaf (a fresh variable, or a fixed random direction).
+    fn differential(&self, leaf: &Self::S, span: Span) -> Result<Self::S, EvalError>;
+}

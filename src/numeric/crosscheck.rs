@@ -1,0 +1,94 @@
+//! The numeric leg of a verdict: a claim the CAS verified is evaluated again in floating point,
+//! at random values and at sizes larger than the symbolic ones, derivatives by central
+//! differences. Agreement is evidence, labelled numeric; disagreement with a symbolic proof is a
+//! bug in one of the two paths and is reported as such.
+
+use super::Numeric;
+use crate::eval::{Budget, Env, EvalError, Instance, Scope};
+use crate::sema::Claim;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NumericCheck {
+    /// The sizes evaluated at, e.g. `n = 8; d = 16`.
+    pub sizes: String,
+    pub assignments: usize,
+    pub max_difference: f64,
+    pub agree: bool,
+    pub detail: String,
+}
+
+/// Central-difference step and the agreement tolerance (relative to the values' magnitude).
+const EPSILON: f64 = 1e-6;
+const TOLERANCE: f64 = 1e-5;
+/// At most this many index assignments are evaluated (spread over all of them).
+const MAX_ASSIGNMENTS: usize = 12;
+
+/// The cross-check sizes: the spec's `crosscheck` sizes where given, else twice the largest
+/// symbolic size.
+pub fn larger_sizes(scope: &Scope, overrides: &BTreeMap<String, Vec<i64>>) -> BTreeMap<String, i64> {
+    scope
+        .sizes
+        .iter()
+        .map(|(k, vs)| {
+            let v = overrides.get(k).and_then(|o| o.iter().max().copied()).unwrap_or_else(|| 2 * vs.iter().max().copied().unwrap_or(1));
+            (k.clone(), v)
+        })
+        .collect()
+}
+
+/// Evaluates both sides of `claim` in floating point at `sizes`.
+pub fn crosscheck(scope: &Scope, claim: &Claim, sizes: &BTreeMap<String, i64>, free: &[String], budget: Budget) -> NumericCheck {
+    let shown_sizes = sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join("; ");
+    let seed = claim.id.bytes().fold(7u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)));
+    let backend = Numeric::new(seed, EPSILON);
+    let inst = Instance::new(&backend, scope, sizes, None, budget);
+    let result = (|| -> Result<(usize, f64, Option<String>), EvalError> {
+        let envs = crate::check::index_assignments(&inst, free, &claim.conditions, claim)?;
+        let step = envs.len().div_ceil(MAX_ASSIGNMENTS).max(1);
+        let (mut count, mut worst) = (0usize, 0.0f64);
+        for env in envs.iter().step_by(step) {
+            count += 1;
+            let (gap, lhs, rhs) = difference(&inst, claim, env)?;
+            worst = worst.max(gap);
+            if gap > TOLERANCE {
+                let at: Vec<String> = env.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                return Ok((count, worst, Some(format!("left {lhs:.9}, right {rhs:.9} at {}", at.join(", ")))));
+            }
+        }
+        Ok((count, worst, None))
+    })();
+    match result {
+        Ok((assignments, max_difference, None)) => NumericCheck {
+            sizes: shown_sizes,
+            assignments,
+            max_difference,
+            agree: true,
+            detail: format!("agrees at {assignments} assignment(s), largest relative difference {max_difference:.1e}"),
+        },
+        Ok((assignments, max_difference, Some(at))) => NumericCheck { sizes: shown_sizes, assignments, max_difference, agree: false, detail: format!("differs: {at}") },
+        Err(e) => NumericCheck { sizes: shown_sizes, assignments: 0, max_difference: f64::NAN, agree: false, detail: format!("not evaluated: {e}") },
+    }
+}
+
+/// Largest relative entry difference of the two sides (with the values of that entry).
+fn difference(inst: &Instance<Numeric>, claim: &Claim, env: &Env) -> Result<(f64, f64, f64), EvalError> {
+    let lhs = inst.eval(&claim.lhs, env)?;
+    let rhs = inst.eval(&claim.rhs, env)?;
+    let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
+    let pairs = lhs.zip(&rhs, "the two sides", span, false, |a, b| super::Num::of(a.value - b.value))?;
+    let mut worst = (0.0, 0.0, 0.0);
+    for (k, d) in pairs.data.iter().enumerate() {
+        let (l, r) = (pick(&lhs.data, k).value, pick(&rhs.data, k).value);
+        let gap = d.value.abs() / l.abs().max(r.abs()).max(1.0);
+        if !gap.is_finite() || gap > worst.0 {
+            worst = (if gap.is_finite() { gap } else { f64::INFINITY }, l, r);
+        }
+    }
+    Ok(worst)
+}
+
+fn pick<T>(data: &[T], k: usize) -> &T {
+    &data[k.min(data.len() - 1)]
+}

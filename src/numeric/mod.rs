@@ -1,0 +1,209 @@
+//! Stage 6 — `numeric`: the same formulas evaluated on floating-point values (ndarray).
+//!
+//! Provides the floating-point [`Backend`]: leaves are bound to given or seeded random values,
+//! σ is a concrete smooth function (tanh), F a concrete smooth map, and derivatives are central
+//! differences [f(θ+εe_r) − f(θ−εe_r)]/(2ε) over the leaves ([`central_differences`]). Used to
+//! cross-check symbolic verdicts at larger sizes and to recompute the worked example.
+
+pub mod crosscheck;
+pub mod example;
+
+use crate::eval::{Backend, Elementary, EvalError, Scalar, Value};
+use crate::syntax::ast::Span;
+use ndarray::Array1;
+use rand::{Rng, SeedableRng};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// A float that remembers whether it is a leaf (and which), so derivatives know what to move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Num {
+    pub value: f64,
+    pub leaf: Option<u32>,
+}
+
+impl Num {
+    pub fn of(value: f64) -> Num {
+        Num { value, leaf: None }
+    }
+}
+
+impl Scalar for Num {
+    fn int(n: i64) -> Self {
+        Num::of(n as f64)
+    }
+    fn ratio(numerator: i64, denominator: i64) -> Self {
+        Num::of(numerator as f64 / denominator as f64)
+    }
+    fn euler() -> Self {
+        Num::of(std::f64::consts::E)
+    }
+    fn plus(&self, o: &Self) -> Self {
+        Num::of(self.value + o.value)
+    }
+    fn minus(&self, o: &Self) -> Self {
+        Num::of(self.value - o.value)
+    }
+    fn times(&self, o: &Self) -> Self {
+        Num::of(self.value * o.value)
+    }
+    fn over(&self, o: &Self) -> Self {
+        Num::of(self.value / o.value)
+    }
+    fn negate(&self) -> Self {
+        Num::of(-self.value)
+    }
+    fn power(&self, e: &Self) -> Self {
+        if self.value == std::f64::consts::E {
+            return Num::of(e.value.exp());
+        }
+        Num::of(self.value.powf(e.value))
+    }
+    fn elementary(f: Elementary, x: &Self) -> Self {
+        Num::of(match f {
+            Elementary::Exp => x.value.exp(),
+            Elementary::Log => x.value.ln(),
+            Elementary::Sin => x.value.sin(),
+            Elementary::Cos => x.value.cos(),
+        })
+    }
+    fn size(&self) -> usize {
+        8
+    }
+}
+
+/// Leaf values by name; unbound leaves get seeded random values in [0.3, 1.7).
+pub struct Numeric {
+    names: RefCell<HashMap<String, u32>>,
+    values: RefCell<Vec<f64>>,
+    given: HashMap<String, f64>,
+    rng: RefCell<rand::rngs::StdRng>,
+    /// Step of the central differences.
+    pub epsilon: f64,
+}
+
+impl Numeric {
+    pub fn new(seed: u64, epsilon: f64) -> Numeric {
+        Numeric {
+            names: RefCell::new(HashMap::new()),
+            values: RefCell::new(Vec::new()),
+            given: HashMap::new(),
+            rng: RefCell::new(rand::rngs::StdRng::seed_from_u64(seed)),
+            epsilon,
+        }
+    }
+
+    /// Binds leaves by their internal names (as [`crate::eval::Instance::leaf`] makes them).
+    pub fn with_values(mut self, values: HashMap<String, f64>) -> Numeric {
+        self.given = values;
+        self
+    }
+
+    fn id_of(&self, name: &str) -> u32 {
+        if let Some(id) = self.names.borrow().get(name) {
+            return *id;
+        }
+        let value = self.given.get(name).copied().unwrap_or_else(|| self.rng.borrow_mut().random_range(0.3..1.7));
+        let mut values = self.values.borrow_mut();
+        values.push(value);
+        let id = (values.len() - 1) as u32;
+        self.names.borrow_mut().insert(name.to_string(), id);
+        id
+    }
+
+    fn set(&self, id: u32, value: f64) {
+        self.values.borrow_mut()[id as usize] = value;
+    }
+
+    fn get(&self, id: u32) -> f64 {
+        self.values.borrow()[id as usize]
+    }
+}
+
+/// The concrete σ used numerically, and its derivatives.
+fn sigma(t: f64, primes: usize) -> f64 {
+    let th = t.tanh();
+    match primes {
+        0 => th,
+        1 => 1.0 - th * th,
+        _ => -2.0 * th * (1.0 - th * th),
+    }
+}
+
+impl Backend for Numeric {
+    type S = Num;
+
+    fn leaf(&self, name: &str, _shown: &str) -> Num {
+        let id = self.id_of(name);
+        Num { value: self.get(id), leaf: Some(id) }
+    }
+
+    /// σ = tanh entry-wise; F_i(x) = tanh(Σ_j x_j / j + x_i), smooth and mixing all inputs.
+    fn generic(&self, _function: &str, index: Option<i64>, args: &[Num], primes: usize) -> Num {
+        match index {
+            None => Num::of(sigma(args[0].value, primes)),
+            Some(i) => {
+                let mix: f64 = args.iter().enumerate().map(|(j, a)| a.value / (j + 1) as f64).sum();
+                Num::of((mix + args[(i - 1) as usize].value).tanh())
+            }
+        }
+    }
+
+    fn differentiate(&self, f: &dyn Fn() -> Result<Value<Num>, EvalError>, x: &Value<Num>, span: Span) -> Result<Value<Num>, EvalError> {
+        let ids = x
+            .data
+            .iter()
+            .map(|a| a.leaf.ok_or(EvalError::NotALeaf { what: format!("{}", a.value), span }))
+            .collect::<Result<Vec<_>, _>>()?;
+        let shape = f()?;
+        let columns = central_differences(self, &ids, self.epsilon, || f().map(|v| Array1::from_iter(v.data.iter().map(|n| n.value))))?;
+        if shape.is_scalar() {
+            return Ok(Value::matrix(x.rows, x.cols, columns.iter().map(|c| Num::of(c[0])).collect()));
+        }
+        let is_vector = |v: &Value<Num>| v.rows == 1 || v.cols == 1;
+        if is_vector(&shape) && is_vector(x) {
+            return Ok(Value::from_fn(shape.data.len(), ids.len(), |i, j| Num::of(columns[j][i])));
+        }
+        Err(EvalError::Unsupported { what: format!("the derivative of a {}×{} matrix by a {}×{} one", shape.rows, shape.cols, x.rows, x.cols), span })
+    }
+
+    fn bind(&self, leaves: &Value<Num>, actual: &Value<Num>) {
+        for (l, a) in leaves.data.iter().zip(&actual.data) {
+            if let Some(id) = l.leaf {
+                self.set(id, a.value);
+            }
+        }
+    }
+
+    fn substitute(&self, v: Value<Num>, _leaves: &Value<Num>, _actual: &Value<Num>) -> Value<Num> {
+        v
+    }
+
+    /// A fixed direction per leaf: d(leaf) is a seeded number, the same on both sides.
+    fn differential(&self, leaf: &Num, span: Span) -> Result<Num, EvalError> {
+        let id = leaf.leaf.ok_or(EvalError::NotALeaf { what: format!("{}", leaf.value), span })?;
+        Ok(Num::of(0.5 + (id as f64 * 0.618_033_988_75).fract()))
+    }
+}
+
+/// Central differences of a vector-valued function over the given leaves: column r is
+/// [f(θ+εe_r) − f(θ−εe_r)]/(2ε). The leaves are restored afterwards.
+pub fn central_differences(
+    backend: &Numeric,
+    leaves: &[u32],
+    epsilon: f64,
+    f: impl Fn() -> Result<Array1<f64>, EvalError>,
+) -> Result<Vec<Array1<f64>>, EvalError> {
+    leaves
+        .iter()
+        .map(|&id| {
+            let original = backend.get(id);
+            backend.set(id, original + epsilon);
+            let plus = f();
+            backend.set(id, original - epsilon);
+            let minus = f();
+            backend.set(id, original);
+            Ok((plus? - minus?) / (2.0 * epsilon))
+        })
+        .collect()
+}
