@@ -7,6 +7,7 @@
 
 use crate::cas::{self, Agreement, Method, Mismatch, Symbolic};
 use crate::eval::{self, Budget, Env, EvalError, Instance, Scope};
+use crate::numeric::{self, crosscheck::NumericCheck};
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
 use crate::syntax::ast::{Chain, Expr, ExprKind};
 use serde::Serialize;
@@ -30,6 +31,8 @@ pub struct Verdict {
     pub sizes: String,
     pub detail: String,
     pub counterexample: Option<Counterexample>,
+    /// The floating-point cross-check of a verified claim.
+    pub numeric: Option<NumericCheck>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -59,30 +62,48 @@ const MAX_BYTES: usize = 64 * 1024 * 1024;
 
 /// Checks every claim of the plans (call on the CAS worker thread).
 pub fn check_plans(plans: &[SectionPlan]) -> Vec<CheckedClaim> {
-    plans
+    plans.iter().flat_map(check_section).collect()
+}
+
+/// One section: its claims share one floating-point instance (so adjoints computed by central
+/// differences for one claim serve the next).
+fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
+    let checked = |claim: &Claim, verdict: Verdict| CheckedClaim {
+        id: claim.id.clone(),
+        section: claim.section.clone(),
+        origin: claim.origin.clone(),
+        tex: claim.tex.clone(),
+        kind: claim.kind,
+        verdict,
+    };
+    let scope = match &plan.scope {
+        Ok(scope) => scope,
+        Err(reason) => return plan.claims.iter().map(|c| checked(c, undecided(reason.clone(), String::new()))).collect(),
+    };
+    let sizes = numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
+    let backend = numeric::Numeric::new(section_seed(&plan.number), numeric::crosscheck::EPSILON);
+    let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + 3 * CLAIM_TIME };
+    let floats = Instance::new(&backend, scope, &sizes, None, budget);
+    plan.claims
         .iter()
-        .flat_map(|plan| plan.claims.iter().map(move |claim| (plan, claim)))
-        .map(|(plan, claim)| CheckedClaim {
-            id: claim.id.clone(),
-            section: claim.section.clone(),
-            origin: claim.origin.clone(),
-            tex: claim.tex.clone(),
-            kind: claim.kind,
-            verdict: match &plan.scope {
-                Ok(scope) if claim.holds => check_claim(scope, claim),
-                Ok(scope) => check_failing_claim(scope, claim),
-                Err(reason) => undecided(reason.clone(), String::new()),
-            },
+        .map(|claim| {
+            let verdict = if claim.holds { check_claim(scope, claim, Some(&floats)) } else { check_failing_claim(scope, claim) };
+            checked(claim, verdict)
         })
         .collect()
 }
 
-fn undecided(detail: String, sizes: String) -> Verdict {
-    Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None }
+fn section_seed(number: &str) -> u64 {
+    number.bytes().fold(7u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)))
 }
 
-/// Checks one claim at every size and index assignment.
-pub fn check_claim(scope: &Scope, claim: &Claim) -> Verdict {
+fn undecided(detail: String, sizes: String) -> Verdict {
+    Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None, numeric: None }
+}
+
+/// Checks one claim at every size and index assignment; a verified claim is cross-checked in
+/// floating point when `floats` is given.
+pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
     let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
     let free = free_indices(scope, claim);
     let size_sets = scope.size_assignments();
@@ -102,11 +123,11 @@ pub fn check_claim(scope: &Scope, claim: &Claim) -> Verdict {
                 Ok(Agreement::Different(mismatch)) => {
                     let detail = refutation_detail(&mismatch, sizes, &env);
                     let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch.clone()) };
-                    return Verdict { status: Status::Refuted, method: Some(mismatch.method), sizes: sizes_text, detail, counterexample: Some(counterexample) };
+                    return Verdict { status: Status::Refuted, method: Some(mismatch.method), sizes: sizes_text, detail, counterexample: Some(counterexample), numeric: None };
                 }
                 Err(e) if e.refutes() => {
                     let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: None };
-                    return Verdict { status: Status::Refuted, method: Some(Method::Symbolic), sizes: sizes_text, detail: e.to_string(), counterexample: Some(counterexample) };
+                    return Verdict { status: Status::Refuted, method: Some(Method::Symbolic), sizes: sizes_text, detail: e.to_string(), counterexample: Some(counterexample), numeric: None };
                 }
                 Err(e) => return undecided(e.to_string(), sizes_text),
             }
@@ -116,12 +137,31 @@ pub fn check_claim(scope: &Scope, claim: &Claim) -> Verdict {
         return undecided("no index assignment satisfies the conditions at the declared sizes".into(), sizes_text);
     }
     let detail = format!("{} assignment(s) checked", assignments_checked);
-    Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None }
+    let verified = Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None, numeric: None };
+    match floats {
+        Some(floats) => with_numeric_crosscheck(floats, claim, &free, verified),
+        None => verified,
+    }
+}
+
+/// Adds the floating-point cross-check at larger sizes to a verified verdict. Agreement makes
+/// the method `symbolic+numeric`; a disagreement with a symbolic proof is reported loudly.
+fn with_numeric_crosscheck(floats: &Instance<numeric::Numeric>, claim: &Claim, free: &[String], mut v: Verdict) -> Verdict {
+    let check = numeric::crosscheck::crosscheck(floats, claim, free);
+    let evaluated = check.assignments > 0;
+    if check.agree && v.method == Some(Method::Symbolic) {
+        v.method = Some(Method::SymbolicNumeric);
+    } else if !check.agree && evaluated {
+        v.status = Status::Undecided;
+        v.detail = format!("INCONSISTENT: the exact check verified this, but the numeric check at {} {} (please report)", check.sizes, check.detail);
+    }
+    v.numeric = Some(check);
+    v
 }
 
 /// A claim the text says does not hold in general: a counterexample verifies that.
 fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
-    let v = check_claim(scope, claim);
+    let v = check_claim(scope, claim, None);
     match v.status {
         Status::Refuted => Verdict { status: Status::Verified, detail: format!("fails, as the text says: {}", v.detail), ..v },
         Status::Verified => Verdict {
@@ -306,7 +346,7 @@ mod tests {
             conditions,
             holds: true,
         };
-        cas::worker::run(move || check_claim(&scope, &claim))
+        cas::worker::run(move || check_claim(&scope, &claim, None))
     }
 
     const SOFTMAX: &str = "sizes = { N = [2, 3] }\nindex = { r = \"N\", j = \"N\", k = \"N\" }";

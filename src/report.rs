@@ -36,6 +36,7 @@ pub struct ClaimEntry {
     pub sizes: String,
     pub detail: String,
     pub counterexample: Option<crate::check::Counterexample>,
+    pub numeric: Option<crate::numeric::crosscheck::NumericCheck>,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -67,6 +68,7 @@ impl ClaimEntry {
             sizes: c.verdict.sizes.clone(),
             detail: c.verdict.detail.clone(),
             counterexample: c.verdict.counterexample.clone(),
+            numeric: c.verdict.numeric.clone(),
         }
     }
 }
@@ -106,13 +108,14 @@ struct Words {
     undecided: &'static str,
     symbolic: &'static str,
     numeric: &'static str,
+    both: &'static str,
     summary: &'static str,
 }
 
 fn words(lang: Lang) -> Words {
     match lang {
-        Lang::En => Words { verified: "verified", refuted: "REFUTED", undecided: "undecided", symbolic: "symbolic", numeric: "numeric", summary: "summary" },
-        Lang::Zh => Words { verified: "已验证", refuted: "已驳回", undecided: "未判定", symbolic: "符号", numeric: "数值", summary: "汇总" },
+        Lang::En => Words { verified: "verified", refuted: "REFUTED", undecided: "undecided", symbolic: "symbolic", numeric: "numeric", both: "symbolic+numeric", summary: "summary" },
+        Lang::Zh => Words { verified: "已验证", refuted: "已驳回", undecided: "未判定", symbolic: "符号", numeric: "数值", both: "符号+数值", summary: "汇总" },
     }
 }
 
@@ -130,6 +133,7 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             let method = match c.method {
                 Some(crate::cas::Method::Symbolic) => w.symbolic,
                 Some(crate::cas::Method::Numeric) => w.numeric,
+                Some(crate::cas::Method::SymbolicNumeric) => w.both,
                 None => "-",
             };
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };

@@ -25,6 +25,9 @@ pub struct SectionSpec {
     /// Size parameters and the values to instantiate them at: `N = [2, 3, 4, 5]`.
     #[serde(default)]
     pub sizes: BTreeMap<String, Vec<i64>>,
+    /// Sizes for the floating-point cross-check (default: twice the largest symbolic size).
+    #[serde(default)]
+    pub crosscheck: BTreeMap<String, Vec<i64>>,
     /// Index letters and their ranges: `r = "N"` (1..N), `i = "n"`.
     #[serde(default)]
     pub index: BTreeMap<String, String>,
@@ -162,6 +165,7 @@ impl Spec {
         let own = self.sections.get(number)?;
         let mut merged = self.defaults.clone();
         merged.sizes.extend(own.sizes.clone());
+        merged.crosscheck.extend(own.crosscheck.clone());
         merged.index.extend(own.index.clone());
         merged.sets.extend(own.sets.clone());
         merged.matrix.extend(own.matrix.clone());

@@ -31,8 +31,12 @@ fn seed_scalar_sections_all_verified_symbolically() {
     assert_eq!(checked.len(), 9, "{checked:#?}");
     for c in &checked {
         assert_eq!(c["verdict"], "verified", "{c:#}");
-        assert_eq!(c["method"], "symbolic", "{c:#}");
+        // Proven exactly at the listed sizes, and cross-checked in floating point at larger ones.
+        assert_eq!(c["method"], "symbolic+numeric", "{c:#}");
+        assert_eq!(c["numeric"]["agree"], true, "{c:#}");
     }
+    let quotient_numeric = &checked.iter().find(|c| c["id"] == "15.1#3.2").unwrap()["numeric"];
+    assert_eq!(quotient_numeric["sizes"], "N = 10", "twice the largest symbolic size");
     let shift = checked.iter().find(|c| c["id"].as_str().unwrap().contains("shift-invariance")).expect("spec claim");
     assert_eq!(shift["source"], "spec");
     let quotient = checked.iter().find(|c| c["id"] == "15.1#3.2").unwrap();
@@ -146,7 +150,7 @@ fn text_report_in_both_languages() {
     assert!(stdout(&out).contains("已验证"), "{}", stdout(&out));
     let out = run(&["check", "derivations/ch15"]);
     let text = stdout(&out);
-    assert!(text.contains("\tverified\tsymbolic\tN = 2, 3, 4, 5\t15.1#3.2"), "{text}");
+    assert!(text.contains("\tverified\tsymbolic+numeric\tN = 2, 3, 4, 5\t15.1#3.2"), "{text}");
     assert!(!text.contains("SYMBOLICA"), "licence banner must not reach stdout");
 }
 

@@ -16,6 +16,9 @@ pub enum Method {
     Symbolic,
     /// Agreement to 200-bit precision at random points (the normal form did not reach zero).
     Numeric,
+    /// Symbolic, and the floating-point cross-check at larger sizes agrees.
+    #[serde(rename = "symbolic+numeric")]
+    SymbolicNumeric,
 }
 
 #[derive(Debug, Clone, PartialEq)]

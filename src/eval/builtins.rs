@@ -56,13 +56,16 @@ impl<B: Backend> Instance<'_, B> {
     /// Row-wise softmax; with a `causal` mask row i uses only columns 1..=i (the rest are 0).
     fn softmax(&self, s: &Value<B::S>, mask: Option<&str>) -> Value<B::S> {
         let allowed = |i: usize, j: usize| mask != Some("causal") || j <= i;
-        let exp = |a: &B::S| B::S::elementary(Elementary::Exp, a);
+        let shifts: Vec<B::S> = (0..s.rows)
+            .map(|i| B::S::softmax_shift(&(0..s.cols).filter(|&r| allowed(i, r)).map(|r| s.at(i, r).clone()).collect::<Vec<_>>()))
+            .collect();
+        let exp = |i: usize, r: usize| B::S::elementary(Elementary::Exp, &s.at(i, r).minus(&shifts[i]));
         Value::from_fn(s.rows, s.cols, |i, j| {
             if !allowed(i, j) {
                 return B::S::int(0);
             }
-            let denominator = (0..s.cols).filter(|&r| allowed(i, r)).fold(B::S::int(0), |acc, r| acc.plus(&exp(s.at(i, r))));
-            exp(s.at(i, j)).over(&denominator)
+            let denominator = (0..s.cols).filter(|&r| allowed(i, r)).fold(B::S::int(0), |acc, r| acc.plus(&exp(i, r)));
+            exp(i, j).over(&denominator)
         })
     }
 

@@ -41,7 +41,11 @@ impl<B: Backend> Instance<'_, B> {
         let leaf = probe.opaque_leaf(key, span)?;
         self.names.borrow_mut().extend(probe.names.borrow().clone());
         self.backend.bind(&leaf, &actual);
-        let recompute = || f(&self.fresh(Some(key)));
+        let recompute = || {
+            let inner = self.fresh(Some(key));
+            inner.opaque_shape.set(Some(leaf.shape()));
+            f(&inner)
+        };
         let gradient = self.backend.differentiate(&recompute, &leaf, span)?;
         Ok(self.backend.substitute(gradient, &leaf, &actual))
     }

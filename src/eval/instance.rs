@@ -28,8 +28,10 @@ pub struct Budget {
 pub struct Instance<'a, B: Backend> {
     pub backend: &'a B,
     pub(super) scope: &'a Scope,
-    pub(super) sizes: &'a BTreeMap<String, i64>,
+    pub sizes: &'a BTreeMap<String, i64>,
     opaque: Option<&'a str>,
+    /// The opaque definition's shape, once known (so it is not expanded again).
+    pub(super) opaque_shape: Cell<Option<(usize, usize)>>,
     pub(super) budget: Budget,
     steps: Cell<usize>,
     cache: RefCell<HashMap<(String, Env), Value<B::S>>>,
@@ -46,6 +48,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             scope,
             sizes,
             opaque,
+            opaque_shape: Cell::new(None),
             budget,
             steps: Cell::new(0),
             cache: RefCell::new(HashMap::new()),
@@ -132,7 +135,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         match self.scope.decls.get(key) {
             Some(Decl::Matrix { rows, cols }) => {
                 let (r, c) = (self.size_of(rows, e.span)?, self.size_of(cols, e.span)?);
-                Ok(Value::from_fn(r, c, |i, j| self.leaf(key, &leaf_indices(r, c, i, j))))
+                Ok(self.leaf_matrix(key, r, c))
             }
             Some(Decl::Identity { n }) => {
                 let n = self.size_of(n, e.span)?;
@@ -152,6 +155,12 @@ impl<'a, B: Backend> Instance<'a, B> {
             .ok_or_else(|| EvalError::Unsupported { what: format!("size `{name}` has no value (declare it in the spec's sizes)"), span })
     }
 
+    /// A matrix of leaves named after `key`; the backend may reuse a block it made before.
+    fn leaf_matrix(&self, key: &str, rows: usize, cols: usize) -> Value<B::S> {
+        let make = |i: usize, j: usize| self.leaf(key, &leaf_indices(rows, cols, i, j));
+        Value::matrix(rows, cols, self.backend.leaf_block(key, rows, cols, &make))
+    }
+
     /// The leaf variable for `key` at the given (1-based) indices.
     pub fn leaf(&self, key: &str, indices: &[i64]) -> B::S {
         let mut name = sanitize(key);
@@ -167,9 +176,14 @@ impl<'a, B: Backend> Instance<'a, B> {
     }
 
     pub(super) fn opaque_leaf(&self, key: &str, span: Span) -> Result<Value<B::S>, EvalError> {
-        let shape = Instance::new(self.backend, self.scope, self.sizes, None, self.budget).definition(key, &[], &Env::new(), span)?;
+        let shape = match self.opaque_shape.get() {
+            Some((rows, cols)) => (rows, cols),
+            None => Instance::new(self.backend, self.scope, self.sizes, None, self.budget).definition(key, &[], &Env::new(), span)?.shape(),
+        };
+        self.opaque_shape.set(Some(shape));
+        let shape = Value::<B::S>::from_fn(shape.0, shape.1, |_, _| B::S::int(0));
         let leaf_key = format!("{key}°");
-        Ok(Value::from_fn(shape.rows, shape.cols, |i, j| self.leaf(&leaf_key, &leaf_indices(shape.rows, shape.cols, i, j))))
+        Ok(self.leaf_matrix(&leaf_key, shape.rows, shape.cols))
     }
 
     /// The value of a definition at parameter values, expanded once and cached. Indices the
@@ -251,7 +265,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             let (r, c) = (self.size_of(rows, span)?, self.size_of(cols, span)?);
             let list: Vec<String> = indices.iter().map(i64::to_string).collect();
             let member = format!("{key}_{{{}}}", list.join(","));
-            return Ok(Some(Value::from_fn(r, c, |i, j| self.leaf(&member, &leaf_indices(r, c, i, j)))));
+            return Ok(Some(self.leaf_matrix(&member, r, c)));
         }
         let is_adjoint = super::calculus::unbarred_key(base).is_some_and(|t| self.is_adjoint_target(base, &t));
         if !self.resolves(key, env) && !is_adjoint && key != "e" {

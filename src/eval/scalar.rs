@@ -28,6 +28,12 @@ pub trait Scalar: Clone + std::fmt::Debug {
     fn elementary(f: Elementary, x: &Self) -> Self;
     /// A size measure for budgets (bytes of the expression; a float is 8).
     fn size(&self) -> usize;
+    /// What to subtract from a row of scores before exponentiating (softmax is invariant to
+    /// it): the maximum for floats, so nothing overflows; zero for exact values.
+    fn softmax_shift(row: &[Self]) -> Self {
+        let _ = row;
+        Self::int(0)
+    }
 }
 
 /// Leaves, generic functions and derivatives of one evaluation domain.
@@ -36,6 +42,13 @@ pub trait Backend {
 
     /// The leaf variable `name` (already unique), shown in reports as `shown`.
     fn leaf(&self, name: &str, shown: &str) -> Self::S;
+
+    /// The leaves of a `rows × cols` block named `key`, row-major; `make` creates one. A backend
+    /// may remember blocks it made (the numeric one does: it re-evaluates thousands of times).
+    fn leaf_block(&self, key: &str, rows: usize, cols: usize, make: &dyn Fn(usize, usize) -> Self::S) -> Vec<Self::S> {
+        let _ = key;
+        (0..rows * cols).map(|k| make(k / cols, k % cols)).collect()
+    }
 
     /// A spec's generic function: σ(a) or σ'(a) (`index` None), or entry `index` of F(x).
     fn generic(&self, function: &str, index: Option<i64>, args: &[Self::S], primes: usize) -> Self::S;

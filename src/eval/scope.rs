@@ -44,6 +44,8 @@ pub enum FunctionKind {
 pub struct Scope {
     pub section: String,
     pub sizes: BTreeMap<String, Vec<i64>>,
+    /// Sizes for the floating-point cross-check, where the spec gives them.
+    pub crosscheck: BTreeMap<String, Vec<i64>>,
     pub decls: HashMap<String, Decl>,
     pub defs: HashMap<String, Definition>,
     /// The loss bars differentiate (`\bar Y` = ∂loss/∂Y).
@@ -83,7 +85,7 @@ impl Scope {
         let defs = defs.into_iter().map(|d| (d.key.clone(), d)).collect();
         let loss = spec.loss.as_deref().map(canonical_key).transpose()?;
         let vary = spec.vary.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
-        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), decls, defs, loss, vary })
+        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), crosscheck: spec.crosscheck.clone(), decls, defs, loss, vary })
     }
 
     pub fn is_index(&self, key: &str) -> bool {

@@ -4,7 +4,7 @@
 //! bug in one of the two paths and is reported as such.
 
 use super::Numeric;
-use crate::eval::{Budget, Env, EvalError, Instance, Scope};
+use crate::eval::{Env, EvalError, Instance, Scope};
 use crate::sema::Claim;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ pub struct NumericCheck {
 }
 
 /// Central-difference step and the agreement tolerance (relative to the values' magnitude).
-const EPSILON: f64 = 1e-6;
+pub const EPSILON: f64 = 1e-6;
 const TOLERANCE: f64 = 1e-5;
 /// At most this many index assignments are evaluated (spread over all of them).
 const MAX_ASSIGNMENTS: usize = 12;
@@ -38,23 +38,21 @@ pub fn larger_sizes(scope: &Scope, overrides: &BTreeMap<String, Vec<i64>>) -> BT
         .collect()
 }
 
-/// Evaluates both sides of `claim` in floating point at `sizes`.
-pub fn crosscheck(scope: &Scope, claim: &Claim, sizes: &BTreeMap<String, i64>, free: &[String], budget: Budget) -> NumericCheck {
-    let shown_sizes = sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join("; ");
-    let seed = claim.id.bytes().fold(7u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)));
-    let backend = Numeric::new(seed, EPSILON);
-    let inst = Instance::new(&backend, scope, sizes, None, budget);
+/// Evaluates both sides of `claim` in floating point with the section's float instance.
+pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> NumericCheck {
+    let shown_sizes = inst.sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join("; ");
     let result = (|| -> Result<(usize, f64, Option<String>), EvalError> {
-        let envs = crate::check::index_assignments(&inst, free, &claim.conditions, claim)?;
+        let envs = crate::check::index_assignments(inst, free, &claim.conditions, claim)?;
         let step = envs.len().div_ceil(MAX_ASSIGNMENTS).max(1);
         let (mut count, mut worst) = (0usize, 0.0f64);
         for env in envs.iter().step_by(step) {
             count += 1;
-            let (gap, lhs, rhs) = difference(&inst, claim, env)?;
+            let (gap, lhs, rhs) = difference(inst, claim, env)?;
             worst = worst.max(gap);
             if gap > TOLERANCE {
                 let at: Vec<String> = env.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-                return Ok((count, worst, Some(format!("left {lhs:.9}, right {rhs:.9} at {}", at.join(", ")))));
+                let at = if at.is_empty() { String::new() } else { format!(" at {}", at.join(", ")) };
+                return Ok((count, worst, Some(format!("left {lhs:.9}, right {rhs:.9}{at}"))));
             }
         }
         Ok((count, worst, None))

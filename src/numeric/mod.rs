@@ -70,11 +70,15 @@ impl Scalar for Num {
     fn size(&self) -> usize {
         8
     }
+    fn softmax_shift(row: &[Self]) -> Self {
+        Num::of(row.iter().map(|n| n.value).fold(f64::NEG_INFINITY, f64::max).max(-1e300))
+    }
 }
 
-/// Leaf values by name; unbound leaves get seeded random values in [0.3, 1.7).
+/// Leaf values by name; unbound leaves get seeded random values in [0.1, 0.6).
 pub struct Numeric {
     names: RefCell<HashMap<String, u32>>,
+    blocks: RefCell<HashMap<(String, usize, usize), Vec<u32>>>,
     values: RefCell<Vec<f64>>,
     given: HashMap<String, f64>,
     rng: RefCell<rand::rngs::StdRng>,
@@ -86,6 +90,7 @@ impl Numeric {
     pub fn new(seed: u64, epsilon: f64) -> Numeric {
         Numeric {
             names: RefCell::new(HashMap::new()),
+            blocks: RefCell::new(HashMap::new()),
             values: RefCell::new(Vec::new()),
             given: HashMap::new(),
             rng: RefCell::new(rand::rngs::StdRng::seed_from_u64(seed)),
@@ -103,7 +108,7 @@ impl Numeric {
         if let Some(id) = self.names.borrow().get(name) {
             return *id;
         }
-        let value = self.given.get(name).copied().unwrap_or_else(|| self.rng.borrow_mut().random_range(0.3..1.7));
+        let value = self.given.get(name).copied().unwrap_or_else(|| self.rng.borrow_mut().random_range(0.1..0.6));
         let mut values = self.values.borrow_mut();
         values.push(value);
         let id = (values.len() - 1) as u32;
@@ -136,6 +141,17 @@ impl Backend for Numeric {
     fn leaf(&self, name: &str, _shown: &str) -> Num {
         let id = self.id_of(name);
         Num { value: self.get(id), leaf: Some(id) }
+    }
+
+    fn leaf_block(&self, key: &str, rows: usize, cols: usize, make: &dyn Fn(usize, usize) -> Num) -> Vec<Num> {
+        let block = (key.to_string(), rows, cols);
+        if let Some(ids) = self.blocks.borrow().get(&block) {
+            let values = self.values.borrow();
+            return ids.iter().map(|&id| Num { value: values[id as usize], leaf: Some(id) }).collect();
+        }
+        let made: Vec<Num> = (0..rows * cols).map(|k| make(k / cols, k % cols)).collect();
+        self.blocks.borrow_mut().insert(block, made.iter().filter_map(|n| n.leaf).collect());
+        made
     }
 
     /// σ = tanh entry-wise; F_i(x) = tanh(Σ_j x_j / j + x_i), smooth and mixing all inputs.
