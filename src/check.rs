@@ -33,6 +33,8 @@ pub struct Verdict {
     pub counterexample: Option<Counterexample>,
     /// The floating-point cross-check of a verified claim.
     pub numeric: Option<NumericCheck>,
+    /// What the worked example showed, for claims of a section with one.
+    pub example: Option<numeric::example::ExampleResult>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,20 +64,33 @@ const MAX_BYTES: usize = 64 * 1024 * 1024;
 
 /// Checks every claim of the plans (call on the CAS worker thread).
 pub fn check_plans(plans: &[SectionPlan]) -> Vec<CheckedClaim> {
-    plans.iter().flat_map(check_section).collect()
+    plans.iter().flat_map(|p| if p.example.is_some() { check_example_section(p, plans) } else { check_section(p) }).collect()
+}
+
+/// A section with a worked example: its claims are checked in the example (and its variant).
+fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<CheckedClaim> {
+    let runs = [false, true].map(|variant| numeric::example::ExampleRun::new(plan, all, variant));
+    plan.claims
+        .iter()
+        .map(|claim| {
+            let verdict = match &runs[usize::from(claim.variant)] {
+                Err(reason) => undecided(format!("the worked example cannot be set up: {reason}"), String::new()),
+                Ok(run) if claim.holds => run.check(claim),
+                Ok(run) => expected_to_fail(run.check(claim)),
+            };
+            checked_claim(claim, verdict)
+        })
+        .collect()
+}
+
+fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
+    CheckedClaim { id: claim.id.clone(), section: claim.section.clone(), origin: claim.origin.clone(), tex: claim.tex.clone(), kind: claim.kind, verdict }
 }
 
 /// One section: its claims share one floating-point instance (so adjoints computed by central
 /// differences for one claim serve the next).
 fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
-    let checked = |claim: &Claim, verdict: Verdict| CheckedClaim {
-        id: claim.id.clone(),
-        section: claim.section.clone(),
-        origin: claim.origin.clone(),
-        tex: claim.tex.clone(),
-        kind: claim.kind,
-        verdict,
-    };
+    let checked = checked_claim;
     let scope = match &plan.scope {
         Ok(scope) => scope,
         Err(reason) => return plan.claims.iter().map(|c| checked(c, undecided(reason.clone(), String::new()))).collect(),
@@ -98,7 +113,7 @@ fn section_seed(number: &str) -> u64 {
 }
 
 fn undecided(detail: String, sizes: String) -> Verdict {
-    Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None, numeric: None }
+    Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None, numeric: None, example: None }
 }
 
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
@@ -112,7 +127,7 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
     let mut assignments_checked = 0usize;
     for sizes in &size_sets {
         let inst = Instance::new(&Symbolic, scope, sizes, None, budget);
-        let envs = match index_assignments(&inst, &free, &claim.conditions, claim) {
+        let envs = match index_assignments(&inst, &free, &claim.conditions, claim, &Env::new()) {
             Ok(envs) => envs,
             Err(e) => return undecided(e.to_string(), sizes_text),
         };
@@ -123,11 +138,11 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
                 Ok(Agreement::Different(mismatch)) => {
                     let detail = refutation_detail(&mismatch, sizes, &env);
                     let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch.clone()) };
-                    return Verdict { status: Status::Refuted, method: Some(mismatch.method), sizes: sizes_text, detail, counterexample: Some(counterexample), numeric: None };
+                    return Verdict { status: Status::Refuted, method: Some(mismatch.method), sizes: sizes_text, detail, counterexample: Some(counterexample), numeric: None, example: None };
                 }
                 Err(e) if e.refutes() => {
                     let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: None };
-                    return Verdict { status: Status::Refuted, method: Some(Method::Symbolic), sizes: sizes_text, detail: e.to_string(), counterexample: Some(counterexample), numeric: None };
+                    return Verdict { status: Status::Refuted, method: Some(Method::Symbolic), sizes: sizes_text, detail: e.to_string(), counterexample: Some(counterexample), numeric: None, example: None };
                 }
                 Err(e) => return undecided(e.to_string(), sizes_text),
             }
@@ -137,7 +152,7 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
         return undecided("no index assignment satisfies the conditions at the declared sizes".into(), sizes_text);
     }
     let detail = format!("{} assignment(s) checked", assignments_checked);
-    let verified = Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None, numeric: None };
+    let verified = Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None, numeric: None, example: None };
     match floats {
         Some(floats) => with_numeric_crosscheck(floats, claim, &free, verified),
         None => verified,
@@ -161,7 +176,10 @@ fn with_numeric_crosscheck(floats: &Instance<numeric::Numeric>, claim: &Claim, f
 
 /// A claim the text says does not hold in general: a counterexample verifies that.
 fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
-    let v = check_claim(scope, claim, None);
+    expected_to_fail(check_claim(scope, claim, None))
+}
+
+fn expected_to_fail(v: Verdict) -> Verdict {
     match v.status {
         Status::Refuted => Verdict { status: Status::Verified, detail: format!("fails, as the text says: {}", v.detail), ..v },
         Status::Verified => Verdict {
@@ -243,10 +261,10 @@ fn summation_vars(lower: &Expr) -> Vec<String> {
 }
 
 /// Every assignment of the free indices over their ranges that satisfies the conditions.
-pub fn index_assignments<B: eval::Backend>(inst: &Instance<B>, free: &[String], conditions: &[Chain], claim: &Claim) -> Result<Vec<Env>, EvalError> {
-    let mut envs = vec![Env::new()];
+pub fn index_assignments<B: eval::Backend>(inst: &Instance<B>, free: &[String], conditions: &[Chain], claim: &Claim, base: &Env) -> Result<Vec<Env>, EvalError> {
+    let mut envs = vec![base.clone()];
     for letter in free {
-        let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], &Env::new(), claim.lhs.span)?;
+        let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], base, claim.lhs.span)?;
         envs = envs
             .into_iter()
             .flat_map(|e| (1..=range).map(move |v| {
@@ -330,6 +348,7 @@ mod tests {
                 params: params.iter().map(|p| p.to_string()).collect(),
                 body: expr(body),
                 origin: "test".into(),
+                from_notes: false,
             })
             .collect();
         let scope = Scope::new("1", &spec, defs).unwrap();
@@ -345,6 +364,7 @@ mod tests {
             rhs: chain.links[0].rhs.clone(),
             conditions,
             holds: true,
+            variant: false,
         };
         cas::worker::run(move || check_claim(&scope, &claim, None))
     }

@@ -37,6 +37,7 @@ pub struct ClaimEntry {
     pub detail: String,
     pub counterexample: Option<crate::check::Counterexample>,
     pub numeric: Option<crate::numeric::crosscheck::NumericCheck>,
+    pub example: Option<crate::numeric::example::ExampleResult>,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -69,6 +70,7 @@ impl ClaimEntry {
             detail: c.verdict.detail.clone(),
             counterexample: c.verdict.counterexample.clone(),
             numeric: c.verdict.numeric.clone(),
+            example: c.verdict.example.clone(),
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct Claim {
     pub conditions: Vec<Chain>,
     /// `false` for a spec claim the text says fails in general: shown by a counterexample.
     pub holds: bool,
+    /// To be checked in the worked example's variant.
+    pub variant: bool,
 }
 
 /// A formula (or chain) that is not checked, and why.
@@ -57,10 +59,18 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// A worked example of a section: its spec and the extra definitions it brings.
+#[derive(Debug, Clone)]
+pub struct ExamplePlan {
+    pub spec: crate::spec::ExampleSpec,
+    pub defines: Vec<Definition>,
+}
+
 #[derive(Debug, Clone)]
 pub struct SectionPlan {
     pub number: String,
     pub title: String,
+    pub example: Option<ExamplePlan>,
     /// `Err` when the section has no spec entry or the spec entry is unusable.
     pub scope: Result<Scope, String>,
     pub claims: Vec<Claim>,
@@ -146,7 +156,29 @@ impl<'a> SectionBuilder<'a> {
             (_, Some(Err(e))) => Err(format!("spec for section {}: {e}", self.number)),
             _ => Err(format!("section {} has no entry in the spec", self.number)),
         };
-        SectionPlan { number: self.number, title, scope, claims: self.claims, skipped: self.skipped }
+        let example = self.example_plan();
+        SectionPlan { number: self.number, title, example, scope, claims: self.claims, skipped: self.skipped }
+    }
+
+    fn example_plan(&self) -> Option<ExamplePlan> {
+        let (spec, full) = (self.spec.as_ref()?.example.clone()?, self.spec_full?);
+        let mut defines = Vec::new();
+        for def in &spec.define {
+            let tex = full.tex(self.spec_text, def);
+            let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
+            for chain in &tex.statement.chains {
+                let (Some(target), Some(link)) = (&chain.first, chain.links.first()) else { continue };
+                if let Some((key, params)) = self.definable_in_example(target) {
+                    defines.push(Definition { key, params, body: link.rhs.clone(), origin: origin.clone(), from_notes: false });
+                }
+            }
+        }
+        Some(ExamplePlan { spec, defines })
+    }
+
+    /// In an example, bars are ordinary symbols (the backward pass defines them).
+    fn definable_in_example(&self, target: &Expr) -> Option<(String, Vec<String>)> {
+        self.definable(target).or_else(|| target.symbol_key().map(|k| (k, Vec::new())))
     }
 
     fn add_spec_definitions(&mut self) {
@@ -182,7 +214,10 @@ impl<'a> SectionBuilder<'a> {
                 };
                 self.chain_claims(chain, &id, &tex.tex, origin.clone(), &conditions, false);
             }
-            self.claims[first_new..].iter_mut().for_each(|c| c.holds = claim.holds);
+            self.claims[first_new..].iter_mut().for_each(|c| {
+                c.holds = claim.holds;
+                c.variant = claim.variant;
+            });
         }
     }
 
@@ -238,6 +273,7 @@ impl<'a> SectionBuilder<'a> {
                     rhs: link.rhs.clone(),
                     conditions: conditions.to_vec(),
                     holds: true,
+                    variant: false,
                 });
             }
             prev = &link.rhs;
@@ -253,7 +289,8 @@ impl<'a> SectionBuilder<'a> {
             return false;
         }
         self.known.push(key.clone());
-        self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string() });
+        let from_notes = !origin.starts_with(self.spec_full.map(|s| s.path.as_str()).unwrap_or("\u{0}"));
+        self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes });
         true
     }
 

@@ -66,6 +66,34 @@ pub struct SectionSpec {
     /// Formulas of the notes that are not claims (hypothetical examples), by their exact TeX.
     #[serde(default)]
     pub ignore: Vec<Ignore>,
+    /// A worked example: the section's printed numbers are checked against it.
+    #[serde(default)]
+    pub example: Option<ExampleSpec>,
+}
+
+/// A small model with concrete parameters whose gradients the notes print.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExampleSpec {
+    /// Sections whose notes formulas (definitions and backward rules) the example runs through.
+    pub uses: Vec<String>,
+    pub vocabulary: Vec<String>,
+    pub input: Vec<String>,
+    pub target: String,
+    /// 1-based position whose output the loss is taken at.
+    pub position: usize,
+    /// The loss symbol (defined in one of the `uses` sections).
+    pub loss: String,
+    /// Parameter matrices by symbol, as rows.
+    pub parameters: BTreeMap<String, Vec<Vec<f64>>>,
+    /// Definitions the example needs beyond the notes (forward pieces from an earlier chapter,
+    /// and the glue the notes state in words), in TeX. `P` (one-hot input rows), `T` (the loss
+    /// position's selector row) and the target index `y` are provided.
+    #[serde(default)]
+    pub define: Vec<Spanned<String>>,
+    /// Parameter values replaced, for a counterexample variant (`W_V = [[1, 2], [0, 1]]`).
+    #[serde(default)]
+    pub variant: Option<BTreeMap<String, Vec<Vec<f64>>>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -79,6 +107,9 @@ pub struct SpecClaim {
     /// `false` for a claim the text says does *not* hold in general: verified by a counterexample.
     #[serde(default = "default_true")]
     pub holds: bool,
+    /// Check it in the section's worked example with the example's `variant` parameters.
+    #[serde(default)]
+    pub variant: bool,
 }
 
 fn default_true() -> bool {
@@ -139,7 +170,8 @@ impl Spec {
     /// Every TeX string parses and every range names a size; reported at the offending entry.
     fn validate(&self, error_at: &dyn Fn(usize, String) -> SpecError) -> Result<(), SpecError> {
         for (name, section) in std::iter::once(("defaults", &self.defaults)).chain(self.sections.iter().map(|(k, v)| (k.as_str(), v))) {
-            for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)) {
+            let example_defs = section.example.iter().flat_map(|e| e.define.iter());
+            for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)).chain(example_defs) {
                 if let Err(e) = syntax::parse_formula(def.get_ref()) {
                     return Err(error_at(def.span().start, format!("section {name}: `{}` does not parse: {e}", def.get_ref())));
                 }
@@ -177,6 +209,7 @@ impl Spec {
         merged.define.extend(own.define.iter().cloned());
         merged.claims.extend(own.claims.iter().cloned());
         merged.ignore.extend(own.ignore.iter().cloned());
+        merged.example = own.example.clone();
         Some(merged)
     }
 

@@ -78,7 +78,10 @@ fn assert_refuted_at(from: &str, to: &str) {
     assert_eq!(code, Some(1), "edit {from} -> {to} not refuted: {v}");
     let refuted: Vec<&Value> = claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
     assert!(!refuted.is_empty());
-    for c in &refuted {
+    // Refuted at the edited line; the worked example (15.4), which runs the notes' backward
+    // formulas, may refute its printed numbers as a consequence.
+    assert!(refuted.iter().any(|c| c["line"].as_u64() == Some(line as u64)), "{refuted:#?}");
+    for c in refuted.iter().filter(|c| c["section"] != "15.4") {
         assert_eq!(c["line"].as_u64(), Some(line as u64), "{c:#}");
         let cx = &c["counterexample"];
         assert!(cx["lhs"].is_number() && cx["rhs"].is_number(), "{c:#}");

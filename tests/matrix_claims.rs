@@ -66,7 +66,10 @@ fn refuted_at(from: &str, to: &str) -> Vec<String> {
     assert_eq!(code, Some(1), "{from} -> {to}: {v}");
     let refuted: Vec<&Value> = claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
     assert!(!refuted.is_empty());
-    for c in &refuted {
+    // Refuted at the edited line; the worked example (15.4), which runs the notes' backward
+    // formulas, may refute its printed numbers as a consequence.
+    assert!(refuted.iter().any(|c| c["line"].as_u64() == Some(line)), "{refuted:#?}");
+    for c in refuted.iter().filter(|c| c["section"] != "15.4") {
         assert_eq!(c["line"].as_u64(), Some(line), "{c:#}");
     }
     refuted.iter().map(|c| c["detail"].as_str().unwrap().to_string()).collect()

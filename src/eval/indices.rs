@@ -80,8 +80,8 @@ impl<B: Backend> Instance<'_, B> {
 
     fn infer_range(&self, letter: &str, e: &Expr, env: &Env) -> Option<i64> {
         if let ExprKind::Subscript { base, index } = &e.kind {
-            let letters = index_letters(index).unwrap_or_default();
-            if let Some(pos) = letters.iter().position(|l| l == letter) {
+            let letters = index_items(index).unwrap_or_default();
+            if let Some(pos) = letters.iter().position(|l| l.as_deref() == Some(letter)) {
                 if let Some((rows, cols)) = self.shape_of(base, env) {
                     return Some(match (letters.len(), rows, cols) {
                         (1, 1, c) => c,
@@ -161,6 +161,19 @@ fn extend(envs: Vec<Env>, name: &str, values: Vec<i64>) -> Vec<Env> {
             })
         })
         .collect()
+}
+
+/// `3j` -> [None, Some("j")]: the positions of a subscript, letters named.
+fn index_items(e: &Expr) -> Option<Vec<Option<String>>> {
+    match &e.kind {
+        ExprKind::Number { value } => Some(vec![None; value.len()]),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+            let mut l = index_items(lhs)?;
+            l.extend(index_items(rhs)?);
+            Some(l)
+        }
+        _ => Some(index_letters(e)?.into_iter().map(Some).collect()),
+    }
 }
 
 /// `ir` -> ["i", "r"] when the subscript is a juxtaposition of letters.

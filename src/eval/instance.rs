@@ -116,6 +116,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         self.named(&key, e, env)
     }
 
+    /// The value of the symbol named `key` (as the notes write it, canonically).
+    pub fn value_of(&self, key: &str, env: &Env) -> Result<Value<B::S>, EvalError> {
+        self.named(key, &Expr::new(ExprKind::Empty, Span::default()), env)
+    }
+
     /// Does `key` name something here (an index value, a size, a declaration, a definition)?
     fn resolves(&self, key: &str, env: &Env) -> bool {
         env.contains_key(key) || self.sizes.contains_key(key) || self.scope.knows(key) || self.opaque == Some(key)
@@ -163,13 +168,7 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     /// The leaf variable for `key` at the given (1-based) indices.
     pub fn leaf(&self, key: &str, indices: &[i64]) -> B::S {
-        let mut name = sanitize(key);
-        let mut shown = key.to_string();
-        if !indices.is_empty() {
-            let list: Vec<String> = indices.iter().map(i64::to_string).collect();
-            name = format!("{name}_{}", list.join("_"));
-            shown = format!("{key}_{{{}}}", list.join(","));
-        }
+        let (name, shown) = leaf_name(key, indices);
         let leaf = self.backend.leaf(&name, &shown);
         self.names.borrow_mut().insert(name, shown);
         leaf
@@ -363,8 +362,17 @@ fn component<S: Scalar>(value: &Value<S>, indices: &[i64], span: Span) -> Result
     }
 }
 
+/// The internal name of a leaf and how the notes write it: (`vWx5fQ_1`, `W_Q_{1}`).
+pub fn leaf_name(key: &str, indices: &[i64]) -> (String, String) {
+    if indices.is_empty() {
+        return (sanitize(key), key.to_string());
+    }
+    let list: Vec<String> = indices.iter().map(i64::to_string).collect();
+    (format!("{}_{}", sanitize(key), list.join("_")), format!("{key}_{{{}}}", list.join(",")))
+}
+
 /// Leaf indices for entry (i, j) of an r×c matrix: vectors get one index.
-fn leaf_indices(r: usize, c: usize, i: usize, j: usize) -> Vec<i64> {
+pub fn leaf_indices(r: usize, c: usize, i: usize, j: usize) -> Vec<i64> {
     match (r, c) {
         (1, _) => vec![j as i64 + 1],
         (_, 1) => vec![i as i64 + 1],

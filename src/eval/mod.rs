@@ -17,9 +17,9 @@ mod value;
 pub use builtins::applied_key;
 pub use calculus::unbarred_key;
 pub use indices::{index_letters, AUTO_RANGE};
-pub use instance::{sanitize, Budget, Env, Instance};
+pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Env, Instance};
 pub use scalar::{Backend, Elementary, Scalar};
-pub use scope::{Decl, Definition, FunctionKind, Scope};
+pub use scope::{canonical_key, Decl, Definition, FunctionKind, Scope};
 pub use value::Value;
 
 use crate::syntax::ast::Span;

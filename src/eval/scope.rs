@@ -14,6 +14,8 @@ pub struct Definition {
     pub body: Expr,
     /// Where it was written (`notes.md:11:3` or `checks.toml:12:5`).
     pub origin: String,
+    /// Written in the notes (not supplied by the spec).
+    pub from_notes: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -42,7 +42,7 @@ pub fn larger_sizes(scope: &Scope, overrides: &BTreeMap<String, Vec<i64>>) -> BT
 pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> NumericCheck {
     let shown_sizes = inst.sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join("; ");
     let result = (|| -> Result<(usize, f64, Option<String>), EvalError> {
-        let envs = crate::check::index_assignments(inst, free, &claim.conditions, claim)?;
+        let envs = crate::check::index_assignments(inst, free, &claim.conditions, claim, &Env::new())?;
         let step = envs.len().div_ceil(MAX_ASSIGNMENTS).max(1);
         let (mut count, mut worst) = (0usize, 0.0f64);
         for env in envs.iter().step_by(step) {

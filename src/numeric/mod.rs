@@ -223,3 +223,50 @@ pub fn central_differences(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaves(backend: &Numeric, names: &[(&str, f64)]) -> Vec<u32> {
+        names.iter().map(|(n, _)| backend.leaf(n, n).leaf.unwrap()).collect()
+    }
+
+    #[test]
+    fn central_differences_match_known_derivatives() {
+        let values = [("x", 0.7), ("y", -1.3)].map(|(n, v)| (n.to_string(), v)).into_iter().collect();
+        let backend = Numeric::new(1, 1e-5).with_values(values);
+        let ids = leaves(&backend, &[("x", 0.7), ("y", -1.3)]);
+        // f(x, y) = (x² y, e^x + sin y): ∂/∂x = (2xy, e^x), ∂/∂y = (x², cos y).
+        let f = || {
+            let (x, y) = (backend.get(ids[0]), backend.get(ids[1]));
+            Ok(Array1::from(vec![x * x * y, x.exp() + y.sin()]))
+        };
+        let cols = central_differences(&backend, &ids, 1e-5, f).unwrap();
+        let (x, y) = (0.7f64, -1.3f64);
+        assert!((cols[0][0] - 2.0 * x * y).abs() < 1e-8, "{cols:?}");
+        assert!((cols[0][1] - x.exp()).abs() < 1e-8);
+        assert!((cols[1][0] - x * x).abs() < 1e-8);
+        assert!((cols[1][1] - y.cos()).abs() < 1e-8);
+        assert_eq!((backend.get(ids[0]), backend.get(ids[1])), (0.7, -1.3), "leaves restored");
+    }
+
+    #[test]
+    fn a_wrong_derivative_is_told_apart() {
+        let backend = Numeric::new(2, 1e-5);
+        let id = backend.leaf("t", "t").leaf.unwrap();
+        let t = backend.get(id);
+        let cols = central_differences(&backend, &[id], 1e-5, || Ok(Array1::from(vec![(backend.get(id)).powi(3)]))).unwrap();
+        assert!((cols[0][0] - 3.0 * t * t).abs() < 1e-7);
+        assert!((cols[0][0] - 2.0 * t * t).abs() > 1e-3, "2t² is not the derivative of t³");
+    }
+
+    #[test]
+    fn sigma_derivative_is_consistent_with_differences() {
+        let h = 1e-6;
+        for t in [-1.0, 0.2, 0.9] {
+            let fd = (sigma(t + h, 0) - sigma(t - h, 0)) / (2.0 * h);
+            assert!((fd - sigma(t, 1)).abs() < 1e-8);
+        }
+    }
+}

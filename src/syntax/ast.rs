@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// Byte range `[start, end)` inside one formula's TeX.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
