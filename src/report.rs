@@ -141,7 +141,7 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
             let sizes = if c.sizes.is_empty() { "-" } else { c.sizes.as_str() };
             out.push_str(&format!("{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n", c.line, c.col, c.section, c.id));
-            if c.verdict != Status::Verified {
+            if c.verdict != Status::Verified || c.example.is_some() {
                 out.push_str(&format!("\t{}\n", c.detail));
             }
         }

@@ -4,21 +4,10 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-const SPEC: &str = "derivations/ch15/checks.toml";
 const SCALAR_SECTIONS: [&str; 3] = ["15.1", "15.2", "15.7"];
 
-fn check_json(path: &str) -> (Option<i32>, Value) {
-    let out = run(&["check", path, "--spec", SPEC, "--format", "json"]);
-    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
-    (out.status.code(), json(&out))
-}
-
-fn claims(v: &Value) -> Vec<&Value> {
-    v["files"].as_array().unwrap().iter().flat_map(|f| f["claims"].as_array().unwrap()).collect()
-}
-
 fn in_sections<'a>(v: &'a Value, sections: &[&str]) -> Vec<&'a Value> {
-    claims(v).into_iter().filter(|c| sections.contains(&c["section"].as_str().unwrap())).collect()
+    all_claims(v).into_iter().filter(|c| sections.contains(&c["section"].as_str().unwrap())).collect()
 }
 
 #[test]
@@ -60,29 +49,16 @@ fn shipped_chapter_verifies_the_same_claims_in_both_languages() {
     }
 }
 
-/// A copy of the seed with one edit, checked; returns the exit code and report.
-fn check_edited(from: &str, to: &str) -> (Option<i32>, Value, usize) {
-    let seed = seed_path().expect("caller checked");
-    let text = std::fs::read_to_string(&seed).unwrap();
-    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in the seed"));
-    let line = text[..at].matches('\n').count() + 1;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("edited.txt");
-    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-    let (code, v) = check_json(path.to_str().unwrap());
-    (code, v, line)
-}
-
 fn assert_refuted_at(from: &str, to: &str) {
-    let (code, v, line) = check_edited(from, to);
+    let (code, v, line) = check_edited_seed(from, to);
     assert_eq!(code, Some(1), "edit {from} -> {to} not refuted: {v}");
-    let refuted: Vec<&Value> = claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
+    let refuted: Vec<&Value> = all_claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
     assert!(!refuted.is_empty());
     // Refuted at the edited line; the worked example (15.4), which runs the notes' backward
     // formulas, may refute its printed numbers as a consequence.
-    assert!(refuted.iter().any(|c| c["line"].as_u64() == Some(line as u64)), "{refuted:#?}");
+    assert!(refuted.iter().any(|c| c["line"].as_u64() == Some(line)), "{refuted:#?}");
     for c in refuted.iter().filter(|c| c["section"] != "15.4") {
-        assert_eq!(c["line"].as_u64(), Some(line as u64), "{c:#}");
+        assert_eq!(c["line"].as_u64(), Some(line), "{c:#}");
         let cx = &c["counterexample"];
         assert!(cx["lhs"].is_number() && cx["rhs"].is_number(), "{c:#}");
         assert!(cx["lhs"] != cx["rhs"], "{c:#}");
@@ -91,7 +67,7 @@ fn assert_refuted_at(from: &str, to: &str) {
 }
 
 fn assert_still_verified(from: &str, to: &str) {
-    let (code, v, _) = check_edited(from, to);
+    let (code, v, _) = check_edited_seed(from, to);
     assert_eq!(code, Some(0), "{v}");
     let checked = in_sections(&v, &SCALAR_SECTIONS);
     assert!(checked.iter().all(|c| c["verdict"] == "verified"), "{checked:#?}");

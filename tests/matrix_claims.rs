@@ -5,18 +5,7 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-const SPEC: &str = "derivations/ch15/checks.toml";
 const MATRIX_SECTIONS: [&str; 4] = ["15.3", "15.5", "15.6", "15.8"];
-
-fn check(path: &str) -> (Option<i32>, Value) {
-    let out = run(&["check", path, "--spec", SPEC, "--format", "json"]);
-    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
-    (out.status.code(), json(&out))
-}
-
-fn claims(v: &Value) -> Vec<&Value> {
-    v["files"].as_array().unwrap().iter().flat_map(|f| f["claims"].as_array().unwrap()).collect()
-}
 
 fn is_matrix_claim(c: &Value) -> bool {
     let section = c["section"].as_str().unwrap();
@@ -26,9 +15,9 @@ fn is_matrix_claim(c: &Value) -> bool {
 #[test]
 fn seed_matrix_sections_all_verified() {
     let Some(seed) = seed_path() else { return };
-    let (code, v) = check(seed.to_str().unwrap());
+    let (code, v) = check_json(seed.to_str().unwrap());
     assert_eq!(code, Some(0));
-    let matrix: Vec<&Value> = claims(&v).into_iter().filter(|c| is_matrix_claim(c)).collect();
+    let matrix: Vec<&Value> = all_claims(&v).into_iter().filter(|c| is_matrix_claim(c)).collect();
     for c in &matrix {
         assert_eq!(c["verdict"], "verified", "{c:#}");
     }
@@ -48,23 +37,11 @@ fn seed_matrix_sections_all_verified() {
     assert!(causal["detail"].as_str().unwrap().starts_with("fails, as the text says"), "{causal:#}");
 }
 
-fn edited(from: &str, to: &str) -> (Option<i32>, Value, u64) {
-    let seed = seed_path().expect("caller checked");
-    let text = std::fs::read_to_string(&seed).unwrap();
-    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in the seed"));
-    let line = text[..at].matches('\n').count() as u64 + 1;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("edited.txt");
-    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-    let (code, v) = check(path.to_str().unwrap());
-    (code, v, line)
-}
-
 /// The edit is refuted, only at its own line; returns the refuted claims' details.
 fn refuted_at(from: &str, to: &str) -> Vec<String> {
-    let (code, v, line) = edited(from, to);
+    let (code, v, line) = check_edited_seed(from, to);
     assert_eq!(code, Some(1), "{from} -> {to}: {v}");
-    let refuted: Vec<&Value> = claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
+    let refuted: Vec<&Value> = all_claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
     assert!(!refuted.is_empty());
     // Refuted at the edited line; the worked example (15.4), which runs the notes' backward
     // formulas, may refute its printed numbers as a consequence.
@@ -131,7 +108,7 @@ fn equivalent_matrix_rewrites_stay_verified() {
         ("\\bar X=\\bar R+\\bar QW_Q^\\mathsf T+", "\\bar X=\\bar QW_Q^\\mathsf T+\\bar R+"),
         ("\\bar V=A^\\mathsf T\\bar Z", "\\bar V=(\\bar Z^\\mathsf TA)^\\mathsf T"),
     ] {
-        let (code, v, _) = edited(from, to);
+        let (code, v, _) = check_edited_seed(from, to);
         assert_eq!(code, Some(0), "{to}: {v}");
     }
 }

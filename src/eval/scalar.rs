@@ -28,6 +28,13 @@ pub trait Scalar: Clone + std::fmt::Debug {
     fn elementary(f: Elementary, x: &Self) -> Self;
     /// A size measure for budgets (bytes of the expression; a float is 8).
     fn size(&self) -> usize;
+    /// An m×k by k×n product done natively (the float domain uses ndarray), or `None` for the
+    /// generic entry-by-entry product.
+    fn fast_matmul(a: &[Self], b: &[Self], m: usize, k: usize, n: usize) -> Option<Vec<Self>> {
+        let _ = (a, b, m, k, n);
+        None
+    }
+
     /// What to subtract from a row of scores before exponentiating (softmax is invariant to
     /// it): the maximum for floats, so nothing overflows; zero for exact values.
     fn softmax_shift(row: &[Self]) -> Self {

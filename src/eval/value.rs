@@ -110,6 +110,9 @@ impl<S: Scalar> Value<S> {
         if self.cols != other.rows {
             return Err(EvalError::ShapeMismatch { op: "matrix product".into(), left: self.shape(), right: other.shape(), span });
         }
+        if let Some(data) = S::fast_matmul(&self.data, &other.data, self.rows, self.cols, other.cols) {
+            return Ok(Value::matrix(self.rows, other.cols, data));
+        }
         Ok(Value::from_fn(self.rows, other.cols, |i, j| {
             (0..self.cols).fold(S::int(0), |acc, k| acc.plus(&self.at(i, k).times(other.at(k, j))))
         }))

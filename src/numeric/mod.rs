@@ -10,7 +10,7 @@ pub mod example;
 
 use crate::eval::{Backend, Elementary, EvalError, Scalar, Value};
 use crate::syntax::ast::Span;
-use ndarray::Array1;
+use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -69,6 +69,11 @@ impl Scalar for Num {
     }
     fn size(&self) -> usize {
         8
+    }
+    fn fast_matmul(a: &[Self], b: &[Self], m: usize, k: usize, n: usize) -> Option<Vec<Self>> {
+        let a = Array2::from_shape_vec((m, k), a.iter().map(|x| x.value).collect()).ok()?;
+        let b = Array2::from_shape_vec((k, n), b.iter().map(|x| x.value).collect()).ok()?;
+        Some(a.dot(&b).iter().map(|&v| Num::of(v)).collect())
     }
     fn softmax_shift(row: &[Self]) -> Self {
         Num::of(row.iter().map(|n| n.value).fold(f64::NEG_INFINITY, f64::max).max(-1e300))

@@ -75,3 +75,30 @@ pub fn stderr(o: &Output) -> String {
 pub fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(o)))
 }
+
+/// The shipped chapter's spec (relative to the repository root, where tests run the binary).
+pub const SPEC: &str = "derivations/ch15/checks.toml";
+
+/// `derivcheck check PATH --spec SPEC --format json`: exit code and report.
+pub fn check_json(path: &str) -> (Option<i32>, serde_json::Value) {
+    let out = run(&["check", path, "--spec", SPEC, "--format", "json"]);
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    (out.status.code(), json(&out))
+}
+
+/// Every claim of every file of a report.
+pub fn all_claims(v: &serde_json::Value) -> Vec<&serde_json::Value> {
+    v["files"].as_array().unwrap().iter().flat_map(|f| f["claims"].as_array().unwrap()).collect()
+}
+
+/// Checks a copy of the seed with `from` replaced by `to`; also gives the edited line.
+pub fn check_edited_seed(from: &str, to: &str) -> (Option<i32>, serde_json::Value, u64) {
+    let text = std::fs::read_to_string(seed_path().expect("caller checked for ../shared")).unwrap();
+    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in the seed"));
+    let line = text[..at].matches('\n').count() as u64 + 1;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.txt");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let (code, v) = check_json(path.to_str().unwrap());
+    (code, v, line)
+}
