@@ -188,7 +188,7 @@ impl<'a> SectionBuilder<'a> {
             let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
             for chain in &tex.statement.chains {
                 if let (Some(target), Some(link)) = (&chain.first, chain.links.first()) {
-                    self.try_define(target, &link.rhs, &origin);
+                    self.try_define(target, &link.rhs, &origin, false);
                 }
             }
         }
@@ -258,7 +258,7 @@ impl<'a> SectionBuilder<'a> {
             Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
             Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
         };
-        let defined = may_define && self.try_define(first, &chain.links[0].rhs, &site_origin);
+        let defined = may_define && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
             if !(k == 0 && defined) {
@@ -281,7 +281,7 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// Records `target = body` as a definition if the target is a new symbol of this section.
-    fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str) -> bool {
+    fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
         let Some((key, params)) = self.definable(target) else { return false };
         // A family `R_i = …` may share its letter with a declared function `R(θ)`.
         let taken = if params.is_empty() { self.known.contains(&key) } else { self.defs.iter().any(|d| d.key == key) };
@@ -289,7 +289,6 @@ impl<'a> SectionBuilder<'a> {
             return false;
         }
         self.known.push(key.clone());
-        let from_notes = !origin.starts_with(self.spec_full.map(|s| s.path.as_str()).unwrap_or("\u{0}"));
         self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes });
         true
     }
