@@ -95,13 +95,7 @@ pub fn main() -> i32 {
 }
 
 fn run_check(args: &CheckArgs) -> i32 {
-    let docs = match read_notes(&args.path) {
-        Ok(docs) => docs,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
+    let Some(docs) = read_notes_or_report(&args.path) else { return EXIT_BAD_INPUT };
     let spec_path = args.spec.clone().or_else(|| {
         let default = args.path.join("checks.toml");
         (args.path.is_dir() && default.is_file()).then_some(default)
@@ -138,13 +132,7 @@ fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), String> {
 }
 
 fn run_formulas(args: &FormulasArgs) -> i32 {
-    let docs = match read_notes(&args.path) {
-        Ok(docs) => docs,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
+    let Some(docs) = read_notes_or_report(&args.path) else { return EXIT_BAD_INPUT };
     let (listing, failures) = listing::build(&docs, args.ast);
     for doc in docs.iter().filter(|d| d.formulas.is_empty()) {
         eprintln!("note: {}: no formulas found", doc.path);
@@ -176,6 +164,11 @@ fn notes_paths(path: &Path) -> Result<Vec<PathBuf>, InputError> {
         return Err(InputError::NoNotes { path: path.display().to_string() });
     }
     Ok(files)
+}
+
+/// The notes at `path`, or `None` after saying on stderr why they cannot be read.
+fn read_notes_or_report(path: &Path) -> Option<Vec<Document>> {
+    read_notes(path).map_err(|e| eprintln!("error: {e}")).ok()
 }
 
 pub fn read_notes(path: &Path) -> Result<Vec<Document>, InputError> {

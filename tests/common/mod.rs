@@ -102,3 +102,18 @@ pub fn check_edited_seed(from: &str, to: &str) -> (Option<i32>, serde_json::Valu
     let (code, v) = check_json(path.to_str().unwrap());
     (code, v, line)
 }
+
+/// Checks an edited seed and asserts it is refuted at the edited line; the worked example
+/// (15.4), which runs the notes' backward formulas, may refute its printed numbers as a
+/// consequence. Returns the refuted claims outside the example.
+pub fn refuted_at_edit(from: &str, to: &str) -> Vec<serde_json::Value> {
+    let (code, v, line) = check_edited_seed(from, to);
+    assert_eq!(code, Some(1), "edit {from} -> {to} not refuted: {v}");
+    let refuted: Vec<&serde_json::Value> = all_claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
+    assert!(refuted.iter().any(|c| c["line"].as_u64() == Some(line)), "{refuted:#?}");
+    let outside: Vec<serde_json::Value> = refuted.into_iter().filter(|c| c["section"] != "15.4").cloned().collect();
+    for c in &outside {
+        assert_eq!(c["line"].as_u64(), Some(line), "{c:#}");
+    }
+    outside
+}
