@@ -90,10 +90,9 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
 /// One section: its claims share one floating-point instance (so adjoints computed by central
 /// differences for one claim serve the next).
 fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
-    let checked = checked_claim;
     let scope = match &plan.scope {
         Ok(scope) => scope,
-        Err(reason) => return plan.claims.iter().map(|c| checked(c, undecided(reason.clone(), String::new()))).collect(),
+        Err(reason) => return plan.claims.iter().map(|c| checked_claim(c, undecided(reason.clone(), String::new()))).collect(),
     };
     let sizes = numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
     let backend = numeric::Numeric::new(section_seed(&plan.number), numeric::crosscheck::EPSILON);
@@ -103,7 +102,7 @@ fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
         .iter()
         .map(|claim| {
             let verdict = if claim.holds { check_claim(scope, claim, Some(&floats)) } else { check_failing_claim(scope, claim) };
-            checked(claim, verdict)
+            checked_claim(claim, verdict)
         })
         .collect()
 }
@@ -114,6 +113,10 @@ fn section_seed(number: &str) -> u64 {
 
 fn undecided(detail: String, sizes: String) -> Verdict {
     Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None, numeric: None, example: None }
+}
+
+fn refuted(method: Method, sizes: String, detail: String, counterexample: Counterexample) -> Verdict {
+    Verdict { status: Status::Refuted, method: Some(method), sizes, detail, counterexample: Some(counterexample), numeric: None, example: None }
 }
 
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
@@ -137,12 +140,11 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
                 Ok(Agreement::Equal(m)) => method = worse(method, m),
                 Ok(Agreement::Different(mismatch)) => {
                     let detail = refutation_detail(&mismatch, sizes, &env);
-                    let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch.clone()) };
-                    return Verdict { status: Status::Refuted, method: Some(mismatch.method), sizes: sizes_text, detail, counterexample: Some(counterexample), numeric: None, example: None };
+                    let method = mismatch.method;
+                    return refuted(method, sizes_text, detail, Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch) });
                 }
                 Err(e) if e.refutes() => {
-                    let counterexample = Counterexample { sizes: sizes.clone(), indices: env, mismatch: None };
-                    return Verdict { status: Status::Refuted, method: Some(Method::Symbolic), sizes: sizes_text, detail: e.to_string(), counterexample: Some(counterexample), numeric: None, example: None };
+                    return refuted(Method::Symbolic, sizes_text, e.to_string(), Counterexample { sizes: sizes.clone(), indices: env, mismatch: None });
                 }
                 Err(e) => return undecided(e.to_string(), sizes_text),
             }
@@ -168,7 +170,8 @@ fn with_numeric_crosscheck(floats: &Instance<numeric::Numeric>, claim: &Claim, f
         v.method = Some(Method::SymbolicNumeric);
     } else if !check.agree && evaluated {
         v.status = Status::Undecided;
-        v.detail = format!("INCONSISTENT: the exact check verified this, but the numeric check at {} {} (please report)", check.sizes, check.detail);
+        let how = if v.method == Some(Method::Symbolic) { "exactly" } else { "at 200-bit random points" };
+        v.detail = format!("INCONSISTENT: the CAS verified this {how}, but the floating-point check at {} {} (please report)", check.sizes, check.detail);
     }
     v.numeric = Some(check);
     v
@@ -434,6 +437,43 @@ mod tests {
         assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
         let v = verdict(SOFTMAX, &softmax_defs(), "-\\ln a_j = s_j + \\ln D", "");
         assert_eq!(v.status, Status::Refuted);
+    }
+
+    #[test]
+    fn adjoints_verified_and_refuted() {
+        let spec = "sizes = { n = [2], d = [2] }\nloss = 'L'\nmatrix = { X = [\"n\", \"d\"], W = [\"d\", \"d\"], G = [\"n\", \"d\"] }";
+        let defs = vec![("Y", &[][..], "XW"), ("L", &[][..], "\\operatorname{sum}(G\\odot Y)")];
+        let ok = verdict(spec, &defs, "\\bar W=X^\\mathsf T\\bar Y", "");
+        assert_eq!((ok.status, ok.method), (Status::Verified, Some(Method::Symbolic)), "{ok:?}");
+        let bad = verdict(spec, &defs, "\\bar W=\\bar Y^\\mathsf T X", "");
+        assert_eq!(bad.status, Status::Refuted, "{bad:?}");
+        let ok = verdict(spec, &defs, "\\bar X=\\bar YW^\\mathsf T", "");
+        assert_eq!(ok.status, Status::Verified, "{ok:?}");
+        // W is square, so the shapes fit and only the values refute the dropped transpose.
+        let bad = verdict(spec, &defs, "\\bar X=\\bar YW", "");
+        assert_eq!(bad.status, Status::Refuted, "{bad:?}");
+        let point = bad.counterexample.unwrap().mismatch.unwrap().point;
+        assert!(point.iter().all(|(name, _)| !name.starts_with('v')), "leaves are shown as written: {point:?}");
+    }
+
+    #[test]
+    fn differentials_verified_and_refuted() {
+        let spec = "sizes = { d = [3] }\nindex = { r = \"d\" }\nmatrix = { x = [\"1\", \"d\"] }\nvary = ['x']";
+        let defs = vec![("\\mu", &[][..], "\\frac1d\\sum_r x_r")];
+        let ok = verdict(spec, &defs, "d\\mu=\\operatorname{mean}(dx)", "");
+        assert_eq!(ok.status, Status::Verified, "{ok:?}");
+        let bad = verdict(spec, &defs, "d\\mu=\\operatorname{sum}(dx)", "");
+        assert_eq!(bad.status, Status::Refuted, "{bad:?}");
+    }
+
+    #[test]
+    fn trigonometric_identities_are_exact() {
+        let spec = "sizes = { n = [3] }\nindex = { i = \"n\", j = \"n\" }\nfunctions = { R = \"rotation\" }";
+        let defs = vec![("R", &["i"][..], "R(i\\omega)")];
+        let ok = verdict(spec, &defs, "R_i^\\mathsf TR_j=R((j-i)\\omega)", "");
+        assert_eq!((ok.status, ok.method), (Status::Verified, Some(Method::Symbolic)), "{ok:?}");
+        let bad = verdict(spec, &defs, "R_i^\\mathsf TR_j=R((i-j)\\omega)", "i\\ne j");
+        assert_eq!(bad.status, Status::Refuted, "{bad:?}");
     }
 
     #[test]

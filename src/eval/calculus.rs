@@ -25,7 +25,9 @@ impl<B: Backend> Instance<'_, B> {
 
     /// A fresh instance (empty caches) of the same scope and sizes.
     fn fresh<'s>(&'s self, opaque: Option<&'s str>) -> Instance<'s, B> {
-        Instance::new(self.backend, self.scope, self.sizes, opaque, self.budget)
+        let mut inner = Instance::new(self.backend, self.scope, self.sizes, opaque, self.budget);
+        inner.names = self.names.clone();
+        inner
     }
 
     /// A definition without parameters (a matrix or scalar quantity of the section).
@@ -39,7 +41,6 @@ impl<B: Backend> Instance<'_, B> {
         let actual = self.named(key, &Expr::new(ExprKind::Empty, span), &Env::new())?;
         let probe = self.fresh(Some(key));
         let leaf = probe.opaque_leaf(key, span)?;
-        self.names.borrow_mut().extend(probe.names.borrow().clone());
         self.backend.bind(&leaf, &actual);
         let recompute = || {
             let inner = self.fresh(Some(key));

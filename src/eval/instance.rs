@@ -11,6 +11,7 @@ use super::value::Value;
 use super::EvalError;
 use crate::syntax::ast::{BinOp, BigOpKind, Expr, ExprKind, Span, Symbol as TexSymbol};
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
@@ -38,7 +39,8 @@ pub struct Instance<'a, B: Backend> {
     pub(super) adjoints: RefCell<HashMap<String, Value<B::S>>>,
     in_progress: RefCell<HashSet<String>>,
     /// Symbolica variable name -> how the notes write it, for counterexamples.
-    pub names: RefCell<BTreeMap<String, String>>,
+    /// Shared by the fresh instances a derivative makes, so every leaf gets its name.
+    pub names: Rc<RefCell<BTreeMap<String, String>>>,
 }
 
 impl<'a, B: Backend> Instance<'a, B> {
@@ -54,7 +56,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             cache: RefCell::new(HashMap::new()),
             adjoints: RefCell::new(HashMap::new()),
             in_progress: RefCell::new(HashSet::new()),
-            names: RefCell::new(BTreeMap::new()),
+            names: Rc::new(RefCell::new(BTreeMap::new())),
         }
     }
 
