@@ -44,6 +44,9 @@ const PRECISION_BITS: u32 = 200;
 const POINTS: usize = 3;
 const RELATIVE_TOLERANCE: f64 = 1e-30;
 const SHOWN_DIFFERENCE_CHARS: usize = 240;
+/// Beyond this size a difference is not put in normal form (whose cost grows steeply): the
+/// numeric check decides, and the verdict says numeric. Keeps a claim's time bounded.
+const EXACT_BYTES: usize = 4 * 1024 * 1024;
 
 /// Compares entry by entry; a shape mismatch is an error that refutes.
 pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, span: Span, seed: u64) -> Result<Agreement, EvalError> {
@@ -68,7 +71,8 @@ pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, 
             None => method = Method::Numeric,
             Some(mut m) => {
                 m.entry = entry;
-                m.difference = guarded_normal_form(&diff.data[k]).and_then(|n| shown_difference(inst, &n));
+                let small = diff.data[k].as_view().get_byte_size() <= EXACT_BYTES;
+                m.difference = small.then(|| guarded_normal_form(&diff.data[k])).flatten().and_then(|n| shown_difference(inst, &n));
                 return Ok(Agreement::Different(m));
             }
         }
@@ -83,6 +87,9 @@ fn stretch(v: &Value<Atom>, (rows, cols): (usize, usize)) -> Value<Atom> {
 /// Whether the normal form is zero; a CAS failure (Symbolica can overflow its exponents on
 /// large rational functions) counts as "cannot tell", and the numeric check then decides.
 fn is_zero_exactly(diff: &Atom) -> bool {
+    if diff.as_view().get_byte_size() > EXACT_BYTES {
+        return false;
+    }
     guarded_normal_form(diff).is_some_and(|n| n.is_zero())
 }
 
