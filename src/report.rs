@@ -121,6 +121,21 @@ fn words(lang: Lang) -> Words {
     }
 }
 
+/// A worked example's matrix: printed, by the backward formulas, by finite differences.
+fn render_printed_matrix(m: &crate::numeric::example::PrintedMatrix) -> String {
+    let show = |rows: &[Vec<f64>]| {
+        let rows: Vec<String> = rows.iter().map(|r| r.iter().map(|v| format!("{v:.6}")).collect::<Vec<_>>().join(", ")).collect();
+        format!("[{}]", rows.join("; "))
+    };
+    let mut out = format!("\t  {}: max difference {:.2e} (tolerance {:.0e})\n", m.name, m.max_difference, m.tolerance);
+    out.push_str(&format!("\t    printed            {}\n", show(&m.printed)));
+    out.push_str(&format!("\t    backward formulas  {}\n", show(&m.analytic)));
+    if let Some(fd) = &m.finite_difference {
+        out.push_str(&format!("\t    finite differences {}\n", show(fd)));
+    }
+    out
+}
+
 /// One line per claim (`file:line:col  section  verdict  method  sizes  id`), details indented.
 pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) -> String {
     let w = words(lang);
@@ -143,6 +158,9 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             out.push_str(&format!("{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n", c.line, c.col, c.section, c.id));
             if c.verdict != Status::Verified || c.example.is_some() {
                 out.push_str(&format!("\t{}\n", c.detail));
+            }
+            for m in c.example.iter().flat_map(|e| &e.matrices) {
+                out.push_str(&render_printed_matrix(m));
             }
         }
     }

@@ -28,9 +28,9 @@ pub struct SectionSpec {
     /// Sizes for the floating-point cross-check (default: twice the largest symbolic size).
     #[serde(default)]
     pub crosscheck: BTreeMap<String, Vec<i64>>,
-    /// Index letters and their ranges: `r = "N"` (1..N), `i = "n"`.
+    /// Index letters and their ranges: `r = "N"` (1..N), `i = "n"`, or `"auto"`.
     #[serde(default)]
-    pub index: BTreeMap<String, String>,
+    pub index: BTreeMap<String, Spanned<String>>,
     /// Index sets written `J_i`: `J = "causal"` (1..=i) or `J = "all"` (the whole range of the index).
     #[serde(default)]
     pub sets: BTreeMap<String, String>,
@@ -177,10 +177,11 @@ impl Spec {
                 }
             }
             for (letter, range) in &section.index {
-                let known = self.size_names(name).any(|s| s == range.as_str()) || range == crate::eval::AUTO_RANGE;
-                if !known && range.parse::<i64>().is_err() {
-                    let message = format!("section {name}: index `{letter}` ranges over `{range}`, which is not a declared size");
-                    return Err(error_at(0, message));
+                let text = range.get_ref().as_str();
+                let known = self.size_names(name).any(|s| s == text) || text == crate::eval::AUTO_RANGE;
+                if !known && text.parse::<i64>().is_err() {
+                    let message = format!("section {name}: index `{letter}` ranges over `{text}`, which is not a declared size");
+                    return Err(error_at(range.span().start, message));
                 }
             }
         }
@@ -243,7 +244,7 @@ claims = [{ name = "shift", tex = 'a=b' }]
         let spec = Spec::parse("c.toml", text).unwrap();
         let s = spec.section("15.1").unwrap();
         assert_eq!(s.sizes["N"], vec![2, 3]);
-        assert_eq!(s.index["j"], "N");
+        assert_eq!(s.index["j"].get_ref(), "N");
         assert_eq!(s.define.len(), 1);
         let tex = spec.tex(text, &s.define[0]);
         assert_eq!(tex.line, 6);
@@ -266,5 +267,6 @@ claims = [{ name = "shift", tex = 'a=b' }]
         assert!(err.message.contains("unknown command"), "{}", err.message);
         let err = Spec::parse("c.toml", "[section.\"1\"]\nindex = { r = \"M\" }\n").unwrap_err();
         assert!(err.message.contains("not a declared size"), "{}", err.message);
+        assert_eq!((err.line, err.col), (2, 15), "at the range itself");
     }
 }

@@ -61,7 +61,7 @@ impl Scope {
     pub fn new(section: &str, spec: &SectionSpec, defs: Vec<Definition>) -> Result<Scope, String> {
         let mut decls = HashMap::new();
         for (k, range) in &spec.index {
-            decls.insert(canonical_key(k)?, Decl::Index { range: range.clone() });
+            decls.insert(canonical_key(k)?, Decl::Index { range: range.get_ref().clone() });
         }
         for (k, kind) in &spec.sets {
             decls.insert(canonical_key(k)?, Decl::Set { kind: kind.clone() });
