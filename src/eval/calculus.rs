@@ -40,6 +40,7 @@ impl<B: Backend> Instance<'_, B> {
     fn derivative_through(&self, key: &str, span: Span, f: &dyn Fn(&Instance<B>) -> Result<Value<B::S>, EvalError>) -> Result<Value<B::S>, EvalError> {
         let actual = self.named(key, &Expr::new(ExprKind::Empty, span), &Env::new())?;
         let probe = self.fresh(Some(key));
+        probe.opaque_shape.set(Some(actual.shape()));
         let leaf = probe.opaque_leaf(key, span)?;
         self.backend.bind(&leaf, &actual);
         let recompute = || {
@@ -51,10 +52,12 @@ impl<B: Backend> Instance<'_, B> {
         Ok(self.backend.substitute(gradient, &leaf, &actual))
     }
 
-    /// Is `\bar Y` (with `target` = Y's key) to be read as the adjoint ∂L/∂Y here?
-    pub(super) fn is_adjoint_target(&self, barred: &Expr, target: &str) -> bool {
+    /// The key of Y when `barred` (`\bar Y`, `\bar W_O`) is to be read as the adjoint ∂L/∂Y
+    /// here: the section has a loss, Y means something, and `\bar Y` is not declared itself.
+    pub(super) fn adjoint_target(&self, barred: &Expr) -> Option<String> {
+        let target = unbarred_key(barred)?;
         let declared_as_such = barred.symbol_key().is_some_and(|k| self.scope.knows(&k));
-        self.scope.loss.is_some() && !declared_as_such && self.scope.knows(target)
+        (self.scope.loss.is_some() && !declared_as_such && self.scope.knows(&target)).then_some(target)
     }
 
     /// `\bar Y` = ∂L/∂Y, cached per instance.

@@ -95,7 +95,7 @@ impl<B: Backend> Instance<'_, B> {
     }
 
     fn shape_of(&self, base: &Expr, env: &Env) -> Option<(usize, usize)> {
-        if let Some(target) = super::calculus::unbarred_key(base).filter(|t| self.is_adjoint_target(base, t)) {
+        if let Some(target) = self.adjoint_target(base) {
             return self.named(&target, base, env).ok().map(|v| v.shape());
         }
         let value = self.eval(base, env).ok()?;

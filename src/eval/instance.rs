@@ -112,7 +112,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         if sym.name == "1" && sym.style.is_some() {
             return Ok(Value::broadcast_scalar(B::S::int(1)));
         }
-        if let Some(target) = super::calculus::unbarred_key(e).filter(|t| self.is_adjoint_target(e, t)) {
+        if let Some(target) = self.adjoint_target(e) {
             return self.adjoint(&target, e.span);
         }
         self.named(&key, e, env)
@@ -177,14 +177,12 @@ impl<'a, B: Backend> Instance<'a, B> {
     }
 
     pub(super) fn opaque_leaf(&self, key: &str, span: Span) -> Result<Value<B::S>, EvalError> {
-        let shape = match self.opaque_shape.get() {
-            Some((rows, cols)) => (rows, cols),
+        let (rows, cols) = match self.opaque_shape.get() {
+            Some(shape) => shape,
             None => Instance::new(self.backend, self.scope, self.sizes, None, self.budget).definition(key, &[], &Env::new(), span)?.shape(),
         };
-        self.opaque_shape.set(Some(shape));
-        let shape = Value::<B::S>::from_fn(shape.0, shape.1, |_, _| B::S::int(0));
-        let leaf_key = format!("{key}°");
-        Ok(self.leaf_matrix(&leaf_key, shape.rows, shape.cols))
+        self.opaque_shape.set(Some((rows, cols)));
+        Ok(self.leaf_matrix(&format!("{key}°"), rows, cols))
     }
 
     /// The value of a definition at parameter values, expanded once and cached. Indices the
@@ -235,7 +233,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let Some(key) = e.symbol_key().filter(|k| self.resolves(k, env)) {
             return self.named(&key, e, env);
         }
-        if let Some(target) = super::calculus::unbarred_key(e).filter(|t| self.is_adjoint_target(e, t)) {
+        if let Some(target) = self.adjoint_target(e) {
             return self.adjoint(&target, e.span);
         }
         if let (ExprKind::Symbol(s), ExprKind::Relation { chain }) = (&base.kind, &index.kind) {
@@ -268,7 +266,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             let member = format!("{key}_{{{}}}", list.join(","));
             return Ok(Some(self.leaf_matrix(&member, r, c)));
         }
-        let is_adjoint = super::calculus::unbarred_key(base).is_some_and(|t| self.is_adjoint_target(base, &t));
+        let is_adjoint = self.adjoint_target(base).is_some();
         if !self.resolves(key, env) && !is_adjoint && key != "e" {
             return Ok(Some(Value::scalar(self.leaf(key, indices))));
         }
