@@ -6,6 +6,7 @@
 //! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
 
 use crate::cas::{self, Agreement, Method, Mismatch, Symbolic};
+use crate::syntax::ast::Statement;
 use crate::eval::{self, Budget, Env, EvalError, Instance, Scope};
 use crate::numeric::{self, crosscheck::NumericCheck};
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
@@ -122,13 +123,20 @@ fn refuted(method: Method, sizes: String, detail: String, counterexample: Counte
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
 /// floating point when `floats` is given.
 pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
+    if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
+        return undecided("`\\approx` without a printed decimal on either side: nothing says how close is close enough".into(), String::new());
+    }
+    check_at(scope, claim, &scope.size_assignments(), floats)
+}
+
+/// Checks one claim at the given size assignments.
+fn check_at(scope: &Scope, claim: &Claim, size_sets: &[BTreeMap<String, i64>], floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
     let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
     let free = free_indices(scope, claim);
-    let size_sets = scope.size_assignments();
-    let sizes_text = describe_sizes(&size_sets);
+    let sizes_text = describe_sizes(size_sets);
     let mut method = Method::Symbolic;
     let mut assignments_checked = 0usize;
-    for sizes in &size_sets {
+    for sizes in size_sets {
         let inst = Instance::new(&Symbolic, scope, sizes, None, budget);
         let envs = match index_assignments(&inst, &free, &claim.conditions, claim, &Env::new()) {
             Ok(envs) => envs,
@@ -151,24 +159,43 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
         }
     }
     if assignments_checked == 0 {
-        return undecided("no index assignment satisfies the conditions at the declared sizes".into(), sizes_text);
+        let conditions: Vec<String> = claim.conditions.iter().map(crate::syntax::print::chain).collect();
+        return undecided(format!("no index assignment satisfies the conditions ({}) at the declared sizes: nothing was checked", conditions.join(", ")), sizes_text);
     }
-    let detail = format!("{} assignment(s) checked", assignments_checked);
+    let detail = match method {
+        Method::Rounded => format!("{} assignment(s) checked; equal to the printed digits", assignments_checked),
+        _ => format!("{} assignment(s) checked", assignments_checked),
+    };
     let verified = Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None, numeric: None, example: None };
     match floats {
-        Some(floats) => with_numeric_crosscheck(floats, claim, &free, verified),
-        None => verified,
+        Some(floats) if method != Method::Rounded => with_numeric_crosscheck(scope, floats, claim, &free, verified),
+        _ => verified,
     }
 }
 
 /// Adds the floating-point cross-check at larger sizes to a verified verdict. Agreement makes
 /// the method `symbolic+numeric`; a disagreement with a symbolic proof is reported loudly.
-fn with_numeric_crosscheck(floats: &Instance<numeric::Numeric>, claim: &Claim, free: &[String], mut v: Verdict) -> Verdict {
+/// A disagreement at the larger sizes is settled by the exact check at those sizes: a
+/// counterexample there refutes the claim (the verdict names the size); only an exact proof at
+/// the very size where floats disagree makes the result INCONSISTENT.
+fn with_numeric_crosscheck(scope: &Scope, floats: &Instance<numeric::Numeric>, claim: &Claim, free: &[String], mut v: Verdict) -> Verdict {
     let check = numeric::crosscheck::crosscheck(floats, claim, free);
     let evaluated = check.assignments > 0;
     if check.agree && v.method == Some(Method::Symbolic) {
         v.method = Some(Method::SymbolicNumeric);
     } else if !check.agree && evaluated {
+        let larger = vec![floats.sizes.clone()];
+        let exact = check_at(scope, claim, &larger, None);
+        match exact.status {
+            Status::Refuted => return Verdict { numeric: Some(check), ..exact },
+            Status::Undecided => {
+                v.status = Status::Undecided;
+                v.detail = format!("proven at {}, but the floating-point check at {} {}, and the exact check there gave no answer ({})", v.sizes, check.sizes, check.detail, exact.detail);
+                v.numeric = Some(check);
+                return v;
+            }
+            Status::Verified => {}
+        }
         v.status = Status::Undecided;
         let how = if v.method == Some(Method::Symbolic) { "exactly" } else { "at 200-bit random points" };
         v.detail = format!("INCONSISTENT: the CAS verified this {how}, but the floating-point check at {} {} (please report)", check.sizes, check.detail);
@@ -203,7 +230,27 @@ fn compare_at(inst: &Instance<Symbolic>, claim: &Claim, env: &Env) -> Result<Agr
     let rhs = inst.eval(&claim.rhs, env)?;
     let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
     let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    cas::compare(inst, &lhs, &rhs, span, seed)
+    cas::compare(inst, &lhs, &rhs, span, seed, &cas::Assumptions { printed: printed_tolerance(&claim.rhs).or_else(|| printed_tolerance(&claim.lhs)) })
+}
+
+/// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): half a unit in the last
+/// printed digit of each entry. Integers are exact and give none.
+pub fn printed_tolerance(side: &Expr) -> Option<Vec<f64>> {
+    fn of_number(e: &Expr) -> Option<f64> {
+        match &e.kind {
+            ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| 0.5 * 10f64.powi(-(frac.len() as i32))),
+            ExprKind::Neg { operand } => of_number(operand),
+            _ => None,
+        }
+    }
+    match &side.kind {
+        ExprKind::Matrix { rows, .. } => {
+            let cell = |c: &Option<Statement>| c.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).and_then(of_number);
+            let all: Vec<Option<f64>> = rows.iter().flatten().map(cell).collect();
+            all.iter().any(Option::is_some).then(|| all.iter().map(|t| t.unwrap_or(0.0)).collect())
+        }
+        _ => of_number(side).map(|t| vec![t]),
+    }
 }
 
 fn refutation_detail(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> String {
@@ -306,7 +353,8 @@ fn describe_sizes(sets: &[BTreeMap<String, i64>]) -> String {
 }
 
 /// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
-pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spec_text: String) -> crate::report::CheckReport {
+/// Spec entries that cannot take effect stop the run before any checking (`Err`).
+pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spec_text: String) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
     let parsed = crate::listing::parse_all(docs);
     let (listing, _) = crate::listing::build_from(docs, &parsed, false);
     let per_file: Vec<Vec<SectionPlan>> = docs
@@ -321,13 +369,22 @@ pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spe
             crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text, std::ptr::eq(doc, &docs[0]))
         })
         .collect();
+    let mut problems: Vec<crate::sema::SpecProblem> = Vec::new();
+    for problem in per_file.iter().flatten().flat_map(|p| p.spec_problems.iter()) {
+        if !problems.contains(problem) {
+            problems.push(problem.clone());
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let checked = cas::worker::run(move || {
         per_file
             .iter()
             .map(|plans| (check_plans(plans), plans.iter().flat_map(|p| p.skipped.clone()).collect()))
             .collect::<Vec<_>>()
     });
-    crate::report::build(listing, checked)
+    Ok(crate::report::build(listing, checked))
 }
 
 #[cfg(test)]
@@ -352,6 +409,7 @@ mod tests {
                 body: expr(body),
                 origin: "test".into(),
                 from_notes: false,
+                function: false,
             })
             .collect();
         let scope = Scope::new("1", &spec, defs).unwrap();
@@ -368,6 +426,7 @@ mod tests {
             conditions,
             holds: true,
             variant: false,
+            approx: false,
         };
         cas::worker::run(move || check_claim(&scope, &claim, None))
     }

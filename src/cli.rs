@@ -113,7 +113,20 @@ fn run_check(args: &CheckArgs) -> i32 {
             }
         },
     };
-    let report = crate::check::run(&docs, spec, spec_text);
+    let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let report = match crate::check::run(&docs, spec, spec_text) {
+        Ok(report) => report,
+        Err(problems) => {
+            for p in problems {
+                eprintln!("error: {spec_shown}:{}:{}: {}", p.line, p.col, p.message);
+            }
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if args.format == Format::Text {
+        let (_, failures) = listing::build(&docs, false);
+        emit_parse_diagnostics(&docs, &failures);
+    }
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&report).expect("report serializes")),
         Format::Text => {

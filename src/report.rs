@@ -111,13 +111,15 @@ struct Words {
     symbolic: &'static str,
     numeric: &'static str,
     both: &'static str,
+    rounded: &'static str,
+    not_parsed: &'static str,
     summary: &'static str,
 }
 
 fn words(lang: Lang) -> Words {
     match lang {
-        Lang::En => Words { verified: "verified", refuted: "REFUTED", undecided: "undecided", symbolic: "symbolic", numeric: "numeric", both: "symbolic+numeric", summary: "summary" },
-        Lang::Zh => Words { verified: "已验证", refuted: "已驳回", undecided: "未判定", symbolic: "符号", numeric: "数值", both: "符号+数值", summary: "汇总" },
+        Lang::En => Words { verified: "verified", refuted: "REFUTED", undecided: "undecided", symbolic: "symbolic", numeric: "numeric", both: "symbolic+numeric", rounded: "rounded", not_parsed: "NOT PARSED", summary: "summary" },
+        Lang::Zh => Words { verified: "已验证", refuted: "已驳回", undecided: "未判定", symbolic: "符号", numeric: "数值", both: "符号+数值", rounded: "按印出位数", not_parsed: "无法解析", summary: "汇总" },
     }
 }
 
@@ -141,6 +143,11 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
     let w = words(lang);
     let mut out = String::new();
     for file in &report.files {
+        for f in file.listing.formulas.iter().filter(|f| !f.parsed) {
+            let section = f.section.as_deref().unwrap_or("-");
+            out.push_str(&format!("{}:{}:{}\t{section}\t{}\t-\t-\t{}\n", file.listing.path, f.line, f.col, w.not_parsed, f.id));
+            out.push_str(&format!("\t{}\n", f.error.as_deref().unwrap_or_default()));
+        }
         for c in &file.claims {
             let status = match c.verdict {
                 Status::Verified => w.verified,
@@ -151,6 +158,7 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 Some(crate::cas::Method::Symbolic) => w.symbolic,
                 Some(crate::cas::Method::Numeric) => w.numeric,
                 Some(crate::cas::Method::SymbolicNumeric) => w.both,
+                Some(crate::cas::Method::Rounded) => w.rounded,
                 None => "-",
             };
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
@@ -166,8 +174,19 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
     }
     let s = &report.summary;
     out.push_str(&format!(
-        "{}: {} formulas ({} parsed), {} claims: {} {}, {} {}, {} {}\n",
-        w.summary, s.formulas, s.parsed, s.claims, s.verified, w.verified, s.refuted, w.refuted, s.undecided, w.undecided
+        "{}: {} formulas ({} parsed, {} {}), {} claims: {} {}, {} {}, {} {}\n",
+        w.summary,
+        s.formulas,
+        s.parsed,
+        s.formulas - s.parsed,
+        w.not_parsed,
+        s.claims,
+        s.verified,
+        w.verified,
+        s.refuted,
+        w.refuted,
+        s.undecided,
+        w.undecided
     ));
     out
 }

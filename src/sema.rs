@@ -9,7 +9,7 @@
 use crate::eval::{Definition, Scope};
 use crate::notes::Document;
 use crate::spec::Spec;
-use crate::syntax::ast::{Accent, Chain, Expr, ExprKind, RelOp, Statement};
+use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -50,6 +50,8 @@ pub struct Claim {
     pub holds: bool,
     /// To be checked in the worked example's variant.
     pub variant: bool,
+    /// Written with `\approx`: equal to the printed precision of a decimal side.
+    pub approx: bool,
 }
 
 /// A formula (or chain) that is not checked, and why.
@@ -75,6 +77,17 @@ pub struct SectionPlan {
     pub scope: Result<Scope, String>,
     pub claims: Vec<Claim>,
     pub skipped: Vec<Skipped>,
+    /// Spec entries that could not take effect (a define of a declared symbol, a duplicate):
+    /// the run stops on them, at the spec's line.
+    pub spec_problems: Vec<SpecProblem>,
+}
+
+/// A spec entry that cannot take effect, at its position in the spec file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpecProblem {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
 }
 
 /// A parsed formula of a document (failed parses are left out by the caller).
@@ -120,6 +133,11 @@ struct SectionBuilder<'a> {
     defs: Vec<Definition>,
     claims: Vec<Claim>,
     skipped: Vec<Skipped>,
+    /// Keys the spec declares as functions (a family `R_i` may share its letter with `R(θ)`).
+    declared_functions: Vec<(String, crate::eval::FunctionKind)>,
+    /// Keys the spec declares as matrices or identities: any subscript on them is an entry.
+    declared_matrices: Vec<String>,
+    spec_problems: Vec<SpecProblem>,
 }
 
 impl<'a> SectionBuilder<'a> {
@@ -137,6 +155,9 @@ impl<'a> SectionBuilder<'a> {
             defs: Vec::new(),
             claims: Vec::new(),
             skipped: Vec::new(),
+            declared_functions: Vec::new(),
+            declared_matrices: Vec::new(),
+            spec_problems: Vec::new(),
         }
     }
 
@@ -145,6 +166,13 @@ impl<'a> SectionBuilder<'a> {
         if let Some(Ok(base)) = &scope_base {
             self.known.extend(base.decls.keys().cloned());
             self.known.extend(base.sizes.keys().cloned());
+            for (key, decl) in &base.decls {
+                match decl {
+                    crate::eval::Decl::Function(kind) => self.declared_functions.push((key.clone(), *kind)),
+                    crate::eval::Decl::Matrix { .. } | crate::eval::Decl::Identity { .. } => self.declared_matrices.push(key.clone()),
+                    _ => {}
+                }
+            }
         }
         self.add_spec_definitions();
         for f in formulas {
@@ -157,7 +185,7 @@ impl<'a> SectionBuilder<'a> {
             _ => Err(format!("section {} has no entry in the spec", self.number)),
         };
         let example = self.example_plan();
-        SectionPlan { number: self.number, title, example, scope, claims: self.claims, skipped: self.skipped }
+        SectionPlan { number: self.number, title, example, scope, claims: self.claims, skipped: self.skipped, spec_problems: self.spec_problems }
     }
 
     fn example_plan(&self) -> Option<ExamplePlan> {
@@ -169,7 +197,7 @@ impl<'a> SectionBuilder<'a> {
             for chain in &tex.statement.chains {
                 let (Some(target), Some(link)) = (&chain.first, chain.links.first()) else { continue };
                 if let Some((key, params)) = self.definable_in_example(target) {
-                    defines.push(Definition { key, params, body: link.rhs.clone(), origin: origin.clone(), from_notes: false });
+                    defines.push(Definition { key, params, body: link.rhs.clone(), origin: origin.clone(), from_notes: false, function: false });
                 }
             }
         }
@@ -187,8 +215,19 @@ impl<'a> SectionBuilder<'a> {
             let tex = full.tex(self.spec_text, def);
             let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
             for chain in &tex.statement.chains {
-                if let (Some(target), Some(link)) = (&chain.first, chain.links.first()) {
-                    self.try_define(target, &link.rhs, &origin, false);
+                let taken = match (&chain.first, chain.links.first()) {
+                    (Some(target), Some(link)) if chain.links.len() == 1 && link.op == RelOp::Eq => {
+                        self.try_define(target, &link.rhs, &origin, false)
+                    }
+                    _ => false,
+                };
+                if !taken {
+                    let message = format!(
+                        "section {}: `{}` defines nothing: its left side must be a symbol not declared or defined before (a matrix, a size, a built-in, an earlier define), and its right side must not use it",
+                        self.number,
+                        tex.tex
+                    );
+                    self.spec_problems.push(SpecProblem { line: tex.line, col: tex.col, message });
                 }
             }
         }
@@ -227,15 +266,19 @@ impl<'a> SectionBuilder<'a> {
             self.skipped.push(Skipped { formula: site.id.clone(), reason: ignore.reason.clone() });
             return;
         }
-        let conditions: Vec<Chain> = f.statement.chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
+        let chains = flatten_environments(&f.statement.chains, &site.tex);
+        let conditions: Vec<Chain> = chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
         let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col };
-        let equations: Vec<&Chain> = f.statement.chains.iter().filter(|c| !self.is_condition(c)).collect();
+        let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
+                if let Some(env) = chain.first.as_ref().and_then(nested_relations) {
+                    self.skipped.push(Skipped { formula: id, reason: format!("relations inside `{env}` are not checked") });
+                }
                 continue;
             }
-            if chain.links.iter().any(|l| l.op != RelOp::Eq) {
+            if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx)) {
                 self.skipped.push(Skipped { formula: id, reason: "not an equation".into() });
                 continue;
             }
@@ -243,12 +286,22 @@ impl<'a> SectionBuilder<'a> {
         }
     }
 
-    /// A relation among index letters only, and not an equation: `k \ne j`.
+    /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
+    /// `j<1`, `i\le n`.
     fn is_condition(&self, chain: &Chain) -> bool {
-        let index_only = |e: &Expr| e.symbol_key().is_some_and(|k| self.index_letters.contains(&k));
+        fn integer_like(e: &Expr, letters: &[String], known: &[String]) -> bool {
+            match &e.kind {
+                ExprKind::Number { value } => !value.contains('.'),
+                ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => integer_like(lhs, letters, known) && integer_like(rhs, letters, known),
+                _ => e.symbol_key().is_some_and(|k| letters.contains(&k) || known.contains(&k)),
+            }
+        }
+        let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
+        let uses_letter = chain.exprs().any(|e| e.symbol_key().is_some_and(|k| self.index_letters.contains(&k)));
         !chain.links.is_empty()
+            && uses_letter
             && chain.links.iter().all(|l| matches!(l.op, RelOp::Ne | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge))
-            && chain.exprs().all(index_only)
+            && chain.exprs().all(|e| integer_like(e, &self.index_letters, &sizes))
     }
 
     /// The first link may define its left side; every other link is a claim.
@@ -274,23 +327,68 @@ impl<'a> SectionBuilder<'a> {
                     conditions: conditions.to_vec(),
                     holds: true,
                     variant: false,
+                    approx: link.op == RelOp::Approx,
                 });
             }
             prev = &link.rhs;
         }
     }
 
-    /// Records `target = body` as a definition if the target is a new symbol of this section.
+    /// Records `target = body` as a definition if the target is a new symbol of this section
+    /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
+        if let Some((key, params)) = self.function_target(target) {
+            let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && !self.declared_functions.iter().any(|(k, _)| *k == key));
+            if taken || mentions_key(body, &key) {
+                return false;
+            }
+            self.known.push(key.clone());
+            self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes, function: true });
+            return true;
+        }
         let Some((key, params)) = self.definable(target) else { return false };
         // A family `R_i = …` may share its letter with a declared function `R(θ)`.
-        let taken = if params.is_empty() { self.known.contains(&key) } else { self.defs.iter().any(|d| d.key == key) };
-        if taken {
+        let shares_function = !params.is_empty() && self.declared_functions.iter().any(|(k, _)| *k == key);
+        let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && !shares_function);
+        if taken || (!shares_function && mentions_key(body, &key)) {
             return false;
         }
         self.known.push(key.clone());
-        self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes });
+        self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes, function: false });
         true
+    }
+
+    /// `1`, `j`, `i1`, `(i,j)`: numbers and index letters, the subscript of an entry.
+    fn entry_subscript(&self, index: &Expr) -> bool {
+        match &index.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Symbol(_) => index.symbol_key().is_some_and(|k| self.index_letters.contains(&k)),
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => self.entry_subscript(lhs) && self.entry_subscript(rhs),
+            ExprKind::Tuple { items } => items.iter().all(|i| self.entry_subscript(i)),
+            _ => false,
+        }
+    }
+
+    /// `\sigma(z)`, `g(x, y)`, `\operatorname{GELU}(x)`: a name applied to distinct bare symbols
+    /// that are not indices. Gives the function's key and its parameters.
+    fn function_target(&self, target: &Expr) -> Option<(String, Vec<String>)> {
+        let (key, args) = match &target.kind {
+            ExprKind::Call { func, args } => (func.symbol_key()?, args),
+            ExprKind::Apply { func, args, parenthesized: true } if func.sub.is_none() && func.sup.is_none() && func.primes == 0 => {
+                (format!("\\operatorname{{{}}}", func.name), args)
+            }
+            _ => return None,
+        };
+        let params: Vec<String> = args
+            .iter()
+            .map(|a| match &a.kind {
+                ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.key()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let distinct = params.iter().enumerate().all(|(i, p)| !params[..i].contains(p));
+        let no_index = params.iter().all(|p| !self.index_letters.contains(p));
+        (distinct && no_index && !params.is_empty()).then_some((key, params))
     }
 
     /// `a` -> ("a", []); `a_j` with j an index -> ("a", ["j"]); `W_Q` -> ("W_Q", []);
@@ -313,6 +411,15 @@ impl<'a> SectionBuilder<'a> {
                 if s.accents.contains(&Accent::Bar) {
                     return None;
                 }
+                // `x_j = 5` with x a declared matrix, `Z_{i1} = 5` after `Z = Xw`: an entry of
+                // something known is a claim about it, never a new definition.
+                // (`x_a` after a family x_i is a name when a is not an index.)
+                let base_known = self.known.contains(&s.key()) || self.defs.iter().any(|d| d.key == s.key());
+                let base_function = self.declared_functions.iter().any(|(k, _)| *k == s.key());
+                let entry = self.declared_matrices.contains(&s.key()) || self.entry_subscript(index);
+                if base_known && !base_function && entry {
+                    return None;
+                }
                 let letters = crate::eval::index_letters(index).unwrap_or_default();
                 if !letters.is_empty() && letters.iter().all(|l| self.index_letters.contains(l)) {
                     return Some((s.to_string(), letters));
@@ -325,7 +432,7 @@ impl<'a> SectionBuilder<'a> {
 }
 
 fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
-    let is_derivative = |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Partial { .. }));
+    let is_derivative = |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }));
     let is_printed = |e: &Expr| matches!(e.kind, ExprKind::Matrix { .. });
     let is_adjoint = matches!(&lhs.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar))
         || matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar)));
@@ -338,6 +445,90 @@ fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
     } else {
         ClaimKind::Identity
     }
+}
+
+/// Does `e` use the symbol (or name-like subscripted symbol) `key` anywhere?
+fn mentions_key(e: &Expr, key: &str) -> bool {
+    match e.symbol_key() {
+        Some(k) if k == key => true,
+        // `W_Q` is a name: its subscript `Q` is not a use of `Q`.
+        Some(_) if matches!(e.kind, ExprKind::Subscript { .. }) => false,
+        _ => e.children().any(|c| mentions_key(c, key)),
+    }
+}
+
+/// An expression holding relations where derivcheck reads none (inside `cases`, `array`,
+/// `\text`, a matrix cell): the environment's name.
+fn nested_relations(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Matrix { env, rows } if rows.iter().flatten().flatten().any(|s| s.chains.iter().any(|c| !c.links.is_empty())) => Some(env.clone()),
+        ExprKind::Aligned { env, .. } => Some(env.clone()),
+        _ => e.children().find_map(nested_relations),
+    }
+}
+
+/// The rows of an `aligned`/`align`/`gather`/`array` block as relation chains: a row starting
+/// with a relation (`&= b`) continues the chain above, a row starting with `+`/`-` continues
+/// the expression above, any other row starts a new chain. Other chains pass through.
+fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
+    let mut out = Vec::new();
+    for chain in chains {
+        let rows: Vec<Vec<(Option<&Statement>, Option<RelOp>)>> = match (&chain.first, chain.links.is_empty()) {
+            (Some(Expr { kind: ExprKind::Aligned { rows, .. }, .. }), true) => {
+                rows.iter().map(|r| r.iter().map(|c| (c.statement.as_ref(), c.dangling)).collect()).collect()
+            }
+            (Some(Expr { kind: ExprKind::Matrix { env, rows }, .. }), true) if env == "array" && nested_relations(chain.first.as_ref().expect("matched")).is_some() => {
+                rows.iter().map(|r| r.iter().map(|c| (c.as_ref(), None)).collect()).collect()
+            }
+            _ => {
+                out.push(chain.clone());
+                continue;
+            }
+        };
+        let mut current: Option<Chain> = None;
+        let mut dangling: Option<RelOp> = None;
+        for row in rows {
+            for (statement, row_dangling) in row {
+                for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
+                    let signed = piece.first.as_ref().is_some_and(|e| {
+                        let before = tex[..e.span.start.min(tex.len())].trim_end();
+                        let at = tex[e.span.start.min(tex.len())..].trim_start();
+                        at.starts_with(['+', '-']) || before.ends_with('+') || at.starts_with("\\pm")
+                    });
+                    match (&mut current, &piece.first, dangling.take()) {
+                        (Some(c), None, _) => c.links.extend(piece.links.iter().cloned()),
+                        (Some(c), Some(first), Some(op)) => {
+                            c.links.push(Link { op, rhs: first.clone() });
+                            c.links.extend(piece.links.iter().cloned());
+                        }
+                        (Some(c), Some(first), None) if signed && piece.links.is_empty() || signed && !c.links.is_empty() => {
+                            // `&\quad + c`: the expression above goes on.
+                            let last = c.links.last_mut().map(|l| &mut l.rhs).or(c.first.as_mut()).expect("a chain has an expression");
+                            let (op, term) = match &first.kind {
+                                ExprKind::Neg { operand } => (BinOp::Sub, (**operand).clone()),
+                                _ => (BinOp::Add, first.clone()),
+                            };
+                            let span = Span::new(last.span.start, term.span.end);
+                            *last = Expr::new(ExprKind::Binary { op, lhs: Box::new(last.clone()), rhs: Box::new(term) }, span);
+                            c.links.extend(piece.links.iter().cloned());
+                        }
+                        (_, Some(_), _) => {
+                            if let Some(done) = current.take() {
+                                out.push(done);
+                            }
+                            current = Some(piece.clone());
+                        }
+                        (None, None, _) => current = Some(piece.clone()),
+                    }
+                }
+                if row_dangling.is_some() {
+                    dangling = row_dangling;
+                }
+            }
+        }
+        out.extend(current);
+    }
+    out
 }
 
 fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {

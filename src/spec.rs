@@ -49,6 +49,10 @@ pub struct SectionSpec {
     /// Σ ∂f/∂x_r dx_r.
     #[serde(default)]
     pub vary: Vec<String>,
+    /// Symbols whose values are positive (`positive = ['x', '\sigma']`): sampled positive, and
+    /// the exact stage may use ln(ab) = ln a + ln b and √(x²) = x for them.
+    #[serde(default)]
+    pub positive: Vec<String>,
     /// Identity matrices: `I = "n"`.
     #[serde(default)]
     pub identity: BTreeMap<String, String>,
@@ -206,6 +210,7 @@ impl Spec {
         merged.family.extend(own.family.clone());
         merged.loss = own.loss.clone().or(merged.loss);
         merged.vary.extend(own.vary.iter().cloned());
+        merged.positive.extend(own.positive.iter().cloned());
         merged.functions.extend(own.functions.clone());
         merged.define.extend(own.define.iter().cloned());
         merged.claims.extend(own.claims.iter().cloned());

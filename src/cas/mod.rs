@@ -9,7 +9,7 @@
 mod compare;
 pub mod worker;
 
-pub use compare::{compare, Agreement, Method, Mismatch};
+pub use compare::{compare, Agreement, Assumptions, Method, Mismatch};
 
 use crate::eval::{sanitize, Backend, Elementary, EvalError, Scalar, Value};
 use crate::syntax::ast::Span;
@@ -24,6 +24,9 @@ impl Scalar for Atom {
     }
     fn euler() -> Self {
         Atom::var(Symbol::E)
+    }
+    fn pi() -> Self {
+        Atom::var(Symbol::PI)
     }
     fn plus(&self, other: &Self) -> Self {
         self + other
@@ -44,11 +47,15 @@ impl Scalar for Atom {
         self.pow(exponent)
     }
     fn elementary(f: Elementary, x: &Self) -> Self {
+        if f == Elementary::Abs {
+            return (x * x).pow(Atom::num(1) / Atom::num(2));
+        }
         let symbol = match f {
             Elementary::Exp => Symbol::EXP,
             Elementary::Log => Symbol::LOG,
             Elementary::Sin => Symbol::SIN,
             Elementary::Cos => Symbol::COS,
+            Elementary::Abs => unreachable!("handled above"),
         };
         FunctionBuilder::new(symbol).add_arg(x).finish()
     }

@@ -7,7 +7,7 @@ use super::scalar::{Backend, Elementary, Scalar};
 use super::scope::{Decl, FunctionKind};
 use super::value::Value;
 use super::EvalError;
-use crate::syntax::ast::{Expr, ExprKind, Function, Span};
+use crate::syntax::ast::{Expr, ExprKind, Function, RelOp, Span};
 
 /// The key a component-wise definition of a function at an argument gets: `\operatorname{LN}(x)`.
 pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
@@ -16,45 +16,86 @@ pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
 
 impl<B: Backend> Instance<'_, B> {
     pub(super) fn apply(&self, func: &Function, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        let [arg] = args else {
-            return Err(EvalError::Unsupported { what: format!("{} with {} arguments", func.name, args.len()), span });
-        };
         if func.sup.is_some() {
             return Err(EvalError::Unsupported { what: format!("a power of {}", func.name), span });
         }
+        let own = format!("\\operatorname{{{}}}", func.name);
+        if func.sub.is_none() && self.scope.defs.get(&own).is_some_and(|d| d.function) {
+            return self.apply_defined(&own, func.primes, args, span, env);
+        }
+        let [arg] = args else {
+            return Err(EvalError::Unsupported { what: format!("{} with {} arguments", func.name, args.len()), span });
+        };
         if let Some(key) = applied_key(&func.name, arg).filter(|k| self.scope.defs.contains_key(k)) {
+            if func.primes > 0 {
+                return Err(EvalError::Unsupported { what: format!("`{}'` of a function defined component-wise", func.name), span });
+            }
             return self.named(&key, arg, env);
         }
         let value = self.eval(arg, env)?;
-        match (func.name.as_str(), &func.sub) {
-            ("softmax", None) => Ok(self.softmax(&value, None)),
-            ("softmax", Some(set)) => {
+        match (func.name.as_str(), &func.sub, func.primes) {
+            ("softmax", None, 0) => Ok(self.softmax(&value, None)),
+            ("softmax", Some(set), 0) => {
                 let key = set.symbol_key().unwrap_or_default();
                 let kind = self.set_kind(&key, set.span)?.to_string();
                 Ok(self.softmax(&value, Some(kind.as_str())))
             }
-            (name, None) => self.plain_function(name, value, span),
-            (name, Some(_)) => Err(EvalError::Unsupported { what: format!("the function `{name}` with a subscript"), span }),
+            (name, None, 0) => self.plain_function(name, value, span),
+            (name, None, 1) if is_entrywise(name) => {
+                // `\tanh'(a)`: the derivative of the built-in, entry by entry.
+                let value = value.clone();
+                self.entrywise_derivative(&value, span, &|inner: &Instance<B>, t: Value<B::S>| inner.plain_function(name, t, span))
+            }
+            (name, Some(_), _) => Err(EvalError::Unsupported { what: format!("the function `{name}` with a subscript"), span }),
+            (name, _, _) => Err(EvalError::Unsupported { what: format!("`{name}` with {} primes", func.primes), span }),
         }
     }
 
     fn plain_function(&self, name: &str, value: Value<B::S>, span: Span) -> Result<Value<B::S>, EvalError> {
         let builtin = |f: Elementary| value.map(|a| B::S::elementary(f, a));
+        let exp = |a: &B::S| B::S::elementary(Elementary::Exp, a);
+        let half = B::S::ratio(1, 2);
+        let concrete = || value.concrete(span, name);
         match name {
             "ln" | "log" => Ok(builtin(Elementary::Log)),
             "exp" => Ok(builtin(Elementary::Exp)),
             "sin" => Ok(builtin(Elementary::Sin)),
             "cos" => Ok(builtin(Elementary::Cos)),
-            "mean" => Ok(Value::scalar(sum(&value.data).over(&B::S::int(value.data.len() as i64)))),
-            "sum" => Ok(Value::scalar(sum(&value.data))),
-            "det" if value.rows == value.cols => Ok(Value::scalar(determinant(&value))),
+            "tan" => Ok(value.map(|a| B::S::elementary(Elementary::Sin, a).over(&B::S::elementary(Elementary::Cos, a)))),
+            "abs" => Ok(builtin(Elementary::Abs)),
+            "sinh" => Ok(value.map(|a| exp(a).minus(&exp(&a.negate())).times(&half))),
+            "cosh" => Ok(value.map(|a| exp(a).plus(&exp(&a.negate())).times(&half))),
+            "tanh" => Ok(value.map(|a| {
+                let e2 = exp(&a.times(&B::S::int(2)));
+                e2.minus(&B::S::int(1)).over(&e2.plus(&B::S::int(1)))
+            })),
+            "sigmoid" => Ok(value.map(|a| B::S::int(1).over(&B::S::int(1).plus(&exp(&a.negate()))))),
+            "ReLU" | "relu" => Ok(value.map(|a| extremum(&B::S::int(0), a, true))),
+            "sgn" | "sign" => Ok(value.map(|a| a.over(&B::S::elementary(Elementary::Abs, a)))),
+            "mean" => {
+                let v = concrete()?;
+                Ok(Value::scalar(sum(&v.data).over(&B::S::int(v.data.len() as i64))))
+            }
+            "sum" => Ok(Value::scalar(sum(&concrete()?.data))),
+            "det" if value.rows == value.cols && !value.is_free() => Ok(Value::scalar(determinant(&value))),
+            "tr" | "trace" | "Tr" if value.rows == value.cols && !value.is_free() => {
+                Ok(Value::scalar((0..value.rows).fold(B::S::int(0), |acc, i| acc.plus(value.at(i, i)))))
+            }
+            "diag" if (value.rows == 1 || value.cols == 1) && !value.is_free() => {
+                let n = value.data.len();
+                Ok(Value::from_fn(n, n, |i, j| if i == j { value.data[i].clone() } else { B::S::int(0) }))
+            }
             "shape" => Ok(Value::matrix(1, 2, vec![B::S::int(value.rows as i64), B::S::int(value.cols as i64)])),
-            _ => Err(EvalError::Unsupported { what: format!("the function `{name}`"), span }),
+            _ => Err(EvalError::Unsupported { what: format!("not understood: the function `{name}`"), span }),
         }
     }
 
-    /// Row-wise softmax; with a `causal` mask row i uses only columns 1..=i (the rest are 0).
+    /// Softmax: of a vector, over all its entries (either orientation); of a matrix, row by row;
+    /// with a `causal` mask row i uses only columns 1..=i (the rest are 0).
     fn softmax(&self, s: &Value<B::S>, mask: Option<&str>) -> Value<B::S> {
+        if s.cols == 1 && s.rows > 1 && mask.is_none() {
+            return self.softmax(&s.transpose(), None).transpose();
+        }
         let allowed = |i: usize, j: usize| mask != Some("causal") || j <= i;
         let shifts: Vec<B::S> = (0..s.rows)
             .map(|i| B::S::softmax_shift(&(0..s.cols).filter(|&r| allowed(i, r)).map(|r| s.at(i, r).clone()).collect::<Vec<_>>()))
@@ -69,20 +110,29 @@ impl<B: Backend> Instance<'_, B> {
         })
     }
 
-    /// `F(x)`, `\sigma'(B)`, `R(\theta)` for declared functions; otherwise a product (`x(1-x)`).
+    /// `F(x)`, `\sigma'(B)`, `R(\theta)`: a function the notes define, or one the spec declares;
+    /// a value directly before parentheses is a product (`x(1-x)` with x known). A name that is
+    /// neither is refused: an application and a product would give different verdicts.
     pub(super) fn call(&self, func: &Expr, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let (head, primes) = match &func.kind {
             ExprKind::Prime { operand } => (operand.as_ref(), 1),
             _ => (func, 0),
         };
         let key = head.symbol_key().unwrap_or_default();
+        if self.scope.defs.get(&key).is_some_and(|d| d.function) {
+            return self.apply_defined(&key, primes, args, span, env);
+        }
         let Some(Decl::Function(kind)) = self.scope.decls.get(&key) else {
             if primes > 0 {
-                return Err(EvalError::Unsupported { what: format!("`{key}'` (declare `{key}` as a function in the spec)"), span });
+                return Err(EvalError::Unsupported { what: format!("`{key}'`: {key} is not a function defined in the notes or declared in the spec"), span });
             }
             let [one] = args else {
                 return Err(EvalError::Unsupported { what: format!("`{key}(…)` with {} arguments", args.len()), span });
             };
+            if !self.resolves(&key, env) && self.adjoint_target(head).is_none() {
+                let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
+                return Err(EvalError::Unsupported { what, span });
+            }
             return self.eval(func, env)?.matmul(&self.eval(one, env)?, span);
         };
         let [arg] = args else {
@@ -94,6 +144,167 @@ impl<B: Backend> Instance<'_, B> {
             FunctionKind::Vector => Ok(x.map_indexed(|i| self.backend.generic(&key, Some(i as i64 + 1), &x.data, 0))),
             FunctionKind::Rotation => Ok(rotation(x.as_scalar(arg.span, "a rotation angle")?)),
         }
+    }
+
+    /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
+    /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
+    /// function); `primes` = 1 applies its derivative.
+    fn apply_defined(&self, key: &str, primes: usize, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let def = &self.scope.defs[key];
+        if args.len() != def.params.len() {
+            let what = format!("`{key}` takes {} argument(s), given {}", def.params.len(), args.len());
+            return Err(EvalError::Unsupported { what, span });
+        }
+        let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
+        let whole = matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
+        let body = |inner: &Instance<B>, bound: Vec<Value<B::S>>| -> Result<Value<B::S>, EvalError> {
+            if !inner.in_progress.borrow_mut().insert(key.to_string()) {
+                return Err(EvalError::Cyclic { key: key.to_string(), span });
+            }
+            inner.bound.borrow_mut().push(def.params.iter().cloned().zip(bound).collect());
+            let result = inner.eval(&def.body, &Env::new());
+            inner.bound.borrow_mut().pop();
+            inner.in_progress.borrow_mut().remove(key);
+            result
+        };
+        match (values.as_slice(), primes) {
+            ([one], 0) if !whole && !one.is_scalar() => {
+                let entries = one.data.iter().map(|a| Ok(body(self, vec![Value::scalar(a.clone())])?.as_scalar(span, key)?.clone()));
+                Ok(Value { data: entries.collect::<Result<_, EvalError>>()?, ..one.clone() })
+            }
+            (_, 0) => body(self, values),
+            ([one], 1) if !whole => self.entrywise_derivative(one, span, &|inner: &Instance<B>, t: Value<B::S>| body(inner, vec![t])),
+            _ => Err(EvalError::Unsupported { what: format!("`{key}` with {primes} prime(s) here"), span }),
+        }
+    }
+
+    /// f'(a) entry by entry: f at a fresh leaf t, differentiated by t, t replaced by each entry.
+    fn entrywise_derivative(&self, at: &Value<B::S>, span: Span, f: &dyn Fn(&Instance<B>, Value<B::S>) -> Result<Value<B::S>, EvalError>) -> Result<Value<B::S>, EvalError> {
+        let t = Value::scalar(self.leaf("derivcheck·t", &[]));
+        let mut data = Vec::with_capacity(at.data.len());
+        for a in &at.data {
+            let actual = Value::scalar(a.clone());
+            self.backend.bind(&t, &actual);
+            let recompute = || f(self, t.clone());
+            let derivative = self.backend.differentiate(&recompute, &t, span)?;
+            let derivative = self.backend.substitute(derivative, &t, &actual);
+            data.push(derivative.as_scalar(span, "a derivative")?.clone());
+        }
+        Ok(Value { data, ..at.clone() })
+    }
+
+    /// |x| of a scalar, entry by entry for `\operatorname{abs}`; `|A|` of a matrix is refused
+    /// (a determinant or a norm?).
+    pub(super) fn absolute(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let v = self.eval(operand, env)?;
+        if !(v.rows == 1 && v.cols == 1) {
+            let what = format!("|·| of a {}×{} value (a determinant? a norm? write \\det or \\|·\\|)", v.rows, v.cols);
+            return Err(EvalError::Unsupported { what, span: operand.span });
+        }
+        Ok(v.map(|a| B::S::elementary(Elementary::Abs, a)))
+    }
+
+    /// `\|x\|` (2-norm of a vector, Frobenius of a matrix), `\|x\|_2`, `\|A\|_F`, `\|x\|_1`.
+    pub(super) fn norm(&self, operand: &Expr, sub: Option<&Expr>, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let v = self.eval(operand, env)?;
+        let v = v.concrete(span, "a norm")?;
+        let is_vector = v.rows == 1 || v.cols == 1;
+        let which = sub.map(|s| crate::syntax::print::expr(s));
+        let squares = || sum(&v.data.iter().map(|a| a.times(a)).collect::<Vec<_>>());
+        let kind = match which.as_deref() {
+            None => "2",
+            Some("2") if is_vector => "2",
+            Some("F") | Some("\\mathrm{F}") => "2",
+            Some("1") if is_vector => "1",
+            Some(other) => {
+                let what = format!("the norm ‖·‖_{other} of a {}×{} value", v.rows, v.cols);
+                return Err(EvalError::Unsupported { what, span });
+            }
+        };
+        Ok(Value::scalar(match kind {
+            "1" => sum(&v.data.iter().map(|a| B::S::elementary(Elementary::Abs, a)).collect::<Vec<_>>()),
+            _ => squares().power(&B::S::ratio(1, 2)),
+        }))
+    }
+
+    /// `\langle a, b\rangle`: Σ a_r b_r over two values with the same number of entries.
+    pub(super) fn inner_product(&self, inner: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let ExprKind::Tuple { items } = &inner.kind else {
+            return Err(EvalError::Unsupported { what: "⟨·⟩ without two arguments".into(), span });
+        };
+        let [a, b] = items.as_slice() else {
+            return Err(EvalError::Unsupported { what: format!("⟨·⟩ with {} arguments", items.len()), span });
+        };
+        let (a, b) = (self.eval(a, env)?, self.eval(b, env)?);
+        let same = a.shape() == b.shape() || ((a.rows == 1 || a.cols == 1) && (b.rows == 1 || b.cols == 1) && a.data.len() == b.data.len());
+        if !same || a.is_free() || b.is_free() {
+            return Err(EvalError::ShapeMismatch { op: "an inner product".into(), left: a.shape(), right: b.shape(), span });
+        }
+        Ok(Value::scalar(a.data.iter().zip(&b.data).fold(B::S::int(0), |acc, (x, y)| acc.plus(&x.times(y)))))
+    }
+
+    /// `\mathbf 1_{j=y}` (between indices: 0 or 1), `\mathbf 1_{a>0}`, `\mathbb 1[a>0]` (of real
+    /// values: the step function, entry by entry).
+    pub(super) fn indicator(&self, condition: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let ExprKind::Relation { chain } = &condition.kind else {
+            return Err(EvalError::Unsupported { what: "an indicator without a condition".into(), span: condition.span });
+        };
+        if let Ok(holds) = self.condition_holds(chain, env) {
+            return Ok(Value::scalar(B::S::int(i64::from(holds))));
+        }
+        let (Some(left), [link]) = (&chain.first, chain.links.as_slice()) else {
+            return Err(EvalError::Unsupported { what: "an indicator of a chained condition".into(), span: condition.span });
+        };
+        let (a, b) = (self.eval(left, env)?, self.eval(&link.rhs, env)?);
+        let difference = match link.op {
+            RelOp::Gt | RelOp::Ge => a.add_like(&b, "a condition", condition.span, |x, y| x.minus(y))?,
+            RelOp::Lt | RelOp::Le => b.add_like(&a, "a condition", condition.span, |x, y| x.minus(y))?,
+            _ => return Err(EvalError::Unsupported { what: "an indicator of an equation between real values".into(), span: condition.span }),
+        };
+        // 1_{d>0} = (1 + d/|d|)/2, exact wherever d ≠ 0 (the boundary has measure zero).
+        Ok(difference.map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
+    }
+}
+
+/// Built-in functions that act entry by entry (so `\tanh'(a)` means the derivative entry by entry).
+fn is_entrywise(name: &str) -> bool {
+    matches!(name, "ln" | "log" | "exp" | "sin" | "cos" | "tan" | "abs" | "sinh" | "cosh" | "tanh" | "sigmoid" | "ReLU" | "relu")
+}
+
+/// max(a, b) = (a + b + |a − b|)/2, min(a, b) = (a + b − |a − b|)/2: exact, and differentiable
+/// wherever a ≠ b.
+pub(super) fn extremum<S: Scalar>(a: &S, b: &S, max: bool) -> S {
+    let spread = S::elementary(Elementary::Abs, &a.minus(b));
+    let total = a.plus(b);
+    let both = if max { total.plus(&spread) } else { total.minus(&spread) };
+    both.times(&S::ratio(1, 2))
+}
+
+/// The inverse by cofactors (the matrices here are tiny).
+pub(super) fn inverse<S: Scalar>(m: &Value<S>, span: Span) -> Result<Value<S>, EvalError> {
+    if m.rows != m.cols || m.is_free() {
+        return Err(EvalError::Unsupported { what: format!("the inverse of a {}×{} matrix", m.rows, m.cols), span });
+    }
+    let n = m.rows;
+    let det = determinant(m);
+    if n == 1 {
+        return Ok(Value::scalar(S::int(1).over(&det)));
+    }
+    Ok(Value::from_fn(n, n, |i, j| {
+        // (A⁻¹)_{ij} = (−1)^{i+j} M_{ji} / det A.
+        let minor = Value::from_fn(n - 1, n - 1, |r, c| m.at(if r < j { r } else { r + 1 }, if c < i { c } else { c + 1 }).clone());
+        let cofactor = determinant(&minor);
+        let signed = if (i + j) % 2 == 0 { cofactor } else { cofactor.negate() };
+        signed.over(&det)
+    }))
+}
+
+/// `\|x\|_2` parses as a subscript on a norm: the norm's operand.
+pub(super) fn norm_operand(base: &Expr) -> Option<&Expr> {
+    match &base.kind {
+        ExprKind::Norm { operand } => Some(operand),
+        ExprKind::Fenced { open, inner: Some(inner), .. } if matches!(open.as_str(), "\\|" | "\\lVert" | "\\Vert") => Some(inner),
+        _ => None,
     }
 }
 

@@ -37,10 +37,15 @@ pub struct Instance<'a, B: Backend> {
     steps: Cell<usize>,
     cache: RefCell<HashMap<(String, Env), Value<B::S>>>,
     pub(super) adjoints: RefCell<HashMap<String, Value<B::S>>>,
-    in_progress: RefCell<HashSet<String>>,
+    pub(super) in_progress: RefCell<HashSet<String>>,
+    /// Arguments of the notes' functions being applied (`z` in `\sigma(z)=…`), innermost last.
+    /// A definition's body starts a fresh frame: arguments are lexically scoped.
+    pub(super) bound: RefCell<Vec<HashMap<String, Value<B::S>>>>,
     /// Symbolica variable name -> how the notes write it, for counterexamples.
     /// Shared by the fresh instances a derivative makes, so every leaf gets its name.
     pub names: Rc<RefCell<BTreeMap<String, String>>>,
+    /// Internal names of the leaves of the spec's `positive` symbols.
+    pub positive_leaves: Rc<RefCell<HashSet<String>>>,
 }
 
 impl<'a, B: Backend> Instance<'a, B> {
@@ -56,7 +61,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             cache: RefCell::new(HashMap::new()),
             adjoints: RefCell::new(HashMap::new()),
             in_progress: RefCell::new(HashSet::new()),
+            bound: RefCell::new(Vec::new()),
             names: Rc::new(RefCell::new(BTreeMap::new())),
+            positive_leaves: Rc::new(RefCell::new(HashSet::new())),
         }
     }
 
@@ -69,17 +76,37 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(B::S::negate)),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span, env),
             ExprKind::Frac { num, den } => self.quotient(num, den, e.span, env),
-            ExprKind::Sqrt { index: None, radicand } => {
+            ExprKind::Sqrt { index, radicand } => {
                 let r = self.eval(radicand, env)?;
-                Ok(Value::scalar(r.as_scalar(radicand.span, "a square root's argument")?.power(&B::S::ratio(1, 2))))
+                let r = r.as_scalar(radicand.span, "a square root's argument")?;
+                let n = match index {
+                    None => 2,
+                    Some(i) => self.integer(i, env)?,
+                };
+                if n < 1 {
+                    return Err(unsupported(e));
+                }
+                Ok(Value::scalar(r.power(&B::S::ratio(1, n))))
             }
             ExprKind::Power { base, exponent } => self.power(base, exponent, e.span, env),
-            ExprKind::Transpose { operand } => Ok(self.eval(operand, env)?.transpose()),
+            ExprKind::Transpose { operand } => match &operand.kind {
+                ExprKind::Symbol(s) if s.is_bold_one() && !self.resolves(&s.key(), env) => Ok(Value::uniform_row(B::S::int(1))),
+                _ => Ok(self.eval(operand, env)?.transpose()),
+            },
             ExprKind::BigOp { op, lower, upper, body: Some(body) } => self.big_op(op, lower.as_deref(), upper.as_deref(), body, e.span, env),
             ExprKind::Apply { func, args, .. } => self.apply(func, args, e.span, env),
             ExprKind::Differential { operand } => self.differential(operand, env),
+            ExprKind::Derivative { of, wrt, .. } => self.derivative(of, wrt, env),
             ExprKind::Call { func, args } => self.call(func, args, e.span, env),
-            ExprKind::Fenced { inner: Some(inner), open, .. } if open != "\\{" => self.eval(inner, env),
+            ExprKind::Fenced { inner: Some(inner), open, .. } => match open.as_str() {
+                "(" | "[" | "\\left(" => self.eval(inner, env),
+                "|" | "\\lvert" | "\\vert" => self.absolute(inner, env),
+                "\\|" | "\\lVert" | "\\Vert" => self.norm(inner, None, e.span, env),
+                "\\langle" => self.inner_product(inner, e.span, env),
+                _ => Err(unsupported(e)),
+            },
+            ExprKind::Abs { operand } => self.absolute(operand, env),
+            ExprKind::Norm { operand } => self.norm(operand, None, e.span, env),
             ExprKind::Tuple { items } => {
                 let entries = items.iter().map(|i| self.scalar(i, env)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Value::matrix(1, entries.len(), entries))
@@ -108,9 +135,12 @@ impl<'a, B: Backend> Instance<'a, B> {
     // ------------------------------------------------------------------ symbols and indices
 
     fn symbol(&self, sym: &TexSymbol, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
-        let key = sym.to_string();
-        if sym.name == "1" && sym.style.is_some() {
-            return Ok(Value::broadcast_scalar(B::S::int(1)));
+        let key = sym.key();
+        if self.resolves(&key, env) {
+            return self.named(&key, e, env);
+        }
+        if sym.is_bold_one() {
+            return Ok(Value::uniform(B::S::int(1)));
         }
         if let Some(target) = self.adjoint_target(e) {
             return self.adjoint(&target, e.span);
@@ -124,12 +154,19 @@ impl<'a, B: Backend> Instance<'a, B> {
     }
 
     /// Does `key` name something here (an index value, a size, a declaration, a definition)?
-    fn resolves(&self, key: &str, env: &Env) -> bool {
-        env.contains_key(key) || self.sizes.contains_key(key) || self.scope.knows(key) || self.opaque == Some(key)
+    pub(super) fn resolves(&self, key: &str, env: &Env) -> bool {
+        env.contains_key(key)
+            || self.sizes.contains_key(key)
+            || self.scope.knows(key)
+            || self.opaque == Some(key)
+            || self.bound.borrow().last().is_some_and(|f| f.contains_key(key))
     }
 
     /// A symbol (or name-like subscripted symbol such as `W_Q`) by its key.
     pub(super) fn named(&self, key: &str, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        if let Some(v) = self.bound.borrow().last().and_then(|f| f.get(key)) {
+            return Ok(v.clone());
+        }
         if let Some(v) = env.get(key).or_else(|| self.sizes.get(key)) {
             return Ok(Value::scalar(B::S::int(*v)));
         }
@@ -137,6 +174,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             return self.opaque_leaf(key, e.span);
         }
         if let Some(def) = self.scope.defs.get(key) {
+            if def.function {
+                return Err(EvalError::Unsupported { what: format!("the function `{key}` without an argument"), span: e.span });
+            }
             return if def.params.is_empty() { self.definition(key, &[], env, e.span) } else { self.assemble(key, env, e.span) };
         }
         match self.scope.decls.get(key) {
@@ -151,7 +191,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             Some(Decl::Index { .. }) => Err(EvalError::UnboundIndex { name: key.to_string(), span: e.span }),
             Some(Decl::Family { .. }) => Err(EvalError::Unsupported { what: format!("`{key}` without its index"), span: e.span }),
             Some(Decl::Function(_)) | Some(Decl::Set { .. }) => Err(EvalError::Unsupported { what: format!("`{key}` without an argument"), span: e.span }),
-            None if key == "e" => Ok(Value::scalar(B::S::euler())),
+            None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
+            None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
+            None if !plain_symbol(e) => Err(EvalError::Unsupported { what: format!("not understood: `{key}` (define it, or declare it in the spec)"), span: e.span }),
             None => Ok(Value::scalar(self.leaf(key, &[]))),
         }
     }
@@ -172,6 +214,9 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub fn leaf(&self, key: &str, indices: &[i64]) -> B::S {
         let (name, shown) = leaf_name(key, indices);
         let leaf = self.backend.leaf(&name, &shown);
+        if self.scope.positive.iter().any(|p| p == key) {
+            self.positive_leaves.borrow_mut().insert(name.clone());
+        }
         self.names.borrow_mut().insert(name, shown);
         leaf
     }
@@ -200,7 +245,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         if !self.in_progress.borrow_mut().insert(key.to_string()) {
             return Err(EvalError::Cyclic { key: key.to_string(), span });
         }
+        self.bound.borrow_mut().push(HashMap::new());
         let result = self.eval(&def.body, &env);
+        self.bound.borrow_mut().pop();
         self.in_progress.borrow_mut().remove(key);
         let value = result?;
         if value.size_hint() > self.budget.max_bytes {
@@ -230,16 +277,29 @@ impl<'a, B: Backend> Instance<'a, B> {
     }
 
     fn subscript(&self, e: &Expr, base: &Expr, index: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        if let ExprKind::Symbol(s) = &base.kind {
+            if let Some(bound) = s.label.as_ref().and_then(|l| env.get(l)) {
+                // `x^{(i)}_j` with i bound: the leaf of example i.
+                let mut s = s.clone();
+                s.label = Some(bound.to_string());
+                let base = Expr::new(ExprKind::Symbol(s), base.span);
+                let e = Expr::new(ExprKind::Subscript { base: Box::new(base.clone()), index: Box::new(index.clone()) }, e.span);
+                return self.subscript(&e, &base, index, env);
+            }
+        }
         if let Some(key) = e.symbol_key().filter(|k| self.resolves(k, env)) {
             return self.named(&key, e, env);
         }
         if let Some(target) = self.adjoint_target(e) {
             return self.adjoint(&target, e.span);
         }
-        if let (ExprKind::Symbol(s), ExprKind::Relation { chain }) = (&base.kind, &index.kind) {
-            if s.name == "1" && s.style.is_some() {
-                return Ok(Value::scalar(B::S::int(i64::from(self.condition_holds(chain, env)?))));
+        if let ExprKind::Symbol(s) = &base.kind {
+            if s.is_bold_one() && !self.resolves(&s.key(), env) {
+                return self.indicator(index, env);
             }
+        }
+        if let Some(norm) = super::builtins::norm_operand(base) {
+            return self.norm(norm, Some(index), e.span, env);
         }
         let indices = self.indices(index, env)?;
         if let Some(key) = base.symbol_key() {
@@ -279,37 +339,85 @@ impl<'a, B: Backend> Instance<'a, B> {
         if op == BinOp::Div {
             return self.quotient(lhs, rhs, span, env);
         }
+        if op == BinOp::Implicit {
+            if let (ExprKind::Symbol(s), ExprKind::Fenced { open, inner: Some(condition), .. }) = (&lhs.kind, &rhs.kind) {
+                if s.is_bold_one() && open == "[" && !self.resolves(&s.key(), env) {
+                    return self.indicator(condition, env); // `\mathbb 1[a>0]`
+                }
+            }
+            if matches!(rhs.kind, ExprKind::Number { .. }) {
+                return Err(EvalError::Unsupported { what: format!("a number written after a factor (`{}`): write the product explicitly", crate::syntax::print::expr(&Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) }, span))), span });
+            }
+        }
         let (a, b) = (self.eval(lhs, env)?, self.eval(rhs, env)?);
         match op {
             BinOp::Add => a.add_like(&b, "a sum", span, |x, y| x.plus(y)),
             BinOp::Sub => a.add_like(&b, "a difference", span, |x, y| x.minus(y)),
             BinOp::Implicit | BinOp::Cdot => a.matmul(&b, span),
+            BinOp::Times if a.is_scalar() || b.is_scalar() => a.matmul(&b, span),
             BinOp::Hadamard => a.zip(&b, "an entry-wise product", span, false, |x, y| x.times(y)),
-            _ => Err(EvalError::Unsupported { what: format!("the operator {op:?}"), span }),
+            _ => Err(EvalError::Unsupported { what: format!("the operator {op:?} here"), span }),
         }
     }
 
-    /// `a/b`, `\frac{a}{b}`, or a derivative when both are `\partial`.
-    fn quotient(&self, num: &Expr, den: &Expr, _span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        if let (ExprKind::Partial { order: None, operand: Some(of) }, ExprKind::Partial { order: None, operand: Some(wrt) }) = (&num.kind, &den.kind) {
-            return self.derivative(of, wrt, env);
+    /// `a/b`, `\frac{a}{b}`; a derivative operator left with nothing to apply to is refused.
+    fn quotient(&self, num: &Expr, den: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let bare_operator = |e: &Expr| {
+            matches!(&e.kind, ExprKind::Partial { operand: None, .. })
+                || matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.style == Some(crate::syntax::ast::Style::Roman))
+        };
+        if bare_operator(num) || matches!(den.kind, ExprKind::Partial { .. }) {
+            return Err(EvalError::Unsupported { what: "a derivative operator with nothing after it to differentiate".into(), span });
         }
         let (a, b) = (self.eval(num, env)?, self.eval(den, env)?);
         let b = b.as_scalar(den.span, "a denominator")?.clone();
         Ok(a.map(|x| x.over(&b)))
     }
 
+    /// Scalar powers; `A^2` = AA and `A^{-1}` the inverse for a square matrix A.
     fn power(&self, base: &Expr, exponent: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        let exp = self.scalar(exponent, env)?;
         let b = self.eval(base, env)?;
-        let b = b.as_scalar(base.span, "a power's base")?;
-        let _ = span;
-        Ok(Value::scalar(b.power(&exp)))
+        if b.rows == 1 && b.cols == 1 {
+            let exp = self.scalar(exponent, env)?;
+            return Ok(Value::scalar(b.data[0].power(&exp)));
+        }
+        if b.rows != b.cols || b.is_free() {
+            let what = format!("a power of a {}×{} matrix (entry-wise? write it with \\odot)", b.rows, b.cols);
+            return Err(EvalError::Unsupported { what, span });
+        }
+        let n = self.integer(exponent, env).map_err(|_| EvalError::Unsupported { what: "a matrix to a non-integer power".into(), span })?;
+        let base_matrix = if n < 0 { super::builtins::inverse(&b, span)? } else { b.clone() };
+        let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
+        for _ in 0..n.unsigned_abs().min(64) {
+            acc = acc.matmul(&base_matrix, span)?;
+        }
+        Ok(acc)
     }
 
     fn big_op(&self, op: &BigOpKind, lower: Option<&Expr>, upper: Option<&Expr>, body: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) {
+        let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
+        if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
             return Err(EvalError::Unsupported { what: format!("\\{}", op.name()), span });
+        }
+        let pick = |a: &B::S, b: &B::S| super::builtins::extremum(a, b, *op == BigOpKind::Max);
+        if extremum && lower.is_none() {
+            // `\max(a, b)`, `\max(0, x)`: of the listed values, entry by entry.
+            let items: Vec<&Expr> = match &body.kind {
+                ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
+                    ExprKind::Tuple { items } => items.iter().collect(),
+                    _ => vec![inner.as_ref()],
+                },
+                _ => vec![body],
+            };
+            let mut acc: Option<Value<B::S>> = None;
+            for item in items {
+                let v = self.eval(item, env)?;
+                acc = Some(match acc {
+                    None => v,
+                    Some(a) => a.zip(&v, "a maximum", span, true, pick)?,
+                });
+            }
+            return acc.ok_or(EvalError::Unsupported { what: format!("\\{} of nothing", op.name()), span });
         }
         let lower = lower.ok_or(EvalError::Unsupported { what: "a sum without an index".into(), span })?;
         let assignments = self.summation_range(lower, upper, body, env)?;
@@ -319,10 +427,15 @@ impl<'a, B: Backend> Instance<'a, B> {
             acc = Some(match acc {
                 None => term,
                 Some(a) if *op == BigOpKind::Sum => a.zip(&term, "a sum", span, false, |x, y| x.plus(y))?,
+                Some(a) if extremum => a.zip(&term, "a maximum", span, false, pick)?,
                 Some(a) => a.zip(&term, "a product", span, false, |x, y| x.times(y))?,
             });
         }
-        Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(i64::from(*op == BigOpKind::Prod)))))
+        match acc {
+            Some(v) => Ok(v),
+            None if extremum => Err(EvalError::Unsupported { what: format!("\\{} over an empty range", op.name()), span }),
+            None => Ok(Value::scalar(B::S::int(i64::from(*op == BigOpKind::Prod)))),
+        }
     }
 
     fn matrix_literal(&self, rows: &[Vec<Option<crate::syntax::ast::Statement>>], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
@@ -403,6 +516,25 @@ fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
     }
     let n: i64 = digits.parse().map_err(|_| too_long())?;
     Ok(S::ratio(n, 10i64.pow(frac.len() as u32)))
+}
+
+/// A letter (Latin or Greek, with accents, bold, a label or a subscript) that may stand for an
+/// unknown number. `\mathbb E`, `\mathcal N`, `\mathrm{foo}`, `\infty` are not: they mean
+/// something derivcheck does not know, so it refuses them instead of guessing.
+fn plain_symbol(e: &Expr) -> bool {
+    const NOT_LETTERS: [&str; 17] = [
+        "infty", "nabla", "emptyset", "varnothing", "forall", "exists", "star", "bullet", "top", "cdot", "odot", "circ",
+        "times", "otimes", "ast", "aleph", "hbar",
+    ];
+    match &e.kind {
+        ExprKind::Symbol(s) => {
+            let letter = (s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic))
+                || (crate::syntax::is_greek_or_symbol_name(&s.name) && !NOT_LETTERS.contains(&s.name.as_str()));
+            letter && matches!(s.style, None | Some(crate::syntax::ast::Style::Bold))
+        }
+        ExprKind::Subscript { base, .. } => plain_symbol(base),
+        _ => true,
+    }
 }
 
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)

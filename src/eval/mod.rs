@@ -32,6 +32,8 @@ use serde::Serialize;
 pub enum EvalError {
     #[error("shapes do not fit in {op}: {}×{} and {}×{}", left.0, left.1, right.0, right.1)]
     ShapeMismatch { op: String, left: (usize, usize), right: (usize, usize), span: Span },
+    #[error("the sides are {}×{} and {}×{}, and equal once one is transposed: a layout slip (the gradient of a scalar has the shape of the variable; a derivative of a vector by a vector is the Jacobian, numerator layout)", left.0, left.1, right.0, right.1)]
+    TransposedLayout { left: (usize, usize), right: (usize, usize), span: Span },
     #[error("{what} must be a scalar here, but is {rows}×{cols}")]
     NotScalar { what: String, rows: usize, cols: usize, span: Span },
     #[error("unsupported here: {what}")]
@@ -54,6 +56,7 @@ impl EvalError {
     pub fn span(&self) -> Span {
         match self {
             EvalError::ShapeMismatch { span, .. }
+            | EvalError::TransposedLayout { span, .. }
             | EvalError::NotScalar { span, .. }
             | EvalError::Unsupported { span, .. }
             | EvalError::IndexOutOfRange { span, .. }
@@ -65,8 +68,9 @@ impl EvalError {
         }
     }
 
-    /// A shape mismatch is a finding about the formula (refuted), not a limit of the tool.
+    /// A shape mismatch is a finding about the formula (refuted), not a limit of the tool. A
+    /// matrix where a number is expected is not: the notation may mean an entry-wise operation.
     pub fn refutes(&self) -> bool {
-        matches!(self, EvalError::ShapeMismatch { .. } | EvalError::NotScalar { .. })
+        matches!(self, EvalError::ShapeMismatch { .. } | EvalError::TransposedLayout { .. })
     }
 }

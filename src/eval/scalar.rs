@@ -13,12 +13,15 @@ pub enum Elementary {
     Log,
     Sin,
     Cos,
+    /// |x|: exact domains write it √(x²), whose derivative is x/|x| wherever x ≠ 0.
+    Abs,
 }
 
 pub trait Scalar: Clone + std::fmt::Debug {
     fn int(n: i64) -> Self;
     fn ratio(numerator: i64, denominator: i64) -> Self;
     fn euler() -> Self;
+    fn pi() -> Self;
     fn plus(&self, other: &Self) -> Self;
     fn minus(&self, other: &Self) -> Self;
     fn times(&self, other: &Self) -> Self;

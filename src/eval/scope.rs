@@ -16,6 +16,9 @@ pub struct Definition {
     pub origin: String,
     /// Written in the notes (not supplied by the spec).
     pub from_notes: bool,
+    /// A function `σ(z) = …`: `params` are its arguments (bound to values where it is applied),
+    /// not index letters.
+    pub function: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +57,9 @@ pub struct Scope {
     pub loss: Option<String>,
     /// Keys whose leaves differentials vary.
     pub vary: Vec<String>,
+    /// Keys whose leaves are positive (the spec's `positive`): sampled positive, and the exact
+    /// stage may use ln(ab) = ln a + ln b and √(x²) = x for them.
+    pub positive: Vec<String>,
 }
 
 impl Scope {
@@ -87,7 +93,8 @@ impl Scope {
         let defs = defs.into_iter().map(|d| (d.key.clone(), d)).collect();
         let loss = spec.loss.as_deref().map(canonical_key).transpose()?;
         let vary = spec.vary.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
-        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), crosscheck: spec.crosscheck.clone(), decls, defs, loss, vary })
+        let positive = spec.positive.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
+        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), crosscheck: spec.crosscheck.clone(), decls, defs, loss, vary, positive })
     }
 
     pub fn is_index(&self, key: &str) -> bool {

@@ -1,31 +1,45 @@
 //! Values at a concrete size: scalars, vectors and matrices over a [`Scalar`] domain.
+//!
+//! A dimension may be *free*: the all-ones `\mathbf 1` has the shape its context gives it, so its
+//! length is unknown until it meets something of known shape (`\mathbf 1^\top\bar Y` sums the
+//! rows of Ȳ; `u-\mu\mathbf 1` subtracts μ from every entry of u). A free dimension is stored
+//! once (length 1) and all entries along it are equal; it takes a length when combined with a
+//! known one. Where nothing decides it (`\mathbf 1^\top\mathbf 1`), the value is refused as
+//! ambiguous rather than guessed.
 
 use super::scalar::Scalar;
 use super::EvalError;
 use crate::syntax::ast::Span;
 
-/// A `rows × cols` matrix, row-major; a scalar is 1×1. A `broadcast` scalar (the `\mathbf1` of
-/// `\operatorname{mean}(u)\mathbf1`) takes the shape of what it is added to.
+/// A `rows × cols` matrix, row-major; a scalar is 1×1. `free_rows`/`free_cols` mark dimensions
+/// whose length the context decides (stored as 1).
 #[derive(Clone, Debug)]
 pub struct Value<S> {
     pub rows: usize,
     pub cols: usize,
     pub data: Vec<S>,
-    pub broadcast: bool,
+    pub free_rows: bool,
+    pub free_cols: bool,
 }
 
 impl<S: Scalar> Value<S> {
     pub fn scalar(a: S) -> Self {
-        Value { rows: 1, cols: 1, data: vec![a], broadcast: false }
+        Value { rows: 1, cols: 1, data: vec![a], free_rows: false, free_cols: false }
     }
 
-    pub fn broadcast_scalar(a: S) -> Self {
-        Value { rows: 1, cols: 1, data: vec![a], broadcast: true }
+    /// `\mathbf 1`: all entries `a`, of whatever shape the context gives.
+    pub fn uniform(a: S) -> Self {
+        Value { rows: 1, cols: 1, data: vec![a], free_rows: true, free_cols: true }
+    }
+
+    /// `\mathbf 1^\top`: a row of entries `a` whose length the context gives.
+    pub fn uniform_row(a: S) -> Self {
+        Value { rows: 1, cols: 1, data: vec![a], free_rows: false, free_cols: true }
     }
 
     pub fn matrix(rows: usize, cols: usize, data: Vec<S>) -> Self {
         debug_assert_eq!(rows * cols, data.len());
-        Value { rows, cols, data, broadcast: false }
+        Value { rows, cols, data, free_rows: false, free_cols: false }
     }
 
     pub fn from_fn(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> S) -> Self {
@@ -38,8 +52,13 @@ impl<S: Scalar> Value<S> {
         Value::matrix(rows, cols, data)
     }
 
+    /// A known 1×1 value (a free one is not a scalar: its length is not known to be 1).
     pub fn is_scalar(&self) -> bool {
-        self.rows == 1 && self.cols == 1
+        self.rows == 1 && self.cols == 1 && !self.is_free()
+    }
+
+    pub fn is_free(&self) -> bool {
+        self.free_rows || self.free_cols
     }
 
     pub fn shape(&self) -> (usize, usize) {
@@ -50,36 +69,75 @@ impl<S: Scalar> Value<S> {
         &self.data[i * self.cols + j]
     }
 
+    /// The one entry of a scalar. Where only a scalar fits, a free `\mathbf 1` is the number 1.
     pub fn as_scalar(&self, span: Span, what: &str) -> Result<&S, EvalError> {
-        if self.is_scalar() {
+        if self.rows == 1 && self.cols == 1 {
             Ok(&self.data[0])
         } else {
             Err(EvalError::NotScalar { what: what.to_string(), rows: self.rows, cols: self.cols, span })
         }
     }
 
+    /// Fails on a free dimension: summing over all entries needs their number.
+    pub fn concrete(&self, span: Span, what: &str) -> Result<&Self, EvalError> {
+        if self.is_free() {
+            return Err(EvalError::Unsupported { what: format!("{what} of \\mathbf 1 whose length nothing here decides"), span });
+        }
+        Ok(self)
+    }
+
     pub fn map(&self, f: impl Fn(&S) -> S) -> Self {
-        Value { rows: self.rows, cols: self.cols, data: self.data.iter().map(f).collect(), broadcast: self.broadcast }
+        Value { data: self.data.iter().map(f).collect(), ..self.clone_shape() }
+    }
+
+    fn clone_shape(&self) -> Value<S> {
+        Value { rows: self.rows, cols: self.cols, data: Vec::new(), free_rows: self.free_rows, free_cols: self.free_cols }
     }
 
     pub fn transpose(&self) -> Self {
-        Value::from_fn(self.cols, self.rows, |i, j| self.at(j, i).clone())
+        let mut t = Value::from_fn(self.cols, self.rows, |i, j| self.at(j, i).clone());
+        t.free_rows = self.free_cols;
+        t.free_cols = self.free_rows;
+        t
     }
 
-    /// Entry-wise combination; scalars (and broadcast scalars) stretch to the other shape only
-    /// where `allow_scalar` (products by a scalar), broadcast ones always.
+    /// This value with free dimensions given lengths (`None` keeps a dimension as it is).
+    pub fn resolve(&self, rows: Option<usize>, cols: Option<usize>) -> Self {
+        let r = rows.filter(|_| self.free_rows);
+        let c = cols.filter(|_| self.free_cols);
+        if r.is_none() && c.is_none() {
+            return self.clone();
+        }
+        let (nr, nc) = (r.unwrap_or(self.rows), c.unwrap_or(self.cols));
+        let mut v = Value::from_fn(nr, nc, |i, j| {
+            let (si, sj) = (if r.is_some() { 0 } else { i }, if c.is_some() { 0 } else { j });
+            self.at(si, sj).clone()
+        });
+        v.free_rows = self.free_rows && r.is_none();
+        v.free_cols = self.free_cols && c.is_none();
+        v
+    }
+
+    /// Both values with free dimensions resolved against each other (for entry-wise work).
+    fn unify(&self, other: &Self) -> (Self, Self) {
+        let rows = |a: &Self, b: &Self| (a.free_rows && !b.free_rows).then_some(b.rows);
+        let cols = |a: &Self, b: &Self| (a.free_cols && !b.free_cols).then_some(b.cols);
+        (self.resolve(rows(self, other), cols(self, other)), other.resolve(rows(other, self), cols(other, self)))
+    }
+
+    /// Entry-wise combination; a scalar stretches to the other shape only where `allow_scalar`
+    /// (products by a scalar); free dimensions take the other side's length.
     pub fn zip(&self, other: &Self, op: &str, span: Span, allow_scalar: bool, f: impl Fn(&S, &S) -> S) -> Result<Self, EvalError> {
-        let stretch_left = self.is_scalar() && (self.broadcast || allow_scalar);
-        let stretch_right = other.is_scalar() && (other.broadcast || allow_scalar);
-        if self.shape() == other.shape() {
-            let data = self.data.iter().zip(&other.data).map(|(a, b)| f(a, b)).collect();
-            return Ok(Value { rows: self.rows, cols: self.cols, data, broadcast: self.broadcast && other.broadcast });
+        let (a, b) = self.unify(other);
+        if a.shape() == b.shape() {
+            let data = a.data.iter().zip(&b.data).map(|(x, y)| f(x, y)).collect();
+            return Ok(Value { data, free_rows: a.free_rows && b.free_rows, free_cols: a.free_cols && b.free_cols, ..a.clone_shape() });
         }
-        if stretch_left {
-            return Ok(other.map(|b| f(&self.data[0], b)).unbroadcast());
+        if a.is_scalar() && allow_scalar {
+            return Ok(b.map(|y| f(&a.data[0], y)));
         }
-        if stretch_right {
-            return Ok(self.map(|a| f(a, &other.data[0])).unbroadcast());
+        if b.is_scalar() && allow_scalar {
+            return Ok(a.map(|x| f(x, &b.data[0])));
         }
         Err(EvalError::ShapeMismatch { op: op.to_string(), left: self.shape(), right: other.shape(), span })
     }
@@ -87,7 +145,7 @@ impl<S: Scalar> Value<S> {
     /// Sums and differences: equal shapes, a scalar stretched to the other shape, or a row
     /// vector added to every row (a bias `XW_1+b_1`).
     pub fn add_like(&self, other: &Self, op: &str, span: Span, f: impl Fn(&S, &S) -> S) -> Result<Self, EvalError> {
-        let row_bias = |m: &Self, row: &Self| row.rows == 1 && m.rows > 1 && row.cols == m.cols;
+        let row_bias = |m: &Self, row: &Self| !m.is_free() && !row.is_free() && row.rows == 1 && m.rows > 1 && row.cols == m.cols;
         if row_bias(self, other) {
             return Ok(Value::from_fn(self.rows, self.cols, |i, j| f(self.at(i, j), other.at(0, j))));
         }
@@ -97,25 +155,30 @@ impl<S: Scalar> Value<S> {
         self.zip(other, op, span, true, f)
     }
 
-    fn unbroadcast(mut self) -> Self {
-        self.broadcast = false;
-        self
-    }
-
-    /// Matrix product; a scalar on either side scales.
+    /// Matrix product; a scalar on either side scales. A free inner dimension takes the other
+    /// side's length; two free inner dimensions are ambiguous.
     pub fn matmul(&self, other: &Self, span: Span) -> Result<Self, EvalError> {
         if self.is_scalar() || other.is_scalar() {
             return self.zip(other, "product", span, true, S::times);
         }
-        if self.cols != other.rows {
-            return Err(EvalError::ShapeMismatch { op: "matrix product".into(), left: self.shape(), right: other.shape(), span });
+        let (a, b) = match (self.free_cols, other.free_rows) {
+            (true, true) => {
+                return Err(EvalError::Unsupported { what: "a product over \\mathbf 1 whose length nothing here decides".into(), span })
+            }
+            (true, false) => (self.resolve(None, Some(other.rows)), other.clone()),
+            (false, true) => (self.clone(), other.resolve(Some(self.cols), None)),
+            (false, false) => (self.clone(), other.clone()),
+        };
+        if a.cols != b.rows {
+            return Err(EvalError::ShapeMismatch { op: "matrix product".into(), left: a.shape(), right: b.shape(), span });
         }
-        if let Some(data) = S::fast_matmul(&self.data, &other.data, self.rows, self.cols, other.cols) {
-            return Ok(Value::matrix(self.rows, other.cols, data));
-        }
-        Ok(Value::from_fn(self.rows, other.cols, |i, j| {
-            (0..self.cols).fold(S::int(0), |acc, k| acc.plus(&self.at(i, k).times(other.at(k, j))))
-        }))
+        let mut product = match S::fast_matmul(&a.data, &b.data, a.rows, a.cols, b.cols) {
+            Some(data) => Value::matrix(a.rows, b.cols, data),
+            None => Value::from_fn(a.rows, b.cols, |i, j| (0..a.cols).fold(S::int(0), |acc, k| acc.plus(&a.at(i, k).times(b.at(k, j))))),
+        };
+        product.free_rows = a.free_rows;
+        product.free_cols = b.free_cols;
+        Ok(product)
     }
 
     pub fn size_hint(&self) -> usize {

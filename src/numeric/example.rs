@@ -242,7 +242,7 @@ fn generated_definitions(spec: &ExampleSpec) -> Result<Vec<Definition>, String> 
         .map(|(key, rows)| {
             let tex = format!("\\begin{{bmatrix}}{}\\end{{bmatrix}}", rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("&")).collect::<Vec<_>>().join("\\\\"));
             let body = crate::syntax::parse_formula(&tex).map_err(|e| e.to_string())?.chains.remove(0).first.ok_or("empty")?;
-            Ok(Definition { key: key.to_string(), params: Vec::new(), body, origin: "example (generated)".into(), from_notes: false })
+            Ok(Definition { key: key.to_string(), params: Vec::new(), body, origin: "example (generated)".into(), from_notes: false, function: false })
         })
         .collect()
 }
@@ -250,7 +250,12 @@ fn generated_definitions(spec: &ExampleSpec) -> Result<Vec<Definition>, String> 
 /// `\bar Y = f` (not the notation `\bar Z = \partial L/\partial Z`) and `∂L/∂ℓ_j = f` as the
 /// definitions of the backward pass.
 fn backward_definition(claim: &Claim, scope: &Scope) -> Option<Definition> {
-    let has_partial = |e: &Expr| crate::syntax::print::expr(e).contains("partial");
+    let has_partial = |e: &Expr| {
+        fn any(e: &Expr) -> bool {
+            matches!(e.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }) || e.children().any(any)
+        }
+        any(e)
+    };
     let target = match claim.kind {
         ClaimKind::Adjoint if !has_partial(&claim.rhs) => claim.lhs.clone(),
         ClaimKind::Derivative => derivative_target(&claim.lhs)?,
@@ -264,13 +269,12 @@ fn backward_definition(claim: &Claim, scope: &Scope) -> Option<Definition> {
         (ExprKind::Subscript { base, .. }, Some(letters)) => (base.symbol_key()?, letters),
         _ => (target.symbol_key()?, Vec::new()),
     };
-    Some(Definition { key, params, body: claim.rhs.clone(), origin: format!("backward rule {}", claim.id), from_notes: true })
+    Some(Definition { key, params, body: claim.rhs.clone(), origin: format!("backward rule {}", claim.id), from_notes: true, function: false })
 }
 
 /// `\frac{\partial L}{\partial\ell_j}` -> `\bar\ell_j`.
 fn derivative_target(lhs: &Expr) -> Option<Expr> {
-    let ExprKind::Frac { den, .. } = &lhs.kind else { return None };
-    let ExprKind::Partial { operand: Some(wrt), .. } = &den.kind else { return None };
+    let ExprKind::Derivative { wrt, .. } = &lhs.kind else { return None };
     let mut barred = (**wrt).clone();
     let symbol = match &mut barred.kind {
         ExprKind::Symbol(s) => s,

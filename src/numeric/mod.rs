@@ -38,6 +38,9 @@ impl Scalar for Num {
     fn euler() -> Self {
         Num::of(std::f64::consts::E)
     }
+    fn pi() -> Self {
+        Num::of(std::f64::consts::PI)
+    }
     fn plus(&self, o: &Self) -> Self {
         Num::of(self.value + o.value)
     }
@@ -65,6 +68,7 @@ impl Scalar for Num {
             Elementary::Log => x.value.ln(),
             Elementary::Sin => x.value.sin(),
             Elementary::Cos => x.value.cos(),
+            Elementary::Abs => x.value.abs(),
         })
     }
     fn size(&self) -> usize {

@@ -100,6 +100,10 @@ pub enum ExprKind {
     Call { func: Box<Expr>, args: Vec<Expr> },
     /// `\partial L`, `\partial^2 f`.
     Partial { order: Option<Box<Expr>>, operand: Option<Box<Expr>> },
+    /// A derivative, in any of its spellings: `\frac{\partial f}{\partial x}`, `\partial f/\partial x`,
+    /// `\frac{\mathrm d f}{\mathrm d x}`, `\frac{d}{dx}(…)` applied to the rest of the product,
+    /// `\nabla_x f`.
+    Derivative { kind: DerivativeKind, of: Box<Expr>, wrt: Box<Expr> },
     /// `dX_{ir}`: the differential of the operand.
     Differential { operand: Box<Expr> },
     /// `(x)`, `[x]`, `\left( x \right)`, `\{x\}`; tuples `(1,0)` have a `Tuple` inside.
@@ -120,6 +124,16 @@ pub enum ExprKind {
     Accent { accent: Accent, operand: Box<Expr> },
     /// `\mathbf{x+y}`: a font over something that is not a single symbol.
     Styled { style: Style, operand: Box<Expr> },
+}
+
+/// How a derivative was written: `∂` (partial), `d` (total) or `\nabla` (gradient). All three
+/// mean the same computation; the spelling is kept for printing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DerivativeKind {
+    Partial,
+    Total,
+    Gradient,
 }
 
 /// One `&`-separated cell of an aligned row. `a &= b` has cells `a` and `= b`; `a =& b` has
@@ -172,6 +186,8 @@ pub enum BigOpKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Function {
     pub name: String,
+    /// `\tanh'(a)`: how many primes follow the name.
+    pub primes: usize,
     pub sub: Option<Box<Expr>>,
     pub sup: Option<Box<Expr>>,
 }
@@ -183,6 +199,8 @@ pub struct Symbol {
     /// Outermost last: `\bar{\hat x}` is `[hat, bar]`.
     pub accents: Vec<Accent>,
     pub style: Option<Style>,
+    /// `W^{(1)}`, `x^{(i)}`: a parenthesized superscript is a label, not a power.
+    pub label: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -244,6 +262,7 @@ impl Expr {
                 Box::new(func.sub.as_deref().into_iter().chain(func.sup.as_deref()).chain(args.iter()))
             }
             Partial { order, operand } => Box::new(order.as_deref().into_iter().chain(operand.as_deref())),
+            Derivative { of, wrt, .. } => Box::new([of.as_ref(), wrt.as_ref()].into_iter()),
             Fenced { inner, .. } => Box::new(inner.as_deref().into_iter()),
             Tuple { items } => Box::new(items.iter()),
             Relation { chain } => Box::new(chain.exprs()),
@@ -266,10 +285,10 @@ impl Expr {
     /// subscript: `x`, `\bar{X}`, `W_Q`, `d_k`, `W_{hx}`. Used to look symbols up in a scope.
     pub fn symbol_key(&self) -> Option<String> {
         match &self.kind {
-            ExprKind::Symbol(s) => Some(s.to_string()),
+            ExprKind::Symbol(s) => Some(s.key()),
             ExprKind::Subscript { base, index } => {
                 let base = match &base.kind {
-                    ExprKind::Symbol(s) => s.to_string(),
+                    ExprKind::Symbol(s) => s.key(),
                     _ => return None,
                 };
                 Some(format!("{base}_{}", index.subscript_word()?))
@@ -281,7 +300,7 @@ impl Expr {
     /// `Q`, `1`, `hx` (a juxtaposition of letters and digits), else `None`.
     fn subscript_word(&self) -> Option<String> {
         match &self.kind {
-            ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.to_string()),
+            ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.key()),
             ExprKind::Number { value } => Some(value.clone()),
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?)),
             _ => None,
@@ -298,7 +317,31 @@ impl Chain {
 
 impl Symbol {
     pub fn plain(name: &str) -> Self {
-        Symbol { name: name.to_string(), accents: Vec::new(), style: None }
+        Symbol { name: name.to_string(), accents: Vec::new(), style: None, label: None }
+    }
+}
+
+impl Symbol {
+    /// The key this symbol is looked up by: its spelling, except that bold and `\vec` on a
+    /// single letter are typography (`\mathbf x`, `\boldsymbol x`, `\vec x` and `x` are the same
+    /// vector, whose entries are `x_r`).
+    pub fn key(&self) -> String {
+        let single_letter = self.name.chars().count() == 1 && self.name.chars().all(char::is_alphabetic)
+            || super::parser::is_greek_or_symbol_name(&self.name);
+        if !single_letter || !(self.style == Some(Style::Bold) || self.accents.contains(&Accent::Vec)) {
+            return self.to_string();
+        }
+        let mut plain = self.clone();
+        if plain.style == Some(Style::Bold) {
+            plain.style = None;
+        }
+        plain.accents.retain(|a| *a != Accent::Vec);
+        plain.to_string()
+    }
+
+    /// `\mathbf 1`, `\mathbf{1}`, `\boldsymbol 1`, `\mathbb 1`: the ones vector or an indicator.
+    pub fn is_bold_one(&self) -> bool {
+        self.name == "1" && matches!(self.style, Some(Style::Bold | Style::Blackboard)) && self.accents.is_empty()
     }
 }
 
@@ -319,6 +362,9 @@ impl fmt::Display for Symbol {
         }
         for accent in &self.accents {
             text = format!("\\{}{{{}}}", accent.command(), text);
+        }
+        if let Some(label) = &self.label {
+            text = format!("{text}^{{({label})}}");
         }
         f.write_str(&text)
     }

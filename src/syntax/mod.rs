@@ -10,4 +10,4 @@ mod parser;
 pub mod print;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
-pub use parser::{is_known_command, parse_formula, MAX_FORMULA_BYTES, MAX_NESTING};
+pub use parser::{is_greek_or_symbol_name, is_known_command, parse_formula, MAX_FORMULA_BYTES, MAX_NESTING};

@@ -9,7 +9,8 @@ use super::error::{SyntaxError, SyntaxErrorKind};
 use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
-use std::sync::Once;
+use std::collections::HashSet;
+use std::sync::{LazyLock, Once};
 
 #[derive(Parser)]
 #[grammar = "../grammar/latex.pest"]
@@ -318,9 +319,82 @@ fn build_term(pair: Pair<Rule>) -> Expr {
             _ => {}
         }
     }
+    let factors = apply_derivative_operators(factors);
     let mut iter = factors.into_iter();
     let first = iter.next().expect("grammar: a term has at least one factor").1;
-    iter.fold(first, |lhs, (op, rhs)| binary(op.unwrap_or(BinOp::Implicit), lhs, rhs))
+    iter.fold(first, |lhs, (op, rhs)| match (op, derivative_quotient(&lhs, &rhs)) {
+        (Some(BinOp::Div), Some(kind)) => kind,
+        _ => binary(op.unwrap_or(BinOp::Implicit), lhs, rhs),
+    })
+}
+
+/// A derivative operator (`\frac{d}{dx}`, `\frac{\partial}{\partial w}`, `\nabla_w`) applies to the
+/// rest of the product, like a big operator; a fraction of differentials (`\frac{\mathrm d f}{\mathrm
+/// dx}`) is a derivative by itself.
+fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(Option<BinOp>, Expr)> {
+    for k in 0..factors.len() {
+        let operator = match &factors[k].1.kind {
+            ExprKind::Frac { num, den } => match derivative_fraction(num, den) {
+                Some((kind, Some(of), wrt)) => {
+                    let span = factors[k].1.span;
+                    factors[k].1 = derivative(kind, of, wrt, span);
+                    continue;
+                }
+                Some((kind, None, wrt)) => (kind, wrt),
+                None => continue,
+            },
+            ExprKind::Subscript { base, index } if matches!(&base.kind, ExprKind::Symbol(s) if s.name == "nabla") => {
+                (DerivativeKind::Gradient, (**index).clone())
+            }
+            _ => continue,
+        };
+        if k + 1 == factors.len() {
+            break; // an operator with nothing to apply to: left as written, refused later
+        }
+        let rest: Vec<(Option<BinOp>, Expr)> = factors.drain(k + 1..).collect();
+        let mut rest = rest.into_iter();
+        let first = rest.next().expect("checked: something follows").1;
+        let of = rest.fold(first, |lhs, (op, rhs)| binary(op.unwrap_or(BinOp::Implicit), lhs, rhs));
+        let span = Span::new(factors[k].1.span.start, of.span.end);
+        factors[k].1 = derivative(operator.0, of, operator.1, span);
+        break;
+    }
+    factors
+}
+
+fn derivative(kind: DerivativeKind, of: Expr, wrt: Expr, span: Span) -> Expr {
+    Expr::new(ExprKind::Derivative { kind, of: Box::new(of), wrt: Box::new(wrt) }, span)
+}
+
+/// `\partial L/\partial w`, `dL/dx`: a quotient of two differentials.
+fn derivative_quotient(lhs: &Expr, rhs: &Expr) -> Option<Expr> {
+    let (kind, Some(of)) = differential_form(lhs)? else { return None };
+    let (wrt_kind, Some(wrt)) = differential_form(rhs)? else { return None };
+    (kind == wrt_kind).then(|| derivative(kind, of, wrt, Span::new(lhs.span.start, rhs.span.end)))
+}
+
+/// `\frac{∂f}{∂x}` -> (partial, Some(f), x); `\frac{d}{dx}` -> (total, None, x).
+fn derivative_fraction(num: &Expr, den: &Expr) -> Option<(DerivativeKind, Option<Expr>, Expr)> {
+    let (den_kind, Some(wrt)) = differential_form(den)? else { return None };
+    let (kind, of) = differential_form(num)?;
+    (kind == den_kind).then_some((kind, of, wrt))
+}
+
+/// How an expression spells a differential: `∂f`, `∂` alone, `df`, `d` alone, `\mathrm d x`,
+/// `\mathrm{d}(x^2)`.
+fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
+    let is_d = |e: &Expr| {
+        matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none()
+            && matches!(s.style, None | Some(Style::Roman)))
+    };
+    match &e.kind {
+        ExprKind::Partial { order: None, operand } => Some((DerivativeKind::Partial, operand.as_deref().cloned())),
+        ExprKind::Differential { operand } => Some((DerivativeKind::Total, Some((**operand).clone()))),
+        _ if is_d(e) => Some((DerivativeKind::Total, None)),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if is_d(lhs) => Some((DerivativeKind::Total, Some((**rhs).clone()))),
+        ExprKind::Call { func, args } if is_d(func) && args.len() == 1 => Some((DerivativeKind::Total, Some(args[0].clone()))),
+        _ => None,
+    }
 }
 
 /// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
@@ -344,6 +418,13 @@ fn make_call(head: Expr, fenced: Expr) -> Expr {
         return Expr::new(ExprKind::Partial { order, operand: Some(Box::new(call)) }, span);
     }
     let args = fenced_arguments(fenced);
+    if let ExprKind::Symbol(s) = &head.kind {
+        // `\mathrm{diag}(p)`, `\mathrm{softmax}(x)`: an upright name is a function, as with `\operatorname`.
+        if s.style == Some(Style::Roman) && s.name.chars().count() > 1 && s.accents.is_empty() {
+            let func = Function { name: s.name.clone(), primes: 0, sub: None, sup: None };
+            return Expr::new(ExprKind::Apply { func, args, parenthesized: true }, span);
+        }
+    }
     Expr::new(ExprKind::Call { func: Box::new(head), args }, span)
 }
 
@@ -363,9 +444,32 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
         Rule::transpose => ExprKind::Transpose { operand: Box::new(base) },
         Rule::prime => ExprKind::Prime { operand: Box::new(base) },
         Rule::subscript => ExprKind::Subscript { base: Box::new(base), index: Box::new(script_of(p)) },
-        _ => ExprKind::Power { base: Box::new(base), exponent: Box::new(script_of(p)) },
+        _ => {
+            let exponent = script_of(p);
+            match (base.kind, label_of(&exponent)) {
+                (ExprKind::Symbol(mut symbol), Some(label)) if symbol.label.is_none() => {
+                    symbol.label = Some(label);
+                    ExprKind::Symbol(symbol)
+                }
+                (kind, _) => ExprKind::Power { base: Box::new(Expr::new(kind, base.span)), exponent: Box::new(exponent) },
+            }
+        }
     };
     Expr::new(kind, span)
+}
+
+/// `(1)`, `(i)`, `(l)`: a superscript in parentheses around one number or letter is a label
+/// (`W^{(1)}` is "W one", not W to the first power).
+fn label_of(exponent: &Expr) -> Option<String> {
+    let ExprKind::Fenced { open, inner: Some(inner), .. } = &exponent.kind else { return None };
+    if open != "(" {
+        return None;
+    }
+    match &inner.kind {
+        ExprKind::Number { value } => Some(value.clone()),
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none() => Some(s.to_string()),
+        _ => None,
+    }
 }
 
 /// The argument of `_`, `^`, `\frac`, accents: the one inner pair.
@@ -384,7 +488,7 @@ fn build_arg(arg: Pair<Rule>) -> Expr {
 fn build_primary(pair: Pair<Rule>) -> Expr {
     let span = span_of(&pair);
     let kind = match pair.as_rule() {
-        Rule::number | Rule::digit_token => ExprKind::Number { value: pair.as_str().to_string() },
+        Rule::number | Rule::digit_token => ExprKind::Number { value: pair.as_str().replace("\\,", "") },
         Rule::latin_letter => ExprKind::Symbol(Symbol::plain(pair.as_str())),
         Rule::greek | Rule::symbol_command | Rule::operator_symbol => {
             ExprKind::Symbol(Symbol::plain(&pair.as_str()[1..]))
@@ -403,6 +507,7 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         Rule::abs => ExprKind::Abs { operand: Box::new(inner_expr(pair)) },
         Rule::norm => ExprKind::Norm { operand: Box::new(inner_expr(pair)) },
         Rule::set_braces => ExprKind::Fenced { open: "\\{".into(), close: "\\}".into(), inner: inner_of(pair) },
+        Rule::angle => ExprKind::Fenced { open: "\\langle".into(), close: "\\rangle".into(), inner: inner_of(pair) },
         Rule::accented => return build_accented(pair),
         Rule::styled => return build_styled(pair),
         other => unreachable!("grammar rule {other:?} is not a primary"),
@@ -505,12 +610,13 @@ fn braced_name(text: &str) -> String {
 }
 
 fn build_function_call(pair: Pair<Rule>) -> ExprKind {
-    let mut func = Function { name: String::new(), sub: None, sup: None };
+    let mut func = Function { name: String::new(), primes: 0, sub: None, sup: None };
     let mut args = Vec::new();
     let mut parenthesized = false;
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::function_name => func.name = braced_name(p.as_str()),
+            Rule::prime => func.primes += 1,
             Rule::limit => {
                 let l = p.into_inner().next().expect("grammar: limit");
                 let is_lower = l.as_rule() == Rule::lower_limit;
@@ -726,7 +832,7 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
             Expr::new(ExprKind::Symbol(sym), span)
         }
         ExprKind::Number { value } if value.len() == 1 => {
-            let sym = Symbol { name: value, accents: Vec::new(), style: Some(style) };
+            let sym = Symbol { name: value, accents: Vec::new(), style: Some(style), label: None };
             Expr::new(ExprKind::Symbol(sym), span)
         }
         _ => Expr::new(ExprKind::Styled { style, operand: Box::new(operand) }, span),
@@ -747,12 +853,25 @@ fn style_of(text: &str) -> Style {
     }
 }
 
-/// Whether a symbol name is spelled as a command (`ell`, `alpha`): used for display.
+/// Whether a symbol name is spelled as a command (`ell`, `alpha`): read once from the grammar's
+/// `greek`, `symbol_command` and `operator_symbol` rules, so it cannot drift from them.
 pub fn is_greek_or_symbol_name(name: &str) -> bool {
-    let command = format!("\\{name}");
-    [Rule::greek, Rule::symbol_command, Rule::operator_symbol]
-        .into_iter()
-        .any(|rule| LatexParser::parse(rule, &command).is_ok_and(|p| p.as_str() == command))
+    static NAMES: LazyLock<HashSet<String>> = LazyLock::new(|| {
+        let mut names = HashSet::new();
+        for rule in ["greek", "symbol_command", "operator_symbol"] {
+            let Some(start) = GRAMMAR_TEXT.find(&format!("\n{rule} = @{{")) else { continue };
+            let body = &GRAMMAR_TEXT[start + 1..];
+            let body = &body[..body.find("!ASCII_ALPHA").unwrap_or(body.len())];
+            for piece in body.split("\"\\\\").skip(1) {
+                let word: String = piece.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+                if !word.is_empty() {
+                    names.insert(word);
+                }
+            }
+        }
+        names
+    });
+    NAMES.contains(name)
 }
 
 #[cfg(test)]

@@ -30,8 +30,8 @@ fn fractions_with_groups_and_single_tokens() {
 
 #[test]
 fn partial_derivatives() {
-    assert_eq!(sx("\\frac{\\partial a_j}{\\partial s_j}"), "(frac (partial _ (_ a j)) (partial _ (_ s j)))");
-    assert_eq!(sx("\\partial L/\\partial Z"), "(/ (partial _ L) (partial _ Z))");
+    assert_eq!(sx("\\frac{\\partial a_j}{\\partial s_j}"), "(deriv (_ a j) (_ s j))");
+    assert_eq!(sx("\\partial L/\\partial Z"), "(deriv L Z)");
     assert_eq!(sx("\\frac{\\partial^2 f}{\\partial x^2}"), "(frac (partial 2 f) (partial _ (^ x 2)))");
 }
 
@@ -112,7 +112,7 @@ fn primes_and_generic_functions() {
     assert_eq!(sx("\\sigma'(B)"), "(call (prime \\sigma) B)");
     assert_eq!(sx("\\bar C\\odot\\sigma'(B)"), "(odot \\bar{C} (call (prime \\sigma) B))");
     assert_eq!(sx("F(x, y)"), "(call F x y)");
-    assert_eq!(sx("\\frac{\\partial F(x)}{\\partial x}"), "(frac (partial _ (call F x)) (partial _ x))");
+    assert_eq!(sx("\\frac{\\partial F(x)}{\\partial x}"), "(deriv (call F x) x)");
     assert_eq!(sx("a_j(1-a_j)"), "(* (_ a j) (fenced () (- 1 (_ a j))))");
     assert_eq!(sx("f^\\prime"), "(prime f)");
 }
@@ -158,10 +158,10 @@ fn differentials() {
 fn corpus_constructs() {
     assert_eq!(sx("\\mathbf{x}"), "\\mathbf{x}");
     assert_eq!(sx("\\boldsymbol{\\mu}"), "\\mathbf{\\mu}");
-    assert_eq!(sx("\\mathrm{softmax}(\\mathbf{o})"), "(call \\mathrm{softmax} \\mathbf{o})");
+    assert_eq!(sx("\\mathrm{softmax}(\\mathbf{o})"), "(apply softmax \\mathbf{o})");
     assert_eq!(sx("\\text{是}"), "(text \"是\")");
     assert_eq!(sx("\\mathbb{R}^{n\\times d}"), "(^ \\mathbb{R} (times n d))");
-    assert_eq!(sx("\\mathbf{W}^{(l)}"), "(^ \\mathbf{W} (fenced () l))");
+    assert_eq!(sx("\\mathbf{W}^{(l)}"), "\\mathbf{W}^{(l)}");
     assert_eq!(sx("\\max_i x_i"), "(max i _ (_ x i))");
 }
 
@@ -227,4 +227,31 @@ fn known_commands_come_from_the_grammar() {
     assert!(is_known_command("\\ell"));
     assert!(!is_known_command("\\fra"));
     assert!(!is_known_command("\\foo"));
+}
+
+#[test]
+fn derivative_operators_apply_to_the_rest_of_the_product() {
+    assert_eq!(sx("\\frac{\\mathrm d}{\\mathrm dx}x^2"), "(dderiv (^ x 2) x)");
+    assert_eq!(sx("\\frac{d}{dx}e^x"), "(dderiv (^ e x) x)");
+    assert_eq!(sx("\\frac{\\mathrm{d}}{\\mathrm{d}x}\\left(x+1\\right)+2"), "(+ (dderiv (fenced () (+ x 1)) x) 2)");
+    assert_eq!(sx("\\frac{\\mathrm d f}{\\mathrm d x}"), "(dderiv f x)");
+    assert_eq!(sx("\\frac{\\mathrm d(x^2)}{\\mathrm dx}"), "(dderiv (^ x 2) x)");
+    assert_eq!(sx("\\frac{df}{dx}"), "(dderiv f x)");
+    assert_eq!(sx("\\frac{\\partial}{\\partial w}\\frac\\lambda2\\|w\\|^2"), "(deriv (* (frac \\lambda 2) (^ (norm w) 2)) w)");
+    assert_eq!(sx("\\nabla_w L"), "(grad L w)");
+    assert_eq!(sx("\\frac{d}{2}"), "(frac d 2)", "a fraction with d over a number is a fraction");
+    assert_eq!(sx("\\frac{\\mathrm d}{\\mathrm dx}"), "(frac \\mathrm{d} (* \\mathrm{d} x))", "nothing to apply to: left for the evaluator to refuse");
+}
+
+#[test]
+fn labels_primes_numbers_and_brackets() {
+    assert_eq!(sx("W^{(1)}x"), "(* W^{(1)} x)");
+    assert_eq!(sx("x^{(i)}_j"), "(_ x^{(i)} j)");
+    assert_eq!(sx("x^{(2+1)}"), "(^ x (fenced () (+ 2 1)))", "only a single number or letter is a label");
+    assert_eq!(sx("\\tanh'(a)"), "(apply tanh' a)");
+    assert_eq!(sx("10\\,000"), "10000");
+    assert_eq!(sx("10\\,00"), "(* 10 00)", "a thin space before two digits is only a space");
+    assert_eq!(sx("\\langle a,b\\rangle"), "(fenced \\langle\\rangle (tuple a b))");
+    assert_eq!(sx("\\mathrm{diag}(p)"), "(apply diag p)");
+    assert_eq!(sx("\\left|a-b\\right|"), "(fenced || (- a b))");
 }

@@ -118,7 +118,7 @@ pub fn expr(e: &Expr) -> String {
             format!("({} {} {} {})", op.name(), opt(lower), opt(upper), opt(body))
         }
         Apply { func, args, .. } => {
-            let mut head = func.name.clone();
+            let mut head = format!("{}{}", func.name, "'".repeat(func.primes));
             if let Some(s) = &func.sub {
                 head = format!("(_ {head} {})", expr(s));
             }
@@ -133,6 +133,14 @@ pub fn expr(e: &Expr) -> String {
         }
         Partial { order, operand } => format!("(partial {} {})", opt(order), opt(operand)),
         Differential { operand } => format!("(d {})", expr(operand)),
+        Derivative { kind, of, wrt } => {
+            let name = match kind {
+                DerivativeKind::Partial => "deriv",
+                DerivativeKind::Total => "dderiv",
+                DerivativeKind::Gradient => "grad",
+            };
+            format!("({name} {} {})", expr(of), expr(wrt))
+        }
         Fenced { open, close, inner } => format!("(fenced {open}{close} {})", opt(inner)),
         Abs { operand } => format!("(abs {})", expr(operand)),
         Norm { operand } => format!("(norm {})", expr(operand)),
