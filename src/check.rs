@@ -145,7 +145,7 @@ fn check_at(scope: &Scope, claim: &Claim, size_sets: &[BTreeMap<String, i64>], f
         for env in envs {
             assignments_checked += 1;
             match compare_at(&inst, claim, &env) {
-                Ok(Agreement::Equal(m)) => method = worse(method, m),
+                Ok(Agreement::Equal(m)) => method = cas::weaker(method, m),
                 Ok(Agreement::Different(mismatch)) => {
                     let detail = refutation_detail(&mismatch, sizes, &env);
                     let method = mismatch.method;
@@ -219,10 +219,6 @@ fn expected_to_fail(v: Verdict) -> Verdict {
         },
         Status::Undecided => v,
     }
-}
-
-fn worse(a: Method, b: Method) -> Method {
-    if a == Method::Numeric || b == Method::Numeric { Method::Numeric } else { Method::Symbolic }
 }
 
 fn compare_at(inst: &Instance<Symbolic>, claim: &Claim, env: &Env) -> Result<Agreement, EvalError> {

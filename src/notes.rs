@@ -177,7 +177,12 @@ fn heading_text(raw: &str) -> String {
 }
 
 /// `15.3 Title` -> ("15.3", "Title"); a heading without number keeps its text as both.
+/// A heading's number may be a single one (`## 3 Title`); a paragraph's must be dotted.
 fn section_from_heading(text: &str) -> (String, String) {
+    static HEADING_NUMBER: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*?)\s*$").expect("valid regex"));
+    if let Some(c) = HEADING_NUMBER.captures(text.trim()) {
+        return (c[1].to_string(), c[2].to_string());
+    }
     split_numbered_title(text).unwrap_or_else(|| (text.to_string(), text.to_string()))
 }
 

@@ -179,8 +179,15 @@ impl<'a> SectionBuilder<'a> {
             self.add_formula(f);
         }
         self.add_spec_claims();
+        let mut values = std::collections::HashSet::new();
+        for f in formulas {
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
+        }
         let scope = match (&self.spec, scope_base) {
-            (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone()),
+            (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone()).map(|mut scope| {
+                scope.values = values;
+                scope
+            }),
             (_, Some(Err(e))) => Err(format!("spec for section {}: {e}", self.number)),
             _ => Err(format!("section {} has no entry in the spec", self.number)),
         };
@@ -374,7 +381,9 @@ impl<'a> SectionBuilder<'a> {
     fn function_target(&self, target: &Expr) -> Option<(String, Vec<String>)> {
         let (key, args) = match &target.kind {
             ExprKind::Call { func, args } => (func.symbol_key()?, args),
-            ExprKind::Apply { func, args, parenthesized: true } if func.sub.is_none() && func.sup.is_none() && func.primes == 0 => {
+            ExprKind::Apply { func, args, parenthesized: true }
+                if func.sub.is_none() && func.sup.is_none() && func.primes == 0 && !crate::eval::BUILTIN_FUNCTIONS.contains(&func.name.as_str()) =>
+            {
                 (format!("\\operatorname{{{}}}", func.name), args)
             }
             _ => return None,
@@ -387,7 +396,7 @@ impl<'a> SectionBuilder<'a> {
             })
             .collect::<Option<_>>()?;
         let distinct = params.iter().enumerate().all(|(i, p)| !params[..i].contains(p));
-        let no_index = params.iter().all(|p| !self.index_letters.contains(p));
+        let no_index = params.iter().all(|p| !self.index_letters.contains(p) && p != "\\pi" && p != "e");
         (distinct && no_index && !params.is_empty()).then_some((key, params))
     }
 
@@ -444,6 +453,17 @@ fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
         ClaimKind::Derivative
     } else {
         ClaimKind::Identity
+    }
+}
+
+/// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
+fn collect_values(e: &Expr, out: &mut std::collections::HashSet<String>) {
+    match &e.kind {
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_values(a, out)),
+        ExprKind::Symbol(s) => {
+            out.insert(s.key());
+        }
+        _ => e.children().for_each(|c| collect_values(c, out)),
     }
 }
 

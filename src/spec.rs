@@ -15,6 +15,8 @@ use toml::Spanned;
 pub struct Spec {
     pub path: String,
     pub defaults: SectionSpec,
+    /// The spec has a `[defaults]` table: every section of the notes inherits it.
+    pub has_defaults: bool,
     pub sections: BTreeMap<String, SectionSpec>,
 }
 
@@ -131,7 +133,7 @@ pub struct Ignore {
 #[serde(deny_unknown_fields)]
 struct RawSpec {
     #[serde(default)]
-    defaults: SectionSpec,
+    defaults: Option<SectionSpec>,
     #[serde(default)]
     section: BTreeMap<String, SectionSpec>,
 }
@@ -166,7 +168,8 @@ impl Spec {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
             error_at(offset, e.message().trim().to_string())
         })?;
-        let spec = Spec { path: path.to_string(), defaults: raw.defaults, sections: raw.section };
+        let has_defaults = raw.defaults.is_some();
+        let spec = Spec { path: path.to_string(), defaults: raw.defaults.unwrap_or_default(), has_defaults, sections: raw.section };
         spec.validate(&error_at)?;
         Ok(spec)
     }
@@ -197,9 +200,14 @@ impl Spec {
         own.chain(self.defaults.sizes.keys()).map(String::as_str)
     }
 
-    /// The section's spec merged over the defaults (the section wins).
+    /// The section's spec merged over the defaults (the section wins). A section the spec does
+    /// not name gets the defaults, when the spec has a `[defaults]` table.
     pub fn section(&self, number: &str) -> Option<SectionSpec> {
-        let own = self.sections.get(number)?;
+        let own = match self.sections.get(number) {
+            Some(own) => own,
+            None if self.has_defaults => return Some(self.defaults.clone()),
+            None => return None,
+        };
         let mut merged = self.defaults.clone();
         merged.sizes.extend(own.sizes.clone());
         merged.crosscheck.extend(own.crosscheck.clone());
@@ -253,7 +261,9 @@ claims = [{ name = "shift", tex = 'a=b' }]
         assert_eq!(s.define.len(), 1);
         let tex = spec.tex(text, &s.define[0]);
         assert_eq!(tex.line, 6);
-        assert!(spec.section("15.9").is_none());
+        assert_eq!(spec.section("15.9").unwrap().sizes["N"], vec![2, 3], "a section not named gets the defaults");
+        let without = Spec::parse("c.toml", "[section.\"1\"]\nsizes = { n = [2] }\n").unwrap();
+        assert!(without.section("2").is_none());
     }
 
     #[test]

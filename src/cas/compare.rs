@@ -72,7 +72,9 @@ pub struct Assumptions {
 const PRECISION_BITS: u32 = 200;
 /// Agreement within 2^-(200-40): the working precision, less 40 bits for rounding in long sums.
 const GUARD_BITS: i32 = 40;
-const POINTS: usize = 3;
+/// Points per entry: enough that a branch identity (false for some sign pattern of its leaves)
+/// is caught: the first two points have all leaves positive, then all negative, the rest mixed.
+const POINTS: usize = 12;
 /// Points redrawn when a side is undefined there (a zero denominator, an overflow).
 const REDRAWS: usize = 12;
 const SHOWN_DIFFERENCE_CHARS: usize = 240;
@@ -100,7 +102,7 @@ pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, 
         let tolerance = assume.printed.as_ref().and_then(|t| t.get(k).or(t.first())).copied();
         if let Some(tolerance) = tolerance.filter(|_| unknowns(&l.data[k], &r.data[k]).is_empty()) {
             match rounded(inst, &l.data[k], &r.data[k], tolerance, span)? {
-                None => method = worse(method, Method::Rounded),
+                None => method = weaker(method, Method::Rounded),
                 Some(mut m) => {
                     m.entry = entry;
                     return Ok(Agreement::Different(m));
@@ -120,7 +122,7 @@ pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, 
         let provably_nonzero = exact.as_ref().is_some_and(is_rational_function);
         let found = numeric_mismatch(inst, &l.data[k], &r.data[k], seed.wrapping_add(k as u64), span, POINTS)?;
         match (found, provably_nonzero) {
-            (None, false) => method = worse(method, Method::Numeric),
+            (None, false) => method = weaker(method, Method::Numeric),
             (found, _) => {
                 let mut m = match found {
                     Some(m) => m,
@@ -138,7 +140,8 @@ pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, 
     Ok(Agreement::Equal(method))
 }
 
-fn worse(a: Method, b: Method) -> Method {
+/// The weaker of two methods: what a verdict over several entries can claim.
+pub fn weaker(a: Method, b: Method) -> Method {
     match (a, b) {
         (Method::Numeric, _) | (_, Method::Numeric) => Method::Numeric,
         (Method::Rounded, _) | (_, Method::Rounded) => Method::Rounded,
@@ -298,15 +301,21 @@ fn evaluate(a: &Atom, point: &Point, span: Span) -> Result<Option<Complex<Float>
     }
 }
 
-/// A random point: every unknown of both sides gets a value of either sign in [0.3, 1.7]
-/// (positive for the spec's positive symbols).
-fn random_point(inst: &Instance<Symbolic>, unknowns: &[Atom], rng: &mut rand::rngs::StdRng) -> Point {
+/// A random point: every unknown of both sides gets a value of either sign, mostly of moderate
+/// size, sometimes near 0 or larger (positive for the spec's positive symbols). Point 0 is all
+/// positive, point 1 all negative, later points mix signs.
+fn random_point(inst: &Instance<Symbolic>, unknowns: &[Atom], rng: &mut rand::rngs::StdRng, index: usize) -> Point {
     let positive = inst.positive_leaves.borrow();
     unknowns
         .iter()
         .map(|u| {
-            let magnitude = rng.random_range(0.3..1.7);
-            let keep_sign = positive.iter().any(|p| u.to_string().ends_with(p.as_str())) || rng.random_bool(0.5);
+            let magnitude = match rng.random_range(0..20) {
+                0..=2 => rng.random_range(0.01..0.1),
+                3..=5 => rng.random_range(1.7..4.0),
+                _ => rng.random_range(0.3..1.7),
+            };
+            let declared_positive = positive.iter().any(|p| u.to_string().ends_with(p.as_str()));
+            let keep_sign = declared_positive || index == 0 || (index != 1 && rng.random_bool(0.5));
             (u.clone(), if keep_sign { magnitude } else { -magnitude })
         })
         .collect()
@@ -322,7 +331,7 @@ fn numeric_mismatch(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64
         if drawn > points + REDRAWS {
             return Err(EvalError::Unsupported { what: "numeric evaluation: the sides are undefined at every point tried".into(), span });
         }
-        let point = random_point(inst, &unknowns, &mut rng);
+        let point = random_point(inst, &unknowns, &mut rng, drawn - 1);
         let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else { continue };
         evaluated += 1;
         let gap = (l.clone() - r.clone()).norm().re.to_f64();
@@ -338,8 +347,8 @@ fn numeric_mismatch(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64
 fn at_some_point(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64, span: Span) -> Result<Mismatch, EvalError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5eed);
     let unknowns = unknowns(lhs, rhs);
-    for _ in 0..=REDRAWS {
-        let point = random_point(inst, &unknowns, &mut rng);
+    for k in 0..=REDRAWS {
+        let point = random_point(inst, &unknowns, &mut rng, k);
         if let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) {
             return Ok(mismatch(inst, &l, &r, &point));
         }

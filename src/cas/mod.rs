@@ -9,7 +9,7 @@
 mod compare;
 pub mod worker;
 
-pub use compare::{compare, Agreement, Assumptions, Method, Mismatch};
+pub use compare::{compare, weaker, Agreement, Assumptions, Method, Mismatch};
 
 use crate::eval::{sanitize, Backend, Elementary, EvalError, Scalar, Value};
 use crate::syntax::ast::Span;

@@ -16,8 +16,11 @@ pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
 
 impl<B: Backend> Instance<'_, B> {
     pub(super) fn apply(&self, func: &Function, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        if func.sup.is_some() {
-            return Err(EvalError::Unsupported { what: format!("a power of {}", func.name), span });
+        if let Some(sup) = &func.sup {
+            // `\sin^2 x` is (sin x)², entry by entry; `\sin^{-1}` (arcsine) is not read.
+            let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| EvalError::Unsupported { what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::expr(sup)), span })?;
+            let plain = Function { sup: None, ..func.clone() };
+            return Ok(self.apply(&plain, args, span, env)?.map(|v| v.power(&B::S::int(n))));
         }
         let own = format!("\\operatorname{{{}}}", func.name);
         if func.sub.is_none() && self.scope.defs.get(&own).is_some_and(|d| d.function) {
@@ -129,7 +132,7 @@ impl<B: Backend> Instance<'_, B> {
             let [one] = args else {
                 return Err(EvalError::Unsupported { what: format!("`{key}(…)` with {} arguments", args.len()), span });
             };
-            if !self.resolves(&key, env) && self.adjoint_target(head).is_none() {
+            if !self.resolves(&key, env) && self.adjoint_target(head).is_none() && !self.scope.values.contains(&key) {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
                 return Err(EvalError::Unsupported { what, span });
             }
@@ -185,7 +188,8 @@ impl<B: Backend> Instance<'_, B> {
         for a in &at.data {
             let actual = Value::scalar(a.clone());
             self.backend.bind(&t, &actual);
-            let recompute = || f(self, t.clone());
+            // The leaf is made anew at each evaluation: a numeric backend moves its value.
+            let recompute = || f(self, Value::scalar(self.leaf("derivcheck·t", &[])));
             let derivative = self.backend.differentiate(&recompute, &t, span)?;
             let derivative = self.backend.substitute(derivative, &t, &actual);
             data.push(derivative.as_scalar(span, "a derivative")?.clone());
@@ -265,6 +269,13 @@ impl<B: Backend> Instance<'_, B> {
         Ok(difference.map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
     }
 }
+
+/// Every function name the evaluator knows by itself (the notation table lists them): a
+/// formula `\sin(x)=…` is never a definition of one.
+pub const BUILTIN_FUNCTIONS: [&str; 24] = [
+    "ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu", "sgn", "sign", "mean",
+    "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
+];
 
 /// Built-in functions that act entry by entry (so `\tanh'(a)` means the derivative entry by entry).
 fn is_entrywise(name: &str) -> bool {

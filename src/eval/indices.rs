@@ -38,6 +38,7 @@ impl<B: Backend> Instance<'_, B> {
             ExprKind::Binary { op: BinOp::Add, lhs, rhs } => Ok(self.integer(lhs, env)? + self.integer(rhs, env)?),
             ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => Ok(self.integer(lhs, env)? - self.integer(rhs, env)?),
             ExprKind::Fenced { inner: Some(inner), .. } => self.integer(inner, env),
+            ExprKind::Neg { operand } => Ok(-self.integer(operand, env)?),
             _ => Err(super::instance::unsupported(e)),
         }
     }

@@ -182,6 +182,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         match self.scope.decls.get(key) {
             Some(Decl::Matrix { rows, cols }) => {
                 let (r, c) = (self.size_of(rows, e.span)?, self.size_of(cols, e.span)?);
+                if key == "\\mathbf{1}" || key == "\\mathbb{1}" {
+                    return Ok(Value::from_fn(r, c, |_, _| B::S::int(1))); // the ones vector, of the declared shape
+                }
                 Ok(self.leaf_matrix(key, r, c))
             }
             Some(Decl::Identity { n }) => {

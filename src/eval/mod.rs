@@ -14,7 +14,7 @@ pub mod scalar;
 mod scope;
 mod value;
 
-pub use builtins::applied_key;
+pub use builtins::{applied_key, BUILTIN_FUNCTIONS};
 pub use calculus::unbarred_key;
 pub use indices::{index_letters, AUTO_RANGE};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Env, Instance};

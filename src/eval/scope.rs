@@ -60,6 +60,9 @@ pub struct Scope {
     /// Keys whose leaves are positive (the spec's `positive`): sampled positive, and the exact
     /// stage may use ln(ab) = ln a + ln b and √(x²) = x for them.
     pub positive: Vec<String>,
+    /// Symbols the section's formulas write as values somewhere (not only directly before
+    /// parentheses): for them `x(1-x)` is a product, not an application of an unknown x.
+    pub values: std::collections::HashSet<String>,
 }
 
 impl Scope {
@@ -94,7 +97,7 @@ impl Scope {
         let loss = spec.loss.as_deref().map(canonical_key).transpose()?;
         let vary = spec.vary.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
         let positive = spec.positive.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
-        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), crosscheck: spec.crosscheck.clone(), decls, defs, loss, vary, positive })
+        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), crosscheck: spec.crosscheck.clone(), decls, defs, loss, vary, positive, values: Default::default() })
     }
 
     pub fn is_index(&self, key: &str) -> bool {

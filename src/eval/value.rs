@@ -128,6 +128,12 @@ impl<S: Scalar> Value<S> {
     /// Entry-wise combination; a scalar stretches to the other shape only where `allow_scalar`
     /// (products by a scalar); free dimensions take the other side's length.
     pub fn zip(&self, other: &Self, op: &str, span: Span, allow_scalar: bool, f: impl Fn(&S, &S) -> S) -> Result<Self, EvalError> {
+        if allow_scalar && self.is_scalar() && !other.is_scalar() {
+            return Ok(other.map(|y| f(&self.data[0], y)));
+        }
+        if allow_scalar && other.is_scalar() && !self.is_scalar() {
+            return Ok(self.map(|x| f(x, &other.data[0])));
+        }
         let (a, b) = self.unify(other);
         if a.shape() == b.shape() {
             let data = a.data.iter().zip(&b.data).map(|(x, y)| f(x, y)).collect();

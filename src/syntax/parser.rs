@@ -312,6 +312,9 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                     Some((head_op, head)) if op.is_none() && is_call(&head, &f) => {
                         factors.push((head_op, make_call(head, f)))
                     }
+                    Some((head_op, head)) if op.is_none() && bare_argument_call(&head, &f) => {
+                        factors.push((head_op, extend_bare_argument(head, f)))
+                    }
                     Some(prev) => factors.extend([prev, (op, f)]),
                     None => factors.push((op, f)),
                 }
@@ -408,6 +411,23 @@ fn is_call(head: &Expr, next: &Expr) -> bool {
     };
     let paren = matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(");
     bare_symbol && paren && head.span.end == next.span.start
+}
+
+/// `\ln\sigma(z)`: a function whose bare argument is a symbol written directly before
+/// parentheses takes the call as its argument, ln(σ(z)), not ln(σ)·(z).
+fn bare_argument_call(head: &Expr, next: &Expr) -> bool {
+    match &head.kind {
+        ExprKind::Apply { args, parenthesized: false, .. } => args.last().is_some_and(|a| is_call(a, next)),
+        _ => false,
+    }
+}
+
+fn extend_bare_argument(head: Expr, fenced: Expr) -> Expr {
+    let span = Span::new(head.span.start, fenced.span.end);
+    let ExprKind::Apply { func, mut args, parenthesized } = head.kind else { return head };
+    let last = args.pop().expect("checked: a bare argument");
+    args.push(make_call(last, fenced));
+    Expr::new(ExprKind::Apply { func, args, parenthesized }, span)
 }
 
 fn make_call(head: Expr, fenced: Expr) -> Expr {

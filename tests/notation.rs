@@ -1,0 +1,83 @@
+//! The notation suite: `tests/notation/*.md`, each line marked with the verdict it must get,
+//! checked by the real binary with the spec of the same name. See `tests/notation/README.md`.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The expectation written at the start of a line: `- verified: $…$`.
+fn expectation(line: &str) -> Option<&'static str> {
+    let rest = line.trim_start().strip_prefix("- ")?;
+    ["verified", "refuted", "undecided", "unsupported", "definition"]
+        .into_iter()
+        .find(|word| rest.starts_with(&format!("{word}:")))
+}
+
+/// What one line got: the verdicts of its claims and whether its formulas parsed.
+#[derive(Default, Debug)]
+struct Got {
+    verdicts: Vec<String>,
+    unparsed: bool,
+}
+
+fn got_by_line(report: &Value) -> BTreeMap<u64, Got> {
+    let mut out: BTreeMap<u64, Got> = BTreeMap::new();
+    for file in report["files"].as_array().unwrap() {
+        for f in file["formulas"].as_array().unwrap() {
+            if f["parsed"] == false {
+                out.entry(f["line"].as_u64().unwrap()).or_default().unparsed = true;
+            }
+        }
+        for c in file["claims"].as_array().unwrap().iter().filter(|c| c["source"] == "notes") {
+            let got = out.entry(c["line"].as_u64().unwrap()).or_default();
+            got.verdicts.push(c["verdict"].as_str().unwrap().to_string());
+        }
+    }
+    out
+}
+
+/// `refuted`: some claim refuted and none undecided (a chain may hold true links);
+/// `verified`/`undecided`: every claim so; `unsupported`: never verified or refuted.
+fn matches(expected: &str, got: &Got) -> bool {
+    let all = |v: &str| !got.verdicts.is_empty() && got.verdicts.iter().all(|g| g == v);
+    match expected {
+        "verified" => all("verified") && !got.unparsed,
+        "undecided" => all("undecided"),
+        "refuted" => got.verdicts.iter().any(|g| g == "refuted") && !got.verdicts.iter().any(|g| g == "undecided"),
+        "unsupported" => (got.unparsed || !got.verdicts.is_empty()) && got.verdicts.iter().all(|g| g == "undecided"),
+        "definition" => got.verdicts.is_empty() && !got.unparsed,
+        _ => false,
+    }
+}
+
+#[test]
+fn every_marked_formula_gets_its_verdict() {
+    let dir = repo_path("tests/notation");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
+    files.retain(|p| p.file_name().is_some_and(|n| n != "README.md"));
+    files.sort();
+    assert!(files.len() >= 8, "the suite is there: {files:?}");
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for notes in &files {
+        let spec = notes.with_extension("toml");
+        let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
+        assert!(!stderr(&out).contains("panicked"), "{}: {}", notes.display(), stderr(&out));
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}: exit {:?}: {}", notes.display(), out.status.code(), stderr(&out));
+        let got = got_by_line(&json(&out));
+        let text = std::fs::read_to_string(notes).unwrap();
+        for (k, line) in text.lines().enumerate() {
+            let Some(expected) = expectation(line) else { continue };
+            cases += 1;
+            let empty = Got::default();
+            let g = got.get(&(k as u64 + 1)).unwrap_or(&empty);
+            if !matches(expected, g) {
+                let name = notes.file_name().unwrap().to_string_lossy();
+                failures.push(format!("{name}:{}: expected {expected}, got {:?}{}  {}", k + 1, g.verdicts, if g.unparsed { " (not parsed)" } else { "" }, line.trim()));
+            }
+        }
+    }
+    assert!(cases >= 100, "{cases} cases");
+    assert!(failures.is_empty(), "{} of {cases} notation cases wrong:\n{}", failures.len(), failures.join("\n"));
+}
