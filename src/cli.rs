@@ -28,6 +28,8 @@ enum Command {
     Formulas(FormulasArgs),
     /// Check every claim of a notes file or chapter folder (verified, refuted or undecided).
     Check(CheckArgs),
+    /// Print the notation table: every construct derivcheck reads, and what it means.
+    Notation,
 }
 
 #[derive(clap::Args, Debug)]
@@ -91,6 +93,10 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Formulas(args) => run_formulas(&args),
         Command::Check(args) => run_check(&args),
+        Command::Notation => {
+            print!("{}", crate::notation::markdown_table());
+            EXIT_OK
+        }
     }
 }
 

@@ -14,6 +14,7 @@ pub mod check;
 pub mod cli;
 pub mod eval;
 pub mod listing;
+pub mod notation;
 pub mod notes;
 pub mod numeric;
 pub mod report;

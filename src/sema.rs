@@ -285,7 +285,7 @@ impl<'a> SectionBuilder<'a> {
                 }
                 continue;
             }
-            if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx)) {
+            if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
                 self.skipped.push(Skipped { formula: id, reason: "not an equation".into() });
                 continue;
             }

@@ -81,3 +81,33 @@ fn every_marked_formula_gets_its_verdict() {
     assert!(cases >= 100, "{cases} cases");
     assert!(failures.is_empty(), "{} of {cases} notation cases wrong:\n{}", failures.len(), failures.join("\n"));
 }
+
+#[test]
+fn readme_shows_the_notation_table_of_the_code() {
+    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
+    let (start, end) = ("<!-- notation-table:start -->\n", "<!-- notation-table:end -->");
+    let from = readme.find(start).expect("README has the notation-table markers") + start.len();
+    let to = readme[from..].find(end).expect("end marker") + from;
+    assert_eq!(
+        &readme[from..to],
+        derivcheck::notation::markdown_table(),
+        "README's notation table differs from src/notation.rs: paste the output of `derivcheck notation` between the markers"
+    );
+}
+
+#[test]
+fn every_example_of_the_notation_table_is_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let (notes, spec) = (dir.path().join("examples.md"), dir.path().join("examples.toml"));
+    let examples: Vec<&str> = derivcheck::notation::NOTATION.iter().map(|n| n.example).filter(|e| !e.is_empty()).collect();
+    let body: Vec<String> = examples.iter().map(|e| format!("$${e}$$\n")).collect();
+    std::fs::write(&notes, format!("## 1 Examples\n\n{}", body.join("\n"))).unwrap();
+    std::fs::write(&spec, derivcheck::notation::EXAMPLE_SPEC).unwrap();
+    let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
+    let report = json(&out);
+    let claims = all_claims(&report);
+    assert!(claims.len() >= examples.len(), "every example makes a claim: {claims:#?}");
+    for c in claims {
+        assert_eq!(c["verdict"], "verified", "{c:#}");
+    }
+}

@@ -1,0 +1,262 @@
+//! The notation table: every construct derivcheck gives a meaning, and that meaning. Anything
+//! outside it is a parse error or `undecided` with the reason, never a guess.
+//!
+//! Plain data, importing nothing: README's table is generated from [`NOTATION`] (a test compares
+//! them), `derivcheck notation` prints it, and every example is checked to be verified (a test
+//! checks them all, in one chapter, with the spec [`EXAMPLE_SPEC`]).
+
+/// One row of the table.
+pub struct Notation {
+    pub group: &'static str,
+    /// How authors write it (TeX, shown as code).
+    pub written: &'static str,
+    pub meaning: &'static str,
+    /// A true formula using it, verified with [`EXAMPLE_SPEC`] (empty: it needs a spec of its own).
+    pub example: &'static str,
+}
+
+/// The spec the examples are checked with: scalars a, b, t; vectors u, v (n×1); matrices A, B.
+pub const EXAMPLE_SPEC: &str = r#"[defaults]
+sizes = { n = [2, 3] }
+index = { i = "n" }
+matrix = { u = ["n", "1"], v = ["n", "1"], A = ["n", "n"], B = ["n", "n"] }
+"#;
+
+pub const NOTATION: &[Notation] = &[
+    // ------------------------------------------------------------------ derivatives
+    Notation {
+        group: "derivatives",
+        written: r"\frac{\partial f}{\partial x}, \partial f/\partial x",
+        meaning: "the derivative, computed by the CAS. Layouts, stated once: the gradient of a scalar has the shape of the variable; a vector by a vector is the Jacobian (numerator layout); by a scalar, entry by entry. A claim off only by that transpose is refuted with a hint",
+        example: r"\frac{\partial (a^2b)}{\partial a}=2ab",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"\frac{\mathrm d f}{\mathrm d x}, \frac{df}{dx}, \frac{\mathrm d(x^2)}{\mathrm dx}",
+        meaning: "the same derivative, written with d",
+        example: r"\frac{\mathrm d(t^3)}{\mathrm dt}=3t^2",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"\frac{d}{dx}…, \frac{\mathrm d}{\mathrm dx}…, \frac{\partial}{\partial x}…",
+        meaning: "a derivative operator: applied to the rest of the product after it (a group, a function application, or several factors); with nothing after it, refused",
+        example: r"\frac{\mathrm d}{\mathrm dt}e^{2t}=2e^{2t}",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"\nabla_w f",
+        meaning: "the gradient, in the layout of ∂f/∂w, applied to the rest of the product",
+        example: r"\nabla_u \frac12 u^\top u=u",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"f'(x), \sigma'(B), \tanh'(a)",
+        meaning: "the derivative of a function the notes define, the spec declares, or the table knows, at the argument (entry by entry)",
+        example: r"\tanh'(a)=1-\tanh^2 a",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"\bar Y",
+        meaning: "the adjoint ∂L/∂Y for the section's `loss`: the derivative flows only through what the definitions put downstream of Y",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"d f, dX_{ir}, d\mu",
+        meaning: "the differential Σ ∂f/∂v dv over the leaves of the section's `vary` symbols (`d` written directly before a symbol; `d_k` is a symbol)",
+        example: "",
+    },
+    // ------------------------------------------------------------------ delimiters
+    Notation {
+        group: "delimiters",
+        written: r"|x|, \lvert x\rvert, \left|x\right|",
+        meaning: "the absolute value of a scalar; of a vector or matrix it is refused (a determinant? a norm?)",
+        example: r"|a-b|=|b-a|",
+    },
+    Notation {
+        group: "delimiters",
+        written: r"\|x\|, \lVert x\rVert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1",
+        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; other norms are refused",
+        example: r"\|u\|^2=u^\top u",
+    },
+    Notation {
+        group: "delimiters",
+        written: r"\langle a,b\rangle",
+        meaning: "the inner product Σ a_r b_r of two values with the same number of entries",
+        example: r"\langle u,v\rangle=u^\top v",
+    },
+    Notation {
+        group: "delimiters",
+        written: r"( ), [ ], \left( \right), \bigl( \bigr), \Big, \bigg",
+        meaning: "grouping; the size commands only size",
+        example: r"\bigl(a+b\bigr)^2=a^2+2ab+b^2",
+    },
+    // ------------------------------------------------------------------ ones and indicators
+    Notation {
+        group: "ones and indicators",
+        written: r"\mathbf 1, \mathbf{1}, \boldsymbol 1, \mathbf 1^\top",
+        meaning: "the all-ones vector (or matrix) of the shape its context gives; `\\mathbf 1^\\top` is a row; where nothing decides the length (`\\mathbf 1^\\top\\mathbf 1`) it is refused; a spec `matrix` entry for it fixes its shape",
+        example: r"\mathbf 1^\top u=\sum_i u_i",
+    },
+    Notation {
+        group: "ones and indicators",
+        written: r"\mathbf 1_{j=y}, \mathbf 1_{a>0}, \mathbb 1[a>0]",
+        meaning: "an indicator: of a condition between indices, 0 or 1; of real values, the step function (1 + d/|d|)/2, exact wherever d ≠ 0",
+        example: r"\mathbf 1_{a>0}+\mathbf 1_{a<0}=1",
+    },
+    // ------------------------------------------------------------------ functions
+    Notation {
+        group: "functions",
+        written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sinh, \cosh, \tanh, \sqrt{x}, \sqrt[n]{x}",
+        meaning: "the real functions (log is natural), entry by entry on matrices; `\\sin^2 x` is (sin x)²",
+        example: r"\cosh^2 a-\sinh^2 a=1",
+    },
+    Notation {
+        group: "functions",
+        written: r"\max(a,b), \min(a,b), \max_j x_j, \operatorname{ReLU}, \operatorname{sgn}, \operatorname{abs}",
+        meaning: "maximum and minimum ((a+b±|a−b|)/2), over listed values or an index range; ReLU(x) = max(0, x); sgn(x) = x/|x|",
+        example: r"\max(a,b)+\min(a,b)=a+b",
+    },
+    Notation {
+        group: "functions",
+        written: r"\operatorname{softmax}, \operatorname{softmax}_J, \operatorname{sigmoid}",
+        meaning: "softmax of a vector over its entries (either orientation), of a matrix row by row, masked by a spec set J; sigmoid 1/(1+e^{−x})",
+        example: r"\sum_i\operatorname{softmax}(u)_i=1",
+    },
+    Notation {
+        group: "functions",
+        written: r"\operatorname{mean}, \operatorname{sum}, \operatorname{diag}, \operatorname{tr}, \det, \operatorname{shape}",
+        meaning: "mean and sum over all entries; diag of a vector is the diagonal matrix; trace; determinant; shape as (rows, cols)",
+        example: r"\operatorname{tr}(AB)=\operatorname{tr}(BA)",
+    },
+    Notation {
+        group: "functions",
+        written: r"\mathrm{name}(…)",
+        meaning: "the same as \\operatorname{name}(…)",
+        example: r"\mathrm{diag}(u)\mathbf 1=u",
+    },
+    Notation {
+        group: "functions",
+        written: r"\sigma(z)=…, g(x)=\ln(1+e^x), \operatorname{GELU}(x)=…",
+        meaning: "a function the notes define: used as defined (entry by entry on a vector or matrix, unless the spec declares it a `vector` function); a spec that also declares it must agree",
+        example: "",
+    },
+    Notation {
+        group: "functions",
+        written: r"x(…)",
+        meaning: "an application when x is a function (defined or declared); a product when x is a value the notes write elsewhere (`x(1-x)`); otherwise refused",
+        example: r"a(b+c)=ab+ac",
+    },
+    // ------------------------------------------------------------------ matrices
+    Notation {
+        group: "matrices",
+        written: r"A^\top, A^\mathsf T, A^T, A^\intercal",
+        meaning: "the transpose",
+        example: r"(AB)^\top=B^\top A^\top",
+    },
+    Notation {
+        group: "matrices",
+        written: r"A^2, A^{-1}",
+        meaning: "AA and the inverse, for a square matrix; a power of a non-square vector or matrix is refused (entry-wise? write ⊙)",
+        example: r"A^2=AA",
+    },
+    Notation {
+        group: "matrices",
+        written: r"AB, A\cdot B, A*B, A\odot B, a\times b",
+        meaning: "the matrix product (a scalar scales); ⊙ entry by entry; × between scalars only",
+        example: r"(A\odot B)^\top=A^\top\odot B^\top",
+    },
+    Notation {
+        group: "matrices",
+        written: r"XW+b",
+        meaning: "a row vector added to a matrix is added to every row (a bias)",
+        example: "",
+    },
+    // ------------------------------------------------------------------ symbols and numbers
+    Notation {
+        group: "symbols",
+        written: r"hU, a_ja_k, W_Q, d_k",
+        meaning: "one letter is one symbol (hU is h·U); a subscript of index letters or numbers is an entry; other subscripts make names",
+        example: r"u_iv_i=v_iu_i",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\mathbf x, \boldsymbol x, \vec x",
+        meaning: "the same as x: the vector whose entries are x_r",
+        example: r"\mathbf u^\top\vec v=\sum_i u_iv_i",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\bar x, \hat x, \tilde x, W^{(1)}, x^{(i)}",
+        meaning: "symbols of their own; a superscript in parentheses is a label, not a power",
+        example: r"\hat a^{(1)}+b=b+\hat a^{(1)}",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\pi, e, \mathrm e",
+        meaning: "the constants π and Euler's number",
+        example: r"\cos(\pi)=-1",
+    },
+    Notation {
+        group: "symbols",
+        written: r"10\,000, 0.7311",
+        meaning: "numbers: a thin space groups digits; a decimal side is a printed value, equal to half a unit in its last digit",
+        example: r"10\,000=10^4",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int, \lim, \lfloor x\rfloor",
+        meaning: "not in this table: refused (undecided, or a parse error), unless the notes define the name or the spec declares it",
+        example: "",
+    },
+    // ------------------------------------------------------------------ relations
+    Notation {
+        group: "relations",
+        written: r"a=b=c, :=",
+        meaning: "an equation whose left side is a new symbol (or f(x) with new f) defines it; every other equation and link is a claim (an entry of something known, a declared leaf, `x=x+1`)",
+        example: r"(a+b)^2=(a+b)(a+b)=a^2+2ab+b^2",
+    },
+    Notation {
+        group: "relations",
+        written: r"a\approx 0.731",
+        meaning: "a claim that a side equals a printed decimal to its printed precision; without a printed decimal, undecided",
+        example: r"\frac13\approx0.333",
+    },
+    Notation {
+        group: "relations",
+        written: r"k\ne j, j<1, i\le n",
+        meaning: "conditions on the index assignments the formula's claims are checked at; none satisfied: undecided",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"\begin{aligned} a&=b\\&=c\end{aligned}, align, gather, array",
+        meaning: "each `&=` row is a link of one chain; a row starting with + or − goes on with the expression above; other rows start new chains. `cases` is read as a definition that cannot be evaluated (undecided)",
+        example: "",
+    },
+];
+
+/// The table in Markdown, as README shows it between its `notation-table` markers.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| group | written | meaning | a verified example |\n|---|---|---|---|\n");
+    for n in NOTATION {
+        let example = if n.example.is_empty() { "—".to_string() } else { format!("`${}$`", n.example) };
+        let written = n.written.split(", ").map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+        let cell = |text: &str| text.replace('|', "\\|");
+        out.push_str(&format!("| {} | {} | {} | {} |\n", n.group, cell(&written), cell(n.meaning), cell(&example)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_says_something() {
+        for n in NOTATION {
+            assert!(!n.written.is_empty() && n.meaning.len() > 10, "{}", n.written);
+        }
+        assert!(markdown_table().lines().count() == NOTATION.len() + 2);
+    }
+}
