@@ -345,9 +345,13 @@ impl<'a> SectionBuilder<'a> {
     /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
         if let Some((key, params)) = self.function_target(target) {
-            let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && !self.declared_functions.iter().any(|(k, _)| *k == key));
+            let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
+            let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && declared.is_none());
             if taken || mentions_key(body, &key) {
                 return false;
+            }
+            if declared == Some(crate::eval::FunctionKind::Rotation) {
+                self.inconsistent_function(&key);
             }
             self.known.push(key.clone());
             self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes, function: true });
@@ -363,6 +367,21 @@ impl<'a> SectionBuilder<'a> {
         self.known.push(key.clone());
         self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes, function: false });
         true
+    }
+
+    /// The notes define a function the spec declares as something else: the spec is wrong.
+    fn inconsistent_function(&mut self, key: &str) {
+        let Some(spec) = &self.spec else { return };
+        let entry = spec.functions.iter().find(|(k, _)| crate::eval::canonical_key(k).ok().as_deref() == Some(key));
+        if let Some((name, kind)) = entry {
+            let (line, col) = Spec::position(self.spec_text, kind.span().start);
+            let message = format!(
+                "section {}: the spec declares `{name}` a {} function, but the notes define it by a formula: remove the entry (the notes' definition is used) or make it `elementwise`",
+                self.number,
+                kind.get_ref()
+            );
+            self.spec_problems.push(SpecProblem { line, col, message });
+        }
     }
 
     /// `1`, `j`, `i1`, `(i,j)`: numbers and index letters, the subscript of an entry.

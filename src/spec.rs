@@ -35,7 +35,7 @@ pub struct SectionSpec {
     pub index: BTreeMap<String, Spanned<String>>,
     /// Index sets written `J_i`: `J = "causal"` (1..=i) or `J = "all"` (the whole range of the index).
     #[serde(default)]
-    pub sets: BTreeMap<String, String>,
+    pub sets: BTreeMap<String, Spanned<String>>,
     /// Matrices and vectors with their shapes in size parameters: `X = ["n", "d"]`, `x = ["n", "1"]`.
     #[serde(default)]
     pub matrix: BTreeMap<String, [String; 2]>,
@@ -62,7 +62,7 @@ pub struct SectionSpec {
     /// `F = "vector"` (a generic map from vectors to vectors of the same length), or
     /// `R = "rotation"` (the 2×2 rotation by an angle).
     #[serde(default)]
-    pub functions: BTreeMap<String, String>,
+    pub functions: BTreeMap<String, Spanned<String>>,
     /// Definitions the notes only state in words, in TeX: `p_j=\frac{e^{\ell_j}}{\sum_r e^{\ell_r}}`.
     #[serde(default)]
     pub define: Vec<Spanned<String>>,
@@ -157,7 +157,18 @@ pub struct SpecTex {
     pub col: usize,
 }
 
+/// The kinds a spec's `sets` entry may have.
+pub const SET_KINDS: [&str; 2] = ["causal", "all"];
+/// The kinds a spec's `functions` entry may have.
+pub const FUNCTION_KINDS: [&str; 3] = ["elementwise", "vector", "rotation"];
+
 impl Spec {
+    /// The 1-based line and column of a byte offset in the spec's text.
+    pub fn position(text: &str, offset: usize) -> (usize, usize) {
+        let pos = LineIndex::new(text).position(offset);
+        (pos.line, pos.col)
+    }
+
     pub fn parse(path: &str, text: &str) -> Result<Spec, SpecError> {
         let lines = LineIndex::new(text);
         let error_at = |offset: usize, message: String| {
@@ -181,6 +192,18 @@ impl Spec {
             for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)).chain(example_defs) {
                 if let Err(e) = syntax::parse_formula(def.get_ref()) {
                     return Err(error_at(def.span().start, format!("section {name}: `{}` does not parse: {e}", def.get_ref())));
+                }
+            }
+            for (set, kind) in &section.sets {
+                if !SET_KINDS.contains(&kind.get_ref().as_str()) {
+                    let message = format!("section {name}: set `{set}` has kind `{}`; the kinds are {}", kind.get_ref(), SET_KINDS.join(", "));
+                    return Err(error_at(kind.span().start, message));
+                }
+            }
+            for (function, kind) in &section.functions {
+                if !FUNCTION_KINDS.contains(&kind.get_ref().as_str()) {
+                    let message = format!("section {name}: function `{function}` has kind `{}`; the kinds are {}", kind.get_ref(), FUNCTION_KINDS.join(", "));
+                    return Err(error_at(kind.span().start, message));
                 }
             }
             for (letter, range) in &section.index {

@@ -139,3 +139,33 @@ fn malformed_spec_is_bad_input_with_position() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad.toml:2:"), "{}", stderr(&out));
 }
+
+/// Each spec entry takes effect or stops the run at its line (exit 2).
+#[test]
+fn spec_entries_that_cannot_take_effect_stop_the_run_at_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, "## 1 S\n\n$$\\sigma(z)=\\frac{1}{1+e^{-z}}$$\n\n$$y=Xw$$\n").unwrap();
+    let spec = dir.path().join("spec.toml");
+    let cases = [
+        ("[section.\"1\"]\nsizes = { n = [2] }\nsets = { J = \"casual\" }\n", "spec.toml:3:", "casual"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\nfunctions = { '\\sigma' = \"smooth\" }\n", "spec.toml:3:", "smooth"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\n\nfunctions = { '\\sigma' = \"rotation\" }\n", "spec.toml:4:", "notes define it"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"n\"] }\ndefine = ['X=1']\n", "spec.toml:4:", "defines nothing"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['q=1', 'q=2']\n", "spec.toml:3:", "defines nothing"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['1=2']\n", "spec.toml:3:", "defines nothing"),
+    ];
+    for (text, at, says) in cases {
+        std::fs::write(&spec, text).unwrap();
+        let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{text}: {}", stderr(&out));
+        assert!(stderr(&out).contains(at) && stderr(&out).contains(says), "{text}: {}", stderr(&out));
+    }
+    // A spec that agrees with the notes: σ declared elementwise, the notes' definition is used.
+    std::fs::write(&spec, "[section.\"1\"]\nsizes = { n = [2] }\nfunctions = { '\\sigma' = \"elementwise\" }\nclaims = [{ name = \"s\", tex = '\\sigma(0)=\\frac12' }]\n").unwrap();
+    let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let claims = all_claims(&report);
+    assert!(claims.iter().any(|c| c["id"] == "1/s" && c["verdict"] == "verified"), "{claims:#?}");
+}

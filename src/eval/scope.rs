@@ -73,7 +73,7 @@ impl Scope {
             decls.insert(canonical_key(k)?, Decl::Index { range: range.get_ref().clone() });
         }
         for (k, kind) in &spec.sets {
-            decls.insert(canonical_key(k)?, Decl::Set { kind: kind.clone() });
+            decls.insert(canonical_key(k)?, Decl::Set { kind: kind.get_ref().clone() });
         }
         for (k, [rows, cols]) in &spec.matrix {
             decls.insert(canonical_key(k)?, Decl::Matrix { rows: rows.clone(), cols: cols.clone() });
@@ -85,7 +85,7 @@ impl Scope {
             decls.insert(canonical_key(k)?, Decl::Identity { n: n.clone() });
         }
         for (k, kind) in &spec.functions {
-            let kind = match kind.as_str() {
+            let kind = match kind.get_ref().as_str() {
                 "elementwise" => FunctionKind::Elementwise,
                 "vector" => FunctionKind::Vector,
                 "rotation" => FunctionKind::Rotation,
