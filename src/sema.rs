@@ -104,15 +104,23 @@ pub fn plan(doc: &Document, formulas: &[ParsedFormula], spec: Option<&Spec>, spe
     for f in formulas {
         by_section.entry(doc.formulas[f.index].section).or_default().push(f);
     }
-    let mut plans: Vec<SectionPlan> = by_section
-        .into_iter()
-        .map(|(section, fs)| {
-            let (number, title) = section
-                .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
-                .unwrap_or_else(|| ("0".into(), String::new()));
-            SectionBuilder::new(doc, &number, spec, spec_text).build(title, &fs)
-        })
-        .collect();
+    // Functions the notes define (`\sigma(z)=…`) stay defined in the sections after, unless
+    // a later section defines the same name again.
+    let mut functions: Vec<Definition> = Vec::new();
+    let mut plans: Vec<SectionPlan> = Vec::new();
+    for (section, fs) in by_section {
+        let (number, title) = section
+            .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
+            .unwrap_or_else(|| ("0".into(), String::new()));
+        let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
+        builder.inherited = functions.clone();
+        let (plan, defined) = builder.build_with_functions(title, &fs);
+        for def in defined {
+            functions.retain(|f| f.key != def.key);
+            functions.push(def);
+        }
+        plans.push(plan);
+    }
     if let (Some(spec), true) = (spec, with_spec_only) {
         let present: Vec<String> = plans.iter().map(|p| p.number.clone()).collect();
         for number in spec.extra_sections(&present) {
@@ -137,6 +145,8 @@ struct SectionBuilder<'a> {
     declared_functions: Vec<(String, crate::eval::FunctionKind)>,
     /// Keys the spec declares as matrices or identities: any subscript on them is an entry.
     declared_matrices: Vec<String>,
+    /// Functions earlier sections of the notes define: in scope here unless redefined.
+    inherited: Vec<Definition>,
     spec_problems: Vec<SpecProblem>,
 }
 
@@ -157,8 +167,20 @@ impl<'a> SectionBuilder<'a> {
             skipped: Vec::new(),
             declared_functions: Vec::new(),
             declared_matrices: Vec::new(),
+            inherited: Vec::new(),
             spec_problems: Vec::new(),
         }
+    }
+
+    /// The plan, and the functions this section's notes define (for the sections after it).
+    fn build_with_functions(self, title: String, formulas: &[&ParsedFormula]) -> (SectionPlan, Vec<Definition>) {
+        let inherited: Vec<String> = self.inherited.iter().map(|d| d.origin.clone()).collect();
+        let plan = self.build(title, formulas);
+        let defined = match &plan.scope {
+            Ok(scope) => scope.defs.values().filter(|d| d.function && d.from_notes && !inherited.contains(&d.origin)).cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        (plan, defined)
     }
 
     fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
@@ -175,6 +197,16 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         self.add_spec_definitions();
+        for def in std::mem::take(&mut self.inherited) {
+            let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
+            let redefined = formulas.iter().any(|f| f.statement.chains.iter().any(|c| {
+                c.links.first().is_some() && c.first.as_ref().and_then(|t| self.function_target(t)).is_some_and(|(k, _)| k == def.key)
+            }));
+            if !declared && !redefined && !self.defs.iter().any(|d| d.key == def.key) {
+                self.known.push(def.key.clone());
+                self.defs.push(def);
+            }
+        }
         for f in formulas {
             self.add_formula(f);
         }

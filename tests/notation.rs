@@ -6,12 +6,19 @@ use common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The expectation written at the start of a line: `- verified: $…$`.
+const WORDS: [&str; 5] = ["verified", "refuted", "undecided", "unsupported", "definition"];
+
+/// The expectation written at the start of a line (`- verified: $…$`) or at its end, as an
+/// HTML comment an author's reader never sees (`… $…$ <!-- refuted -->`).
 fn expectation(line: &str) -> Option<&'static str> {
-    let rest = line.trim_start().strip_prefix("- ")?;
-    ["verified", "refuted", "undecided", "unsupported", "definition"]
-        .into_iter()
-        .find(|word| rest.starts_with(&format!("{word}:")))
+    if let Some(rest) = line.trim_start().strip_prefix("- ") {
+        if let Some(word) = WORDS.into_iter().find(|word| rest.starts_with(&format!("{word}:"))) {
+            return Some(word);
+        }
+    }
+    let comment = line.trim_end().strip_suffix("-->")?;
+    let word = comment[comment.rfind("<!--")? + 4..].trim();
+    WORDS.into_iter().find(|w| *w == word)
 }
 
 /// What one line got: the verdicts of its claims and whether its formulas parsed.
@@ -53,11 +60,13 @@ fn matches(expected: &str, got: &Got) -> bool {
 
 #[test]
 fn every_marked_formula_gets_its_verdict() {
-    let dir = repo_path("tests/notation");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
-    files.retain(|p| p.file_name().is_some_and(|n| n != "README.md"));
+    let mut files = Vec::new();
+    for dir in ["tests/notation", "tests/chapters"] {
+        let found = std::fs::read_dir(repo_path(dir)).unwrap().map(|e| e.unwrap().path());
+        files.extend(found.filter(|p| p.extension().is_some_and(|x| x == "md") && p.file_name().is_some_and(|n| n != "README.md")));
+    }
     files.sort();
-    assert!(files.len() >= 8, "the suite is there: {files:?}");
+    assert!(files.len() >= 10, "the suite is there: {files:?}");
     let mut failures = Vec::new();
     let mut cases = 0;
     for notes in &files {
@@ -109,5 +118,31 @@ fn every_example_of_the_notation_table_is_verified() {
     assert!(claims.len() >= examples.len(), "every example makes a claim: {claims:#?}");
     for c in claims {
         assert_eq!(c["verdict"], "verified", "{c:#}");
+    }
+}
+
+/// The logistic-regression chapters are checked from their own text: their specs give only
+/// sizes and shapes, and each has a planted wrong formula refuted at its line.
+#[test]
+fn the_logistic_regression_chapters_need_only_sizes_and_shapes() {
+    for lang in ["en", "zh"] {
+        let spec_path = repo_path(&format!("tests/chapters/logreg.{lang}.toml"));
+        let spec: toml::Table = std::fs::read_to_string(&spec_path).unwrap().parse().unwrap();
+        for (_, section) in spec["section"].as_table().unwrap() {
+            for key in section.as_table().unwrap().keys() {
+                assert!(["sizes", "matrix"].contains(&key.as_str()), "{lang}: `{key}` is more than sizes and shapes");
+            }
+        }
+        let notes = repo_path(&format!("tests/chapters/logreg.{lang}.md"));
+        let out = run(&["check", notes.to_str().unwrap(), "--spec", spec_path.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "a planted error makes the run fail: {}", stderr(&out));
+        let report = json(&out);
+        let claims = all_claims(&report);
+        let text = std::fs::read_to_string(&notes).unwrap();
+        let planted: Vec<u64> = text.lines().enumerate().filter(|(_, l)| l.ends_with("<!-- refuted -->")).map(|(k, _)| k as u64 + 1).collect();
+        let refuted: Vec<u64> = claims.iter().filter(|c| c["verdict"] == "refuted").map(|c| c["line"].as_u64().unwrap()).collect();
+        assert_eq!(refuted, planted, "{lang}: refuted exactly at the planted lines");
+        assert!(claims.iter().filter(|c| c["verdict"] != "refuted").all(|c| c["verdict"] == "verified"), "{lang}: {claims:#?}");
+        assert!(claims.iter().any(|c| c["tex"].as_str().unwrap().contains("\\mathbf 1^\\top")), "bias gradient with 1^T");
     }
 }
