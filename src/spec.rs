@@ -17,6 +17,8 @@ pub struct Spec {
     pub defaults: SectionSpec,
     /// The spec has a `[defaults]` table: every section of the notes inherits it.
     pub has_defaults: bool,
+    /// The spec's text, for positions of entries that carry none.
+    pub text: String,
     pub sections: BTreeMap<String, SectionSpec>,
 }
 
@@ -38,11 +40,11 @@ pub struct SectionSpec {
     pub sets: BTreeMap<String, Spanned<String>>,
     /// Matrices and vectors with their shapes in size parameters: `X = ["n", "d"]`, `x = ["n", "1"]`.
     #[serde(default)]
-    pub matrix: BTreeMap<String, [String; 2]>,
+    pub matrix: BTreeMap<String, Spanned<[String; 2]>>,
     /// Families of matrices or vectors, one per index value: `q = ["2", "1"]` makes `q_i` a 2×1
     /// leaf vector for each i.
     #[serde(default)]
-    pub family: BTreeMap<String, [String; 2]>,
+    pub family: BTreeMap<String, Spanned<[String; 2]>>,
     /// The scalar loss that bars differentiate: `\bar Y` is ∂L/∂Y for `loss = 'L'`. Upstream
     /// gradients (the bar of a module's output) are declared as leaf matrices.
     #[serde(default)]
@@ -157,6 +159,12 @@ pub struct SpecTex {
     pub col: usize,
 }
 
+/// Where `needle` is first written in the spec (quoted, as a TOML key or string), for entries
+/// whose own position TOML does not keep; the start of the file if it cannot be found.
+fn text_position_of(text: &str, needle: &str) -> usize {
+    ["'", "\""].iter().find_map(|q| text.find(&format!("{q}{needle}{q}"))).or_else(|| text.find(needle)).unwrap_or(0)
+}
+
 /// The kinds a spec's `sets` entry may have.
 pub const SET_KINDS: [&str; 2] = ["causal", "all"];
 /// The kinds a spec's `functions` entry may have.
@@ -180,7 +188,7 @@ impl Spec {
             error_at(offset, e.message().trim().to_string())
         })?;
         let has_defaults = raw.defaults.is_some();
-        let spec = Spec { path: path.to_string(), defaults: raw.defaults.unwrap_or_default(), has_defaults, sections: raw.section };
+        let spec = Spec { path: path.to_string(), defaults: raw.defaults.unwrap_or_default(), has_defaults, sections: raw.section, text: text.to_string() };
         spec.validate(&error_at)?;
         Ok(spec)
     }
@@ -192,6 +200,21 @@ impl Spec {
             for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)).chain(example_defs) {
                 if let Err(e) = syntax::parse_formula(def.get_ref()) {
                     return Err(error_at(def.span().start, format!("section {name}: `{}` does not parse: {e}", def.get_ref())));
+                }
+            }
+            for (name_tex, shape) in section.matrix.iter().chain(&section.family) {
+                for dim in shape.get_ref() {
+                    let known = self.size_names(name).any(|s| s == dim) || dim.parse::<u32>().is_ok_and(|n| n >= 1);
+                    if !known {
+                        let message = format!("section {name}: the shape of `{name_tex}` uses `{dim}`, which is neither a positive number nor a declared size");
+                        return Err(error_at(shape.span().start, message));
+                    }
+                }
+            }
+            for (entry, tex) in section.matrix.keys().chain(section.family.keys()).map(|k| ("a matrix", k)).chain(section.positive.iter().map(|k| ("`positive`", k))) {
+                if let Err(e) = crate::eval::canonical_key(tex) {
+                    let at = text_position_of(&self.text, tex);
+                    return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
                 }
             }
             for (set, kind) in &section.sets {

@@ -154,6 +154,9 @@ fn spec_entries_that_cannot_take_effect_stop_the_run_at_their_line() {
         ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"n\"] }\ndefine = ['X=1']\n", "spec.toml:4:", "defines nothing"),
         ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['q=1', 'q=2']\n", "spec.toml:3:", "defines nothing"),
         ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['1=2']\n", "spec.toml:3:", "defines nothing"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"m\"] }\n", "spec.toml:3:", "neither a positive number nor a declared size"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"0\"] }\n", "spec.toml:3:", "neither a positive number"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\n\nmatrix = { 'x+1' = [\"n\", \"1\"] }\n", "spec.toml:4:", "not a symbol"),
     ];
     for (text, at, says) in cases {
         std::fs::write(&spec, text).unwrap();
@@ -168,4 +171,21 @@ fn spec_entries_that_cannot_take_effect_stop_the_run_at_their_line() {
     let report = json(&out);
     let claims = all_claims(&report);
     assert!(claims.iter().any(|c| c["id"] == "1/s" && c["verdict"] == "verified"), "{claims:#?}");
+}
+
+/// A formula that does not parse is listed by `check` and counted; a layout slip names itself.
+#[test]
+fn unparsed_formulas_and_layout_slips_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    let spec = dir.path().join("spec.toml");
+    std::fs::write(&notes, "## 1 S\n\n$$a\\oslash b=a$$\n\n$$\\nabla_w \\frac12 w^\\top w=w^\\top$$\n").unwrap();
+    std::fs::write(&spec, "[defaults]\nsizes = { n = [2] }\nmatrix = { w = [\"n\", \"1\"] }\n").unwrap();
+    let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(text.contains(":3:1\t1\tNOT PARSED"), "{text}");
+    assert!(text.contains("1 NOT PARSED"), "{text}");
+    assert!(stderr(&out).contains("unknown command `\\oslash`"), "{}", stderr(&out));
+    assert!(text.contains("layout slip"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
 }

@@ -75,10 +75,12 @@ impl Scope {
         for (k, kind) in &spec.sets {
             decls.insert(canonical_key(k)?, Decl::Set { kind: kind.get_ref().clone() });
         }
-        for (k, [rows, cols]) in &spec.matrix {
+        for (k, shape) in &spec.matrix {
+            let [rows, cols] = shape.get_ref();
             decls.insert(canonical_key(k)?, Decl::Matrix { rows: rows.clone(), cols: cols.clone() });
         }
-        for (k, [rows, cols]) in &spec.family {
+        for (k, shape) in &spec.family {
+            let [rows, cols] = shape.get_ref();
             decls.insert(canonical_key(k)?, Decl::Family { rows: rows.clone(), cols: cols.clone() });
         }
         for (k, n) in &spec.identity {
