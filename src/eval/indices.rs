@@ -117,12 +117,25 @@ impl<B: Backend> Instance<'_, B> {
                         let to = self.integer(upper.ok_or_else(|| super::instance::unsupported(lower))?, env)?;
                         (from..=to).collect()
                     }
+                    // `\sum_{k\ne j}`: the whole range of k but j's value.
+                    RelOp::Ne if upper.is_none() => {
+                        let except = self.integer(&link.rhs, env)?;
+                        (1..=self.range_of(&var, &[body], env, lower.span)?).filter(|v| *v != except).collect()
+                    }
                     _ => return Err(super::instance::unsupported(lower)),
                 };
                 return Ok(extend(vec![env.clone()], &var, values));
             }
         }
         let letters = index_letters(lower).ok_or_else(|| super::instance::unsupported(lower))?;
+        if let (Some(upper), [letter]) = (upper, letters.as_slice()) {
+            // `\sum_i^{n-1}`: from 1 to the upper limit, not over i's whole range.
+            let to = self.integer(upper, env)?;
+            return Ok(extend(vec![env.clone()], letter, (1..=to).collect()));
+        }
+        if upper.is_some() {
+            return Err(super::instance::unsupported(lower));
+        }
         let mut envs = vec![env.clone()];
         for letter in letters {
             let range = self.range_of(&letter, &[body], env, lower.span)?;

@@ -342,7 +342,16 @@ impl<'a, B: Backend> Instance<'a, B> {
         if op == BinOp::Div {
             return self.quotient(lhs, rhs, span, env);
         }
+        if op == BinOp::Implicit && matches!(lhs.kind, ExprKind::Binary { op: BinOp::Div, .. }) {
+            // `a/bc`: is it (a/b)c or a/(bc)? Authors mean both; derivcheck refuses to guess.
+            return Err(EvalError::Unsupported { what: "`a/bc`: (a/b)·c or a/(bc)? write it with \\frac or parentheses".into(), span });
+        }
         if op == BinOp::Implicit {
+            if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
+                if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
+                    return Err(EvalError::Unsupported { what: "`1e…`: scientific notation? write 10^{…}".into(), span });
+                }
+            }
             if let (ExprKind::Symbol(s), ExprKind::Fenced { open, inner: Some(condition), .. }) = (&lhs.kind, &rhs.kind) {
                 if s.is_bold_one() && open == "[" && !self.resolves(&s.key(), env) {
                     return self.indicator(condition, env); // `\mathbb 1[a>0]`
@@ -356,6 +365,10 @@ impl<'a, B: Backend> Instance<'a, B> {
         match op {
             BinOp::Add => a.add_like(&b, "a sum", span, |x, y| x.plus(y)),
             BinOp::Sub => a.add_like(&b, "a difference", span, |x, y| x.minus(y)),
+            // `\vec x\cdot\vec y` of two vectors of the same shape is their dot product.
+            BinOp::Cdot if a.shape() == b.shape() && (a.rows == 1) != (a.cols == 1) && !a.is_free() && !b.is_free() => {
+                Ok(Value::scalar(a.data.iter().zip(&b.data).fold(B::S::int(0), |acc, (x, y)| acc.plus(&x.times(y)))))
+            }
             BinOp::Implicit | BinOp::Cdot => a.matmul(&b, span),
             BinOp::Times if a.is_scalar() || b.is_scalar() => a.matmul(&b, span),
             BinOp::Hadamard => a.zip(&b, "an entry-wise product", span, false, |x, y| x.times(y)),
