@@ -147,6 +147,12 @@ pub const NOTATION: &[Notation] = &[
         meaning: "an application when x is a function (defined or declared); a product when x is a value the notes write elsewhere (`x(1-x)`); otherwise refused",
         example: r"a(b+c)=ab+ac",
     },
+    Notation {
+        group: "sums",
+        written: r"\sum_r, \sum_{ir}, \sum_{i=1}^n, \sum_i^{m}, \sum_{r\in J_i}, \sum_{k\ne j}, \prod",
+        meaning: "over index ranges: declared in the spec (or read off the shapes indexed), or the limits written; the body is the rest of the product (`\\sum_r h_rU_{rj}+b_j` sums only h_rU_{rj})",
+        example: r"\sum_{i=1}^{n} i=\frac{n(n+1)}{2}",
+    },
     // ------------------------------------------------------------------ matrices
     Notation {
         group: "matrices",
@@ -163,7 +169,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "matrices",
         written: r"AB, A\cdot B, A*B, A\odot B, a\times b",
-        meaning: "the matrix product (a scalar scales); ⊙ entry by entry; × between scalars only",
+        meaning: "the matrix product (a scalar scales); `·` of two vectors of the same shape is their dot product; ⊙ entry by entry; × between scalars only",
         example: r"(A\odot B)^\top=A^\top\odot B^\top",
     },
     Notation {
@@ -205,8 +211,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int, \lim, \lfloor x\rfloor",
-        meaning: "not in this table: refused (undecided, or a parse error), unless the notes define the name or the spec declares it",
+        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int, \lim, \lfloor x\rfloor, a/bc, 1e-5",
+        meaning: "not in this table, or ambiguous ((a/b)c or a/(bc)?): refused (undecided, or a parse error), unless the notes define the name or the spec declares it",
         example: "",
     },
     // ------------------------------------------------------------------ relations
