@@ -6,10 +6,10 @@
 //! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
 
 use crate::cas::{self, Agreement, Method, Mismatch, Symbolic};
-use crate::syntax::ast::Statement;
 use crate::eval::{self, Budget, Env, EvalError, Instance, Scope};
 use crate::numeric::{self, crosscheck::NumericCheck};
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
+use crate::syntax::ast::Statement;
 use crate::syntax::ast::{Chain, Expr, ExprKind};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -65,7 +65,10 @@ const MAX_BYTES: usize = 64 * 1024 * 1024;
 
 /// Checks every claim of the plans (call on the CAS worker thread).
 pub fn check_plans(plans: &[SectionPlan]) -> Vec<CheckedClaim> {
-    plans.iter().flat_map(|p| if p.example.is_some() { check_example_section(p, plans) } else { check_section(p) }).collect()
+    plans
+        .iter()
+        .flat_map(|p| if p.example.is_some() { check_example_section(p, plans) } else { check_section(p) })
+        .collect()
 }
 
 /// A section with a worked example: its claims are checked in the example (and its variant).
@@ -85,7 +88,14 @@ fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<Checked
 }
 
 fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
-    CheckedClaim { id: claim.id.clone(), section: claim.section.clone(), origin: claim.origin.clone(), tex: claim.tex.clone(), kind: claim.kind, verdict }
+    CheckedClaim {
+        id: claim.id.clone(),
+        section: claim.section.clone(),
+        origin: claim.origin.clone(),
+        tex: claim.tex.clone(),
+        kind: claim.kind,
+        verdict,
+    }
 }
 
 /// One section: its claims share one floating-point instance (so adjoints computed by central
@@ -93,7 +103,9 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
 fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
     let scope = match &plan.scope {
         Ok(scope) => scope,
-        Err(reason) => return plan.claims.iter().map(|c| checked_claim(c, undecided(reason.clone(), String::new()))).collect(),
+        Err(reason) => {
+            return plan.claims.iter().map(|c| checked_claim(c, undecided(reason.clone(), String::new()))).collect()
+        }
     };
     let sizes = numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
     let backend = numeric::Numeric::new(section_seed(&plan.number), numeric::crosscheck::EPSILON);
@@ -102,7 +114,8 @@ fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
     plan.claims
         .iter()
         .map(|claim| {
-            let verdict = if claim.holds { check_claim(scope, claim, Some(&floats)) } else { check_failing_claim(scope, claim) };
+            let verdict =
+                if claim.holds { check_claim(scope, claim, Some(&floats)) } else { check_failing_claim(scope, claim) };
             checked_claim(claim, verdict)
         })
         .collect()
@@ -113,24 +126,48 @@ fn section_seed(number: &str) -> u64 {
 }
 
 fn undecided(detail: String, sizes: String) -> Verdict {
-    Verdict { status: Status::Undecided, method: None, sizes, detail, counterexample: None, numeric: None, example: None }
+    Verdict {
+        status: Status::Undecided,
+        method: None,
+        sizes,
+        detail,
+        counterexample: None,
+        numeric: None,
+        example: None,
+    }
 }
 
 fn refuted(method: Method, sizes: String, detail: String, counterexample: Counterexample) -> Verdict {
-    Verdict { status: Status::Refuted, method: Some(method), sizes, detail, counterexample: Some(counterexample), numeric: None, example: None }
+    Verdict {
+        status: Status::Refuted,
+        method: Some(method),
+        sizes,
+        detail,
+        counterexample: Some(counterexample),
+        numeric: None,
+        example: None,
+    }
 }
 
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
 /// floating point when `floats` is given.
 pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
-        return undecided("`\\approx` without a printed decimal on either side: nothing says how close is close enough".into(), String::new());
+        return undecided(
+            "`\\approx` without a printed decimal on either side: nothing says how close is close enough".into(),
+            String::new(),
+        );
     }
     check_at(scope, claim, &scope.size_assignments(), floats)
 }
 
 /// Checks one claim at the given size assignments.
-fn check_at(scope: &Scope, claim: &Claim, size_sets: &[BTreeMap<String, i64>], floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
+fn check_at(
+    scope: &Scope,
+    claim: &Claim,
+    size_sets: &[BTreeMap<String, i64>],
+    floats: Option<&Instance<numeric::Numeric>>,
+) -> Verdict {
     let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
@@ -149,10 +186,20 @@ fn check_at(scope: &Scope, claim: &Claim, size_sets: &[BTreeMap<String, i64>], f
                 Ok(Agreement::Different(mismatch)) => {
                     let detail = refutation_detail(&mismatch, sizes, &env);
                     let method = mismatch.method;
-                    return refuted(method, sizes_text, detail, Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch) });
+                    return refuted(
+                        method,
+                        sizes_text,
+                        detail,
+                        Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch) },
+                    );
                 }
                 Err(e) if e.refutes() => {
-                    return refuted(Method::Symbolic, sizes_text, e.to_string(), Counterexample { sizes: sizes.clone(), indices: env, mismatch: None });
+                    return refuted(
+                        Method::Symbolic,
+                        sizes_text,
+                        e.to_string(),
+                        Counterexample { sizes: sizes.clone(), indices: env, mismatch: None },
+                    );
                 }
                 Err(e) => return undecided(e.to_string(), sizes_text),
             }
@@ -160,13 +207,27 @@ fn check_at(scope: &Scope, claim: &Claim, size_sets: &[BTreeMap<String, i64>], f
     }
     if assignments_checked == 0 {
         let conditions: Vec<String> = claim.conditions.iter().map(crate::syntax::print::chain).collect();
-        return undecided(format!("no index assignment satisfies the conditions ({}) at the declared sizes: nothing was checked", conditions.join(", ")), sizes_text);
+        return undecided(
+            format!(
+                "no index assignment satisfies the conditions ({}) at the declared sizes: nothing was checked",
+                conditions.join(", ")
+            ),
+            sizes_text,
+        );
     }
     let detail = match method {
         Method::Rounded => format!("{} assignment(s) checked; equal to the printed digits", assignments_checked),
         _ => format!("{} assignment(s) checked", assignments_checked),
     };
-    let verified = Verdict { status: Status::Verified, method: Some(method), sizes: sizes_text, detail, counterexample: None, numeric: None, example: None };
+    let verified = Verdict {
+        status: Status::Verified,
+        method: Some(method),
+        sizes: sizes_text,
+        detail,
+        counterexample: None,
+        numeric: None,
+        example: None,
+    };
     match floats {
         Some(floats) if method != Method::Rounded => with_numeric_crosscheck(scope, floats, claim, &free, verified),
         _ => verified,
@@ -178,7 +239,13 @@ fn check_at(scope: &Scope, claim: &Claim, size_sets: &[BTreeMap<String, i64>], f
 /// A disagreement at the larger sizes is settled by the exact check at those sizes: a
 /// counterexample there refutes the claim (the verdict names the size); only an exact proof at
 /// the very size where floats disagree makes the result INCONSISTENT.
-fn with_numeric_crosscheck(scope: &Scope, floats: &Instance<numeric::Numeric>, claim: &Claim, free: &[String], mut v: Verdict) -> Verdict {
+fn with_numeric_crosscheck(
+    scope: &Scope,
+    floats: &Instance<numeric::Numeric>,
+    claim: &Claim,
+    free: &[String],
+    mut v: Verdict,
+) -> Verdict {
     let check = numeric::crosscheck::crosscheck(floats, claim, free);
     let evaluated = check.assignments > 0;
     if check.agree && v.method == Some(Method::Symbolic) {
@@ -198,7 +265,10 @@ fn with_numeric_crosscheck(scope: &Scope, floats: &Instance<numeric::Numeric>, c
         }
         v.status = Status::Undecided;
         let how = if v.method == Some(Method::Symbolic) { "exactly" } else { "at 200-bit random points" };
-        v.detail = format!("INCONSISTENT: the CAS verified this {how}, but the floating-point check at {} {} (please report)", check.sizes, check.detail);
+        v.detail = format!(
+            "INCONSISTENT: the CAS verified this {how}, but the floating-point check at {} {} (please report)",
+            check.sizes, check.detail
+        );
     }
     v.numeric = Some(check);
     v
@@ -211,7 +281,9 @@ fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
 
 fn expected_to_fail(v: Verdict) -> Verdict {
     match v.status {
-        Status::Refuted => Verdict { status: Status::Verified, detail: format!("fails, as the text says: {}", v.detail), ..v },
+        Status::Refuted => {
+            Verdict { status: Status::Verified, detail: format!("fails, as the text says: {}", v.detail), ..v }
+        }
         Status::Verified => Verdict {
             status: Status::Refuted,
             detail: "the text says this fails in general, but it held at every size checked".into(),
@@ -226,7 +298,14 @@ fn compare_at(inst: &Instance<Symbolic>, claim: &Claim, env: &Env) -> Result<Agr
     let rhs = inst.eval(&claim.rhs, env)?;
     let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
     let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    cas::compare(inst, &lhs, &rhs, span, seed, &cas::Assumptions { printed: printed_tolerance(&claim.rhs).or_else(|| printed_tolerance(&claim.lhs)) })
+    cas::compare(
+        inst,
+        &lhs,
+        &rhs,
+        span,
+        seed,
+        &cas::Assumptions { printed: printed_tolerance(&claim.rhs).or_else(|| printed_tolerance(&claim.lhs)) },
+    )
 }
 
 /// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): half a unit in the last
@@ -241,7 +320,9 @@ pub fn printed_tolerance(side: &Expr) -> Option<Vec<f64>> {
     }
     match &side.kind {
         ExprKind::Matrix { rows, .. } => {
-            let cell = |c: &Option<Statement>| c.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).and_then(of_number);
+            let cell = |c: &Option<Statement>| {
+                c.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).and_then(of_number)
+            };
             let all: Vec<Option<f64>> = rows.iter().flatten().map(cell).collect();
             all.iter().any(Option::is_some).then(|| all.iter().map(|t| t.unwrap_or(0.0)).collect())
         }
@@ -307,17 +388,25 @@ fn summation_vars(lower: &Expr) -> Vec<String> {
 }
 
 /// Every assignment of the free indices over their ranges that satisfies the conditions.
-pub fn index_assignments<B: eval::Backend>(inst: &Instance<B>, free: &[String], conditions: &[Chain], claim: &Claim, base: &Env) -> Result<Vec<Env>, EvalError> {
+pub fn index_assignments<B: eval::Backend>(
+    inst: &Instance<B>,
+    free: &[String],
+    conditions: &[Chain],
+    claim: &Claim,
+    base: &Env,
+) -> Result<Vec<Env>, EvalError> {
     let mut envs = vec![base.clone()];
     for letter in free {
         let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], base, claim.lhs.span)?;
         envs = envs
             .into_iter()
-            .flat_map(|e| (1..=range).map(move |v| {
-                let mut e = e.clone();
-                e.insert(letter.clone(), v);
-                e
-            }))
+            .flat_map(|e| {
+                (1..=range).map(move |v| {
+                    let mut e = e.clone();
+                    e.insert(letter.clone(), v);
+                    e
+                })
+            })
             .collect();
     }
     let mut kept = Vec::new();
@@ -350,7 +439,11 @@ fn describe_sizes(sets: &[BTreeMap<String, i64>]) -> String {
 
 /// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
 /// Spec entries that cannot take effect stop the run before any checking (`Err`).
-pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spec_text: String) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
+pub fn run(
+    docs: &[crate::notes::Document],
+    spec: Option<crate::spec::Spec>,
+    spec_text: String,
+) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
     let parsed = crate::listing::parse_all(docs);
     let (listing, _) = crate::listing::build_from(docs, &parsed, false);
     let per_file: Vec<Vec<SectionPlan>> = docs
@@ -360,7 +453,9 @@ pub fn run(docs: &[crate::notes::Document], spec: Option<crate::spec::Spec>, spe
             let formulas: Vec<crate::sema::ParsedFormula> = results
                 .iter()
                 .enumerate()
-                .filter_map(|(index, r)| r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement }))
+                .filter_map(|(index, r)| {
+                    r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement })
+                })
                 .collect();
             crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text, std::ptr::eq(doc, &docs[0]))
         })

@@ -141,7 +141,11 @@ fn run_check(args: &CheckArgs) -> i32 {
             print!("{}", crate::report::render_text(&report, lang, shown.as_deref()));
         }
     }
-    if report.summary.refuted > 0 { EXIT_REFUTED } else { EXIT_OK }
+    if report.summary.refuted > 0 {
+        EXIT_REFUTED
+    } else {
+        EXIT_OK
+    }
 }
 
 fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), String> {
@@ -191,7 +195,10 @@ fn read_notes_or_report(path: &Path) -> Option<Vec<Document>> {
 }
 
 pub fn read_notes(path: &Path) -> Result<Vec<Document>, InputError> {
-    notes_paths(path)?.iter().map(|p| read_text(p).map(|text| Document::parse(&p.display().to_string(), text))).collect()
+    notes_paths(path)?
+        .iter()
+        .map(|p| read_text(p).map(|text| Document::parse(&p.display().to_string(), text)))
+        .collect()
 }
 
 /// Reads a file as UTF-8; an invalid byte is reported at its line and column.
@@ -212,7 +219,16 @@ fn render_listing_text(listing: &Listing) -> String {
         for f in &file.formulas {
             let status = if f.parsed { "ok   " } else { "ERROR" };
             let section = f.section.as_deref().unwrap_or("-");
-            out.push_str(&format!("{}:{}:{}\t{}\t{}\t{}\t{}\n", file.path, f.line, f.col, f.id, section, status, one_line(&f.tex)));
+            out.push_str(&format!(
+                "{}:{}:{}\t{}\t{}\t{}\t{}\n",
+                file.path,
+                f.line,
+                f.col,
+                f.id,
+                section,
+                status,
+                one_line(&f.tex)
+            ));
             if let Some(err) = &f.error {
                 out.push_str(&format!("\t{err}\n"));
             }

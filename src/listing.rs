@@ -113,6 +113,10 @@ fn entry(doc: &Document, site: &FormulaSite, result: &Result<Statement, SyntaxEr
 
 impl ListingSummary {
     pub fn rate(&self) -> f64 {
-        if self.formulas == 0 { 1.0 } else { self.parsed as f64 / self.formulas as f64 }
+        if self.formulas == 0 {
+            1.0
+        } else {
+            self.parsed as f64 / self.formulas as f64
+        }
     }
 }

@@ -123,7 +123,14 @@ impl Document {
         counters.push(0);
     }
 
-    fn formula_site(&self, source: &str, lines: &LineIndex, range: Range<usize>, display: bool, k: usize) -> FormulaSite {
+    fn formula_site(
+        &self,
+        source: &str,
+        lines: &LineIndex,
+        range: Range<usize>,
+        display: bool,
+        k: usize,
+    ) -> FormulaSite {
         let tex_range = strip_delimiters(source, range.clone());
         let section = self.sections.len().checked_sub(1);
         let number = section.map(|i| self.sections[i].number.as_str()).unwrap_or("0");
@@ -168,7 +175,11 @@ fn strip_delimiters(source: &str, range: Range<usize>) -> Range<usize> {
     let open = text.chars().take_while(|&c| c == '$').count().min(2);
     let close = text.chars().rev().take_while(|&c| c == '$').count().min(open);
     let (start, end) = (range.start + open, range.end - close);
-    if start <= end { start..end } else { start..start }
+    if start <= end {
+        start..end
+    } else {
+        start..start
+    }
 }
 
 fn heading_text(raw: &str) -> String {
@@ -179,7 +190,8 @@ fn heading_text(raw: &str) -> String {
 /// `15.3 Title` -> ("15.3", "Title"); a heading without number keeps its text as both.
 /// A heading's number may be a single one (`## 3 Title`); a paragraph's must be dotted.
 fn section_from_heading(text: &str) -> (String, String) {
-    static HEADING_NUMBER: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*?)\s*$").expect("valid regex"));
+    static HEADING_NUMBER: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*?)\s*$").expect("valid regex"));
     if let Some(c) = HEADING_NUMBER.captures(text.trim()) {
         return (c[1].to_string(), c[2].to_string());
     }

@@ -77,7 +77,8 @@ impl ClaimEntry {
 
 /// Joins the listing with each file's checked claims.
 pub fn build(listing: Listing, checked: Vec<(Vec<CheckedClaim>, Vec<Skipped>)>) -> CheckReport {
-    let mut summary = CheckSummary { formulas: listing.summary.formulas, parsed: listing.summary.parsed, ..Default::default() };
+    let mut summary =
+        CheckSummary { formulas: listing.summary.formulas, parsed: listing.summary.parsed, ..Default::default() };
     let files = listing
         .files
         .into_iter()
@@ -118,15 +119,36 @@ struct Words {
 
 fn words(lang: Lang) -> Words {
     match lang {
-        Lang::En => Words { verified: "verified", refuted: "REFUTED", undecided: "undecided", symbolic: "symbolic", numeric: "numeric", both: "symbolic+numeric", rounded: "rounded", not_parsed: "NOT PARSED", summary: "summary" },
-        Lang::Zh => Words { verified: "已验证", refuted: "已驳回", undecided: "未判定", symbolic: "符号", numeric: "数值", both: "符号+数值", rounded: "按印出位数", not_parsed: "无法解析", summary: "汇总" },
+        Lang::En => Words {
+            verified: "verified",
+            refuted: "REFUTED",
+            undecided: "undecided",
+            symbolic: "symbolic",
+            numeric: "numeric",
+            both: "symbolic+numeric",
+            rounded: "rounded",
+            not_parsed: "NOT PARSED",
+            summary: "summary",
+        },
+        Lang::Zh => Words {
+            verified: "已验证",
+            refuted: "已驳回",
+            undecided: "未判定",
+            symbolic: "符号",
+            numeric: "数值",
+            both: "符号+数值",
+            rounded: "按印出位数",
+            not_parsed: "无法解析",
+            summary: "汇总",
+        },
     }
 }
 
 /// A worked example's matrix: printed, by the backward formulas, by finite differences.
 fn render_printed_matrix(m: &crate::numeric::example::PrintedMatrix) -> String {
     let show = |rows: &[Vec<f64>]| {
-        let rows: Vec<String> = rows.iter().map(|r| r.iter().map(|v| format!("{v:.6}")).collect::<Vec<_>>().join(", ")).collect();
+        let rows: Vec<String> =
+            rows.iter().map(|r| r.iter().map(|v| format!("{v:.6}")).collect::<Vec<_>>().join(", ")).collect();
         format!("[{}]", rows.join("; "))
     };
     let mut out = format!("\t  {}: max difference {:.2e} (tolerance {:.0e})\n", m.name, m.max_difference, m.tolerance);
@@ -145,7 +167,10 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
     for file in &report.files {
         for f in file.listing.formulas.iter().filter(|f| !f.parsed) {
             let section = f.section.as_deref().unwrap_or("-");
-            out.push_str(&format!("{}:{}:{}\t{section}\t{}\t-\t-\t{}\n", file.listing.path, f.line, f.col, w.not_parsed, f.id));
+            out.push_str(&format!(
+                "{}:{}:{}\t{section}\t{}\t-\t-\t{}\n",
+                file.listing.path, f.line, f.col, w.not_parsed, f.id
+            ));
             out.push_str(&format!("\t{}\n", f.error.as_deref().unwrap_or_default()));
         }
         for c in &file.claims {
@@ -163,7 +188,10 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             };
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
             let sizes = if c.sizes.is_empty() { "-" } else { c.sizes.as_str() };
-            out.push_str(&format!("{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n", c.line, c.col, c.section, c.id));
+            out.push_str(&format!(
+                "{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n",
+                c.line, c.col, c.section, c.id
+            ));
             if c.verdict != Status::Verified || c.example.is_some() {
                 out.push_str(&format!("\t{}\n", c.detail));
             }

@@ -99,7 +99,13 @@ pub struct ParsedFormula<'a> {
 /// Builds the plans of one document's sections, in order of appearance. With
 /// `with_spec_only`, sections the spec has and the notes do not (claims stated only in words,
 /// with their own definitions) are planned too, after the others.
-pub fn plan(doc: &Document, formulas: &[ParsedFormula], spec: Option<&Spec>, spec_text: &str, with_spec_only: bool) -> Vec<SectionPlan> {
+pub fn plan(
+    doc: &Document,
+    formulas: &[ParsedFormula],
+    spec: Option<&Spec>,
+    spec_text: &str,
+    with_spec_only: bool,
+) -> Vec<SectionPlan> {
     let mut by_section: BTreeMap<Option<usize>, Vec<&ParsedFormula>> = BTreeMap::new();
     for f in formulas {
         by_section.entry(doc.formulas[f.index].section).or_default().push(f);
@@ -177,7 +183,12 @@ impl<'a> SectionBuilder<'a> {
         let inherited: Vec<String> = self.inherited.iter().map(|d| d.origin.clone()).collect();
         let plan = self.build(title, formulas);
         let defined = match &plan.scope {
-            Ok(scope) => scope.defs.values().filter(|d| d.function && d.from_notes && !inherited.contains(&d.origin)).cloned().collect(),
+            Ok(scope) => scope
+                .defs
+                .values()
+                .filter(|d| d.function && d.from_notes && !inherited.contains(&d.origin))
+                .cloned()
+                .collect(),
             Err(_) => Vec::new(),
         };
         (plan, defined)
@@ -191,7 +202,9 @@ impl<'a> SectionBuilder<'a> {
             for (key, decl) in &base.decls {
                 match decl {
                     crate::eval::Decl::Function(kind) => self.declared_functions.push((key.clone(), *kind)),
-                    crate::eval::Decl::Matrix { .. } | crate::eval::Decl::Identity { .. } => self.declared_matrices.push(key.clone()),
+                    crate::eval::Decl::Matrix { .. } | crate::eval::Decl::Identity { .. } => {
+                        self.declared_matrices.push(key.clone())
+                    }
                     _ => {}
                 }
             }
@@ -199,9 +212,12 @@ impl<'a> SectionBuilder<'a> {
         self.add_spec_definitions();
         for def in std::mem::take(&mut self.inherited) {
             let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
-            let redefined = formulas.iter().any(|f| f.statement.chains.iter().any(|c| {
-                c.links.first().is_some() && c.first.as_ref().and_then(|t| self.function_target(t)).is_some_and(|(k, _)| k == def.key)
-            }));
+            let redefined = formulas.iter().any(|f| {
+                f.statement.chains.iter().any(|c| {
+                    !c.links.is_empty()
+                        && c.first.as_ref().and_then(|t| self.function_target(t)).is_some_and(|(k, _)| k == def.key)
+                })
+            });
             if !declared && !redefined && !self.defs.iter().any(|d| d.key == def.key) {
                 self.known.push(def.key.clone());
                 self.defs.push(def);
@@ -224,7 +240,15 @@ impl<'a> SectionBuilder<'a> {
             _ => Err(format!("section {} has no entry in the spec", self.number)),
         };
         let example = self.example_plan();
-        SectionPlan { number: self.number, title, example, scope, claims: self.claims, skipped: self.skipped, spec_problems: self.spec_problems }
+        SectionPlan {
+            number: self.number,
+            title,
+            example,
+            scope,
+            claims: self.claims,
+            skipped: self.skipped,
+            spec_problems: self.spec_problems,
+        }
     }
 
     fn example_plan(&self) -> Option<ExamplePlan> {
@@ -236,7 +260,14 @@ impl<'a> SectionBuilder<'a> {
             for chain in &tex.statement.chains {
                 let (Some(target), Some(link)) = (&chain.first, chain.links.first()) else { continue };
                 if let Some((key, params)) = self.definable_in_example(target) {
-                    defines.push(Definition { key, params, body: link.rhs.clone(), origin: origin.clone(), from_notes: false, function: false });
+                    defines.push(Definition {
+                        key,
+                        params,
+                        body: link.rhs.clone(),
+                        origin: origin.clone(),
+                        from_notes: false,
+                        function: false,
+                    });
                 }
             }
         }
@@ -301,7 +332,8 @@ impl<'a> SectionBuilder<'a> {
 
     fn add_formula(&mut self, f: &ParsedFormula) {
         let site = &self.doc.formulas[f.index];
-        if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim())) {
+        if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim()))
+        {
             self.skipped.push(Skipped { formula: site.id.clone(), reason: ignore.reason.clone() });
             return;
         }
@@ -313,7 +345,8 @@ impl<'a> SectionBuilder<'a> {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
                 if let Some(env) = chain.first.as_ref().and_then(nested_relations) {
-                    self.skipped.push(Skipped { formula: id, reason: format!("relations inside `{env}` are not checked") });
+                    self.skipped
+                        .push(Skipped { formula: id, reason: format!("relations inside `{env}` are not checked") });
                 }
                 continue;
             }
@@ -331,7 +364,9 @@ impl<'a> SectionBuilder<'a> {
         fn integer_like(e: &Expr, letters: &[String], known: &[String]) -> bool {
             match &e.kind {
                 ExprKind::Number { value } => !value.contains('.'),
-                ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => integer_like(lhs, letters, known) && integer_like(rhs, letters, known),
+                ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+                    integer_like(lhs, letters, known) && integer_like(rhs, letters, known)
+                }
                 _ => e.symbol_key().is_some_and(|k| letters.contains(&k) || known.contains(&k)),
             }
         }
@@ -344,7 +379,15 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// The first link may define its left side; every other link is a claim.
-    fn chain_claims(&mut self, chain: &Chain, id: &str, tex: &str, origin: Origin, conditions: &[Chain], may_define: bool) {
+    fn chain_claims(
+        &mut self,
+        chain: &Chain,
+        id: &str,
+        tex: &str,
+        origin: Origin,
+        conditions: &[Chain],
+        may_define: bool,
+    ) {
         let Some(first) = &chain.first else { return };
         let site_origin = match &origin {
             Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
@@ -386,7 +429,14 @@ impl<'a> SectionBuilder<'a> {
                 self.inconsistent_function(&key);
             }
             self.known.push(key.clone());
-            self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes, function: true });
+            self.defs.push(Definition {
+                key,
+                params,
+                body: body.clone(),
+                origin: origin.to_string(),
+                from_notes,
+                function: true,
+            });
             return true;
         }
         let Some((key, params)) = self.definable(target) else { return false };
@@ -397,7 +447,14 @@ impl<'a> SectionBuilder<'a> {
             return false;
         }
         self.known.push(key.clone());
-        self.defs.push(Definition { key, params, body: body.clone(), origin: origin.to_string(), from_notes, function: false });
+        self.defs.push(Definition {
+            key,
+            params,
+            body: body.clone(),
+            origin: origin.to_string(),
+            from_notes,
+            function: false,
+        });
         true
     }
 
@@ -421,7 +478,9 @@ impl<'a> SectionBuilder<'a> {
         match &index.kind {
             ExprKind::Number { .. } => true,
             ExprKind::Symbol(_) => index.symbol_key().is_some_and(|k| self.index_letters.contains(&k)),
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => self.entry_subscript(lhs) && self.entry_subscript(rhs),
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+                self.entry_subscript(lhs) && self.entry_subscript(rhs)
+            }
             ExprKind::Tuple { items } => items.iter().all(|i| self.entry_subscript(i)),
             _ => false,
         }
@@ -433,7 +492,10 @@ impl<'a> SectionBuilder<'a> {
         let (key, args) = match &target.kind {
             ExprKind::Call { func, args } => (func.symbol_key()?, args),
             ExprKind::Apply { func, args, parenthesized: true }
-                if func.sub.is_none() && func.sup.is_none() && func.primes == 0 && !crate::eval::BUILTIN_FUNCTIONS.contains(&func.name.as_str()) =>
+                if func.sub.is_none()
+                    && func.sup.is_none()
+                    && func.primes == 0
+                    && !crate::eval::BUILTIN_FUNCTIONS.contains(&func.name.as_str()) =>
             {
                 (format!("\\operatorname{{{}}}", func.name), args)
             }
@@ -492,7 +554,8 @@ impl<'a> SectionBuilder<'a> {
 }
 
 fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
-    let is_derivative = |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }));
+    let is_derivative =
+        |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }));
     let is_printed = |e: &Expr| matches!(e.kind, ExprKind::Matrix { .. });
     let is_adjoint = matches!(&lhs.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar))
         || matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar)));
@@ -532,7 +595,11 @@ fn mentions_key(e: &Expr, key: &str) -> bool {
 /// `\text`, a matrix cell): the environment's name.
 fn nested_relations(e: &Expr) -> Option<String> {
     match &e.kind {
-        ExprKind::Matrix { env, rows } if rows.iter().flatten().flatten().any(|s| s.chains.iter().any(|c| !c.links.is_empty())) => Some(env.clone()),
+        ExprKind::Matrix { env, rows }
+            if rows.iter().flatten().flatten().any(|s| s.chains.iter().any(|c| !c.links.is_empty())) =>
+        {
+            Some(env.clone())
+        }
         ExprKind::Aligned { env, .. } => Some(env.clone()),
         _ => e.children().find_map(nested_relations),
     }
@@ -548,7 +615,9 @@ fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
             (Some(Expr { kind: ExprKind::Aligned { rows, .. }, .. }), true) => {
                 rows.iter().map(|r| r.iter().map(|c| (c.statement.as_ref(), c.dangling)).collect()).collect()
             }
-            (Some(Expr { kind: ExprKind::Matrix { env, rows }, .. }), true) if env == "array" && nested_relations(chain.first.as_ref().expect("matched")).is_some() => {
+            (Some(Expr { kind: ExprKind::Matrix { env, rows }, .. }), true)
+                if env == "array" && nested_relations(chain.first.as_ref().expect("matched")).is_some() =>
+            {
                 rows.iter().map(|r| r.iter().map(|c| (c.as_ref(), None)).collect()).collect()
             }
             _ => {
@@ -572,15 +641,23 @@ fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                             c.links.push(Link { op, rhs: first.clone() });
                             c.links.extend(piece.links.iter().cloned());
                         }
-                        (Some(c), Some(first), None) if signed && piece.links.is_empty() || signed && !c.links.is_empty() => {
+                        (Some(c), Some(first), None) if signed && (piece.links.is_empty() || !c.links.is_empty()) => {
                             // `&\quad + c`: the expression above goes on.
-                            let last = c.links.last_mut().map(|l| &mut l.rhs).or(c.first.as_mut()).expect("a chain has an expression");
+                            let last = c
+                                .links
+                                .last_mut()
+                                .map(|l| &mut l.rhs)
+                                .or(c.first.as_mut())
+                                .expect("a chain has an expression");
                             let (op, term) = match &first.kind {
                                 ExprKind::Neg { operand } => (BinOp::Sub, (**operand).clone()),
                                 _ => (BinOp::Add, first.clone()),
                             };
                             let span = Span::new(last.span.start, term.span.end);
-                            *last = Expr::new(ExprKind::Binary { op, lhs: Box::new(last.clone()), rhs: Box::new(term) }, span);
+                            *last = Expr::new(
+                                ExprKind::Binary { op, lhs: Box::new(last.clone()), rhs: Box::new(term) },
+                                span,
+                            );
                             c.links.extend(piece.links.iter().cloned());
                         }
                         (_, Some(_), _) => {

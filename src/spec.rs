@@ -188,18 +188,29 @@ impl Spec {
             error_at(offset, e.message().trim().to_string())
         })?;
         let has_defaults = raw.defaults.is_some();
-        let spec = Spec { path: path.to_string(), defaults: raw.defaults.unwrap_or_default(), has_defaults, sections: raw.section, text: text.to_string() };
+        let spec = Spec {
+            path: path.to_string(),
+            defaults: raw.defaults.unwrap_or_default(),
+            has_defaults,
+            sections: raw.section,
+            text: text.to_string(),
+        };
         spec.validate(&error_at)?;
         Ok(spec)
     }
 
     /// Every TeX string parses and every range names a size; reported at the offending entry.
     fn validate(&self, error_at: &dyn Fn(usize, String) -> SpecError) -> Result<(), SpecError> {
-        for (name, section) in std::iter::once(("defaults", &self.defaults)).chain(self.sections.iter().map(|(k, v)| (k.as_str(), v))) {
+        for (name, section) in
+            std::iter::once(("defaults", &self.defaults)).chain(self.sections.iter().map(|(k, v)| (k.as_str(), v)))
+        {
             let example_defs = section.example.iter().flat_map(|e| e.define.iter());
             for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)).chain(example_defs) {
                 if let Err(e) = syntax::parse_formula(def.get_ref()) {
-                    return Err(error_at(def.span().start, format!("section {name}: `{}` does not parse: {e}", def.get_ref())));
+                    return Err(error_at(
+                        def.span().start,
+                        format!("section {name}: `{}` does not parse: {e}", def.get_ref()),
+                    ));
                 }
             }
             for (name_tex, shape) in section.matrix.iter().chain(&section.family) {
@@ -211,7 +222,13 @@ impl Spec {
                     }
                 }
             }
-            for (entry, tex) in section.matrix.keys().chain(section.family.keys()).map(|k| ("a matrix", k)).chain(section.positive.iter().map(|k| ("`positive`", k))) {
+            for (entry, tex) in section
+                .matrix
+                .keys()
+                .chain(section.family.keys())
+                .map(|k| ("a matrix", k))
+                .chain(section.positive.iter().map(|k| ("`positive`", k)))
+            {
                 if let Err(e) = crate::eval::canonical_key(tex) {
                     let at = text_position_of(&self.text, tex);
                     return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
@@ -219,13 +236,21 @@ impl Spec {
             }
             for (set, kind) in &section.sets {
                 if !SET_KINDS.contains(&kind.get_ref().as_str()) {
-                    let message = format!("section {name}: set `{set}` has kind `{}`; the kinds are {}", kind.get_ref(), SET_KINDS.join(", "));
+                    let message = format!(
+                        "section {name}: set `{set}` has kind `{}`; the kinds are {}",
+                        kind.get_ref(),
+                        SET_KINDS.join(", ")
+                    );
                     return Err(error_at(kind.span().start, message));
                 }
             }
             for (function, kind) in &section.functions {
                 if !FUNCTION_KINDS.contains(&kind.get_ref().as_str()) {
-                    let message = format!("section {name}: function `{function}` has kind `{}`; the kinds are {}", kind.get_ref(), FUNCTION_KINDS.join(", "));
+                    let message = format!(
+                        "section {name}: function `{function}` has kind `{}`; the kinds are {}",
+                        kind.get_ref(),
+                        FUNCTION_KINDS.join(", ")
+                    );
                     return Err(error_at(kind.span().start, message));
                 }
             }
@@ -233,7 +258,8 @@ impl Spec {
                 let text = range.get_ref().as_str();
                 let known = self.size_names(name).any(|s| s == text) || text == crate::eval::AUTO_RANGE;
                 if !known && text.parse::<i64>().is_err() {
-                    let message = format!("section {name}: index `{letter}` ranges over `{text}`, which is not a declared size");
+                    let message =
+                        format!("section {name}: index `{letter}` ranges over `{text}`, which is not a declared size");
                     return Err(error_at(range.span().start, message));
                 }
             }

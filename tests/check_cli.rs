@@ -68,7 +68,9 @@ fn assert_still_verified(from: &str, to: &str) {
 
 #[test]
 fn sign_flips_are_refuted_at_their_line() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     assert_refuted_at("=a_j(1-a_j).", "=a_j(1+a_j).");
     assert_refuted_at("=-a_ja_k,", "=a_ja_k,");
     assert_refuted_at("=p_j-\\mathbf1_{j=y}.", "=p_j+\\mathbf1_{j=y}.");
@@ -77,7 +79,9 @@ fn sign_flips_are_refuted_at_their_line() {
 
 #[test]
 fn dropped_terms_are_refuted_at_their_line() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     assert_refuted_at("=-\\ell_y+\\ln\\sum_r e^{\\ell_r}.", "=\\ln\\sum_r e^{\\ell_r}.");
     assert_refuted_at("$J_y=I+J_F.$", "$J_y=J_F.$");
     assert_refuted_at("{e^{s_j}D-e^{2s_j}}", "{e^{s_j}D}");
@@ -85,14 +89,18 @@ fn dropped_terms_are_refuted_at_their_line() {
 
 #[test]
 fn swapped_indices_are_refuted_at_their_line() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     assert_refuted_at("=-a_ja_k,", "=-a_ja_j,");
     assert_refuted_at("$e^{\\ell_j}/\\sum_r e^{\\ell_r}=p_j$", "$e^{\\ell_y}/\\sum_r e^{\\ell_r}=p_j$");
 }
 
 #[test]
 fn equivalent_rewrites_stay_verified() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     assert_still_verified("=a_j(1-a_j).", "=a_j-a_j^2.");
     assert_still_verified("=-\\ell_y+\\ln\\sum_r e^{\\ell_r}.", "=\\ln\\sum_r e^{\\ell_r}-\\ell_y.");
     assert_still_verified("=-a_ja_k,", "= - a_k \\, a_j ,");
@@ -150,13 +158,33 @@ fn spec_entries_that_cannot_take_effect_stop_the_run_at_their_line() {
     let cases = [
         ("[section.\"1\"]\nsizes = { n = [2] }\nsets = { J = \"casual\" }\n", "spec.toml:3:", "casual"),
         ("[section.\"1\"]\nsizes = { n = [2] }\nfunctions = { '\\sigma' = \"smooth\" }\n", "spec.toml:3:", "smooth"),
-        ("[section.\"1\"]\nsizes = { n = [2] }\n\nfunctions = { '\\sigma' = \"rotation\" }\n", "spec.toml:4:", "notes define it"),
-        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"n\"] }\ndefine = ['X=1']\n", "spec.toml:4:", "defines nothing"),
+        (
+            "[section.\"1\"]\nsizes = { n = [2] }\n\nfunctions = { '\\sigma' = \"rotation\" }\n",
+            "spec.toml:4:",
+            "notes define it",
+        ),
+        (
+            "[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"n\"] }\ndefine = ['X=1']\n",
+            "spec.toml:4:",
+            "defines nothing",
+        ),
         ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['q=1', 'q=2']\n", "spec.toml:3:", "defines nothing"),
         ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['1=2']\n", "spec.toml:3:", "defines nothing"),
-        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"m\"] }\n", "spec.toml:3:", "neither a positive number nor a declared size"),
-        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"0\"] }\n", "spec.toml:3:", "neither a positive number"),
-        ("[section.\"1\"]\nsizes = { n = [2] }\n\nmatrix = { 'x+1' = [\"n\", \"1\"] }\n", "spec.toml:4:", "not a symbol"),
+        (
+            "[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"m\"] }\n",
+            "spec.toml:3:",
+            "neither a positive number nor a declared size",
+        ),
+        (
+            "[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"0\"] }\n",
+            "spec.toml:3:",
+            "neither a positive number",
+        ),
+        (
+            "[section.\"1\"]\nsizes = { n = [2] }\n\nmatrix = { 'x+1' = [\"n\", \"1\"] }\n",
+            "spec.toml:4:",
+            "not a symbol",
+        ),
     ];
     for (text, at, says) in cases {
         std::fs::write(&spec, text).unwrap();

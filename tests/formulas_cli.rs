@@ -22,7 +22,10 @@ fn seed_positions_are_line_and_character_column() {
     let v = json(&run(&["formulas", seed.to_str().unwrap(), "--format", "json"]));
     let formulas = v["files"][0]["formulas"].as_array().unwrap();
     let find = |tex_start: &str| {
-        formulas.iter().find(|f| f["tex"].as_str().unwrap().starts_with(tex_start)).unwrap_or_else(|| panic!("{tex_start}"))
+        formulas
+            .iter()
+            .find(|f| f["tex"].as_str().unwrap().starts_with(tex_start))
+            .unwrap_or_else(|| panic!("{tex_start}"))
     };
     // `设 $D=\sum_r e^{s_r}$ ， $a_j=e^{s_j}/D$` on line 11: columns count characters, not bytes.
     let d = find("D=\\sum_r");
@@ -41,7 +44,17 @@ fn seed_positions_are_line_and_character_column() {
 fn seed_every_formula_is_in_its_section() {
     let Some(seed) = seed_path() else { return };
     // Title lines of the seed's sections (read off the file by hand).
-    let starts = [(9, "15.1"), (23, "15.2"), (35, "15.3"), (69, "15.4"), (85, "15.5"), (119, "15.6"), (133, "15.7"), (143, "15.8"), (153, "15.9")];
+    let starts = [
+        (9, "15.1"),
+        (23, "15.2"),
+        (35, "15.3"),
+        (69, "15.4"),
+        (85, "15.5"),
+        (119, "15.6"),
+        (133, "15.7"),
+        (143, "15.8"),
+        (153, "15.9"),
+    ];
     let v = json(&run(&["formulas", seed.to_str().unwrap(), "--format", "json"]));
     let mut per_section = std::collections::BTreeMap::new();
     for f in v["files"][0]["formulas"].as_array().unwrap() {

@@ -13,7 +13,8 @@ fn golden(name: &str, args: &[&str]) {
         std::fs::write(&path, &actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} missing: run with UPDATE_GOLDEN=1", path.display()));
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} missing: run with UPDATE_GOLDEN=1", path.display()));
     if actual != expected {
         let first = actual.lines().zip(expected.lines()).position(|(a, e)| a != e).unwrap_or(0);
         panic!(

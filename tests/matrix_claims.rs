@@ -9,7 +9,11 @@ const MATRIX_SECTIONS: [&str; 4] = ["15.3", "15.5", "15.6", "15.8"];
 
 fn is_matrix_claim(c: &Value) -> bool {
     let section = c["section"].as_str().unwrap();
-    MATRIX_SECTIONS.contains(&section) || section.starts_with("15.3-") || section.starts_with("15.6-") || section.starts_with("15.8-") || section.starts_with("15.9-")
+    MATRIX_SECTIONS.contains(&section)
+        || section.starts_with("15.3-")
+        || section.starts_with("15.6-")
+        || section.starts_with("15.8-")
+        || section.starts_with("15.9-")
 }
 
 #[test]
@@ -32,8 +36,12 @@ fn seed_matrix_sections_all_verified() {
     assert_eq!(sbar["numeric"]["sizes"], "N = 8; d = 16; d_k = 4; n = 8");
     assert_eq!(sbar["sizes"], "N = 3; d = 2; d_k = 2; n = 3");
     let ln = matrix.iter().find(|c| c["id"] == "15.5#12").unwrap();
-    assert_eq!((ln["method"].as_str(), ln["sizes"].as_str()), (Some("symbolic+numeric"), Some("d = 2, 3, 4; h = 3; n = 2")));
-    let causal = matrix.iter().find(|c| c["id"].as_str().unwrap().ends_with("causal-mask-breaks-equivariance")).unwrap();
+    assert_eq!(
+        (ln["method"].as_str(), ln["sizes"].as_str()),
+        (Some("symbolic+numeric"), Some("d = 2, 3, 4; h = 3; n = 2"))
+    );
+    let causal =
+        matrix.iter().find(|c| c["id"].as_str().unwrap().ends_with("causal-mask-breaks-equivariance")).unwrap();
     assert!(causal["detail"].as_str().unwrap().starts_with("fails, as the text says"), "{causal:#}");
 }
 
@@ -44,7 +52,9 @@ fn refuted_at(from: &str, to: &str) -> Vec<String> {
 
 #[test]
 fn dropped_transposes_are_refuted() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     // Only the shapes break: 1×2 times 1×3.
     let details = refuted_at("\\bar U=h^\\mathsf T\\bar\\ell", "\\bar U=h\\bar\\ell");
     assert!(details.iter().any(|d| d.contains("1×2 and 1×3")), "{details:?}");
@@ -55,38 +65,50 @@ fn dropped_transposes_are_refuted() {
 
 #[test]
 fn flipped_signs_are_refuted() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     refuted_at("\\bar A_{ij}-\\sum_{r\\in J_i}", "\\bar A_{ij}+\\sum_{r\\in J_i}");
     refuted_at("u-\\operatorname{mean}(u)\\mathbf1 -\\hat x", "u-\\operatorname{mean}(u)\\mathbf1 +\\hat x");
 }
 
 #[test]
 fn missing_path_in_x_bar_is_refuted() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     refuted_at("+\\bar KW_K^\\mathsf T+\\bar VW_V^\\mathsf T.", "+\\bar VW_V^\\mathsf T.");
 }
 
 #[test]
 fn sigma_for_sigma_prime_is_refuted() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     refuted_at("\\bar C\\odot\\sigma'(B)", "\\bar C\\odot\\sigma(B)");
 }
 
 #[test]
 fn wrong_rotation_direction_is_refuted() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     refuted_at("R((j-i)\\omega)", "R((i-j)\\omega)");
 }
 
 #[test]
 fn swapped_projections_are_refuted() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     refuted_at("x_iW_QW_K^\\mathsf T x_j^\\mathsf T", "x_iW_KW_Q^\\mathsf T x_j^\\mathsf T");
 }
 
 #[test]
 fn equivalent_matrix_rewrites_stay_verified() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     for (from, to) in [
         ("\\bar Q=\\bar SK/\\sqrt{d_k}", "\\bar Q=\\frac{1}{\\sqrt{d_k}}\\bar SK"),
         ("\\bar X=\\bar R+\\bar QW_Q^\\mathsf T+", "\\bar X=\\bar QW_Q^\\mathsf T+\\bar R+"),

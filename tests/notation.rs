@@ -63,7 +63,11 @@ fn every_marked_formula_gets_its_verdict() {
     let mut files = Vec::new();
     for dir in ["tests/notation", "tests/chapters"] {
         let found = std::fs::read_dir(repo_path(dir)).unwrap().map(|e| e.unwrap().path());
-        files.extend(found.filter(|p| p.extension().is_some_and(|x| x == "md") && p.file_name().is_some_and(|n| n != "README.md")));
+        files.extend(
+            found.filter(|p| {
+                p.extension().is_some_and(|x| x == "md") && p.file_name().is_some_and(|n| n != "README.md")
+            }),
+        );
     }
     files.sort();
     assert!(files.len() >= 10, "the suite is there: {files:?}");
@@ -73,7 +77,13 @@ fn every_marked_formula_gets_its_verdict() {
         let spec = notes.with_extension("toml");
         let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
         assert!(!stderr(&out).contains("panicked"), "{}: {}", notes.display(), stderr(&out));
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{}: exit {:?}: {}", notes.display(), out.status.code(), stderr(&out));
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}: exit {:?}: {}",
+            notes.display(),
+            out.status.code(),
+            stderr(&out)
+        );
         let got = got_by_line(&json(&out));
         let text = std::fs::read_to_string(notes).unwrap();
         for (k, line) in text.lines().enumerate() {
@@ -83,7 +93,13 @@ fn every_marked_formula_gets_its_verdict() {
             let g = got.get(&(k as u64 + 1)).unwrap_or(&empty);
             if !matches(expected, g) {
                 let name = notes.file_name().unwrap().to_string_lossy();
-                failures.push(format!("{name}:{}: expected {expected}, got {:?}{}  {}", k + 1, g.verdicts, if g.unparsed { " (not parsed)" } else { "" }, line.trim()));
+                failures.push(format!(
+                    "{name}:{}: expected {expected}, got {:?}{}  {}",
+                    k + 1,
+                    g.verdicts,
+                    if g.unparsed { " (not parsed)" } else { "" },
+                    line.trim()
+                ));
             }
         }
     }
@@ -108,7 +124,8 @@ fn readme_shows_the_notation_table_of_the_code() {
 fn every_example_of_the_notation_table_is_verified() {
     let dir = tempfile::tempdir().unwrap();
     let (notes, spec) = (dir.path().join("examples.md"), dir.path().join("examples.toml"));
-    let examples: Vec<&str> = derivcheck::notation::NOTATION.iter().map(|n| n.example).filter(|e| !e.is_empty()).collect();
+    let examples: Vec<&str> =
+        derivcheck::notation::NOTATION.iter().map(|n| n.example).filter(|e| !e.is_empty()).collect();
     let body: Vec<String> = examples.iter().map(|e| format!("$${e}$$\n")).collect();
     std::fs::write(&notes, format!("## 1 Examples\n\n{}", body.join("\n"))).unwrap();
     std::fs::write(&spec, derivcheck::notation::EXAMPLE_SPEC).unwrap();
@@ -139,10 +156,22 @@ fn the_logistic_regression_chapters_need_only_sizes_and_shapes() {
         let report = json(&out);
         let claims = all_claims(&report);
         let text = std::fs::read_to_string(&notes).unwrap();
-        let planted: Vec<u64> = text.lines().enumerate().filter(|(_, l)| l.ends_with("<!-- refuted -->")).map(|(k, _)| k as u64 + 1).collect();
-        let refuted: Vec<u64> = claims.iter().filter(|c| c["verdict"] == "refuted").map(|c| c["line"].as_u64().unwrap()).collect();
+        let planted: Vec<u64> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.ends_with("<!-- refuted -->"))
+            .map(|(k, _)| k as u64 + 1)
+            .collect();
+        let refuted: Vec<u64> =
+            claims.iter().filter(|c| c["verdict"] == "refuted").map(|c| c["line"].as_u64().unwrap()).collect();
         assert_eq!(refuted, planted, "{lang}: refuted exactly at the planted lines");
-        assert!(claims.iter().filter(|c| c["verdict"] != "refuted").all(|c| c["verdict"] == "verified"), "{lang}: {claims:#?}");
-        assert!(claims.iter().any(|c| c["tex"].as_str().unwrap().contains("\\mathbf 1^\\top")), "bias gradient with 1^T");
+        assert!(
+            claims.iter().filter(|c| c["verdict"] != "refuted").all(|c| c["verdict"] == "verified"),
+            "{lang}: {claims:#?}"
+        );
+        assert!(
+            claims.iter().any(|c| c["tex"].as_str().unwrap().contains("\\mathbf 1^\\top")),
+            "bias gradient with 1^T"
+        );
     }
 }

@@ -5,7 +5,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-
 fn claims_of(v: &Value, section: &str) -> Vec<Value> {
     v["files"][0]["claims"].as_array().unwrap().iter().filter(|c| c["section"] == section).cloned().collect()
 }
@@ -49,12 +48,17 @@ fn the_sections_prose_claims_hold() {
     assert!(u["detail"].as_str().unwrap().starts_with("fails, as the text says"), "{u:#}");
     let wv = by_name("equal-gradients-need-identity-W_V");
     assert_eq!(wv["verdict"], "verified");
-    assert!(wv["detail"].as_str().unwrap().starts_with("fails, as the text says"), "with W_V ≠ I the gradients differ: {wv:#}");
+    assert!(
+        wv["detail"].as_str().unwrap().starts_with("fails, as the text says"),
+        "with W_V ≠ I the gradients differ: {wv:#}"
+    );
 }
 
 #[test]
 fn a_changed_digit_is_refuted_naming_the_entry() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     // Two digits swapped in Ū's (2,2) entry.
     let (code, v, line) = check_edited_seed("0.738049", "0.738409");
     assert_eq!(code, Some(1));
@@ -72,7 +76,9 @@ fn a_changed_digit_is_refuted_naming_the_entry() {
 
 #[test]
 fn a_wrong_backward_formula_is_refuted_symbolically_and_by_the_example() {
-    if seed_path().is_none() { return; }
+    if seed_path().is_none() {
+        return;
+    }
     let (code, v, line) = check_edited_seed("\\bar A_{ij}-\\sum_{r\\in J_i}", "\\bar A_{ij}+\\sum_{r\\in J_i}");
     assert_eq!(code, Some(1));
     let symbolic = claims_of(&v, "15.3").into_iter().find(|c| c["verdict"] == "refuted").expect("refuted in 15.3");

@@ -88,7 +88,14 @@ fn relative_tolerance() -> f64 {
 
 /// Compares entry by entry; a shape mismatch is an error that refutes (with a hint when the
 /// sides are transposes of each other).
-pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, span: Span, seed: u64, assume: &Assumptions) -> Result<Agreement, EvalError> {
+pub fn compare(
+    inst: &Instance<Symbolic>,
+    lhs: &Value<Atom>,
+    rhs: &Value<Atom>,
+    span: Span,
+    seed: u64,
+    assume: &Assumptions,
+) -> Result<Agreement, EvalError> {
     let diff = match lhs.zip(rhs, "the two sides", span, false, |a, b| a - b) {
         Ok(diff) => diff,
         Err(e) => return Err(transposed_hint(lhs, rhs, span).unwrap_or(e)),
@@ -110,12 +117,17 @@ pub fn compare(inst: &Instance<Symbolic>, lhs: &Value<Atom>, rhs: &Value<Atom>, 
             }
             continue;
         }
-        let exact = (diff.data[k].as_view().get_byte_size() <= EXACT_BYTES).then(|| guarded_normal_form(&diff.data[k])).flatten();
+        let exact = (diff.data[k].as_view().get_byte_size() <= EXACT_BYTES)
+            .then(|| guarded_normal_form(&diff.data[k]))
+            .flatten();
         if exact.as_ref().is_some_and(|n| n.is_zero()) {
             // An exact zero is cross-checked at one random point: a disagreement is a bug in
             // the CAS path, surfaced loudly rather than reported as a proof.
             if let Some(m) = numeric_mismatch(inst, &l.data[k], &r.data[k], seed ^ 0x9e37, span, 1)? {
-                return Err(EvalError::Inconsistent { detail: format!("normal form is 0 but the sides differ numerically ({} vs {})", m.lhs, m.rhs), span });
+                return Err(EvalError::Inconsistent {
+                    detail: format!("normal form is 0 but the sides differ numerically ({} vs {})", m.lhs, m.rhs),
+                    span,
+                });
             }
             continue;
         }
@@ -160,7 +172,11 @@ fn transposed_hint(lhs: &Value<Atom>, rhs: &Value<Atom>, span: Span) -> Option<E
 }
 
 fn stretch(v: &Value<Atom>, (rows, cols): (usize, usize)) -> Value<Atom> {
-    if v.shape() == (rows, cols) { v.clone() } else { Value::from_fn(rows, cols, |_, _| v.data[0].clone()) }
+    if v.shape() == (rows, cols) {
+        v.clone()
+    } else {
+        Value::from_fn(rows, cols, |_, _| v.data[0].clone())
+    }
 }
 
 /// Numbers, variables, sums, products and integer powers only: a nonzero normal form of this
@@ -174,7 +190,9 @@ fn is_rational_function(a: &Atom) -> bool {
             AtomView::Mul(m) => m.iter().all(walk),
             AtomView::Pow(p) => {
                 let (base, exponent) = p.get_base_exp();
-                matches!(exponent, AtomView::Num(_)) && exponent.to_owned().to_string().parse::<i64>().is_ok() && walk(base)
+                matches!(exponent, AtomView::Num(_))
+                    && exponent.to_owned().to_string().parse::<i64>().is_ok()
+                    && walk(base)
             }
             _ => false,
         }
@@ -208,7 +226,11 @@ pub fn normal_form(a: &Atom) -> Atom {
         return result;
     }
     let euler = to_exponentials(&current).together();
-    if euler.is_zero() { euler } else { together }
+    if euler.is_zero() {
+        euler
+    } else {
+        together
+    }
 }
 
 /// ln(∏ fᵢ^{eᵢ}) = Σ eᵢ ln fᵢ for factors fᵢ that are positive for all real leaves; ln(eˣ) = x.
@@ -229,14 +251,18 @@ fn expand_logs(a: &Atom) -> Atom {
         for factor in factors {
             match log_of_positive(factor) {
                 Some(log) => {
-                    expanded = expanded + log;
+                    expanded += log;
                     changed = true;
                 }
-                None => rest = rest * factor.to_owned(),
+                None => rest *= factor.to_owned(),
             }
         }
         if changed {
-            let rest_log = if rest == Atom::num(1) { Atom::num(0) } else { FunctionBuilder::new(Symbol::LOG).add_arg(&rest).finish() };
+            let rest_log = if rest == Atom::num(1) {
+                Atom::num(0)
+            } else {
+                FunctionBuilder::new(Symbol::LOG).add_arg(&rest).finish()
+            };
             **out = expanded + rest_log;
         }
     })
@@ -265,7 +291,12 @@ fn log_of_positive(v: AtomView) -> Option<Atom> {
 /// products of those.
 fn is_positive(v: AtomView) -> bool {
     match v {
-        AtomView::Num(_) => v.to_owned().to_string().parse::<f64>().map(|x| x > 0.0).unwrap_or_else(|_| !v.to_owned().to_string().starts_with('-')),
+        AtomView::Num(_) => v
+            .to_owned()
+            .to_string()
+            .parse::<f64>()
+            .map(|x| x > 0.0)
+            .unwrap_or_else(|_| !v.to_owned().to_string().starts_with('-')),
         AtomView::Var(s) => s.get_symbol() == Symbol::E || s.get_symbol() == Symbol::PI,
         AtomView::Fun(f) => f.get_symbol() == Symbol::EXP,
         AtomView::Pow(p) => {
@@ -285,14 +316,20 @@ fn to_exponentials(a: &Atom) -> Atom {
     let exp = |a: Atom| FunctionBuilder::new(Symbol::EXP).add_arg(&a).finish();
     let cos = (exp(&i * &x) + exp(-(&i * &x))) / Atom::num(2);
     let sin = (exp(&i * &x) - exp(-(&i * &x))) / (Atom::num(2) * &i);
-    a.replace(parse!("cos(x_)").to_pattern()).with(cos.to_pattern()).replace(parse!("sin(x_)").to_pattern()).with(sin.to_pattern())
+    a.replace(parse!("cos(x_)").to_pattern())
+        .with(cos.to_pattern())
+        .replace(parse!("sin(x_)").to_pattern())
+        .with(sin.to_pattern())
 }
 
 type Point = Vec<(Atom, f64)>;
 
 fn evaluate(a: &Atom, point: &Point, span: Span) -> Result<Option<Complex<Float>>, EvalError> {
     let zero = Float::with_val(PRECISION_BITS, 0);
-    let map: HashMap<Atom, Complex<Float>> = point.iter().map(|(a, v)| (a.clone(), Complex::new(Float::with_val(PRECISION_BITS, *v), zero.clone()))).collect();
+    let map: HashMap<Atom, Complex<Float>> = point
+        .iter()
+        .map(|(a, v)| (a.clone(), Complex::new(Float::with_val(PRECISION_BITS, *v), zero.clone())))
+        .collect();
     let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| a.evaluate_with_prec(&map, PRECISION_BITS)));
     match value {
         Ok(Ok(v)) if v.re.to_f64().is_finite() && v.im.to_f64().is_finite() => Ok(Some(v)),
@@ -322,14 +359,24 @@ fn random_point(inst: &Instance<Symbolic>, unknowns: &[Atom], rng: &mut rand::rn
 }
 
 /// Both sides at random points where both are defined; the first point where they differ.
-fn numeric_mismatch(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64, span: Span, points: usize) -> Result<Option<Mismatch>, EvalError> {
+fn numeric_mismatch(
+    inst: &Instance<Symbolic>,
+    lhs: &Atom,
+    rhs: &Atom,
+    seed: u64,
+    span: Span,
+    points: usize,
+) -> Result<Option<Mismatch>, EvalError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let unknowns = unknowns(lhs, rhs);
     let (mut evaluated, mut drawn) = (0, 0);
     while evaluated < points {
         drawn += 1;
         if drawn > points + REDRAWS {
-            return Err(EvalError::Unsupported { what: "numeric evaluation: the sides are undefined at every point tried".into(), span });
+            return Err(EvalError::Unsupported {
+                what: "numeric evaluation: the sides are undefined at every point tried".into(),
+                span,
+            });
         }
         let point = random_point(inst, &unknowns, &mut rng, drawn - 1);
         let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else { continue };
@@ -344,7 +391,13 @@ fn numeric_mismatch(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64
 }
 
 /// Both sides at one point where they are defined (for a difference already shown nonzero).
-fn at_some_point(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64, span: Span) -> Result<Mismatch, EvalError> {
+fn at_some_point(
+    inst: &Instance<Symbolic>,
+    lhs: &Atom,
+    rhs: &Atom,
+    seed: u64,
+    span: Span,
+) -> Result<Mismatch, EvalError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5eed);
     let unknowns = unknowns(lhs, rhs);
     for k in 0..=REDRAWS {
@@ -353,11 +406,20 @@ fn at_some_point(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, seed: u64, s
             return Ok(mismatch(inst, &l, &r, &point));
         }
     }
-    Err(EvalError::Unsupported { what: "numeric evaluation: the sides are undefined at every point tried".into(), span })
+    Err(EvalError::Unsupported {
+        what: "numeric evaluation: the sides are undefined at every point tried".into(),
+        span,
+    })
 }
 
 /// A side printed to some decimals against a constant: equal within the printed precision.
-fn rounded(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom, tolerance: f64, span: Span) -> Result<Option<Mismatch>, EvalError> {
+fn rounded(
+    inst: &Instance<Symbolic>,
+    lhs: &Atom,
+    rhs: &Atom,
+    tolerance: f64,
+    span: Span,
+) -> Result<Option<Mismatch>, EvalError> {
     let point = Vec::new();
     let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else {
         return Err(EvalError::Unsupported { what: "numeric evaluation of a printed value".into(), span });

@@ -91,7 +91,12 @@ impl Backend for Symbolic {
         d.replace(Atom::var(t).to_pattern()).with(args[0].to_pattern())
     }
 
-    fn differentiate(&self, f: &dyn Fn() -> Result<Value<Atom>, EvalError>, x: &Value<Atom>, span: Span) -> Result<Value<Atom>, EvalError> {
+    fn differentiate(
+        &self,
+        f: &dyn Fn() -> Result<Value<Atom>, EvalError>,
+        x: &Value<Atom>,
+        span: Span,
+    ) -> Result<Value<Atom>, EvalError> {
         let f = f()?;
         let vars = leaf_symbols(x, span)?;
         if f.is_scalar() {
@@ -102,14 +107,21 @@ impl Backend for Symbolic {
         if is_vector(&f) && is_vector(x) {
             return Ok(Value::from_fn(f.data.len(), vars.len(), |i, j| f.data[i].derivative(vars[j])));
         }
-        Err(EvalError::Unsupported { what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols), span })
+        Err(EvalError::Unsupported {
+            what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
+            span,
+        })
     }
 
     fn bind(&self, _leaves: &Value<Atom>, _actual: &Value<Atom>) {}
 
     fn substitute(&self, v: Value<Atom>, leaves: &Value<Atom>, actual: &Value<Atom>) -> Value<Atom> {
-        let substitutions: Vec<Replacement> =
-            leaves.data.iter().zip(&actual.data).map(|(l, a)| Replacement::new(l.to_pattern(), a.to_pattern())).collect();
+        let substitutions: Vec<Replacement> = leaves
+            .data
+            .iter()
+            .zip(&actual.data)
+            .map(|(l, a)| Replacement::new(l.to_pattern(), a.to_pattern()))
+            .collect();
         v.map(|g| g.replace_multiple(&substitutions))
     }
 

@@ -15,10 +15,19 @@ pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
 }
 
 impl<B: Backend> Instance<'_, B> {
-    pub(super) fn apply(&self, func: &Function, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+    pub(super) fn apply(
+        &self,
+        func: &Function,
+        args: &[Expr],
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         if let Some(sup) = &func.sup {
             // `\sin^2 x` is (sin x)², entry by entry; `\sin^{-1}` (arcsine) is not read.
-            let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| EvalError::Unsupported { what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::expr(sup)), span })?;
+            let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| EvalError::Unsupported {
+                what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::expr(sup)),
+                span,
+            })?;
             let plain = Function { sup: None, ..func.clone() };
             return Ok(self.apply(&plain, args, span, env)?.map(|v| v.power(&B::S::int(n))));
         }
@@ -31,7 +40,10 @@ impl<B: Backend> Instance<'_, B> {
         };
         if let Some(key) = applied_key(&func.name, arg).filter(|k| self.scope.defs.contains_key(k)) {
             if func.primes > 0 {
-                return Err(EvalError::Unsupported { what: format!("`{}'` of a function defined component-wise", func.name), span });
+                return Err(EvalError::Unsupported {
+                    what: format!("`{}'` of a function defined component-wise", func.name),
+                    span,
+                });
             }
             return self.named(&key, arg, env);
         }
@@ -47,9 +59,13 @@ impl<B: Backend> Instance<'_, B> {
             (name, None, 1) if is_entrywise(name) => {
                 // `\tanh'(a)`: the derivative of the built-in, entry by entry.
                 let value = value.clone();
-                self.entrywise_derivative(&value, span, &|inner: &Instance<B>, t: Value<B::S>| inner.plain_function(name, t, span))
+                self.entrywise_derivative(&value, span, &|inner: &Instance<B>, t: Value<B::S>| {
+                    inner.plain_function(name, t, span)
+                })
             }
-            (name, Some(_), _) => Err(EvalError::Unsupported { what: format!("the function `{name}` with a subscript"), span }),
+            (name, Some(_), _) => {
+                Err(EvalError::Unsupported { what: format!("the function `{name}` with a subscript"), span })
+            }
             (name, _, _) => Err(EvalError::Unsupported { what: format!("`{name}` with {} primes", func.primes), span }),
         }
     }
@@ -64,7 +80,9 @@ impl<B: Backend> Instance<'_, B> {
             "exp" => Ok(builtin(Elementary::Exp)),
             "sin" => Ok(builtin(Elementary::Sin)),
             "cos" => Ok(builtin(Elementary::Cos)),
-            "tan" => Ok(value.map(|a| B::S::elementary(Elementary::Sin, a).over(&B::S::elementary(Elementary::Cos, a)))),
+            "tan" => {
+                Ok(value.map(|a| B::S::elementary(Elementary::Sin, a).over(&B::S::elementary(Elementary::Cos, a))))
+            }
             "abs" => Ok(builtin(Elementary::Abs)),
             "sinh" => Ok(value.map(|a| exp(a).minus(&exp(&a.negate())).times(&half))),
             "cosh" => Ok(value.map(|a| exp(a).plus(&exp(&a.negate())).times(&half))),
@@ -101,7 +119,11 @@ impl<B: Backend> Instance<'_, B> {
         }
         let allowed = |i: usize, j: usize| mask != Some("causal") || j <= i;
         let shifts: Vec<B::S> = (0..s.rows)
-            .map(|i| B::S::softmax_shift(&(0..s.cols).filter(|&r| allowed(i, r)).map(|r| s.at(i, r).clone()).collect::<Vec<_>>()))
+            .map(|i| {
+                B::S::softmax_shift(
+                    &(0..s.cols).filter(|&r| allowed(i, r)).map(|r| s.at(i, r).clone()).collect::<Vec<_>>(),
+                )
+            })
             .collect();
         let exp = |i: usize, r: usize| B::S::elementary(Elementary::Exp, &s.at(i, r).minus(&shifts[i]));
         Value::from_fn(s.rows, s.cols, |i, j| {
@@ -127,10 +149,15 @@ impl<B: Backend> Instance<'_, B> {
         }
         let Some(Decl::Function(kind)) = self.scope.decls.get(&key) else {
             if primes > 0 {
-                return Err(EvalError::Unsupported { what: format!("`{key}'`: {key} is not a function defined in the notes or declared in the spec"), span });
+                return Err(EvalError::Unsupported {
+                    what: format!("`{key}'`: {key} is not a function defined in the notes or declared in the spec"),
+                    span,
+                });
             }
             let [one] = args else {
-                return Err(EvalError::Unsupported { what: format!("`{key}(…)` with {} arguments", args.len()), span });
+                return Err(EvalError::Unsupported {
+                    what: format!("`{key}(…)` with {} arguments", args.len()), span
+                });
             };
             if !self.resolves(&key, env) && self.adjoint_target(head).is_none() && !self.scope.values.contains(&key) {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
@@ -143,7 +170,9 @@ impl<B: Backend> Instance<'_, B> {
         };
         let x = self.eval(arg, env)?;
         match kind {
-            FunctionKind::Elementwise => Ok(x.map(|a| self.backend.generic(&key, None, std::slice::from_ref(a), primes))),
+            FunctionKind::Elementwise => {
+                Ok(x.map(|a| self.backend.generic(&key, None, std::slice::from_ref(a), primes)))
+            }
             FunctionKind::Vector => Ok(x.map_indexed(|i| self.backend.generic(&key, Some(i as i64 + 1), &x.data, 0))),
             FunctionKind::Rotation => Ok(rotation(x.as_scalar(arg.span, "a rotation angle")?)),
         }
@@ -152,7 +181,14 @@ impl<B: Backend> Instance<'_, B> {
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
     /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
     /// function); `primes` = 1 applies its derivative.
-    fn apply_defined(&self, key: &str, primes: usize, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+    fn apply_defined(
+        &self,
+        key: &str,
+        primes: usize,
+        args: &[Expr],
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
         if args.len() != def.params.len() {
             let what = format!("`{key}` takes {} argument(s), given {}", def.params.len(), args.len());
@@ -172,17 +208,27 @@ impl<B: Backend> Instance<'_, B> {
         };
         match (values.as_slice(), primes) {
             ([one], 0) if !whole && !one.is_scalar() => {
-                let entries = one.data.iter().map(|a| Ok(body(self, vec![Value::scalar(a.clone())])?.as_scalar(span, key)?.clone()));
+                let entries = one
+                    .data
+                    .iter()
+                    .map(|a| Ok(body(self, vec![Value::scalar(a.clone())])?.as_scalar(span, key)?.clone()));
                 Ok(Value { data: entries.collect::<Result<_, EvalError>>()?, ..one.clone() })
             }
             (_, 0) => body(self, values),
-            ([one], 1) if !whole => self.entrywise_derivative(one, span, &|inner: &Instance<B>, t: Value<B::S>| body(inner, vec![t])),
+            ([one], 1) if !whole => {
+                self.entrywise_derivative(one, span, &|inner: &Instance<B>, t: Value<B::S>| body(inner, vec![t]))
+            }
             _ => Err(EvalError::Unsupported { what: format!("`{key}` with {primes} prime(s) here"), span }),
         }
     }
 
     /// f'(a) entry by entry: f at a fresh leaf t, differentiated by t, t replaced by each entry.
-    fn entrywise_derivative(&self, at: &Value<B::S>, span: Span, f: &dyn Fn(&Instance<B>, Value<B::S>) -> Result<Value<B::S>, EvalError>) -> Result<Value<B::S>, EvalError> {
+    fn entrywise_derivative(
+        &self,
+        at: &Value<B::S>,
+        span: Span,
+        f: &super::instance::OfValue<'_, B>,
+    ) -> Result<Value<B::S>, EvalError> {
         let t = Value::scalar(self.leaf("derivcheck·t", &[]));
         let mut data = Vec::with_capacity(at.data.len());
         for a in &at.data {
@@ -209,11 +255,17 @@ impl<B: Backend> Instance<'_, B> {
     }
 
     /// `\|x\|` (2-norm of a vector, Frobenius of a matrix), `\|x\|_2`, `\|A\|_F`, `\|x\|_1`.
-    pub(super) fn norm(&self, operand: &Expr, sub: Option<&Expr>, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+    pub(super) fn norm(
+        &self,
+        operand: &Expr,
+        sub: Option<&Expr>,
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         let v = self.eval(operand, env)?;
         let v = v.concrete(span, "a norm")?;
         let is_vector = v.rows == 1 || v.cols == 1;
-        let which = sub.map(|s| crate::syntax::print::expr(s));
+        let which = sub.map(crate::syntax::print::expr);
         let squares = || sum(&v.data.iter().map(|a| a.times(a)).collect::<Vec<_>>());
         let kind = match which.as_deref() {
             None => "2",
@@ -240,9 +292,15 @@ impl<B: Backend> Instance<'_, B> {
             return Err(EvalError::Unsupported { what: format!("⟨·⟩ with {} arguments", items.len()), span });
         };
         let (a, b) = (self.eval(a, env)?, self.eval(b, env)?);
-        let same = a.shape() == b.shape() || ((a.rows == 1 || a.cols == 1) && (b.rows == 1 || b.cols == 1) && a.data.len() == b.data.len());
+        let same = a.shape() == b.shape()
+            || ((a.rows == 1 || a.cols == 1) && (b.rows == 1 || b.cols == 1) && a.data.len() == b.data.len());
         if !same || a.is_free() || b.is_free() {
-            return Err(EvalError::ShapeMismatch { op: "an inner product".into(), left: a.shape(), right: b.shape(), span });
+            return Err(EvalError::ShapeMismatch {
+                op: "an inner product".into(),
+                left: a.shape(),
+                right: b.shape(),
+                span,
+            });
         }
         Ok(Value::scalar(a.data.iter().zip(&b.data).fold(B::S::int(0), |acc, (x, y)| acc.plus(&x.times(y)))))
     }
@@ -251,35 +309,50 @@ impl<B: Backend> Instance<'_, B> {
     /// values: the step function, entry by entry).
     pub(super) fn indicator(&self, condition: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let ExprKind::Relation { chain } = &condition.kind else {
-            return Err(EvalError::Unsupported { what: "an indicator without a condition".into(), span: condition.span });
+            return Err(EvalError::Unsupported {
+                what: "an indicator without a condition".into(),
+                span: condition.span,
+            });
         };
         if let Ok(holds) = self.condition_holds(chain, env) {
             return Ok(Value::scalar(B::S::int(i64::from(holds))));
         }
         let (Some(left), [link]) = (&chain.first, chain.links.as_slice()) else {
-            return Err(EvalError::Unsupported { what: "an indicator of a chained condition".into(), span: condition.span });
+            return Err(EvalError::Unsupported {
+                what: "an indicator of a chained condition".into(),
+                span: condition.span,
+            });
         };
         let (a, b) = (self.eval(left, env)?, self.eval(&link.rhs, env)?);
         let difference = match link.op {
             RelOp::Gt | RelOp::Ge => a.add_like(&b, "a condition", condition.span, |x, y| x.minus(y))?,
             RelOp::Lt | RelOp::Le => b.add_like(&a, "a condition", condition.span, |x, y| x.minus(y))?,
-            _ => return Err(EvalError::Unsupported { what: "an indicator of an equation between real values".into(), span: condition.span }),
+            _ => {
+                return Err(EvalError::Unsupported {
+                    what: "an indicator of an equation between real values".into(),
+                    span: condition.span,
+                })
+            }
         };
         // 1_{d>0} = (1 + d/|d|)/2, exact wherever d ≠ 0 (the boundary has measure zero).
-        Ok(difference.map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
+        Ok(difference
+            .map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
     }
 }
 
 /// Every function name the evaluator knows by itself (the notation table lists them): a
 /// formula `\sin(x)=…` is never a definition of one.
 pub const BUILTIN_FUNCTIONS: [&str; 24] = [
-    "ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu", "sgn", "sign", "mean",
-    "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
+    "ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu", "sgn", "sign",
+    "mean", "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
 ];
 
 /// Built-in functions that act entry by entry (so `\tanh'(a)` means the derivative entry by entry).
 fn is_entrywise(name: &str) -> bool {
-    matches!(name, "ln" | "log" | "exp" | "sin" | "cos" | "tan" | "abs" | "sinh" | "cosh" | "tanh" | "sigmoid" | "ReLU" | "relu")
+    matches!(
+        name,
+        "ln" | "log" | "exp" | "sin" | "cos" | "tan" | "abs" | "sinh" | "cosh" | "tanh" | "sigmoid" | "ReLU" | "relu"
+    )
 }
 
 /// max(a, b) = (a + b + |a − b|)/2, min(a, b) = (a + b − |a − b|)/2: exact, and differentiable
@@ -303,7 +376,9 @@ pub(super) fn inverse<S: Scalar>(m: &Value<S>, span: Span) -> Result<Value<S>, E
     }
     Ok(Value::from_fn(n, n, |i, j| {
         // (A⁻¹)_{ij} = (−1)^{i+j} M_{ji} / det A.
-        let minor = Value::from_fn(n - 1, n - 1, |r, c| m.at(if r < j { r } else { r + 1 }, if c < i { c } else { c + 1 }).clone());
+        let minor = Value::from_fn(n - 1, n - 1, |r, c| {
+            m.at(if r < j { r } else { r + 1 }, if c < i { c } else { c + 1 }).clone()
+        });
         let cofactor = determinant(&minor);
         let signed = if (i + j) % 2 == 0 { cofactor } else { cofactor.negate() };
         signed.over(&det)
@@ -314,7 +389,9 @@ pub(super) fn inverse<S: Scalar>(m: &Value<S>, span: Span) -> Result<Value<S>, E
 pub(super) fn norm_operand(base: &Expr) -> Option<&Expr> {
     match &base.kind {
         ExprKind::Norm { operand } => Some(operand),
-        ExprKind::Fenced { open, inner: Some(inner), .. } if matches!(open.as_str(), "\\|" | "\\lVert" | "\\Vert") => Some(inner),
+        ExprKind::Fenced { open, inner: Some(inner), .. } if matches!(open.as_str(), "\\|" | "\\lVert" | "\\Vert") => {
+            Some(inner)
+        }
         _ => None,
     }
 }
@@ -331,7 +408,11 @@ fn determinant<S: Scalar>(m: &Value<S>) -> S {
     (0..m.cols).fold(S::int(0), |acc, j| {
         let minor = Value::from_fn(m.rows - 1, m.cols - 1, |i, k| m.at(i + 1, if k < j { k } else { k + 1 }).clone());
         let term = m.at(0, j).times(&determinant(&minor));
-        if j % 2 == 0 { acc.plus(&term) } else { acc.minus(&term) }
+        if j % 2 == 0 {
+            acc.plus(&term)
+        } else {
+            acc.minus(&term)
+        }
     })
 }
 

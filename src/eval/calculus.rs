@@ -38,7 +38,12 @@ impl<B: Backend> Instance<'_, B> {
 
     /// ∂f/∂Y for a defined Y: f evaluated with Y opaque, differentiated by Y's leaves, and Y's
     /// value substituted back for them.
-    fn derivative_through(&self, key: &str, span: Span, f: &dyn Fn(&Instance<B>) -> Result<Value<B::S>, EvalError>) -> Result<Value<B::S>, EvalError> {
+    fn derivative_through(
+        &self,
+        key: &str,
+        span: Span,
+        f: &super::instance::Recompute<'_, B>,
+    ) -> Result<Value<B::S>, EvalError> {
         let actual = self.named(key, &Expr::new(ExprKind::Empty, span), &Env::new())?;
         let probe = self.fresh(Some(key));
         probe.opaque_shape.set(Some(actual.shape()));
@@ -66,7 +71,11 @@ impl<B: Backend> Instance<'_, B> {
         if let Some(v) = self.adjoints.borrow().get(target) {
             return Ok(v.clone());
         }
-        let loss = self.scope.loss.clone().ok_or(EvalError::Unsupported { what: "a bar without a loss (set `loss` in the spec)".into(), span })?;
+        let loss = self
+            .scope
+            .loss
+            .clone()
+            .ok_or(EvalError::Unsupported { what: "a bar without a loss (set `loss` in the spec)".into(), span })?;
         let anywhere = Expr::new(ExprKind::Empty, span);
         let value = if self.is_defined_value(target) {
             self.derivative_through(target, span, &|inner| inner.named(&loss, &anywhere, &Env::new()))?
@@ -82,7 +91,10 @@ impl<B: Backend> Instance<'_, B> {
     /// `d f`: Σ over the leaves v of the `vary` symbols of ∂f/∂v · dv.
     pub(super) fn differential(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         if self.scope.vary.is_empty() {
-            return Err(EvalError::Unsupported { what: "a differential (declare `vary` in the spec)".into(), span: operand.span });
+            return Err(EvalError::Unsupported {
+                what: "a differential (declare `vary` in the spec)".into(),
+                span: operand.span,
+            });
         }
         let anywhere = Expr::new(ExprKind::Empty, operand.span);
         let mut total: Option<Value<B::S>> = None;
@@ -90,7 +102,8 @@ impl<B: Backend> Instance<'_, B> {
             let leaves = self.named(key, &anywhere, &Env::new())?;
             let f = || self.fresh(None).eval(operand, env);
             let jacobian = self.backend.differentiate(&f, &leaves, operand.span)?;
-            let directions: Vec<B::S> = leaves.data.iter().map(|l| self.backend.differential(l, operand.span)).collect::<Result<_, _>>()?;
+            let directions: Vec<B::S> =
+                leaves.data.iter().map(|l| self.backend.differential(l, operand.span)).collect::<Result<_, _>>()?;
             let n = directions.len();
             // The Jacobian has one row per entry of f (or is shaped like the leaves when f is scalar).
             let entries = jacobian.data.len() / n.max(1);

@@ -33,7 +33,10 @@ impl<B: Backend> Instance<'_, B> {
             ExprKind::Number { value } => value.parse().map_err(|_| super::instance::unsupported(e)),
             ExprKind::Symbol(s) => {
                 let key = s.to_string();
-                env.get(&key).or_else(|| self.sizes.get(&key)).copied().ok_or(EvalError::UnboundIndex { name: key, span: e.span })
+                env.get(&key)
+                    .or_else(|| self.sizes.get(&key))
+                    .copied()
+                    .ok_or(EvalError::UnboundIndex { name: key, span: e.span })
             }
             ExprKind::Binary { op: BinOp::Add, lhs, rhs } => Ok(self.integer(lhs, env)? + self.integer(rhs, env)?),
             ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => Ok(self.integer(lhs, env)? - self.integer(rhs, env)?),
@@ -45,7 +48,10 @@ impl<B: Backend> Instance<'_, B> {
 
     /// Whether a relation between indices (`k \ne j`, `j=y`) holds under `env`.
     pub fn condition_holds(&self, chain: &Chain, env: &Env) -> Result<bool, EvalError> {
-        let first = chain.first.as_ref().ok_or(EvalError::Unsupported { what: "a condition without a left side".into(), span: chain.span })?;
+        let first = chain
+            .first
+            .as_ref()
+            .ok_or(EvalError::Unsupported { what: "a condition without a left side".into(), span: chain.span })?;
         let mut left = self.integer(first, env)?;
         for link in &chain.links {
             let right = self.integer(&link.rhs, env)?;
@@ -56,7 +62,12 @@ impl<B: Backend> Instance<'_, B> {
                 RelOp::Le => left <= right,
                 RelOp::Gt => left > right,
                 RelOp::Ge => left >= right,
-                _ => return Err(EvalError::Unsupported { what: "this relation in a condition".into(), span: chain.span }),
+                _ => {
+                    return Err(EvalError::Unsupported {
+                        what: "this relation in a condition".into(),
+                        span: chain.span,
+                    })
+                }
             };
             if !ok {
                 return Ok(false);
@@ -87,7 +98,13 @@ impl<B: Backend> Instance<'_, B> {
                     return Some(match (letters.len(), rows, cols) {
                         (1, 1, c) => c,
                         (1, r, _) => r,
-                        (_, r, c) => if pos == 0 { r } else { c },
+                        (_, r, c) => {
+                            if pos == 0 {
+                                r
+                            } else {
+                                c
+                            }
+                        }
                     } as i64);
                 }
             }
@@ -105,10 +122,20 @@ impl<B: Backend> Instance<'_, B> {
 
     /// The environments a sum runs over: `\sum_r` (r's range), `\sum_{ir}` (both),
     /// `\sum_{r\in J_i}`, `\sum_{i=1}^n`.
-    pub(super) fn summation_range(&self, lower: &Expr, upper: Option<&Expr>, body: &Expr, env: &Env) -> Result<Vec<Env>, EvalError> {
+    pub(super) fn summation_range(
+        &self,
+        lower: &Expr,
+        upper: Option<&Expr>,
+        body: &Expr,
+        env: &Env,
+    ) -> Result<Vec<Env>, EvalError> {
         if let ExprKind::Relation { chain } = &lower.kind {
             if chain.links.len() == 1 {
-                let var = chain.first.as_ref().and_then(Expr::symbol_key).ok_or_else(|| super::instance::unsupported(lower))?;
+                let var = chain
+                    .first
+                    .as_ref()
+                    .and_then(Expr::symbol_key)
+                    .ok_or_else(|| super::instance::unsupported(lower))?;
                 let link = &chain.links[0];
                 let values = match link.op {
                     RelOp::In => self.index_set(&link.rhs, env)?,
@@ -160,7 +187,10 @@ impl<B: Backend> Instance<'_, B> {
     pub(super) fn set_kind(&self, key: &str, span: Span) -> Result<&str, EvalError> {
         match self.scope.decls.get(key) {
             Some(Decl::Set { kind }) => Ok(kind.as_str()),
-            _ => Err(EvalError::Unsupported { what: format!("the index set `{key}` (declare it under sets in the spec)"), span }),
+            _ => Err(EvalError::Unsupported {
+                what: format!("the index set `{key}` (declare it under sets in the spec)"),
+                span,
+            }),
         }
     }
 }

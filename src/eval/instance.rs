@@ -9,10 +9,10 @@ use super::scalar::{Backend, Scalar};
 use super::scope::{Decl, Scope};
 use super::value::Value;
 use super::EvalError;
-use crate::syntax::ast::{BinOp, BigOpKind, Expr, ExprKind, Span, Symbol as TexSymbol};
+use crate::syntax::ast::{BigOpKind, BinOp, Expr, ExprKind, Span, Symbol as TexSymbol};
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Index letters bound to values.
@@ -26,6 +26,14 @@ pub struct Budget {
     pub deadline: Instant,
 }
 
+/// A definition at the values of the indices it uses: the key of the expansion cache.
+type DefinitionAt = (String, Env);
+/// Evaluates something again in a fresh instance (after leaves moved).
+pub(super) type Recompute<'r, B> = dyn Fn(&Instance<B>) -> Result<Value<<B as Backend>::S>, EvalError> + 'r;
+/// A function of one value, evaluated in an instance (a derivative's body).
+pub(super) type OfValue<'r, B> =
+    dyn Fn(&Instance<B>, Value<<B as Backend>::S>) -> Result<Value<<B as Backend>::S>, EvalError> + 'r;
+
 pub struct Instance<'a, B: Backend> {
     pub backend: &'a B,
     pub(super) scope: &'a Scope,
@@ -35,7 +43,7 @@ pub struct Instance<'a, B: Backend> {
     pub(super) opaque_shape: Cell<Option<(usize, usize)>>,
     pub(super) budget: Budget,
     steps: Cell<usize>,
-    cache: RefCell<HashMap<(String, Env), Value<B::S>>>,
+    cache: RefCell<HashMap<DefinitionAt, Value<B::S>>>,
     pub(super) adjoints: RefCell<HashMap<String, Value<B::S>>>,
     pub(super) in_progress: RefCell<HashSet<String>>,
     /// Arguments of the notes' functions being applied (`z` in `\sigma(z)=…`), innermost last.
@@ -49,7 +57,13 @@ pub struct Instance<'a, B: Backend> {
 }
 
 impl<'a, B: Backend> Instance<'a, B> {
-    pub fn new(backend: &'a B, scope: &'a Scope, sizes: &'a BTreeMap<String, i64>, opaque: Option<&'a str>, budget: Budget) -> Self {
+    pub fn new(
+        backend: &'a B,
+        scope: &'a Scope,
+        sizes: &'a BTreeMap<String, i64>,
+        opaque: Option<&'a str>,
+        budget: Budget,
+    ) -> Self {
         Instance {
             backend,
             scope,
@@ -90,10 +104,14 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             ExprKind::Power { base, exponent } => self.power(base, exponent, e.span, env),
             ExprKind::Transpose { operand } => match &operand.kind {
-                ExprKind::Symbol(s) if s.is_bold_one() && !self.resolves(&s.key(), env) => Ok(Value::uniform_row(B::S::int(1))),
+                ExprKind::Symbol(s) if s.is_bold_one() && !self.resolves(&s.key(), env) => {
+                    Ok(Value::uniform_row(B::S::int(1)))
+                }
                 _ => Ok(self.eval(operand, env)?.transpose()),
             },
-            ExprKind::BigOp { op, lower, upper, body: Some(body) } => self.big_op(op, lower.as_deref(), upper.as_deref(), body, e.span, env),
+            ExprKind::BigOp { op, lower, upper, body: Some(body) } => {
+                self.big_op(op, lower.as_deref(), upper.as_deref(), body, e.span, env)
+            }
             ExprKind::Apply { func, args, .. } => self.apply(func, args, e.span, env),
             ExprKind::Differential { operand } => self.differential(operand, env),
             ExprKind::Derivative { of, wrt, .. } => self.derivative(of, wrt, env),
@@ -120,9 +138,12 @@ impl<'a, B: Backend> Instance<'a, B> {
         let n = self.steps.get() + 1;
         self.steps.set(n);
         if n > self.budget.max_steps {
-            return Err(EvalError::Budget { what: format!("more than {} evaluation steps", self.budget.max_steps), span });
+            return Err(EvalError::Budget {
+                what: format!("more than {} evaluation steps", self.budget.max_steps),
+                span,
+            });
         }
-        if n % 256 == 0 && Instant::now() > self.budget.deadline {
+        if n.is_multiple_of(256) && Instant::now() > self.budget.deadline {
             return Err(EvalError::Budget { what: "time limit for this claim".into(), span });
         }
         Ok(())
@@ -175,9 +196,16 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         if let Some(def) = self.scope.defs.get(key) {
             if def.function {
-                return Err(EvalError::Unsupported { what: format!("the function `{key}` without an argument"), span: e.span });
+                return Err(EvalError::Unsupported {
+                    what: format!("the function `{key}` without an argument"),
+                    span: e.span,
+                });
             }
-            return if def.params.is_empty() { self.definition(key, &[], env, e.span) } else { self.assemble(key, env, e.span) };
+            return if def.params.is_empty() {
+                self.definition(key, &[], env, e.span)
+            } else {
+                self.assemble(key, env, e.span)
+            };
         }
         match self.scope.decls.get(key) {
             Some(Decl::Matrix { rows, cols }) => {
@@ -192,19 +220,28 @@ impl<'a, B: Backend> Instance<'a, B> {
                 Ok(Value::from_fn(n, n, |i, j| B::S::int(i64::from(i == j))))
             }
             Some(Decl::Index { .. }) => Err(EvalError::UnboundIndex { name: key.to_string(), span: e.span }),
-            Some(Decl::Family { .. }) => Err(EvalError::Unsupported { what: format!("`{key}` without its index"), span: e.span }),
-            Some(Decl::Function(_)) | Some(Decl::Set { .. }) => Err(EvalError::Unsupported { what: format!("`{key}` without an argument"), span: e.span }),
+            Some(Decl::Family { .. }) => {
+                Err(EvalError::Unsupported { what: format!("`{key}` without its index"), span: e.span })
+            }
+            Some(Decl::Function(_)) | Some(Decl::Set { .. }) => {
+                Err(EvalError::Unsupported { what: format!("`{key}` without an argument"), span: e.span })
+            }
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
-            None if !plain_symbol(e) => Err(EvalError::Unsupported { what: format!("not understood: `{key}` (define it, or declare it in the spec)"), span: e.span }),
+            None if !plain_symbol(e) => Err(EvalError::Unsupported {
+                what: format!("not understood: `{key}` (define it, or declare it in the spec)"),
+                span: e.span,
+            }),
             None => Ok(Value::scalar(self.leaf(key, &[]))),
         }
     }
 
     pub(super) fn size_of(&self, name: &str, span: Span) -> Result<usize, EvalError> {
         let v = name.parse::<i64>().ok().or_else(|| self.sizes.get(name).copied());
-        v.and_then(|v| usize::try_from(v).ok())
-            .ok_or_else(|| EvalError::Unsupported { what: format!("size `{name}` has no value (declare it in the spec's sizes)"), span })
+        v.and_then(|v| usize::try_from(v).ok()).ok_or_else(|| EvalError::Unsupported {
+            what: format!("size `{name}` has no value (declare it in the spec's sizes)"),
+            span,
+        })
     }
 
     /// A matrix of leaves named after `key`; the backend may reuse a block it made before.
@@ -227,7 +264,9 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub(super) fn opaque_leaf(&self, key: &str, span: Span) -> Result<Value<B::S>, EvalError> {
         let (rows, cols) = match self.opaque_shape.get() {
             Some(shape) => shape,
-            None => Instance::new(self.backend, self.scope, self.sizes, None, self.budget).definition(key, &[], &Env::new(), span)?.shape(),
+            None => Instance::new(self.backend, self.scope, self.sizes, None, self.budget)
+                .definition(key, &[], &Env::new(), span)?
+                .shape(),
         };
         self.opaque_shape.set(Some((rows, cols)));
         Ok(self.leaf_matrix(&format!("{key}°"), rows, cols))
@@ -240,7 +279,8 @@ impl<'a, B: Backend> Instance<'a, B> {
         let def = &self.scope.defs[key];
         let mut env = outer.clone();
         env.extend(def.params.iter().cloned().zip(args.iter().copied()));
-        let used: Env = env.iter().filter(|(k, _)| mentions_symbol(&def.body, k)).map(|(k, v)| (k.clone(), *v)).collect();
+        let used: Env =
+            env.iter().filter(|(k, _)| mentions_symbol(&def.body, k)).map(|(k, v)| (k.clone(), *v)).collect();
         let cache_key = (key.to_string(), used);
         if let Some(v) = self.cache.borrow().get(&cache_key) {
             return Ok(v.clone());
@@ -254,7 +294,10 @@ impl<'a, B: Backend> Instance<'a, B> {
         self.in_progress.borrow_mut().remove(key);
         let value = result?;
         if value.size_hint() > self.budget.max_bytes {
-            return Err(EvalError::Budget { what: format!("`{key}` expands beyond {} bytes", self.budget.max_bytes), span });
+            return Err(EvalError::Budget {
+                what: format!("`{key}` expands beyond {} bytes", self.budget.max_bytes),
+                span,
+            });
         }
         self.cache.borrow_mut().insert(cache_key, value.clone());
         Ok(value)
@@ -263,16 +306,23 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// A family definition `a_j = …` assembled into a vector (one parameter) or matrix (two).
     fn assemble(&self, key: &str, env: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
-        let ranges = def.params.iter().map(|p| self.range_of(p, &[&def.body], env, span)).collect::<Result<Vec<_>, _>>()?;
+        let ranges =
+            def.params.iter().map(|p| self.range_of(p, &[&def.body], env, span)).collect::<Result<Vec<_>, _>>()?;
         let (rows, cols) = match ranges[..] {
             [n] => (1, n as usize),
             [r, c] => (r as usize, c as usize),
-            _ => return Err(EvalError::Unsupported { what: format!("`{key}` with {} indices as a whole", ranges.len()), span }),
+            _ => {
+                return Err(EvalError::Unsupported {
+                    what: format!("`{key}` with {} indices as a whole", ranges.len()),
+                    span,
+                })
+            }
         };
         let mut data = Vec::with_capacity(rows * cols);
         for i in 0..rows {
             for j in 0..cols {
-                let args: Vec<i64> = if ranges.len() == 1 { vec![j as i64 + 1] } else { vec![i as i64 + 1, j as i64 + 1] };
+                let args: Vec<i64> =
+                    if ranges.len() == 1 { vec![j as i64 + 1] } else { vec![i as i64 + 1, j as i64 + 1] };
                 data.push(self.definition(key, &args, env, span)?.as_scalar(span, key)?.clone());
             }
         }
@@ -286,7 +336,10 @@ impl<'a, B: Backend> Instance<'a, B> {
                 let mut s = s.clone();
                 s.label = Some(bound.to_string());
                 let base = Expr::new(ExprKind::Symbol(s), base.span);
-                let e = Expr::new(ExprKind::Subscript { base: Box::new(base.clone()), index: Box::new(index.clone()) }, e.span);
+                let e = Expr::new(
+                    ExprKind::Subscript { base: Box::new(base.clone()), index: Box::new(index.clone()) },
+                    e.span,
+                );
                 return self.subscript(&e, &base, index, env);
             }
         }
@@ -316,7 +369,14 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     /// `a_j` for a family definition, `q_i` for a declared family, `s_r` for an undeclared
     /// symbol (a leaf per index value); `None` when the base is a value to take an entry of.
-    fn indexed_name(&self, key: &str, base: &Expr, indices: &[i64], env: &Env, span: Span) -> Result<Option<Value<B::S>>, EvalError> {
+    fn indexed_name(
+        &self,
+        key: &str,
+        base: &Expr,
+        indices: &[i64],
+        env: &Env,
+        span: Span,
+    ) -> Result<Option<Value<B::S>>, EvalError> {
         if self.opaque == Some(key) {
             return Ok(None);
         }
@@ -344,21 +404,37 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         if op == BinOp::Implicit && matches!(lhs.kind, ExprKind::Binary { op: BinOp::Div, .. }) {
             // `a/bc`: is it (a/b)c or a/(bc)? Authors mean both; derivcheck refuses to guess.
-            return Err(EvalError::Unsupported { what: "`a/bc`: (a/b)·c or a/(bc)? write it with \\frac or parentheses".into(), span });
+            return Err(EvalError::Unsupported {
+                what: "`a/bc`: (a/b)·c or a/(bc)? write it with \\frac or parentheses".into(),
+                span,
+            });
         }
         if op == BinOp::Implicit {
             if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
                 if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
-                    return Err(EvalError::Unsupported { what: "`1e…`: scientific notation? write 10^{…}".into(), span });
+                    return Err(EvalError::Unsupported {
+                        what: "`1e…`: scientific notation? write 10^{…}".into(),
+                        span,
+                    });
                 }
             }
-            if let (ExprKind::Symbol(s), ExprKind::Fenced { open, inner: Some(condition), .. }) = (&lhs.kind, &rhs.kind) {
+            if let (ExprKind::Symbol(s), ExprKind::Fenced { open, inner: Some(condition), .. }) = (&lhs.kind, &rhs.kind)
+            {
                 if s.is_bold_one() && open == "[" && !self.resolves(&s.key(), env) {
                     return self.indicator(condition, env); // `\mathbb 1[a>0]`
                 }
             }
             if matches!(rhs.kind, ExprKind::Number { .. }) {
-                return Err(EvalError::Unsupported { what: format!("a number written after a factor (`{}`): write the product explicitly", crate::syntax::print::expr(&Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) }, span))), span });
+                return Err(EvalError::Unsupported {
+                    what: format!(
+                        "a number written after a factor (`{}`): write the product explicitly",
+                        crate::syntax::print::expr(&Expr::new(
+                            ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) },
+                            span
+                        ))
+                    ),
+                    span,
+                });
             }
         }
         let (a, b) = (self.eval(lhs, env)?, self.eval(rhs, env)?);
@@ -383,7 +459,10 @@ impl<'a, B: Backend> Instance<'a, B> {
                 || matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.style == Some(crate::syntax::ast::Style::Roman))
         };
         if bare_operator(num) || matches!(den.kind, ExprKind::Partial { .. }) {
-            return Err(EvalError::Unsupported { what: "a derivative operator with nothing after it to differentiate".into(), span });
+            return Err(EvalError::Unsupported {
+                what: "a derivative operator with nothing after it to differentiate".into(),
+                span,
+            });
         }
         let (a, b) = (self.eval(num, env)?, self.eval(den, env)?);
         let b = b.as_scalar(den.span, "a denominator")?.clone();
@@ -401,7 +480,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             let what = format!("a power of a {}×{} matrix (entry-wise? write it with \\odot)", b.rows, b.cols);
             return Err(EvalError::Unsupported { what, span });
         }
-        let n = self.integer(exponent, env).map_err(|_| EvalError::Unsupported { what: "a matrix to a non-integer power".into(), span })?;
+        let n = self
+            .integer(exponent, env)
+            .map_err(|_| EvalError::Unsupported { what: "a matrix to a non-integer power".into(), span })?;
         let base_matrix = if n < 0 { super::builtins::inverse(&b, span)? } else { b.clone() };
         let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
         for _ in 0..n.unsigned_abs().min(64) {
@@ -410,7 +491,15 @@ impl<'a, B: Backend> Instance<'a, B> {
         Ok(acc)
     }
 
-    fn big_op(&self, op: &BigOpKind, lower: Option<&Expr>, upper: Option<&Expr>, body: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+    fn big_op(
+        &self,
+        op: &BigOpKind,
+        lower: Option<&Expr>,
+        upper: Option<&Expr>,
+        body: &Expr,
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
             return Err(EvalError::Unsupported { what: format!("\\{}", op.name()), span });
@@ -449,12 +538,19 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         match acc {
             Some(v) => Ok(v),
-            None if extremum => Err(EvalError::Unsupported { what: format!("\\{} over an empty range", op.name()), span }),
+            None if extremum => {
+                Err(EvalError::Unsupported { what: format!("\\{} over an empty range", op.name()), span })
+            }
             None => Ok(Value::scalar(B::S::int(i64::from(*op == BigOpKind::Prod)))),
         }
     }
 
-    fn matrix_literal(&self, rows: &[Vec<Option<crate::syntax::ast::Statement>>], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+    fn matrix_literal(
+        &self,
+        rows: &[Vec<Option<crate::syntax::ast::Statement>>],
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         let cols = rows.first().map(Vec::len).unwrap_or(0);
         let mut data = Vec::new();
         for row in rows {
@@ -487,7 +583,10 @@ fn component<S: Scalar>(value: &Value<S>, indices: &[i64], span: Span) -> Result
         [k] if value.rows == 1 => Ok(Value::scalar(value.at(0, check("index", *k, value.cols)?).clone())),
         [k] if value.cols == 1 => Ok(Value::scalar(value.at(check("index", *k, value.rows)?, 0).clone())),
         [i, j] => Ok(Value::scalar(value.at(check("row", *i, value.rows)?, check("column", *j, value.cols)?).clone())),
-        _ => Err(EvalError::Unsupported { what: format!("{} indices on a {}×{} value", indices.len(), value.rows, value.cols), span }),
+        _ => Err(EvalError::Unsupported {
+            what: format!("{} indices on a {}×{} value", indices.len(), value.rows, value.cols),
+            span,
+        }),
     }
 }
 
@@ -539,8 +638,23 @@ fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
 /// something derivcheck does not know, so it refuses them instead of guessing.
 fn plain_symbol(e: &Expr) -> bool {
     const NOT_LETTERS: [&str; 17] = [
-        "infty", "nabla", "emptyset", "varnothing", "forall", "exists", "star", "bullet", "top", "cdot", "odot", "circ",
-        "times", "otimes", "ast", "aleph", "hbar",
+        "infty",
+        "nabla",
+        "emptyset",
+        "varnothing",
+        "forall",
+        "exists",
+        "star",
+        "bullet",
+        "top",
+        "cdot",
+        "odot",
+        "circ",
+        "times",
+        "otimes",
+        "ast",
+        "aleph",
+        "hbar",
     ];
     match &e.kind {
         ExprKind::Symbol(s) => {

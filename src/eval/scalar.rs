@@ -65,7 +65,12 @@ pub trait Backend {
 
     /// ∂f/∂x where every entry of `x` is a leaf; `f` recomputes the function from scratch (a
     /// numeric backend calls it with leaves moved, an exact one once).
-    fn differentiate(&self, f: &dyn Fn() -> Result<Value<Self::S>, EvalError>, x: &Value<Self::S>, span: Span) -> Result<Value<Self::S>, EvalError>;
+    fn differentiate(
+        &self,
+        f: &dyn Fn() -> Result<Value<Self::S>, EvalError>,
+        x: &Value<Self::S>,
+        span: Span,
+    ) -> Result<Value<Self::S>, EvalError>;
 
     /// Prepares opaque leaves to stand for `actual` while `f` is recomputed (numeric: bind them).
     fn bind(&self, leaves: &Value<Self::S>, actual: &Value<Self::S>);

@@ -24,13 +24,25 @@ pub struct Definition {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decl {
     /// An index letter ranging over 1..=size.
-    Index { range: String },
+    Index {
+        range: String,
+    },
     /// An index set written `J_i`.
-    Set { kind: String },
-    Matrix { rows: String, cols: String },
+    Set {
+        kind: String,
+    },
+    Matrix {
+        rows: String,
+        cols: String,
+    },
     /// `q_i`: a leaf matrix per index value.
-    Family { rows: String, cols: String },
-    Identity { n: String },
+    Family {
+        rows: String,
+        cols: String,
+    },
+    Identity {
+        n: String,
+    },
     Function(FunctionKind),
 }
 
@@ -91,7 +103,9 @@ impl Scope {
                 "elementwise" => FunctionKind::Elementwise,
                 "vector" => FunctionKind::Vector,
                 "rotation" => FunctionKind::Rotation,
-                other => return Err(format!("function `{k}`: unknown kind `{other}` (elementwise, vector or rotation)")),
+                other => {
+                    return Err(format!("function `{k}`: unknown kind `{other}` (elementwise, vector or rotation)"))
+                }
             };
             decls.insert(canonical_key(k)?, Decl::Function(kind));
         }
@@ -99,7 +113,17 @@ impl Scope {
         let loss = spec.loss.as_deref().map(canonical_key).transpose()?;
         let vary = spec.vary.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
         let positive = spec.positive.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
-        Ok(Scope { section: section.to_string(), sizes: spec.sizes.clone(), crosscheck: spec.crosscheck.clone(), decls, defs, loss, vary, positive, values: Default::default() })
+        Ok(Scope {
+            section: section.to_string(),
+            sizes: spec.sizes.clone(),
+            crosscheck: spec.crosscheck.clone(),
+            decls,
+            defs,
+            loss,
+            vary,
+            positive,
+            values: Default::default(),
+        })
     }
 
     pub fn is_index(&self, key: &str) -> bool {
@@ -117,11 +141,13 @@ impl Scope {
         for (name, values) in &self.sizes {
             out = out
                 .into_iter()
-                .flat_map(|a| values.iter().map(move |v| {
-                    let mut a = a.clone();
-                    a.insert(name.clone(), *v);
-                    a
-                }))
+                .flat_map(|a| {
+                    values.iter().map(move |v| {
+                        let mut a = a.clone();
+                        a.insert(name.clone(), *v);
+                        a
+                    })
+                })
                 .collect();
         }
         out

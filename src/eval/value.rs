@@ -81,7 +81,10 @@ impl<S: Scalar> Value<S> {
     /// Fails on a free dimension: summing over all entries needs their number.
     pub fn concrete(&self, span: Span, what: &str) -> Result<&Self, EvalError> {
         if self.is_free() {
-            return Err(EvalError::Unsupported { what: format!("{what} of \\mathbf 1 whose length nothing here decides"), span });
+            return Err(EvalError::Unsupported {
+                what: format!("{what} of \\mathbf 1 whose length nothing here decides"),
+                span,
+            });
         }
         Ok(self)
     }
@@ -91,7 +94,13 @@ impl<S: Scalar> Value<S> {
     }
 
     fn clone_shape(&self) -> Value<S> {
-        Value { rows: self.rows, cols: self.cols, data: Vec::new(), free_rows: self.free_rows, free_cols: self.free_cols }
+        Value {
+            rows: self.rows,
+            cols: self.cols,
+            data: Vec::new(),
+            free_rows: self.free_rows,
+            free_cols: self.free_cols,
+        }
     }
 
     pub fn transpose(&self) -> Self {
@@ -127,7 +136,14 @@ impl<S: Scalar> Value<S> {
 
     /// Entry-wise combination; a scalar stretches to the other shape only where `allow_scalar`
     /// (products by a scalar); free dimensions take the other side's length.
-    pub fn zip(&self, other: &Self, op: &str, span: Span, allow_scalar: bool, f: impl Fn(&S, &S) -> S) -> Result<Self, EvalError> {
+    pub fn zip(
+        &self,
+        other: &Self,
+        op: &str,
+        span: Span,
+        allow_scalar: bool,
+        f: impl Fn(&S, &S) -> S,
+    ) -> Result<Self, EvalError> {
         if allow_scalar && self.is_scalar() && !other.is_scalar() {
             return Ok(other.map(|y| f(&self.data[0], y)));
         }
@@ -137,7 +153,12 @@ impl<S: Scalar> Value<S> {
         let (a, b) = self.unify(other);
         if a.shape() == b.shape() {
             let data = a.data.iter().zip(&b.data).map(|(x, y)| f(x, y)).collect();
-            return Ok(Value { data, free_rows: a.free_rows && b.free_rows, free_cols: a.free_cols && b.free_cols, ..a.clone_shape() });
+            return Ok(Value {
+                data,
+                free_rows: a.free_rows && b.free_rows,
+                free_cols: a.free_cols && b.free_cols,
+                ..a.clone_shape()
+            });
         }
         if a.is_scalar() && allow_scalar {
             return Ok(b.map(|y| f(&a.data[0], y)));
@@ -151,7 +172,8 @@ impl<S: Scalar> Value<S> {
     /// Sums and differences: equal shapes, a scalar stretched to the other shape, or a row
     /// vector added to every row (a bias `XW_1+b_1`).
     pub fn add_like(&self, other: &Self, op: &str, span: Span, f: impl Fn(&S, &S) -> S) -> Result<Self, EvalError> {
-        let row_bias = |m: &Self, row: &Self| !m.is_free() && !row.is_free() && row.rows == 1 && m.rows > 1 && row.cols == m.cols;
+        let row_bias =
+            |m: &Self, row: &Self| !m.is_free() && !row.is_free() && row.rows == 1 && m.rows > 1 && row.cols == m.cols;
         if row_bias(self, other) {
             return Ok(Value::from_fn(self.rows, self.cols, |i, j| f(self.at(i, j), other.at(0, j))));
         }
@@ -169,18 +191,28 @@ impl<S: Scalar> Value<S> {
         }
         let (a, b) = match (self.free_cols, other.free_rows) {
             (true, true) => {
-                return Err(EvalError::Unsupported { what: "a product over \\mathbf 1 whose length nothing here decides".into(), span })
+                return Err(EvalError::Unsupported {
+                    what: "a product over \\mathbf 1 whose length nothing here decides".into(),
+                    span,
+                })
             }
             (true, false) => (self.resolve(None, Some(other.rows)), other.clone()),
             (false, true) => (self.clone(), other.resolve(Some(self.cols), None)),
             (false, false) => (self.clone(), other.clone()),
         };
         if a.cols != b.rows {
-            return Err(EvalError::ShapeMismatch { op: "matrix product".into(), left: a.shape(), right: b.shape(), span });
+            return Err(EvalError::ShapeMismatch {
+                op: "matrix product".into(),
+                left: a.shape(),
+                right: b.shape(),
+                span,
+            });
         }
         let mut product = match S::fast_matmul(&a.data, &b.data, a.rows, a.cols, b.cols) {
             Some(data) => Value::matrix(a.rows, b.cols, data),
-            None => Value::from_fn(a.rows, b.cols, |i, j| (0..a.cols).fold(S::int(0), |acc, k| acc.plus(&a.at(i, k).times(b.at(k, j))))),
+            None => Value::from_fn(a.rows, b.cols, |i, j| {
+                (0..a.cols).fold(S::int(0), |acc, k| acc.plus(&a.at(i, k).times(b.at(k, j))))
+            }),
         };
         product.free_rows = a.free_rows;
         product.free_cols = b.free_cols;

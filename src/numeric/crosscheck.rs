@@ -32,7 +32,10 @@ pub fn larger_sizes(scope: &Scope, overrides: &BTreeMap<String, Vec<i64>>) -> BT
         .sizes
         .iter()
         .map(|(k, vs)| {
-            let v = overrides.get(k).and_then(|o| o.iter().max().copied()).unwrap_or_else(|| 2 * vs.iter().max().copied().unwrap_or(1));
+            let v = overrides
+                .get(k)
+                .and_then(|o| o.iter().max().copied())
+                .unwrap_or_else(|| 2 * vs.iter().max().copied().unwrap_or(1));
             (k.clone(), v)
         })
         .collect()
@@ -65,8 +68,20 @@ pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> N
             agree: true,
             detail: format!("agrees at {assignments} assignment(s), largest relative difference {max_difference:.1e}"),
         },
-        Ok((assignments, max_difference, Some(at))) => NumericCheck { sizes: shown_sizes, assignments, max_difference, agree: false, detail: format!("differs: {at}") },
-        Err(e) => NumericCheck { sizes: shown_sizes, assignments: 0, max_difference: f64::NAN, agree: false, detail: format!("not evaluated: {e}") },
+        Ok((assignments, max_difference, Some(at))) => NumericCheck {
+            sizes: shown_sizes,
+            assignments,
+            max_difference,
+            agree: false,
+            detail: format!("differs: {at}"),
+        },
+        Err(e) => NumericCheck {
+            sizes: shown_sizes,
+            assignments: 0,
+            max_difference: f64::NAN,
+            agree: false,
+            detail: format!("not evaluated: {e}"),
+        },
     }
 }
 

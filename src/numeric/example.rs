@@ -59,8 +59,13 @@ impl ExampleRun {
         let example = plan.example.as_ref().ok_or("no example")?;
         let spec = example.spec.clone();
         let own_scope = plan.scope.as_ref().map_err(Clone::clone)?;
-        let sizes: BTreeMap<String, i64> = own_scope.sizes.iter().map(|(k, v)| (k.clone(), v.first().copied().unwrap_or(1))).collect();
-        let target = 1 + spec.vocabulary.iter().position(|t| *t == spec.target).ok_or(format!("target `{}` is not in the vocabulary", spec.target))?;
+        let sizes: BTreeMap<String, i64> =
+            own_scope.sizes.iter().map(|(k, v)| (k.clone(), v.first().copied().unwrap_or(1))).collect();
+        let target = 1 + spec
+            .vocabulary
+            .iter()
+            .position(|t| *t == spec.target)
+            .ok_or(format!("target `{}` is not in the vocabulary", spec.target))?;
         let mut defs = generated_definitions(&spec)?;
         defs.extend(example.defines.iter().cloned());
         defs.extend(own_scope.defs.values().cloned());
@@ -96,13 +101,19 @@ impl ExampleRun {
     }
 
     fn instance(&self) -> Instance<'_, Numeric> {
-        let budget = Budget { max_steps: 5_000_000, max_bytes: 1 << 26, deadline: std::time::Instant::now() + std::time::Duration::from_secs(30) };
+        let budget = Budget {
+            max_steps: 5_000_000,
+            max_bytes: 1 << 26,
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(30),
+        };
         Instance::new(&self.backend, &self.scope, &self.sizes, None, budget)
     }
 
     /// ε from a definition `\epsilon = …` in the notes.
     fn stated_epsilon(&self) -> Option<f64> {
-        let key = ["\\epsilon", "\\varepsilon"].into_iter().find(|k| self.scope.defs.get(*k).is_some_and(|d| d.from_notes))?;
+        let key = ["\\epsilon", "\\varepsilon"]
+            .into_iter()
+            .find(|k| self.scope.defs.get(*k).is_some_and(|d| d.from_notes))?;
         let v = self.instance().value_of(key, &self.env).ok()?;
         v.data.first().map(|n| n.value).filter(|e| *e > 0.0)
     }
@@ -116,7 +127,8 @@ impl ExampleRun {
     fn finite_difference(&self, key: &str) -> Result<Value<Num>, EvalError> {
         let leaves = self.instance().value_of(key, &Env::new())?;
         let ids: Vec<u32> = leaves.data.iter().filter_map(|n| n.leaf).collect();
-        let columns = central_differences(&self.backend, &ids, self.epsilon, || self.loss().map(|l| Array1::from_elem(1, l)))?;
+        let columns =
+            central_differences(&self.backend, &ids, self.epsilon, || self.loss().map(|l| Array1::from_elem(1, l)))?;
         Ok(Value::matrix(leaves.rows, leaves.cols, columns.iter().map(|c| Num::of(c[0])).collect()))
     }
 
@@ -139,9 +151,14 @@ impl ExampleRun {
             }
             let status = if gap <= ANALYTIC_SLACK { Status::Verified } else { Status::Refuted };
             let detail = format!("in the worked example (loss {loss:.12}): largest difference {gap:.3e}");
-            return Ok(verdict(status, detail, Some(ExampleResult { loss, epsilon: self.epsilon, matrices: Vec::new() })));
+            return Ok(verdict(
+                status,
+                detail,
+                Some(ExampleResult { loss, epsilon: self.epsilon, matrices: Vec::new() }),
+            ));
         }
-        let printed = printed_values(&claim.rhs).ok_or(EvalError::Unsupported { what: "a printed matrix of plain numbers".into(), span: claim.rhs.span })?;
+        let printed = printed_values(&claim.rhs)
+            .ok_or(EvalError::Unsupported { what: "a printed matrix of plain numbers".into(), span: claim.rhs.span })?;
         let mut matrices = Vec::new();
         let mut problems = Vec::new();
         for side in printed_sides(claim) {
@@ -167,9 +184,17 @@ impl ExampleRun {
     }
 
     /// Compares one computed matrix with the printed one; returns it and its mismatches.
-    fn compare_printed(&self, name: &str, printed: &Printed, analytic: &Value<Num>, fd: Option<&Value<Num>>) -> (PrintedMatrix, Vec<String>) {
+    fn compare_printed(
+        &self,
+        name: &str,
+        printed: &Printed,
+        analytic: &Value<Num>,
+        fd: Option<&Value<Num>>,
+    ) -> (PrintedMatrix, Vec<String>) {
         let tolerance = 0.5 * 10f64.powi(-(printed.decimals as i32));
-        let rows = |v: &Value<Num>| (0..v.rows).map(|i| (0..v.cols).map(|j| v.at(i, j).value).collect()).collect::<Vec<Vec<f64>>>();
+        let rows = |v: &Value<Num>| {
+            (0..v.rows).map(|i| (0..v.cols).map(|j| v.at(i, j).value).collect()).collect::<Vec<Vec<f64>>>()
+        };
         let mut matrix = PrintedMatrix {
             name: name.to_string(),
             printed: printed.rows.clone(),
@@ -180,7 +205,13 @@ impl ExampleRun {
             verified: true,
         };
         if analytic.shape() != (printed.rows.len(), printed.rows[0].len()) {
-            let detail = format!("{name} is {}×{} in the example, printed {}×{}", analytic.rows, analytic.cols, printed.rows.len(), printed.rows[0].len());
+            let detail = format!(
+                "{name} is {}×{} in the example, printed {}×{}",
+                analytic.rows,
+                analytic.cols,
+                printed.rows.len(),
+                printed.rows[0].len()
+            );
             matrix.verified = false;
             return (matrix, vec![detail]);
         }
@@ -193,7 +224,11 @@ impl ExampleRun {
                 matrix.max_difference = matrix.max_difference.max(gap_a).max(gap_f);
                 if gap_a > tolerance + ANALYTIC_SLACK || gap_f > tolerance + DIFFERENCE_SLACK || !a.is_finite() {
                     let f = fd.map(|f| format!(", finite differences {:.6}", f.at(i, j).value)).unwrap_or_default();
-                    problems.push(format!("entry ({},{}) of {name}: printed {p}, computed {a:.6} (backward formulas){f}", i + 1, j + 1));
+                    problems.push(format!(
+                        "entry ({},{}) of {name}: printed {p}, computed {a:.6} (backward formulas){f}",
+                        i + 1,
+                        j + 1
+                    ));
                 }
             }
         }
@@ -227,7 +262,8 @@ fn printed_sides(claim: &Claim) -> Vec<Expr> {
 
 /// `P` (one-hot rows of the input tokens) and `T` (the loss position's selector row).
 fn generated_definitions(spec: &ExampleSpec) -> Result<Vec<Definition>, String> {
-    let index_of = |t: &String| spec.vocabulary.iter().position(|v| v == t).ok_or(format!("token `{t}` is not in the vocabulary"));
+    let index_of =
+        |t: &String| spec.vocabulary.iter().position(|v| v == t).ok_or(format!("token `{t}` is not in the vocabulary"));
     let p_rows: Vec<Vec<f64>> = spec
         .input
         .iter()
@@ -240,9 +276,23 @@ fn generated_definitions(spec: &ExampleSpec) -> Result<Vec<Definition>, String> 
     [("P", p_rows), ("T", vec![t_row])]
         .into_iter()
         .map(|(key, rows)| {
-            let tex = format!("\\begin{{bmatrix}}{}\\end{{bmatrix}}", rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("&")).collect::<Vec<_>>().join("\\\\"));
-            let body = crate::syntax::parse_formula(&tex).map_err(|e| e.to_string())?.chains.remove(0).first.ok_or("empty")?;
-            Ok(Definition { key: key.to_string(), params: Vec::new(), body, origin: "example (generated)".into(), from_notes: false, function: false })
+            let tex = format!(
+                "\\begin{{bmatrix}}{}\\end{{bmatrix}}",
+                rows.iter()
+                    .map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("&"))
+                    .collect::<Vec<_>>()
+                    .join("\\\\")
+            );
+            let body =
+                crate::syntax::parse_formula(&tex).map_err(|e| e.to_string())?.chains.remove(0).first.ok_or("empty")?;
+            Ok(Definition {
+                key: key.to_string(),
+                params: Vec::new(),
+                body,
+                origin: "example (generated)".into(),
+                from_notes: false,
+                function: false,
+            })
         })
         .collect()
 }
@@ -262,14 +312,23 @@ fn backward_definition(claim: &Claim, scope: &Scope) -> Option<Definition> {
         _ => return None,
     };
     let letters = match &target.kind {
-        ExprKind::Subscript { index, .. } => eval::index_letters(index).filter(|ls| ls.iter().all(|l| scope.is_index(l))),
+        ExprKind::Subscript { index, .. } => {
+            eval::index_letters(index).filter(|ls| ls.iter().all(|l| scope.is_index(l)))
+        }
         _ => None,
     };
     let (key, params) = match (&target.kind, letters) {
         (ExprKind::Subscript { base, .. }, Some(letters)) => (base.symbol_key()?, letters),
         _ => (target.symbol_key()?, Vec::new()),
     };
-    Some(Definition { key, params, body: claim.rhs.clone(), origin: format!("backward rule {}", claim.id), from_notes: true, function: false })
+    Some(Definition {
+        key,
+        params,
+        body: claim.rhs.clone(),
+        origin: format!("backward rule {}", claim.id),
+        from_notes: true,
+        function: false,
+    })
 }
 
 /// `\frac{\partial L}{\partial\ell_j}` -> `\bar\ell_j`.

@@ -174,14 +174,21 @@ impl Backend for Numeric {
         }
     }
 
-    fn differentiate(&self, f: &dyn Fn() -> Result<Value<Num>, EvalError>, x: &Value<Num>, span: Span) -> Result<Value<Num>, EvalError> {
+    fn differentiate(
+        &self,
+        f: &dyn Fn() -> Result<Value<Num>, EvalError>,
+        x: &Value<Num>,
+        span: Span,
+    ) -> Result<Value<Num>, EvalError> {
         let ids = x
             .data
             .iter()
             .map(|a| a.leaf.ok_or(EvalError::NotALeaf { what: format!("{}", a.value), span }))
             .collect::<Result<Vec<_>, _>>()?;
         let shape = f()?;
-        let columns = central_differences(self, &ids, self.epsilon, || f().map(|v| Array1::from_iter(v.data.iter().map(|n| n.value))))?;
+        let columns = central_differences(self, &ids, self.epsilon, || {
+            f().map(|v| Array1::from_iter(v.data.iter().map(|n| n.value)))
+        })?;
         if shape.is_scalar() {
             return Ok(Value::matrix(x.rows, x.cols, columns.iter().map(|c| Num::of(c[0])).collect()));
         }
@@ -189,7 +196,10 @@ impl Backend for Numeric {
         if is_vector(&shape) && is_vector(x) {
             return Ok(Value::from_fn(shape.data.len(), ids.len(), |i, j| Num::of(columns[j][i])));
         }
-        Err(EvalError::Unsupported { what: format!("the derivative of a {}×{} matrix by a {}×{} one", shape.rows, shape.cols, x.rows, x.cols), span })
+        Err(EvalError::Unsupported {
+            what: format!("the derivative of a {}×{} matrix by a {}×{} one", shape.rows, shape.cols, x.rows, x.cols),
+            span,
+        })
     }
 
     fn bind(&self, leaves: &Value<Num>, actual: &Value<Num>) {
@@ -265,7 +275,8 @@ mod tests {
         let backend = Numeric::new(2, 1e-5);
         let id = backend.leaf("t", "t").leaf.unwrap();
         let t = backend.get(id);
-        let cols = central_differences(&backend, &[id], 1e-5, || Ok(Array1::from(vec![(backend.get(id)).powi(3)]))).unwrap();
+        let cols =
+            central_differences(&backend, &[id], 1e-5, || Ok(Array1::from(vec![(backend.get(id)).powi(3)]))).unwrap();
         assert!((cols[0][0] - 3.0 * t * t).abs() < 1e-7);
         assert!((cols[0][0] - 2.0 * t * t).abs() > 1e-3, "2t² is not the derivative of t³");
     }

@@ -74,56 +74,129 @@ pub struct Expr {
 #[serde(tag = "node", rename_all = "snake_case")]
 pub enum ExprKind {
     /// A decimal literal as written (`0.133562`).
-    Number { value: String },
+    Number {
+        value: String,
+    },
     /// A (possibly decorated) symbol: `x`, `\ell`, `\bar X`, `\mathbf{x}`, `\mathrm{softmax}`.
     Symbol(Symbol),
     /// `\ldots`, `\cdots`.
     Ellipsis,
     /// `\text{...}` inside a formula.
-    Text { text: String },
+    Text {
+        text: String,
+    },
     /// An empty group `{}`.
     Empty,
-    Neg { operand: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Frac { num: Box<Expr>, den: Box<Expr> },
-    Sqrt { index: Option<Box<Expr>>, radicand: Box<Expr> },
-    Power { base: Box<Expr>, exponent: Box<Expr> },
-    Subscript { base: Box<Expr>, index: Box<Expr> },
-    Transpose { operand: Box<Expr> },
-    Prime { operand: Box<Expr> },
+    Neg {
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Frac {
+        num: Box<Expr>,
+        den: Box<Expr>,
+    },
+    Sqrt {
+        index: Option<Box<Expr>>,
+        radicand: Box<Expr>,
+    },
+    Power {
+        base: Box<Expr>,
+        exponent: Box<Expr>,
+    },
+    Subscript {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Transpose {
+        operand: Box<Expr>,
+    },
+    Prime {
+        operand: Box<Expr>,
+    },
     /// `\sum_{r\in J_i} body`, `\prod_{i=1}^n body`.
-    BigOp { op: BigOpKind, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, body: Option<Box<Expr>> },
+    BigOp {
+        op: BigOpKind,
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
     /// `\ln x`, `\exp(o_j)`, `\operatorname{LN}_1(X)`.
-    Apply { func: Function, args: Vec<Expr>, parenthesized: bool },
+    Apply {
+        func: Function,
+        args: Vec<Expr>,
+        parenthesized: bool,
+    },
     /// `F(x)`, `\sigma'(B)`: a bare symbol directly followed by parentheses. An application
     /// when the symbol is a function, else a product (`x(1-x)`); later stages decide.
-    Call { func: Box<Expr>, args: Vec<Expr> },
+    Call {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `\partial L`, `\partial^2 f`.
-    Partial { order: Option<Box<Expr>>, operand: Option<Box<Expr>> },
+    Partial {
+        order: Option<Box<Expr>>,
+        operand: Option<Box<Expr>>,
+    },
     /// A derivative, in any of its spellings: `\frac{\partial f}{\partial x}`, `\partial f/\partial x`,
     /// `\frac{\mathrm d f}{\mathrm d x}`, `\frac{d}{dx}(…)` applied to the rest of the product,
     /// `\nabla_x f`.
-    Derivative { kind: DerivativeKind, of: Box<Expr>, wrt: Box<Expr> },
+    Derivative {
+        kind: DerivativeKind,
+        of: Box<Expr>,
+        wrt: Box<Expr>,
+    },
     /// `dX_{ir}`: the differential of the operand.
-    Differential { operand: Box<Expr> },
+    Differential {
+        operand: Box<Expr>,
+    },
     /// `(x)`, `[x]`, `\left( x \right)`, `\{x\}`; tuples `(1,0)` have a `Tuple` inside.
-    Fenced { open: String, close: String, inner: Option<Box<Expr>> },
-    Abs { operand: Box<Expr> },
-    Norm { operand: Box<Expr> },
+    Fenced {
+        open: String,
+        close: String,
+        inner: Option<Box<Expr>>,
+    },
+    Abs {
+        operand: Box<Expr>,
+    },
+    Norm {
+        operand: Box<Expr>,
+    },
     /// Comma-separated items inside a group or parentheses.
-    Tuple { items: Vec<Expr> },
+    Tuple {
+        items: Vec<Expr>,
+    },
     /// A relation inside a group, parentheses or a subscript (`\mathbf1_{j=y}`, `\sum_{r\in J_i}`).
-    Relation { chain: Box<Chain> },
+    Relation {
+        chain: Box<Chain>,
+    },
     /// Several relations inside a group (`\{x, y = 1; z\}`), kept whole.
-    Statement { statement: Box<Statement> },
+    Statement {
+        statement: Box<Statement>,
+    },
     /// `\begin{bmatrix} ... \end{bmatrix}` (and pmatrix, cases, array, ...).
-    Matrix { env: String, rows: Vec<Vec<Option<Statement>>> },
+    Matrix {
+        env: String,
+        rows: Vec<Vec<Option<Statement>>>,
+    },
     /// `\begin{aligned} ... \end{aligned}`: rows of `&`-separated cells.
-    Aligned { env: String, rows: Vec<Vec<AlignedCell>> },
+    Aligned {
+        env: String,
+        rows: Vec<Vec<AlignedCell>>,
+    },
     /// `\overline{x+y}`: an accent over something that is not a single symbol.
-    Accent { accent: Accent, operand: Box<Expr> },
+    Accent {
+        accent: Accent,
+        operand: Box<Expr>,
+    },
     /// `\mathbf{x+y}`: a font over something that is not a single symbol.
-    Styled { style: Style, operand: Box<Expr> },
+    Styled {
+        style: Style,
+        operand: Box<Expr>,
+    },
 }
 
 /// How a derivative was written: `∂` (partial), `d` (total) or `\nabla` (gradient). All three
@@ -246,17 +319,24 @@ impl Expr {
         use ExprKind::*;
         match &self.kind {
             Number { .. } | Symbol(_) | Ellipsis | Text { .. } | Empty => Box::new(std::iter::empty()),
-            Neg { operand } | Transpose { operand } | Prime { operand } | Abs { operand }
-            | Norm { operand } | Differential { operand } | Accent { operand, .. }
+            Neg { operand }
+            | Transpose { operand }
+            | Prime { operand }
+            | Abs { operand }
+            | Norm { operand }
+            | Differential { operand }
+            | Accent { operand, .. }
             | Styled { operand, .. } => Box::new(std::iter::once(operand.as_ref())),
             Binary { lhs, rhs, .. } => Box::new([lhs.as_ref(), rhs.as_ref()].into_iter()),
             Frac { num, den } => Box::new([num.as_ref(), den.as_ref()].into_iter()),
             Power { base, exponent } => Box::new([base.as_ref(), exponent.as_ref()].into_iter()),
             Subscript { base, index } => Box::new([base.as_ref(), index.as_ref()].into_iter()),
-            Sqrt { index, radicand } => Box::new(index.as_deref().into_iter().chain(std::iter::once(radicand.as_ref()))),
-            BigOp { lower, upper, body, .. } => Box::new(
-                lower.as_deref().into_iter().chain(upper.as_deref()).chain(body.as_deref()),
-            ),
+            Sqrt { index, radicand } => {
+                Box::new(index.as_deref().into_iter().chain(std::iter::once(radicand.as_ref())))
+            }
+            BigOp { lower, upper, body, .. } => {
+                Box::new(lower.as_deref().into_iter().chain(upper.as_deref()).chain(body.as_deref()))
+            }
             Call { func, args } => Box::new(std::iter::once(func.as_ref()).chain(args.iter())),
             Apply { func, args, .. } => {
                 Box::new(func.sub.as_deref().into_iter().chain(func.sup.as_deref()).chain(args.iter()))
@@ -267,9 +347,9 @@ impl Expr {
             Tuple { items } => Box::new(items.iter()),
             Relation { chain } => Box::new(chain.exprs()),
             Statement { statement } => Box::new(statement.chains.iter().flat_map(Chain::exprs)),
-            Matrix { rows, .. } => Box::new(
-                rows.iter().flatten().flatten().flat_map(|s| s.chains.iter().flat_map(Chain::exprs)),
-            ),
+            Matrix { rows, .. } => {
+                Box::new(rows.iter().flatten().flatten().flat_map(|s| s.chains.iter().flat_map(Chain::exprs)))
+            }
             Aligned { rows, .. } => Box::new(
                 rows.iter()
                     .flatten()
@@ -302,7 +382,9 @@ impl Expr {
         match &self.kind {
             ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.key()),
             ExprKind::Number { value } => Some(value.clone()),
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?)),
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+                Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?))
+            }
             _ => None,
         }
     }

@@ -38,7 +38,11 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
     let span = span_of(&formula);
     // The builders trust the grammar's shape; should they ever disagree, report instead of crash.
     let built = std::panic::catch_unwind(|| {
-        formula.into_inner().filter(|p| p.as_rule() == Rule::statement).flat_map(|s| build_statement(s).chains).collect()
+        formula
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::statement)
+            .flat_map(|s| build_statement(s).chains)
+            .collect()
     });
     let chains: Vec<Chain> = built.map_err(|_| SyntaxError::new(SyntaxErrorKind::Internal, span))?;
     if chains.is_empty() {
@@ -95,13 +99,17 @@ fn check_environments(tex: &str) -> Result<(), SyntaxError> {
         } else if open.last().is_some_and(|(_, n)| *n == name) {
             open.pop();
         } else {
-            let kind = SyntaxErrorKind::UnbalancedEnvironment { detail: format!("`\\end{{{name}}}` without a matching `\\begin{{{name}}}`") };
+            let kind = SyntaxErrorKind::UnbalancedEnvironment {
+                detail: format!("`\\end{{{name}}}` without a matching `\\begin{{{name}}}`"),
+            };
             return Err(SyntaxError::new(kind, Span::new(i, i + 6 + name.len())));
         }
     }
     match open.pop() {
         Some((i, name)) => {
-            let kind = SyntaxErrorKind::UnbalancedEnvironment { detail: format!("`\\begin{{{name}}}` is never closed by `\\end{{{name}}}`") };
+            let kind = SyntaxErrorKind::UnbalancedEnvironment {
+                detail: format!("`\\begin{{{name}}}` is never closed by `\\end{{{name}}}`"),
+            };
             Err(SyntaxError::new(kind, Span::new(i, i + 8 + name.len())))
         }
         None => Ok(()),
@@ -171,9 +179,7 @@ fn describe_expected(rules: &[Rule]) -> Vec<String> {
             Rule::norm_close => "a closing \\|",
             Rule::close_delim => "a \\right delimiter",
             Rule::open_delim => "a \\left delimiter",
-            Rule::transpose | Rule::prime | Rule::subscript | Rule::superscript | Rule::postfix => {
-                "a script (_ or ^)"
-            }
+            Rule::transpose | Rule::prime | Rule::subscript | Rule::superscript | Rule::postfix => "a script (_ or ^)",
             _ => "an expression",
         };
         if !out.iter().any(|t| t == text) {
@@ -394,8 +400,12 @@ fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
         ExprKind::Partial { order: None, operand } => Some((DerivativeKind::Partial, operand.as_deref().cloned())),
         ExprKind::Differential { operand } => Some((DerivativeKind::Total, Some((**operand).clone()))),
         _ if is_d(e) => Some((DerivativeKind::Total, None)),
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if is_d(lhs) => Some((DerivativeKind::Total, Some((**rhs).clone()))),
-        ExprKind::Call { func, args } if is_d(func) && args.len() == 1 => Some((DerivativeKind::Total, Some(args[0].clone()))),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if is_d(lhs) => {
+            Some((DerivativeKind::Total, Some((**rhs).clone())))
+        }
+        ExprKind::Call { func, args } if is_d(func) && args.len() == 1 => {
+            Some((DerivativeKind::Total, Some(args[0].clone())))
+        }
         _ => None,
     }
 }
@@ -471,7 +481,9 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
                     symbol.label = Some(label);
                     ExprKind::Symbol(symbol)
                 }
-                (kind, _) => ExprKind::Power { base: Box::new(Expr::new(kind, base.span)), exponent: Box::new(exponent) },
+                (kind, _) => {
+                    ExprKind::Power { base: Box::new(Expr::new(kind, base.span)), exponent: Box::new(exponent) }
+                }
             }
         }
     };
@@ -536,10 +548,7 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
 }
 
 fn text_body(pair: Pair<Rule>) -> String {
-    pair.into_inner()
-        .find(|p| p.as_rule() == Rule::text_body)
-        .map(|p| p.as_str().to_string())
-        .unwrap_or_default()
+    pair.into_inner().find(|p| p.as_rule() == Rule::text_body).map(|p| p.as_str().to_string()).unwrap_or_default()
 }
 
 fn inner_expr(pair: Pair<Rule>) -> Expr {
@@ -577,7 +586,11 @@ fn build_big_operator(pair: Pair<Rule>) -> ExprKind {
                 let l = p.into_inner().next().expect("grammar: limit");
                 let is_lower = l.as_rule() == Rule::lower_limit;
                 let e = Box::new(script_of(l));
-                if is_lower { lower = Some(e) } else { upper = Some(e) }
+                if is_lower {
+                    lower = Some(e)
+                } else {
+                    upper = Some(e)
+                }
             }
             Rule::big_op_body => body = Some(Box::new(build_signed_term(p))),
             _ => {}
@@ -598,7 +611,11 @@ fn build_signed_term(pair: Pair<Rule>) -> Expr {
         }
     }
     let term = out.expect("grammar: body term");
-    if negative { negate(term) } else { term }
+    if negative {
+        negate(term)
+    } else {
+        term
+    }
 }
 
 fn big_op_kind(text: &str) -> BigOpKind {
@@ -641,7 +658,11 @@ fn build_function_call(pair: Pair<Rule>) -> ExprKind {
                 let l = p.into_inner().next().expect("grammar: limit");
                 let is_lower = l.as_rule() == Rule::lower_limit;
                 let e = Some(Box::new(script_of(l)));
-                if is_lower { func.sub = e } else { func.sup = e }
+                if is_lower {
+                    func.sub = e
+                } else {
+                    func.sup = e
+                }
             }
             Rule::function_arg => {
                 let a = p.into_inner().next().expect("grammar: function argument");

@@ -218,7 +218,10 @@ fn every_node_span_lies_inside_the_formula() {
         walk(e, tex.len());
     }
     let rhs = &s.chains[0].links[0].rhs;
-    assert_eq!(&tex[rhs.span.start..rhs.span.end], "a_{ij}\\left(\\bar A_{ij}-\\sum_{r\\in J_i}a_{ir}\\bar A_{ir}\\right)");
+    assert_eq!(
+        &tex[rhs.span.start..rhs.span.end],
+        "a_{ij}\\left(\\bar A_{ij}-\\sum_{r\\in J_i}a_{ir}\\bar A_{ir}\\right)"
+    );
 }
 
 #[test]
@@ -237,10 +240,17 @@ fn derivative_operators_apply_to_the_rest_of_the_product() {
     assert_eq!(sx("\\frac{\\mathrm d f}{\\mathrm d x}"), "(dderiv f x)");
     assert_eq!(sx("\\frac{\\mathrm d(x^2)}{\\mathrm dx}"), "(dderiv (^ x 2) x)");
     assert_eq!(sx("\\frac{df}{dx}"), "(dderiv f x)");
-    assert_eq!(sx("\\frac{\\partial}{\\partial w}\\frac\\lambda2\\|w\\|^2"), "(deriv (* (frac \\lambda 2) (^ (norm w) 2)) w)");
+    assert_eq!(
+        sx("\\frac{\\partial}{\\partial w}\\frac\\lambda2\\|w\\|^2"),
+        "(deriv (* (frac \\lambda 2) (^ (norm w) 2)) w)"
+    );
     assert_eq!(sx("\\nabla_w L"), "(grad L w)");
     assert_eq!(sx("\\frac{d}{2}"), "(frac d 2)", "a fraction with d over a number is a fraction");
-    assert_eq!(sx("\\frac{\\mathrm d}{\\mathrm dx}"), "(frac \\mathrm{d} (* \\mathrm{d} x))", "nothing to apply to: left for the evaluator to refuse");
+    assert_eq!(
+        sx("\\frac{\\mathrm d}{\\mathrm dx}"),
+        "(frac \\mathrm{d} (* \\mathrm{d} x))",
+        "nothing to apply to: left for the evaluator to refuse"
+    );
 }
 
 #[test]

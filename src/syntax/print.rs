@@ -88,7 +88,13 @@ fn aligned_rows(rows: &[Vec<AlignedCell>]) -> String {
         let body = c.statement.as_ref().map(statement).unwrap_or_default();
         match c.dangling {
             Some(op) => format!("{body} {}", relop(op)).trim().to_string(),
-            None => if body.is_empty() { "_".into() } else { body },
+            None => {
+                if body.is_empty() {
+                    "_".into()
+                } else {
+                    body
+                }
+            }
         }
     };
     rows.iter()
