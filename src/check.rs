@@ -5,46 +5,17 @@
 //! the CAS. A verdict says exactly what was shown: the method (symbolic or numeric) and the
 //! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
 
-use crate::cas::{self, Agreement, Method, Mismatch, Symbolic};
-use crate::eval::{self, Budget, Env, EvalError, Instance, Scope};
-use crate::numeric::{self, crosscheck::NumericCheck};
+use crate::cas::{self, Agreement, Symbolic};
+use crate::eval::{free_indices, index_assignments, Budget, Env, EvalError, Instance};
+pub use crate::model::{Counterexample, Method, Mismatch, Status, Verdict};
+use crate::numeric;
+use crate::sema::Scope;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
 use crate::syntax::ast::Statement;
-use crate::syntax::ast::{Chain, Expr, ExprKind};
+use crate::syntax::ast::{Expr, ExprKind};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Verified,
-    Refuted,
-    Undecided,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Verdict {
-    pub status: Status,
-    /// `symbolic` or `numeric` for a verified claim; how a refutation was found.
-    pub method: Option<Method>,
-    /// The instantiated sizes, e.g. `N = 2, 3, 4, 5`; empty when none are needed.
-    pub sizes: String,
-    pub detail: String,
-    pub counterexample: Option<Counterexample>,
-    /// The floating-point cross-check of a verified claim.
-    pub numeric: Option<NumericCheck>,
-    /// What the worked example showed, for claims of a section with one.
-    pub example: Option<numeric::example::ExampleResult>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Counterexample {
-    pub sizes: BTreeMap<String, i64>,
-    pub indices: BTreeMap<String, i64>,
-    #[serde(flatten)]
-    pub mismatch: Option<Mismatch>,
-}
 
 /// A claim with its verdict: what reports are made of.
 #[derive(Debug, Clone, Serialize)]
@@ -343,85 +314,6 @@ fn refutation_detail(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> 
     text
 }
 
-/// Index letters that occur free (not bound by a sum) in the claim or its conditions.
-pub fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
-    let mut found = BTreeSet::new();
-    let mut bound = Vec::new();
-    collect_free(&claim.lhs, scope, &mut bound, &mut found);
-    collect_free(&claim.rhs, scope, &mut bound, &mut found);
-    for c in &claim.conditions {
-        c.exprs().for_each(|e| collect_free(e, scope, &mut bound, &mut found));
-    }
-    found.into_iter().collect()
-}
-
-fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BTreeSet<String>) {
-    if let ExprKind::BigOp { lower: Some(lower), upper, body, .. } = &e.kind {
-        let vars = summation_vars(lower);
-        if let ExprKind::Relation { chain } = &lower.kind {
-            chain.links.iter().for_each(|l| collect_free(&l.rhs, scope, bound, found));
-        }
-        if let Some(u) = upper {
-            collect_free(u, scope, bound, found);
-        }
-        let depth = bound.len();
-        bound.extend(vars);
-        if let Some(b) = body {
-            collect_free(b, scope, bound, found);
-        }
-        bound.truncate(depth);
-        return;
-    }
-    if let Some(key) = e.symbol_key().filter(|_| matches!(e.kind, ExprKind::Symbol(_))) {
-        if scope.is_index(&key) && !bound.contains(&key) {
-            found.insert(key);
-        }
-    }
-    e.children().for_each(|c| collect_free(c, scope, bound, found));
-}
-
-fn summation_vars(lower: &Expr) -> Vec<String> {
-    match &lower.kind {
-        ExprKind::Relation { chain } => chain.first.as_ref().and_then(Expr::symbol_key).into_iter().collect(),
-        _ => eval::index_letters(lower).unwrap_or_default(),
-    }
-}
-
-/// Every assignment of the free indices over their ranges that satisfies the conditions.
-pub fn index_assignments<B: eval::Backend>(
-    inst: &Instance<B>,
-    free: &[String],
-    conditions: &[Chain],
-    claim: &Claim,
-    base: &Env,
-) -> Result<Vec<Env>, EvalError> {
-    let mut envs = vec![base.clone()];
-    for letter in free {
-        let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], base, claim.lhs.span)?;
-        envs = envs
-            .into_iter()
-            .flat_map(|e| {
-                (1..=range).map(move |v| {
-                    let mut e = e.clone();
-                    e.insert(letter.clone(), v);
-                    e
-                })
-            })
-            .collect();
-    }
-    let mut kept = Vec::new();
-    for env in envs {
-        let mut ok = true;
-        for c in conditions {
-            ok &= inst.condition_holds(c, &env)?;
-        }
-        if ok {
-            kept.push(env);
-        }
-    }
-    Ok(kept)
-}
-
 /// `N = 2, 3, 4, 5; d = 2`: the section's sizes the claim was instantiated at.
 fn describe_sizes(sets: &[BTreeMap<String, i64>]) -> String {
     let mut per_name: BTreeMap<&str, BTreeSet<i64>> = BTreeMap::new();
@@ -438,50 +330,10 @@ fn describe_sizes(sets: &[BTreeMap<String, i64>]) -> String {
 }
 
 /// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
-/// Spec entries that cannot take effect stop the run before any checking (`Err`).
-pub fn run(
-    docs: &[crate::notes::Document],
-    spec: Option<crate::spec::Spec>,
-    spec_text: String,
-) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
-    let parsed = crate::listing::parse_all(docs);
-    let (listing, _) = crate::listing::build_from(docs, &parsed, false);
-    let per_file: Vec<Vec<SectionPlan>> = docs
-        .iter()
-        .zip(&parsed)
-        .map(|(doc, results)| {
-            let formulas: Vec<crate::sema::ParsedFormula> = results
-                .iter()
-                .enumerate()
-                .filter_map(|(index, r)| {
-                    r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement })
-                })
-                .collect();
-            crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text, std::ptr::eq(doc, &docs[0]))
-        })
-        .collect();
-    let mut problems: Vec<crate::sema::SpecProblem> = Vec::new();
-    for problem in per_file.iter().flatten().flat_map(|p| p.spec_problems.iter()) {
-        if !problems.contains(problem) {
-            problems.push(problem.clone());
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let checked = cas::worker::run(move || {
-        per_file
-            .iter()
-            .map(|plans| (check_plans(plans), plans.iter().flat_map(|p| p.skipped.clone()).collect()))
-            .collect::<Vec<_>>()
-    });
-    Ok(crate::report::build(listing, checked))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::Definition;
+    use crate::sema::Definition;
     use crate::spec::SectionSpec;
     use crate::syntax::parse_formula;
 

@@ -120,7 +120,7 @@ fn run_check(args: &CheckArgs) -> i32 {
         },
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-    let report = match crate::check::run(&docs, spec, spec_text) {
+    let report = match check_documents(&docs, spec, spec_text) {
         Ok(report) => report,
         Err(problems) => {
             for p in problems {
@@ -146,6 +146,49 @@ fn run_check(args: &CheckArgs) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
+/// Pure (the caller reads the files). Spec entries that cannot take effect stop the run before
+/// any checking (`Err`).
+pub fn check_documents(
+    docs: &[crate::notes::Document],
+    spec: Option<crate::spec::Spec>,
+    spec_text: String,
+) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
+    let spec_path = spec.as_ref().map(|s| s.path.clone());
+    let parsed = crate::listing::parse_all(docs);
+    let (listing, _) = crate::listing::build_from(docs, &parsed, false);
+    let per_file: Vec<Vec<crate::sema::SectionPlan>> = docs
+        .iter()
+        .zip(&parsed)
+        .map(|(doc, results)| {
+            let formulas: Vec<crate::sema::ParsedFormula> = results
+                .iter()
+                .enumerate()
+                .filter_map(|(index, r)| {
+                    r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement })
+                })
+                .collect();
+            crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text, std::ptr::eq(doc, &docs[0]))
+        })
+        .collect();
+    let mut problems: Vec<crate::sema::SpecProblem> = Vec::new();
+    for problem in per_file.iter().flatten().flat_map(|p| p.spec_problems.iter()) {
+        if !problems.contains(problem) {
+            problems.push(problem.clone());
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let checked = crate::cas::worker::run(move || {
+        per_file
+            .iter()
+            .map(|plans| (crate::check::check_plans(plans), plans.iter().flat_map(|p| p.skipped.clone()).collect()))
+            .collect::<Vec<_>>()
+    });
+    Ok(crate::report::build(listing, checked, spec_path))
 }
 
 fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), String> {

@@ -3,9 +3,11 @@
 //! The pipeline, one module per stage, data flowing one way:
 //!
 //! ```text
-//! notes (Markdown) --notes--> Document { sections, formulas with positions }
-//! formula TeX      --syntax-> ast::Statement (spans on every node; never panics)
+//! notes → syntax → (listing, spec) → sema → eval → (cas | numeric) → check → report → cli
 //! ```
+//!
+//! `model` (results) and `notation` (the notation table) are plain data under all of them;
+//! `tests/tidy.rs` keeps every import pointing down the pipeline.
 //!
 //! Only [`cli`] does I/O (reading files, writing output); every other stage is pure.
 
@@ -14,6 +16,7 @@ pub mod check;
 pub mod cli;
 pub mod eval;
 pub mod listing;
+pub mod model;
 pub mod notation;
 pub mod notes;
 pub mod numeric;

@@ -5,6 +5,13 @@
 //! them), `derivcheck notation` prints it, and every example is checked to be verified (a test
 //! checks them all, in one chapter, with the spec [`EXAMPLE_SPEC`]).
 
+/// Every function name the evaluator knows by itself (the notation table lists them): a
+/// formula `\sin(x)=…` is never a definition of one.
+pub const BUILTIN_FUNCTIONS: [&str; 24] = [
+    "ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu", "sgn", "sign",
+    "mean", "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
+];
+
 /// One row of the table.
 pub struct Notation {
     pub group: &'static str,

@@ -32,12 +32,12 @@ pub struct ClaimEntry {
     pub tex: String,
     pub kind: crate::sema::ClaimKind,
     pub verdict: Status,
-    pub method: Option<crate::cas::Method>,
+    pub method: Option<crate::model::Method>,
     pub sizes: String,
     pub detail: String,
     pub counterexample: Option<crate::check::Counterexample>,
-    pub numeric: Option<crate::numeric::crosscheck::NumericCheck>,
-    pub example: Option<crate::numeric::example::ExampleResult>,
+    pub numeric: Option<crate::model::NumericCheck>,
+    pub example: Option<crate::model::ExampleResult>,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -75,27 +75,40 @@ impl ClaimEntry {
     }
 }
 
-/// Joins the listing with each file's checked claims.
-pub fn build(listing: Listing, checked: Vec<(Vec<CheckedClaim>, Vec<Skipped>)>) -> CheckReport {
+/// Joins the listing with each file's checked claims. Claims the spec states are reported once,
+/// under the spec's own path (after the notes files).
+pub fn build(
+    listing: Listing,
+    checked: Vec<(Vec<CheckedClaim>, Vec<Skipped>)>,
+    spec_path: Option<String>,
+) -> CheckReport {
     let mut summary =
         CheckSummary { formulas: listing.summary.formulas, parsed: listing.summary.parsed, ..Default::default() };
-    let files = listing
+    let mut spec_claims: Vec<ClaimEntry> = Vec::new();
+    let mut files: Vec<FileReport> = listing
         .files
         .into_iter()
         .zip(checked)
         .map(|(file, (claims, skipped))| {
-            let claims: Vec<ClaimEntry> = claims.iter().map(ClaimEntry::from_checked).collect();
-            for c in &claims {
-                summary.claims += 1;
-                match c.verdict {
-                    Status::Verified => summary.verified += 1,
-                    Status::Refuted => summary.refuted += 1,
-                    Status::Undecided => summary.undecided += 1,
-                }
-            }
+            let (from_spec, claims): (Vec<ClaimEntry>, Vec<ClaimEntry>) =
+                claims.iter().map(ClaimEntry::from_checked).partition(|c| c.source == "spec");
+            spec_claims.extend(from_spec);
             FileReport { listing: file, claims, skipped }
         })
         .collect();
+    if !spec_claims.is_empty() {
+        let path = spec_path.unwrap_or_else(|| "spec".into());
+        let listing = FileListing { path, formulas: Vec::new(), warnings: Vec::new() };
+        files.push(FileReport { listing, claims: spec_claims, skipped: Vec::new() });
+    }
+    for c in files.iter().flat_map(|f| &f.claims) {
+        summary.claims += 1;
+        match c.verdict {
+            Status::Verified => summary.verified += 1,
+            Status::Refuted => summary.refuted += 1,
+            Status::Undecided => summary.undecided += 1,
+        }
+    }
     CheckReport { files, summary }
 }
 
@@ -145,7 +158,7 @@ fn words(lang: Lang) -> Words {
 }
 
 /// A worked example's matrix: printed, by the backward formulas, by finite differences.
-fn render_printed_matrix(m: &crate::numeric::example::PrintedMatrix) -> String {
+fn render_printed_matrix(m: &crate::model::PrintedMatrix) -> String {
     let show = |rows: &[Vec<f64>]| {
         let rows: Vec<String> =
             rows.iter().map(|r| r.iter().map(|v| format!("{v:.6}")).collect::<Vec<_>>().join(", ")).collect();
@@ -180,10 +193,10 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 Status::Undecided => w.undecided,
             };
             let method = match c.method {
-                Some(crate::cas::Method::Symbolic) => w.symbolic,
-                Some(crate::cas::Method::Numeric) => w.numeric,
-                Some(crate::cas::Method::SymbolicNumeric) => w.both,
-                Some(crate::cas::Method::Rounded) => w.rounded,
+                Some(crate::model::Method::Symbolic) => w.symbolic,
+                Some(crate::model::Method::Numeric) => w.numeric,
+                Some(crate::model::Method::SymbolicNumeric) => w.both,
+                Some(crate::model::Method::Rounded) => w.rounded,
                 None => "-",
             };
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };

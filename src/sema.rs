@@ -6,10 +6,12 @@
 //! other equation, and every further link of a chain `A = B = C`, is a claim. Relations between
 //! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
 
-use crate::eval::{Definition, Scope};
+pub mod scope;
+
 use crate::notes::Document;
 use crate::spec::Spec;
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
+pub use scope::{Decl, Definition, FunctionKind, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -120,6 +122,7 @@ pub fn plan(
             .unwrap_or_else(|| ("0".into(), String::new()));
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
         builder.inherited = functions.clone();
+        builder.owns_spec = with_spec_only;
         let (plan, defined) = builder.build_with_functions(title, &fs);
         for def in defined {
             functions.retain(|f| f.key != def.key);
@@ -130,7 +133,9 @@ pub fn plan(
     if let (Some(spec), true) = (spec, with_spec_only) {
         let present: Vec<String> = plans.iter().map(|p| p.number.clone()).collect();
         for number in spec.extra_sections(&present) {
-            plans.push(SectionBuilder::new(doc, number, Some(spec), spec_text).build(String::new(), &[]));
+            let mut builder = SectionBuilder::new(doc, number, Some(spec), spec_text);
+            builder.owns_spec = true;
+            plans.push(builder.build(String::new(), &[]));
         }
     }
     plans
@@ -148,11 +153,14 @@ struct SectionBuilder<'a> {
     claims: Vec<Claim>,
     skipped: Vec<Skipped>,
     /// Keys the spec declares as functions (a family `R_i` may share its letter with `R(θ)`).
-    declared_functions: Vec<(String, crate::eval::FunctionKind)>,
+    declared_functions: Vec<(String, FunctionKind)>,
     /// Keys the spec declares as matrices or identities: any subscript on them is an entry.
     declared_matrices: Vec<String>,
     /// Functions earlier sections of the notes define: in scope here unless redefined.
     inherited: Vec<Definition>,
+    /// This document plans the spec's own claims (one document of a chapter does, so each
+    /// appears once).
+    owns_spec: bool,
     spec_problems: Vec<SpecProblem>,
 }
 
@@ -174,6 +182,7 @@ impl<'a> SectionBuilder<'a> {
             declared_functions: Vec::new(),
             declared_matrices: Vec::new(),
             inherited: Vec::new(),
+            owns_spec: false,
             spec_problems: Vec::new(),
         }
     }
@@ -201,10 +210,8 @@ impl<'a> SectionBuilder<'a> {
             self.known.extend(base.sizes.keys().cloned());
             for (key, decl) in &base.decls {
                 match decl {
-                    crate::eval::Decl::Function(kind) => self.declared_functions.push((key.clone(), *kind)),
-                    crate::eval::Decl::Matrix { .. } | crate::eval::Decl::Identity { .. } => {
-                        self.declared_matrices.push(key.clone())
-                    }
+                    Decl::Function(kind) => self.declared_functions.push((key.clone(), *kind)),
+                    Decl::Matrix { .. } | Decl::Identity { .. } => self.declared_matrices.push(key.clone()),
                     _ => {}
                 }
             }
@@ -226,7 +233,9 @@ impl<'a> SectionBuilder<'a> {
         for f in formulas {
             self.add_formula(f);
         }
-        self.add_spec_claims();
+        if self.owns_spec {
+            self.add_spec_claims();
+        }
         let mut values = std::collections::HashSet::new();
         for f in formulas {
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
@@ -425,7 +434,7 @@ impl<'a> SectionBuilder<'a> {
             if taken || mentions_key(body, &key) {
                 return false;
             }
-            if declared == Some(crate::eval::FunctionKind::Rotation) {
+            if declared == Some(FunctionKind::Rotation) {
                 self.inconsistent_function(&key);
             }
             self.known.push(key.clone());
@@ -461,7 +470,7 @@ impl<'a> SectionBuilder<'a> {
     /// The notes define a function the spec declares as something else: the spec is wrong.
     fn inconsistent_function(&mut self, key: &str) {
         let Some(spec) = &self.spec else { return };
-        let entry = spec.functions.iter().find(|(k, _)| crate::eval::canonical_key(k).ok().as_deref() == Some(key));
+        let entry = spec.functions.iter().find(|(k, _)| crate::syntax::canonical_key(k).ok().as_deref() == Some(key));
         if let Some((name, kind)) = entry {
             let (line, col) = Spec::position(self.spec_text, kind.span().start);
             let message = format!(
@@ -495,7 +504,7 @@ impl<'a> SectionBuilder<'a> {
                 if func.sub.is_none()
                     && func.sup.is_none()
                     && func.primes == 0
-                    && !crate::eval::BUILTIN_FUNCTIONS.contains(&func.name.as_str()) =>
+                    && !crate::notation::BUILTIN_FUNCTIONS.contains(&func.name.as_str()) =>
             {
                 (format!("\\operatorname{{{}}}", func.name), args)
             }
@@ -518,9 +527,11 @@ impl<'a> SectionBuilder<'a> {
     fn definable(&self, target: &Expr) -> Option<(String, Vec<String>)> {
         if let ExprKind::Subscript { base, index } = &target.kind {
             if let ExprKind::Apply { func, args, .. } = &base.kind {
-                let letters = crate::eval::index_letters(index)?;
+                let letters = crate::syntax::ast::index_letters(index)?;
                 let key = match args.as_slice() {
-                    [arg] if func.sub.is_none() && func.sup.is_none() => crate::eval::applied_key(&func.name, arg)?,
+                    [arg] if func.sub.is_none() && func.sup.is_none() => {
+                        crate::syntax::ast::applied_key(&func.name, arg)?
+                    }
                     _ => return None,
                 };
                 return letters.iter().all(|l| self.index_letters.contains(l)).then_some((key, letters));
@@ -542,7 +553,7 @@ impl<'a> SectionBuilder<'a> {
                 if base_known && !base_function && entry {
                     return None;
                 }
-                let letters = crate::eval::index_letters(index).unwrap_or_default();
+                let letters = crate::syntax::ast::index_letters(index).unwrap_or_default();
                 if !letters.is_empty() && letters.iter().all(|l| self.index_letters.contains(l)) {
                     return Some((s.to_string(), letters));
                 }

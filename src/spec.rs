@@ -165,6 +165,9 @@ fn text_position_of(text: &str, needle: &str) -> usize {
     ["'", "\""].iter().find_map(|q| text.find(&format!("{q}{needle}{q}"))).or_else(|| text.find(needle)).unwrap_or(0)
 }
 
+/// A declared index range that is to be read off the shapes the index is used with.
+pub const AUTO_RANGE: &str = "auto";
+
 /// The kinds a spec's `sets` entry may have.
 pub const SET_KINDS: [&str; 2] = ["causal", "all"];
 /// The kinds a spec's `functions` entry may have.
@@ -229,7 +232,7 @@ impl Spec {
                 .map(|k| ("a matrix", k))
                 .chain(section.positive.iter().map(|k| ("`positive`", k)))
             {
-                if let Err(e) = crate::eval::canonical_key(tex) {
+                if let Err(e) = crate::syntax::canonical_key(tex) {
                     let at = text_position_of(&self.text, tex);
                     return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
                 }
@@ -256,7 +259,7 @@ impl Spec {
             }
             for (letter, range) in &section.index {
                 let text = range.get_ref().as_str();
-                let known = self.size_names(name).any(|s| s == text) || text == crate::eval::AUTO_RANGE;
+                let known = self.size_names(name).any(|s| s == text) || text == AUTO_RANGE;
                 if !known && text.parse::<i64>().is_err() {
                     let message =
                         format!("section {name}: index `{letter}` ranges over `{text}`, which is not a declared size");

@@ -37,16 +37,28 @@ fn seed_scalar_sections_all_verified_symbolically() {
 fn shipped_chapter_verifies_the_same_claims_in_both_languages() {
     let (code, v) = check_json("derivations/ch15");
     assert_eq!(code, Some(0));
-    for file in v["files"].as_array().unwrap() {
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3, "two notes files, then the spec's own claims");
+    for file in &files[..2] {
         let verified: Vec<&Value> = file["claims"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|c| SCALAR_SECTIONS.contains(&c["section"].as_str().unwrap()))
             .collect();
-        assert_eq!(verified.len(), 9, "{}", file["path"]);
-        assert!(verified.iter().all(|c| c["verdict"] == "verified"), "{}", file["path"]);
+        assert_eq!(verified.len(), 8, "{}", file["path"]);
+        assert!(verified.iter().all(|c| c["verdict"] == "verified" && c["source"] == "notes"), "{}", file["path"]);
     }
+    // Each claim the spec states appears once, under the spec's path.
+    assert_eq!(files[2]["path"], "derivations/ch15/checks.toml");
+    let spec_claims = files[2]["claims"].as_array().unwrap();
+    assert!(spec_claims.iter().all(|c| c["source"] == "spec"));
+    let mut ids: Vec<&str> = spec_claims.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let count = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "no spec claim twice");
+    assert!(ids.contains(&"15.1/shift-invariance"));
 }
 
 /// Refuted at the edited line, each refutation with a counterexample.

@@ -5,8 +5,9 @@ mod common;
 use common::*;
 use serde_json::Value;
 
+/// The claims of a section: the notes file's, then the spec's own (listed under the spec).
 fn claims_of(v: &Value, section: &str) -> Vec<Value> {
-    v["files"][0]["claims"].as_array().unwrap().iter().filter(|c| c["section"] == section).cloned().collect()
+    all_claims(v).into_iter().filter(|c| c["section"] == section).cloned().collect()
 }
 
 #[test]

@@ -14,52 +14,17 @@
 use super::Symbolic;
 use crate::eval::Instance;
 use crate::eval::{EvalError, Value};
+use crate::model::{Method, Mismatch};
 use crate::syntax::ast::Span;
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
 use std::collections::HashMap;
 use symbolica::domains::float::Complex;
 use symbolica::prelude::*;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// The difference's normal form is zero (or, for a refutation, a nonzero rational function).
-    Symbolic,
-    /// Agreement to 200-bit precision at random points (the normal form did not reach zero).
-    Numeric,
-    /// Symbolic, and the floating-point cross-check at larger sizes agrees.
-    #[serde(rename = "symbolic+numeric")]
-    SymbolicNumeric,
-    /// A printed decimal matches to half a unit in its last printed digit.
-    Rounded,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Agreement {
     Equal(Method),
     Different(Mismatch),
-}
-
-/// Where two values differ: the entry, a point, both sides there, and the exact difference.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Mismatch {
-    /// 1-based (row, column) for matrices; `None` for scalars.
-    pub entry: Option<(usize, usize)>,
-    pub lhs: f64,
-    pub rhs: f64,
-    /// Imaginary parts, where a side is not real at the point (a log or root of a negative).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lhs_imaginary: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rhs_imaginary: Option<f64>,
-    pub point: Vec<(String, f64)>,
-    /// The normal form of lhs − rhs, when short.
-    pub difference: Option<String>,
-    /// The printed precision a rounded comparison allowed (half a unit in the last digit).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tolerance: Option<f64>,
-    pub method: Method,
 }
 
 /// What a comparison may assume beyond the values.

@@ -9,7 +9,8 @@
 mod compare;
 pub mod worker;
 
-pub use compare::{compare, weaker, Agreement, Assumptions, Method, Mismatch};
+pub use crate::model::{Method, Mismatch};
+pub use compare::{compare, weaker, Agreement, Assumptions};
 
 use crate::eval::{sanitize, Backend, Elementary, EvalError, Scalar, Value};
 use crate::syntax::ast::Span;

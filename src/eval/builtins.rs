@@ -4,15 +4,10 @@
 
 use super::instance::{Env, Instance};
 use super::scalar::{Backend, Elementary, Scalar};
-use super::scope::{Decl, FunctionKind};
 use super::value::Value;
 use super::EvalError;
+use crate::sema::scope::{Decl, FunctionKind};
 use crate::syntax::ast::{Expr, ExprKind, Function, RelOp, Span};
-
-/// The key a component-wise definition of a function at an argument gets: `\operatorname{LN}(x)`.
-pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
-    Some(format!("\\operatorname{{{name}}}({})", arg.symbol_key()?))
-}
 
 impl<B: Backend> Instance<'_, B> {
     pub(super) fn apply(
@@ -38,7 +33,8 @@ impl<B: Backend> Instance<'_, B> {
         let [arg] = args else {
             return Err(EvalError::Unsupported { what: format!("{} with {} arguments", func.name, args.len()), span });
         };
-        if let Some(key) = applied_key(&func.name, arg).filter(|k| self.scope.defs.contains_key(k)) {
+        if let Some(key) = crate::syntax::ast::applied_key(&func.name, arg).filter(|k| self.scope.defs.contains_key(k))
+        {
             if func.primes > 0 {
                 return Err(EvalError::Unsupported {
                     what: format!("`{}'` of a function defined component-wise", func.name),
@@ -339,13 +335,6 @@ impl<B: Backend> Instance<'_, B> {
             .map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
     }
 }
-
-/// Every function name the evaluator knows by itself (the notation table lists them): a
-/// formula `\sin(x)=…` is never a definition of one.
-pub const BUILTIN_FUNCTIONS: [&str; 24] = [
-    "ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu", "sgn", "sign",
-    "mean", "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
-];
 
 /// Built-in functions that act entry by entry (so `\tanh'(a)` means the derivative entry by entry).
 fn is_entrywise(name: &str) -> bool {

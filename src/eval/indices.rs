@@ -3,12 +3,11 @@
 
 use super::instance::{Env, Instance};
 use super::scalar::Backend;
-use super::scope::Decl;
 use super::EvalError;
+use crate::sema::scope::Decl;
+use crate::sema::{Claim, Scope};
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Span};
-
-/// A declared index range that is to be read off the shapes the index is used with.
-pub const AUTO_RANGE: &str = "auto";
+use std::collections::BTreeSet;
 
 impl<B: Backend> Instance<'_, B> {
     /// `ir` -> [i, r]; `2` -> [2]; `i+1` -> [i+1].
@@ -81,7 +80,7 @@ impl<B: Backend> Instance<'_, B> {
     /// matrices with it (`S_{ij}` with S n×n gives i, j ≤ n).
     pub fn range_of(&self, letter: &str, uses: &[&Expr], env: &Env, span: Span) -> Result<i64, EvalError> {
         match self.scope.decls.get(letter) {
-            Some(Decl::Index { range }) if range == AUTO_RANGE => uses
+            Some(Decl::Index { range }) if range == crate::spec::AUTO_RANGE => uses
                 .iter()
                 .find_map(|e| self.infer_range(letter, e, env))
                 .ok_or(EvalError::UnboundIndex { name: letter.to_string(), span }),
@@ -154,7 +153,7 @@ impl<B: Backend> Instance<'_, B> {
                 return Ok(extend(vec![env.clone()], &var, values));
             }
         }
-        let letters = index_letters(lower).ok_or_else(|| super::instance::unsupported(lower))?;
+        let letters = crate::syntax::ast::index_letters(lower).ok_or_else(|| super::instance::unsupported(lower))?;
         if let (Some(upper), [letter]) = (upper, letters.as_slice()) {
             // `\sum_i^{n-1}`: from 1 to the upper limit, not over i's whole range.
             let to = self.integer(upper, env)?;
@@ -216,19 +215,85 @@ fn index_items(e: &Expr) -> Option<Vec<Option<String>>> {
             l.extend(index_items(rhs)?);
             Some(l)
         }
-        _ => Some(index_letters(e)?.into_iter().map(Some).collect()),
+        _ => Some(crate::syntax::ast::index_letters(e)?.into_iter().map(Some).collect()),
     }
 }
 
-/// `ir` -> ["i", "r"] when the subscript is a juxtaposition of letters.
-pub fn index_letters(e: &Expr) -> Option<Vec<String>> {
-    match &e.kind {
-        ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() => Some(vec![s.to_string()]),
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
-            let mut l = index_letters(lhs)?;
-            l.extend(index_letters(rhs)?);
-            Some(l)
-        }
-        _ => None,
+/// Index letters that occur free (not bound by a sum) in the claim or its conditions.
+pub fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    let mut bound = Vec::new();
+    collect_free(&claim.lhs, scope, &mut bound, &mut found);
+    collect_free(&claim.rhs, scope, &mut bound, &mut found);
+    for c in &claim.conditions {
+        c.exprs().for_each(|e| collect_free(e, scope, &mut bound, &mut found));
     }
+    found.into_iter().collect()
+}
+
+fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BTreeSet<String>) {
+    if let ExprKind::BigOp { lower: Some(lower), upper, body, .. } = &e.kind {
+        let vars = summation_vars(lower);
+        if let ExprKind::Relation { chain } = &lower.kind {
+            chain.links.iter().for_each(|l| collect_free(&l.rhs, scope, bound, found));
+        }
+        if let Some(u) = upper {
+            collect_free(u, scope, bound, found);
+        }
+        let depth = bound.len();
+        bound.extend(vars);
+        if let Some(b) = body {
+            collect_free(b, scope, bound, found);
+        }
+        bound.truncate(depth);
+        return;
+    }
+    if let Some(key) = e.symbol_key().filter(|_| matches!(e.kind, ExprKind::Symbol(_))) {
+        if scope.is_index(&key) && !bound.contains(&key) {
+            found.insert(key);
+        }
+    }
+    e.children().for_each(|c| collect_free(c, scope, bound, found));
+}
+
+fn summation_vars(lower: &Expr) -> Vec<String> {
+    match &lower.kind {
+        ExprKind::Relation { chain } => chain.first.as_ref().and_then(Expr::symbol_key).into_iter().collect(),
+        _ => crate::syntax::ast::index_letters(lower).unwrap_or_default(),
+    }
+}
+
+/// Every assignment of the free indices over their ranges that satisfies the conditions.
+pub fn index_assignments<B: Backend>(
+    inst: &Instance<B>,
+    free: &[String],
+    conditions: &[Chain],
+    claim: &Claim,
+    base: &Env,
+) -> Result<Vec<Env>, EvalError> {
+    let mut envs = vec![base.clone()];
+    for letter in free {
+        let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], base, claim.lhs.span)?;
+        envs = envs
+            .into_iter()
+            .flat_map(|e| {
+                (1..=range).map(move |v| {
+                    let mut e = e.clone();
+                    e.insert(letter.clone(), v);
+                    e
+                })
+            })
+            .collect();
+    }
+    let mut kept = Vec::new();
+    for env in envs {
+        let mut ok = true;
+        for c in conditions {
+            ok &= inst.condition_holds(c, &env)?;
+        }
+        if ok {
+            kept.push(env);
+        }
+    }
+    Ok(kept)
 }

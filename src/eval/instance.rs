@@ -6,9 +6,9 @@
 //! `opaque` is not expanded but stays a leaf: that is how an adjoint ∂L/∂Y treats Y as a leaf.
 
 use super::scalar::{Backend, Scalar};
-use super::scope::{Decl, Scope};
 use super::value::Value;
 use super::EvalError;
+use crate::sema::scope::{Decl, Scope};
 use crate::syntax::ast::{BigOpKind, BinOp, Expr, ExprKind, Span, Symbol as TexSymbol};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};

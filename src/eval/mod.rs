@@ -11,15 +11,12 @@ mod calculus;
 mod indices;
 mod instance;
 pub mod scalar;
-mod scope;
 mod value;
 
-pub use builtins::{applied_key, BUILTIN_FUNCTIONS};
 pub use calculus::unbarred_key;
-pub use indices::{index_letters, AUTO_RANGE};
+pub use indices::{free_indices, index_assignments};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Env, Instance};
 pub use scalar::{Backend, Elementary, Scalar};
-pub use scope::{canonical_key, Decl, Definition, FunctionKind, Scope};
 pub use value::Value;
 
 use crate::syntax::ast::Span;

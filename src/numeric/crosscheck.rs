@@ -4,20 +4,11 @@
 //! bug in one of the two paths and is reported as such.
 
 use super::Numeric;
-use crate::eval::{Env, EvalError, Instance, Scope};
+use crate::eval::{Env, EvalError, Instance};
+pub use crate::model::NumericCheck;
 use crate::sema::Claim;
-use serde::Serialize;
+use crate::sema::Scope;
 use std::collections::BTreeMap;
-
-#[derive(Debug, Clone, Serialize)]
-pub struct NumericCheck {
-    /// The sizes evaluated at, e.g. `n = 8; d = 16`.
-    pub sizes: String,
-    pub assignments: usize,
-    pub max_difference: f64,
-    pub agree: bool,
-    pub detail: String,
-}
 
 /// Central-difference step and the agreement tolerance (relative to the values' magnitude).
 pub const EPSILON: f64 = 1e-6;
@@ -45,7 +36,7 @@ pub fn larger_sizes(scope: &Scope, overrides: &BTreeMap<String, Vec<i64>>) -> BT
 pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> NumericCheck {
     let shown_sizes = inst.sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join("; ");
     let result = (|| -> Result<(usize, f64, Option<String>), EvalError> {
-        let envs = crate::check::index_assignments(inst, free, &claim.conditions, claim, &Env::new())?;
+        let envs = crate::eval::index_assignments(inst, free, &claim.conditions, claim, &Env::new())?;
         let step = envs.len().div_ceil(MAX_ASSIGNMENTS).max(1);
         let (mut count, mut worst) = (0usize, 0.0f64);
         for env in envs.iter().step_by(step) {

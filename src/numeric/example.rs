@@ -7,36 +7,15 @@
 //! digit (plus the difference error for the finite differences).
 
 use super::{central_differences, Num, Numeric};
-use crate::check::{Status, Verdict};
-use crate::eval::{self, leaf_indices, leaf_name, Budget, Definition, Env, EvalError, Instance, Scope, Value};
+use crate::eval::{leaf_indices, leaf_name, Budget, Env, EvalError, Instance, Value};
+pub use crate::model::{ExampleResult, PrintedMatrix};
+use crate::model::{Status, Verdict};
 use crate::sema::{Claim, ClaimKind, SectionPlan};
+use crate::sema::{Definition, Scope};
 use crate::spec::ExampleSpec;
 use crate::syntax::ast::{Expr, ExprKind, Statement};
 use ndarray::Array1;
-use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// What the example shows for one printed matrix.
-#[derive(Debug, Clone, Serialize)]
-pub struct PrintedMatrix {
-    pub name: String,
-    pub printed: Vec<Vec<f64>>,
-    /// Through the notes' backward formulas.
-    pub analytic: Vec<Vec<f64>>,
-    /// Central differences of the loss.
-    pub finite_difference: Option<Vec<Vec<f64>>>,
-    pub max_difference: f64,
-    pub tolerance: f64,
-    pub verified: bool,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ExampleResult {
-    pub loss: f64,
-    pub epsilon: f64,
-    /// One per symbol the printed matrix stands for (`\bar W_V=\bar W_O=[…]` gives two).
-    pub matrices: Vec<PrintedMatrix>,
-}
 
 /// The example, ready to evaluate.
 pub struct ExampleRun {
@@ -82,7 +61,7 @@ impl ExampleRun {
         let mut scope = own_scope.clone();
         scope.loss = None;
         scope.defs = first_of_each(defs);
-        let loss_key = eval::canonical_key(&spec.loss)?;
+        let loss_key = crate::syntax::canonical_key(&spec.loss)?;
         let values = parameter_values(&spec, variant);
         let mut run = ExampleRun {
             scope,
@@ -144,9 +123,9 @@ impl ExampleRun {
         let inst = self.instance();
         let loss = self.loss()?;
         if claim.kind != ClaimKind::Printed {
-            let free = crate::check::free_indices(&self.scope, claim);
+            let free = crate::eval::free_indices(&self.scope, claim);
             let mut gap: f64 = 0.0;
-            for env in crate::check::index_assignments(&inst, &free, &claim.conditions, claim, &self.env)? {
+            for env in crate::eval::index_assignments(&inst, &free, &claim.conditions, claim, &self.env)? {
                 gap = gap.max(max_gap(&inst.eval(&claim.lhs, &env)?, &inst.eval(&claim.rhs, &env)?));
             }
             let status = if gap <= ANALYTIC_SLACK { Status::Verified } else { Status::Refuted };
@@ -164,7 +143,7 @@ impl ExampleRun {
         for side in printed_sides(claim) {
             let name = side.symbol_key().unwrap_or_else(|| crate::syntax::print::expr(&side));
             let analytic = inst.eval(&side, &self.env)?;
-            let fd = match eval::unbarred_key(&side).filter(|k| self.spec.parameters.contains_key(k)) {
+            let fd = match crate::eval::unbarred_key(&side).filter(|k| self.spec.parameters.contains_key(k)) {
                 Some(key) => Some(self.finite_difference(&key)?),
                 None => None,
             };
@@ -240,7 +219,7 @@ impl ExampleRun {
 fn verdict(status: Status, detail: String, example: Option<ExampleResult>) -> Verdict {
     Verdict {
         status,
-        method: Some(crate::cas::Method::Numeric),
+        method: Some(crate::model::Method::Numeric),
         sizes: "worked example".into(),
         detail,
         counterexample: None,
@@ -313,7 +292,7 @@ fn backward_definition(claim: &Claim, scope: &Scope) -> Option<Definition> {
     };
     let letters = match &target.kind {
         ExprKind::Subscript { index, .. } => {
-            eval::index_letters(index).filter(|ls| ls.iter().all(|l| scope.is_index(l)))
+            crate::syntax::ast::index_letters(index).filter(|ls| ls.iter().all(|l| scope.is_index(l)))
         }
         _ => None,
     };
@@ -363,7 +342,7 @@ fn parameter_values(spec: &ExampleSpec, variant: bool) -> std::collections::Hash
     }
     let mut out = std::collections::HashMap::new();
     for (tex_key, rows) in &params {
-        let Ok(key) = eval::canonical_key(tex_key) else { continue };
+        let Ok(key) = crate::syntax::canonical_key(tex_key) else { continue };
         let (r, c) = (rows.len(), rows.first().map(Vec::len).unwrap_or(0));
         for (i, row) in rows.iter().enumerate() {
             for (j, v) in row.iter().enumerate() {

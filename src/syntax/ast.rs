@@ -505,3 +505,21 @@ impl Style {
         }
     }
 }
+
+/// `ir` -> ["i", "r"] when the subscript is a juxtaposition of letters.
+pub fn index_letters(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() => Some(vec![s.to_string()]),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+            let mut l = index_letters(lhs)?;
+            l.extend(index_letters(rhs)?);
+            Some(l)
+        }
+        _ => None,
+    }
+}
+
+/// The key a component-wise definition of a function at an argument gets: `\operatorname{LN}(x)`.
+pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
+    Some(format!("\\operatorname{{{name}}}({})", arg.symbol_key()?))
+}

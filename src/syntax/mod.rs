@@ -9,5 +9,16 @@ mod error;
 mod parser;
 pub mod print;
 
+use ast::Expr;
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub use parser::{is_greek_or_symbol_name, is_known_command, parse_formula, MAX_FORMULA_BYTES, MAX_NESTING};
+
+/// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
+pub fn canonical_key(tex: &str) -> Result<String, String> {
+    let statement = parse_formula(tex).map_err(|e| format!("`{tex}` is not a symbol: {e}"))?;
+    let chain = statement.chains.first().filter(|c| statement.chains.len() == 1 && c.links.is_empty());
+    chain
+        .and_then(|c| c.first.as_ref())
+        .and_then(Expr::symbol_key)
+        .ok_or_else(|| format!("`{tex}` is not a symbol name"))
+}

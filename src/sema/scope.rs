@@ -1,7 +1,7 @@
 //! What the symbols of one section mean: spec declarations and definitions, by canonical key.
 
 use crate::spec::SectionSpec;
-use crate::syntax::{self, ast::Expr};
+use crate::syntax::{ast::Expr, canonical_key};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -152,14 +152,4 @@ impl Scope {
         }
         out
     }
-}
-
-/// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
-pub fn canonical_key(tex: &str) -> Result<String, String> {
-    let statement = syntax::parse_formula(tex).map_err(|e| format!("`{tex}` is not a symbol: {e}"))?;
-    let chain = statement.chains.first().filter(|c| statement.chains.len() == 1 && c.links.is_empty());
-    chain
-        .and_then(|c| c.first.as_ref())
-        .and_then(Expr::symbol_key)
-        .ok_or_else(|| format!("`{tex}` is not a symbol name"))
 }
