@@ -97,27 +97,11 @@ fn section_seed(number: &str) -> u64 {
 }
 
 fn undecided(detail: String, sizes: String) -> Verdict {
-    Verdict {
-        status: Status::Undecided,
-        method: None,
-        sizes,
-        detail,
-        counterexample: None,
-        numeric: None,
-        example: None,
-    }
+    Verdict::undecided(detail, sizes)
 }
 
 fn refuted(method: Method, sizes: String, detail: String, counterexample: Counterexample) -> Verdict {
-    Verdict {
-        status: Status::Refuted,
-        method: Some(method),
-        sizes,
-        detail,
-        counterexample: Some(counterexample),
-        numeric: None,
-        example: None,
-    }
+    Verdict::refuted(method, sizes, detail, counterexample)
 }
 
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
@@ -172,7 +156,10 @@ fn check_at(
                         Counterexample { sizes: sizes.clone(), indices: env, mismatch: None },
                     );
                 }
-                Err(e) => return undecided(e.to_string(), sizes_text),
+                Err(e) => {
+                    let inconsistent = matches!(e, EvalError::Inconsistent { .. });
+                    return Verdict { inconsistent, ..undecided(e.to_string(), sizes_text) };
+                }
             }
         }
     }
@@ -190,15 +177,7 @@ fn check_at(
         Method::Rounded => format!("{} assignment(s) checked; equal to the printed digits", assignments_checked),
         _ => format!("{} assignment(s) checked", assignments_checked),
     };
-    let verified = Verdict {
-        status: Status::Verified,
-        method: Some(method),
-        sizes: sizes_text,
-        detail,
-        counterexample: None,
-        numeric: None,
-        example: None,
-    };
+    let verified = Verdict::new(Status::Verified, Some(method), sizes_text, detail);
     match floats {
         Some(floats) if method != Method::Rounded => with_numeric_crosscheck(scope, floats, claim, &free, verified),
         _ => verified,
@@ -235,6 +214,7 @@ fn with_numeric_crosscheck(
             Status::Verified => {}
         }
         v.status = Status::Undecided;
+        v.inconsistent = true;
         let how = if v.method == Some(Method::Symbolic) { "exactly" } else { "at 200-bit random points" };
         v.detail = format!(
             "INCONSISTENT: the CAS verified this {how}, but the floating-point check at {} {} (please report)",

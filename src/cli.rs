@@ -11,9 +11,11 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
 use std::path::{Path, PathBuf};
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_REFUTED: i32 = 1;
-pub const EXIT_BAD_INPUT: i32 = 2;
+pub const EXIT_OK: i32 = crate::model::ExitStatus::Clean as i32;
+pub const EXIT_REFUTED: i32 = crate::model::ExitStatus::Failed as i32;
+pub const EXIT_BAD_INPUT: i32 = crate::model::ExitStatus::BadInput as i32;
+/// Standard output could not be written (a closed pipe, a full disk): the run ends quietly.
+pub const EXIT_OUTPUT_FAILED: i32 = 74;
 
 #[derive(Parser, Debug)]
 #[command(name = "derivcheck", version, about = "Proves or refutes the mathematics in lecture notes")]
@@ -93,15 +95,16 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Formulas(args) => run_formulas(&args),
         Command::Check(args) => run_check(&args),
-        Command::Notation => {
-            print!("{}", crate::notation::markdown_table());
-            EXIT_OK
-        }
+        Command::Notation => write_stdout(&crate::notation::markdown_table()).map_or_else(|code| code, |_| EXIT_OK),
     }
 }
 
 fn run_check(args: &CheckArgs) -> i32 {
-    let Some(docs) = read_notes_or_report(&args.path) else { return EXIT_BAD_INPUT };
+    let json = args.format == Format::Json;
+    let docs = match read_notes(&args.path) {
+        Ok(docs) => docs,
+        Err(e) => return input_error(json, &e.to_string(), "input"),
+    };
     let spec_path = args.spec.clone().or_else(|| {
         let default = args.path.join("checks.toml");
         (args.path.is_dir() && default.is_file()).then_some(default)
@@ -113,39 +116,61 @@ fn run_check(args: &CheckArgs) -> i32 {
         }
         Some(p) => match read_spec(p) {
             Ok((spec, text)) => (Some(spec), text),
-            Err(message) => {
-                eprintln!("error: {message}");
-                return EXIT_BAD_INPUT;
-            }
+            Err(message) => return input_error(json, &message, "spec"),
         },
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let report = match check_documents(&docs, spec, spec_text) {
         Ok(report) => report,
         Err(problems) => {
-            for p in problems {
-                eprintln!("error: {spec_shown}:{}:{}: {}", p.line, p.col, p.message);
-            }
-            return EXIT_BAD_INPUT;
+            let messages: Vec<String> =
+                problems.iter().map(|p| format!("{spec_shown}:{}:{}: {}", p.line, p.col, p.message)).collect();
+            return input_error(json, &messages.join("\n"), "spec");
         }
     };
-    if args.format == Format::Text {
-        let (_, failures) = listing::build(&docs, false);
-        emit_parse_diagnostics(&docs, &failures);
-    }
-    match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&report).expect("report serializes")),
+    let written = match args.format {
+        Format::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
         Format::Text => {
+            let (_, failures) = listing::build(&docs, false);
+            emit_parse_diagnostics(&docs, &failures);
             let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
-            let shown = spec_path.as_ref().map(|p| p.display().to_string());
-            print!("{}", crate::report::render_text(&report, lang, shown.as_deref()));
+            write_stdout(&crate::report::render_text(
+                &report,
+                lang,
+                spec_path.as_ref().map(|p| p.display().to_string()).as_deref(),
+            ))
+        }
+    };
+    match written {
+        Ok(()) => report.exit_status() as i32,
+        Err(code) => code,
+    }
+}
+
+/// Bad input: the message on stderr, and under `--format json` also a JSON error object on
+/// stdout, so a consumer of the JSON always gets JSON. Exit code 2.
+fn input_error(json: bool, message: &str, kind: &str) -> i32 {
+    for line in message.lines() {
+        eprintln!("error: {line}");
+    }
+    if json {
+        let value = serde_json::json!({
+            "schema": crate::report::JSON_SCHEMA,
+            "error": { "kind": kind, "message": message },
+        });
+        if let Err(code) = write_stdout(&(value.to_string() + "\n")) {
+            return code;
         }
     }
-    if report.summary.refuted > 0 {
-        EXIT_REFUTED
-    } else {
-        EXIT_OK
-    }
+    EXIT_BAD_INPUT
+}
+
+/// Writes to stdout; a closed pipe (`| head`) or a full disk ends the run quietly, never in a
+/// panic.
+fn write_stdout(text: &str) -> Result<(), i32> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|_| EXIT_OUTPUT_FAILED)
 }
 
 /// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
@@ -203,14 +228,14 @@ fn run_formulas(args: &FormulasArgs) -> i32 {
     for doc in docs.iter().filter(|d| d.formulas.is_empty()) {
         eprintln!("note: {}: no formulas found", doc.path);
     }
-    match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&listing).expect("listing serializes")),
+    let written = match args.format {
+        Format::Json => write_stdout(&(serde_json::to_string_pretty(&listing).expect("listing serializes") + "\n")),
         Format::Text => {
-            print!("{}", render_listing_text(&listing));
             emit_parse_diagnostics(&docs, &failures);
+            write_stdout(&render_listing_text(&listing))
         }
-    }
-    EXIT_OK
+    };
+    written.map_or_else(|code| code, |_| EXIT_OK)
 }
 
 /// The notes files of a path: the file itself, or a folder's `*.md` files in name order.
@@ -299,7 +324,11 @@ fn one_line(tex: &str) -> String {
 fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure]) {
     let mut files = SimpleFiles::new();
     let ids: Vec<usize> = docs.iter().map(|d| files.add(d.path.clone(), d.source.clone())).collect();
-    let writer = termcolor::StandardStream::stderr(termcolor::ColorChoice::Auto);
+    use std::io::IsTerminal;
+    // Colour only on a terminal (and never when NO_COLOR is set).
+    let colour =
+        if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
+    let writer = termcolor::StandardStream::stderr(colour);
     let config = term::Config::default();
     for doc_warning in docs.iter().enumerate().flat_map(|(i, d)| d.warnings.iter().map(move |w| (i, w))) {
         let (file, w) = doc_warning;

@@ -26,6 +26,41 @@ pub struct Verdict {
     pub numeric: Option<NumericCheck>,
     /// What the worked example showed, for claims of a section with one.
     pub example: Option<ExampleResult>,
+    /// The exact and floating-point stages disagree on the same size and point: a bug in one of
+    /// them, never a finding about the formula. Fails the run like a refutation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inconsistent: bool,
+}
+
+impl Verdict {
+    pub fn new(status: Status, method: Option<Method>, sizes: String, detail: String) -> Verdict {
+        Verdict {
+            status,
+            method,
+            sizes,
+            detail,
+            counterexample: None,
+            numeric: None,
+            example: None,
+            inconsistent: false,
+        }
+    }
+
+    pub fn undecided(detail: String, sizes: String) -> Verdict {
+        Verdict::new(Status::Undecided, None, sizes, detail)
+    }
+
+    pub fn refuted(method: Method, sizes: String, detail: String, counterexample: Counterexample) -> Verdict {
+        Verdict { counterexample: Some(counterexample), ..Verdict::new(Status::Refuted, Some(method), sizes, detail) }
+    }
+}
+
+/// How a run ends: 0 nothing wrong, 1 a claim refuted or inconsistent, 2 bad input or usage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    Clean = 0,
+    Failed = 1,
+    BadInput = 2,
 }
 
 #[derive(Debug, Clone, Serialize)]

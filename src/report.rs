@@ -6,10 +6,26 @@ use crate::listing::{FileListing, Listing};
 use crate::sema::{Origin, Skipped};
 use serde::Serialize;
 
+/// The version of the JSON that `check --format json` writes; raised on any incompatible change.
+pub const JSON_SCHEMA: u32 = 1;
+
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckReport {
+    /// [`JSON_SCHEMA`].
+    pub schema: u32,
     pub files: Vec<FileReport>,
     pub summary: CheckSummary,
+}
+
+impl CheckReport {
+    /// 1 when a claim is refuted or inconsistent, else 0.
+    pub fn exit_status(&self) -> crate::model::ExitStatus {
+        if self.summary.refuted > 0 || self.summary.inconsistent > 0 {
+            crate::model::ExitStatus::Failed
+        } else {
+            crate::model::ExitStatus::Clean
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -38,11 +54,15 @@ pub struct ClaimEntry {
     pub counterexample: Option<crate::check::Counterexample>,
     pub numeric: Option<crate::model::NumericCheck>,
     pub example: Option<crate::model::ExampleResult>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inconsistent: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct CheckSummary {
     pub formulas: usize,
+    /// Claims whose exact and floating-point checks disagree (counted under `undecided` too).
+    pub inconsistent: usize,
     pub parsed: usize,
     pub claims: usize,
     pub verified: usize,
@@ -71,6 +91,7 @@ impl ClaimEntry {
             counterexample: c.verdict.counterexample.clone(),
             numeric: c.verdict.numeric.clone(),
             example: c.verdict.example.clone(),
+            inconsistent: c.verdict.inconsistent,
         }
     }
 }
@@ -103,13 +124,14 @@ pub fn build(
     }
     for c in files.iter().flat_map(|f| &f.claims) {
         summary.claims += 1;
+        summary.inconsistent += usize::from(c.inconsistent);
         match c.verdict {
             Status::Verified => summary.verified += 1,
             Status::Refuted => summary.refuted += 1,
             Status::Undecided => summary.undecided += 1,
         }
     }
-    CheckReport { files, summary }
+    CheckReport { schema: JSON_SCHEMA, files, summary }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,10 +28,10 @@ pub struct Spec {
 pub struct SectionSpec {
     /// Size parameters and the values to instantiate them at: `N = [2, 3, 4, 5]`.
     #[serde(default)]
-    pub sizes: BTreeMap<String, Vec<i64>>,
+    pub sizes: BTreeMap<String, Spanned<Vec<i64>>>,
     /// Sizes for the floating-point cross-check (default: twice the largest symbolic size).
     #[serde(default)]
-    pub crosscheck: BTreeMap<String, Vec<i64>>,
+    pub crosscheck: BTreeMap<String, Spanned<Vec<i64>>>,
     /// Index letters and their ranges: `r = "N"` (1..N), `i = "n"`, or `"auto"`.
     #[serde(default)]
     pub index: BTreeMap<String, Spanned<String>>,
@@ -40,11 +40,11 @@ pub struct SectionSpec {
     pub sets: BTreeMap<String, Spanned<String>>,
     /// Matrices and vectors with their shapes in size parameters: `X = ["n", "d"]`, `x = ["n", "1"]`.
     #[serde(default)]
-    pub matrix: BTreeMap<String, Spanned<[String; 2]>>,
+    pub matrix: BTreeMap<String, Spanned<Vec<String>>>,
     /// Families of matrices or vectors, one per index value: `q = ["2", "1"]` makes `q_i` a 2×1
     /// leaf vector for each i.
     #[serde(default)]
-    pub family: BTreeMap<String, Spanned<[String; 2]>>,
+    pub family: BTreeMap<String, Spanned<Vec<String>>>,
     /// The scalar loss that bars differentiate: `\bar Y` is ∂L/∂Y for `loss = 'L'`. Upstream
     /// gradients (the bar of a module's output) are declared as leaf matrices.
     #[serde(default)]
@@ -216,7 +216,39 @@ impl Spec {
                     ));
                 }
             }
+            for (size, values) in section.sizes.iter().chain(&section.crosscheck) {
+                if values.get_ref().is_empty() || values.get_ref().iter().any(|v| *v < 1) {
+                    let message = format!(
+                        "section {name}: size `{size}` must list values of at least 1, not {:?}",
+                        values.get_ref()
+                    );
+                    return Err(error_at(values.span().start, message));
+                }
+            }
+            if let Some(loss) = &section.loss {
+                if let Err(e) = crate::syntax::canonical_key(loss) {
+                    return Err(error_at(text_position_of(&self.text, loss), format!("section {name}: `loss`: {e}")));
+                }
+            }
+            for claim in &section.claims {
+                if let Some(when) = &claim.when {
+                    if let Err(e) = syntax::parse_formula(when) {
+                        let at = text_position_of(&self.text, when);
+                        return Err(error_at(
+                            at,
+                            format!("section {name}: claim `{}`: `when` does not parse: {e}", claim.name),
+                        ));
+                    }
+                }
+            }
             for (name_tex, shape) in section.matrix.iter().chain(&section.family) {
+                if shape.get_ref().len() != 2 {
+                    let message = format!(
+                        "section {name}: the shape of `{name_tex}` must be two sizes [rows, columns], not {:?}",
+                        shape.get_ref()
+                    );
+                    return Err(error_at(shape.span().start, message));
+                }
                 for dim in shape.get_ref() {
                     let known = self.size_names(name).any(|s| s == dim) || dim.parse::<u32>().is_ok_and(|n| n >= 1);
                     if !known {
@@ -225,13 +257,15 @@ impl Spec {
                     }
                 }
             }
-            for (entry, tex) in section
-                .matrix
-                .keys()
-                .chain(section.family.keys())
-                .map(|k| ("a matrix", k))
-                .chain(section.positive.iter().map(|k| ("`positive`", k)))
-            {
+            let names = section.matrix.keys().chain(section.family.keys()).map(|k| ("a matrix", k));
+            let names = names
+                .chain(section.identity.keys().map(|k| ("an identity", k)))
+                .chain(section.functions.keys().map(|k| ("a function", k)))
+                .chain(section.sets.keys().map(|k| ("a set", k)))
+                .chain(section.index.keys().map(|k| ("an index", k)))
+                .chain(section.vary.iter().map(|k| ("`vary`", k)))
+                .chain(section.positive.iter().map(|k| ("`positive`", k)));
+            for (entry, tex) in names {
                 if let Err(e) = crate::syntax::canonical_key(tex) {
                     let at = text_position_of(&self.text, tex);
                     return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
@@ -331,12 +365,16 @@ claims = [{ name = "shift", tex = 'a=b' }]
 "#;
         let spec = Spec::parse("c.toml", text).unwrap();
         let s = spec.section("15.1").unwrap();
-        assert_eq!(s.sizes["N"], vec![2, 3]);
+        assert_eq!(s.sizes["N"].get_ref(), &vec![2, 3]);
         assert_eq!(s.index["j"].get_ref(), "N");
         assert_eq!(s.define.len(), 1);
         let tex = spec.tex(text, &s.define[0]);
         assert_eq!(tex.line, 6);
-        assert_eq!(spec.section("15.9").unwrap().sizes["N"], vec![2, 3], "a section not named gets the defaults");
+        assert_eq!(
+            spec.section("15.9").unwrap().sizes["N"].get_ref(),
+            &vec![2, 3],
+            "a section not named gets the defaults"
+        );
         let without = Spec::parse("c.toml", "[section.\"1\"]\nsizes = { n = [2] }\n").unwrap();
         assert!(without.section("2").is_none());
     }

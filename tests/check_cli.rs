@@ -197,12 +197,27 @@ fn spec_entries_that_cannot_take_effect_stop_the_run_at_their_line() {
             "spec.toml:4:",
             "not a symbol",
         ),
+        ("[section.\"1\"]\nsizes = { n = [2] }\nmatrix = { X = [\"n\", \"n\", \"n\"] }\n", "spec.toml:3:", ""),
+        ("[section.\"1\"]\nsizes = { n = [2] }\nloss = '\\frac{L'\n", "spec.toml:3:", "loss"),
+        ("[section.\"1\"]\nsizes = { n = [0] }\n", "spec.toml:2:", "at least 1"),
+        ("[section.\"1\"]\nsizes = { n = [-2] }\n", "spec.toml:2:", "at least 1"),
+        ("[section.\"1\"]\nsizes = { n = [] }\n", "spec.toml:2:", "at least 1"),
+        ("[section.\"1\"]\nsizes = { n = [2] }\ndefine = ['\\exp=2']\n", "spec.toml:3:", "defines nothing"),
+        (
+            "[section.\"1\"]\nsizes = { n = [2] }\nclaims = [{ name = \"c\", tex = 'a=a', when = '\\frac{k' }]\n",
+            "spec.toml:3:",
+            "when",
+        ),
     ];
     for (text, at, says) in cases {
         std::fs::write(&spec, text).unwrap();
         let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{text}: {}", stderr(&out));
         assert!(stderr(&out).contains(at) && stderr(&out).contains(says), "{text}: {}", stderr(&out));
+        // Under --format json the same defect is a JSON error object on stdout.
+        let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(json(&out)["error"]["message"].as_str().unwrap().contains(at), "{text}");
     }
     // A spec that agrees with the notes: σ declared elementwise, the notes' definition is used.
     std::fs::write(&spec, "[section.\"1\"]\nsizes = { n = [2] }\nfunctions = { '\\sigma' = \"elementwise\" }\nclaims = [{ name = \"s\", tex = '\\sigma(0)=\\frac12' }]\n").unwrap();
@@ -228,4 +243,33 @@ fn unparsed_formulas_and_layout_slips_are_reported() {
     assert!(stderr(&out).contains("unknown command `\\oslash`"), "{}", stderr(&out));
     assert!(text.contains("layout slip"), "{text}");
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// stdout carries only the chosen format: valid JSON for a clean run, refuted claims and bad
+/// input; a closed pipe ends the run without a panic.
+#[test]
+fn streams_stay_clean() {
+    let (code, report) = check_json("derivations/ch15");
+    assert_eq!((code, report["schema"].as_u64()), (Some(0), Some(1)));
+    let out =
+        run(&["check", "tests/chapters/logreg.en.md", "--spec", "tests/chapters/logreg.en.toml", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(json(&out)["summary"]["refuted"].as_u64().unwrap() > 0);
+    let out = run(&["check", "no/such/notes.md", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json(&out)["error"]["kind"], "input");
+    let text = stdout(&run(&["check", "derivations/ch15"]));
+    assert!(!text.contains('\u{1b}'), "no colour codes off a terminal");
+    // `derivcheck check … | head -1`: the reader goes away after one line.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+        .args(["check", "derivations/ch15", "--format", "json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{}", String::from_utf8_lossy(&out.stderr));
 }

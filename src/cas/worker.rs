@@ -36,6 +36,9 @@ fn start() -> Mutex<Sender<Job>> {
         .spawn(move || {
             // Symbolica prints a licence banner on stdout at first use unless this is set.
             std::env::set_var("SYMBOLICA_HIDE_BANNER", "1");
+            // Symbolica would install a logger writing its warnings to stdout (breaking JSON):
+            // it may not; its warnings go nowhere, our own diagnostics go to stderr.
+            symbolica::GLOBAL_SETTINGS.initialize_tracing.store(false, std::sync::atomic::Ordering::Relaxed);
             quiet_panics_on_this_thread();
             let _lock = take_process_lock();
             for job in rx {
@@ -67,7 +70,17 @@ fn quiet_panics_on_this_thread() {
 fn take_process_lock() -> Option<File> {
     let user = std::env::var("USER").unwrap_or_else(|_| "user".into());
     let path = std::env::temp_dir().join(format!("derivcheck-symbolica-{user}.lock"));
-    let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).ok()?;
+    let file = match OpenOptions::new().create(true).truncate(false).write(true).open(&path) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!(
+                "derivcheck: cannot create the lock file {} ({e}); running without it: another derivcheck process \
+                 started at the same time would be stopped by Symbolica's one-thread licence (set TMPDIR to a writable folder)",
+                path.display()
+            );
+            return None;
+        }
+    };
     if file.try_lock().is_err() {
         eprintln!(
             "derivcheck: waiting for another derivcheck process to finish its CAS work \

@@ -217,15 +217,7 @@ impl ExampleRun {
 }
 
 fn verdict(status: Status, detail: String, example: Option<ExampleResult>) -> Verdict {
-    Verdict {
-        status,
-        method: Some(crate::model::Method::Numeric),
-        sizes: "worked example".into(),
-        detail,
-        counterexample: None,
-        numeric: None,
-        example,
-    }
+    Verdict { example, ..Verdict::new(status, Some(crate::model::Method::Numeric), "worked example".into(), detail) }
 }
 
 /// Every symbol of the claim's chain that the printed matrix stands for: in

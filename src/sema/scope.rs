@@ -88,11 +88,11 @@ impl Scope {
             decls.insert(canonical_key(k)?, Decl::Set { kind: kind.get_ref().clone() });
         }
         for (k, shape) in &spec.matrix {
-            let [rows, cols] = shape.get_ref();
+            let [rows, cols] = shape.get_ref().as_slice() else { return Err(format!("`{k}`: a shape has two sizes")) };
             decls.insert(canonical_key(k)?, Decl::Matrix { rows: rows.clone(), cols: cols.clone() });
         }
         for (k, shape) in &spec.family {
-            let [rows, cols] = shape.get_ref();
+            let [rows, cols] = shape.get_ref().as_slice() else { return Err(format!("`{k}`: a shape has two sizes")) };
             decls.insert(canonical_key(k)?, Decl::Family { rows: rows.clone(), cols: cols.clone() });
         }
         for (k, n) in &spec.identity {
@@ -115,8 +115,8 @@ impl Scope {
         let positive = spec.positive.iter().map(|k| canonical_key(k)).collect::<Result<_, _>>()?;
         Ok(Scope {
             section: section.to_string(),
-            sizes: spec.sizes.clone(),
-            crosscheck: spec.crosscheck.clone(),
+            sizes: spec.sizes.iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect(),
+            crosscheck: spec.crosscheck.iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect(),
             decls,
             defs,
             loss,
