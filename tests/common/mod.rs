@@ -91,10 +91,14 @@ pub fn all_claims(v: &serde_json::Value) -> Vec<&serde_json::Value> {
     v["files"].as_array().unwrap().iter().flat_map(|f| f["claims"].as_array().unwrap()).collect()
 }
 
-/// Checks a copy of the seed with `from` replaced by `to`; also gives the edited line.
-pub fn check_edited_seed(from: &str, to: &str) -> (Option<i32>, serde_json::Value, u64) {
-    let text = std::fs::read_to_string(seed_path().expect("caller checked for ../shared")).unwrap();
-    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in the seed"));
+/// The in-repo chapter's Chinese notes: the seed's formulas, in every clone.
+pub const CHAPTER_ZH: &str = "derivations/ch15/notes.zh.md";
+
+/// Checks a copy of the chapter's Chinese notes with `from` replaced by `to`; also gives the
+/// edited line.
+pub fn check_edited_notes(from: &str, to: &str) -> (Option<i32>, serde_json::Value, u64) {
+    let text = std::fs::read_to_string(repo_path(CHAPTER_ZH)).unwrap();
+    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in {CHAPTER_ZH}"));
     let line = text[..at].matches('\n').count() as u64 + 1;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("edited.txt");
@@ -103,11 +107,11 @@ pub fn check_edited_seed(from: &str, to: &str) -> (Option<i32>, serde_json::Valu
     (code, v, line)
 }
 
-/// Checks an edited seed and asserts it is refuted at the edited line; the worked example
+/// Checks edited notes and asserts it is refuted at the edited line; the worked example
 /// (15.4), which runs the notes' backward formulas, may refute its printed numbers as a
 /// consequence. Returns the refuted claims outside the example.
 pub fn refuted_at_edit(from: &str, to: &str) -> Vec<serde_json::Value> {
-    let (code, v, line) = check_edited_seed(from, to);
+    let (code, v, line) = check_edited_notes(from, to);
     assert_eq!(code, Some(1), "edit {from} -> {to} not refuted: {v}");
     let refuted: Vec<&serde_json::Value> = all_claims(&v).into_iter().filter(|c| c["verdict"] == "refuted").collect();
     assert!(refuted.iter().any(|c| c["line"].as_u64() == Some(line)), "{refuted:#?}");
