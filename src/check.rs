@@ -7,7 +7,7 @@
 
 use crate::cas::{self, Agreement, Symbolic};
 use crate::eval::{free_indices, index_assignments, Budget, Env, EvalError, Instance};
-pub use crate::model::{Counterexample, Method, Mismatch, Status, Verdict};
+pub use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
 use crate::numeric;
 use crate::sema::Scope;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
@@ -49,7 +49,7 @@ fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<Checked
         .iter()
         .map(|claim| {
             let verdict = match &runs[usize::from(claim.variant)] {
-                Err(reason) => undecided(format!("the worked example cannot be set up: {reason}"), String::new()),
+                Err(detail) => undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
                 Ok(run) if claim.holds => run.check(claim),
                 Ok(run) => expected_to_fail(run.check(claim)),
             };
@@ -96,22 +96,19 @@ fn section_seed(number: &str) -> u64 {
     number.bytes().fold(7u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)))
 }
 
-fn undecided(detail: String, sizes: String) -> Verdict {
-    Verdict::undecided(detail, sizes)
+fn undecided(reason: Reason, sizes: String) -> Verdict {
+    Verdict::undecided(reason, sizes)
 }
 
-fn refuted(method: Method, sizes: String, detail: String, counterexample: Counterexample) -> Verdict {
-    Verdict::refuted(method, sizes, detail, counterexample)
+fn refuted(method: Method, sizes: String, reason: Reason, counterexample: Counterexample) -> Verdict {
+    Verdict::refuted(method, sizes, reason, counterexample)
 }
 
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
 /// floating point when `floats` is given.
 pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
-        return undecided(
-            "`\\approx` without a printed decimal on either side: nothing says how close is close enough".into(),
-            String::new(),
-        );
+        return undecided(Reason::ApproxWithoutDecimals, String::new());
     }
     check_at(scope, claim, &scope.size_assignments(), floats)
 }
@@ -132,19 +129,19 @@ fn check_at(
         let inst = Instance::new(&Symbolic, scope, sizes, None, budget);
         let envs = match index_assignments(&inst, &free, &claim.conditions, claim, &Env::new()) {
             Ok(envs) => envs,
-            Err(e) => return undecided(e.to_string(), sizes_text),
+            Err(e) => return undecided(e.reason(), sizes_text),
         };
         for env in envs {
             assignments_checked += 1;
             match compare_at(&inst, claim, &env) {
                 Ok(Agreement::Equal(m)) => method = cas::weaker(method, m),
                 Ok(Agreement::Different(mismatch)) => {
-                    let detail = refutation_detail(&mismatch, sizes, &env);
+                    let reason = refutation(&mismatch, sizes, &env);
                     let method = mismatch.method;
                     return refuted(
                         method,
                         sizes_text,
-                        detail,
+                        reason,
                         Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch) },
                     );
                 }
@@ -152,32 +149,23 @@ fn check_at(
                     return refuted(
                         Method::Symbolic,
                         sizes_text,
-                        e.to_string(),
+                        e.reason(),
                         Counterexample { sizes: sizes.clone(), indices: env, mismatch: None },
                     );
                 }
                 Err(e) => {
                     let inconsistent = matches!(e, EvalError::Inconsistent { .. });
-                    return Verdict { inconsistent, ..undecided(e.to_string(), sizes_text) };
+                    return Verdict { inconsistent, ..undecided(e.reason(), sizes_text) };
                 }
             }
         }
     }
     if assignments_checked == 0 {
         let conditions: Vec<String> = claim.conditions.iter().map(crate::syntax::print::chain).collect();
-        return undecided(
-            format!(
-                "no index assignment satisfies the conditions ({}) at the declared sizes: nothing was checked",
-                conditions.join(", ")
-            ),
-            sizes_text,
-        );
+        return undecided(Reason::NoAssignment { conditions }, sizes_text);
     }
-    let detail = match method {
-        Method::Rounded => format!("{} assignment(s) checked; equal to the printed digits", assignments_checked),
-        _ => format!("{} assignment(s) checked", assignments_checked),
-    };
-    let verified = Verdict::new(Status::Verified, Some(method), sizes_text, detail);
+    let reason = Reason::Checked { assignments: assignments_checked, rounded: method == Method::Rounded };
+    let verified = Verdict::new(Status::Verified, Some(method), sizes_text, reason);
     match floats {
         Some(floats) if method != Method::Rounded => with_numeric_crosscheck(scope, floats, claim, &free, verified),
         _ => verified,
@@ -207,7 +195,11 @@ fn with_numeric_crosscheck(
             Status::Refuted => return Verdict { numeric: Some(check), ..exact },
             Status::Undecided => {
                 v.status = Status::Undecided;
-                v.detail = format!("proven at {}, but the floating-point check at {} {}, and the exact check there gave no answer ({})", v.sizes, check.sizes, check.detail, exact.detail);
+                v.reason = Reason::Unsettled {
+                    proven_sizes: v.sizes.clone(),
+                    float_sizes: check.sizes.clone(),
+                    exact: Box::new(exact.reason),
+                };
                 v.numeric = Some(check);
                 return v;
             }
@@ -215,11 +207,13 @@ fn with_numeric_crosscheck(
         }
         v.status = Status::Undecided;
         v.inconsistent = true;
-        let how = if v.method == Some(Method::Symbolic) { "exactly" } else { "at 200-bit random points" };
-        v.detail = format!(
-            "INCONSISTENT: the CAS verified this {how}, but the floating-point check at {} {} (please report)",
-            check.sizes, check.detail
-        );
+        let (lhs, rhs) = check.differs.unwrap_or((f64::NAN, f64::NAN));
+        v.reason = Reason::Inconsistent {
+            exact: v.method == Some(Method::Symbolic),
+            float_sizes: check.sizes.clone(),
+            lhs,
+            rhs,
+        };
     }
     v.numeric = Some(check);
     v
@@ -233,13 +227,10 @@ fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
 fn expected_to_fail(v: Verdict) -> Verdict {
     match v.status {
         Status::Refuted => {
-            Verdict { status: Status::Verified, detail: format!("fails, as the text says: {}", v.detail), ..v }
+            let reason = Reason::FailsAsTextSays { inner: Box::new(v.reason.clone()) };
+            Verdict { status: Status::Verified, reason, ..v }
         }
-        Status::Verified => Verdict {
-            status: Status::Refuted,
-            detail: "the text says this fails in general, but it held at every size checked".into(),
-            ..v
-        },
+        Status::Verified => Verdict { status: Status::Refuted, reason: Reason::HeldThoughTextSaysFails, ..v },
         Status::Undecided => v,
     }
 }
@@ -281,17 +272,9 @@ pub fn printed_tolerance(side: &Expr) -> Option<Vec<f64>> {
     }
 }
 
-fn refutation_detail(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> String {
-    let at: Vec<String> = sizes.iter().chain(env.iter()).map(|(k, v)| format!("{k} = {v}")).collect();
-    let entry = m.entry.map(|(i, j)| format!(" entry ({i},{j})")).unwrap_or_default();
-    let mut text = format!("sides differ{entry}: left {:.6}, right {:.6}", m.lhs, m.rhs);
-    if !at.is_empty() {
-        text.push_str(&format!(" at {}", at.join(", ")));
-    }
-    if let Some(d) = &m.difference {
-        text.push_str(&format!("; left − right = {d}"));
-    }
-    text
+fn refutation(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> Reason {
+    let at = sizes.iter().chain(env.iter()).map(|(k, v)| (k.clone(), *v)).collect();
+    Reason::Differs { entry: m.entry, lhs: m.lhs, rhs: m.rhs, at, difference: m.difference.clone() }
 }
 
 /// `N = 2, 3, 4, 5; d = 2`: the section's sizes the claim was instantiated at.
@@ -377,7 +360,7 @@ mod tests {
     fn derivative_verified_and_refuted_with_index_conditions() {
         let ok = verdict(SOFTMAX, &softmax_defs(), "\\frac{\\partial a_j}{\\partial s_k}=-a_ja_k", "k\\ne j");
         assert_eq!(ok.status, Status::Verified, "{ok:?}");
-        assert_eq!(ok.detail, "8 assignment(s) checked"); // N=2: 2 pairs, N=3: 6 pairs
+        assert_eq!(ok.reason, Reason::Checked { assignments: 8, rounded: false }); // N=2: 2 pairs, N=3: 6 pairs
         let bad = verdict(SOFTMAX, &softmax_defs(), "\\frac{\\partial a_j}{\\partial s_k}=-a_ja_k", "");
         assert_eq!(bad.status, Status::Refuted, "without k≠j the diagonal fails: {bad:?}");
         assert_eq!(bad.counterexample.unwrap().indices.get("j"), Some(&1));
@@ -401,14 +384,14 @@ mod tests {
         assert_eq!(ok.status, Status::Verified);
         let bad = verdict(spec, &[], "WX = XW", "");
         assert_eq!(bad.status, Status::Refuted, "{bad:?}");
-        assert!(bad.detail.contains("2×2 and 3×2"), "{}", bad.detail);
+        assert!(matches!(bad.reason, Reason::ShapeMismatch { left: (2, 2), right: (3, 2), .. }), "{:?}", bad.reason);
     }
 
     #[test]
     fn unknown_functions_and_unbound_indices_are_undecided() {
         let v = verdict(SOFTMAX, &[], "\\operatorname{foo}(x) = x", "");
         assert_eq!(v.status, Status::Undecided);
-        assert!(v.detail.contains("foo"), "{}", v.detail);
+        assert!(matches!(&v.reason, Reason::NotRead { detail, .. } if detail.contains("foo")), "{:?}", v.reason);
         let v = verdict("sizes = { N = [2] }", &[], "\\sum_q x_q = 1", "");
         assert_eq!(v.status, Status::Undecided);
     }
@@ -463,6 +446,6 @@ mod tests {
         let defs = vec![("u", &[][..], "v+1"), ("v", &[][..], "u")];
         let v = verdict("sizes = { N = [2] }", &defs, "u = 1", "");
         assert_eq!(v.status, Status::Undecided);
-        assert!(v.detail.contains("refers to itself"), "{}", v.detail);
+        assert!(matches!(&v.reason, Reason::Cyclic { .. }), "{:?}", v.reason);
     }
 }

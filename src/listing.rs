@@ -31,6 +31,9 @@ pub struct FormulaEntry {
     pub tex: String,
     pub parsed: bool,
     pub error: Option<String>,
+    /// The parse error as data (for renderers in other languages).
+    #[serde(skip)]
+    pub error_kind: Option<crate::syntax::SyntaxErrorKind>,
     /// Where in the source the parse error is (1-based line and character column).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_line: Option<usize>,
@@ -104,6 +107,7 @@ fn entry(doc: &Document, site: &FormulaSite, result: &Result<Statement, SyntaxEr
         tex: site.tex.clone(),
         parsed: result.is_ok(),
         error: result.as_ref().err().map(ToString::to_string),
+        error_kind: result.as_ref().err().map(|e| e.kind.clone()),
         error_line: error_pos.map(|p| p.line),
         error_col: error_pos.map(|p| p.col),
         ast: with_ast.then(|| result.as_ref().ok().map(syntax::print::statement)).flatten(),

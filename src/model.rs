@@ -20,7 +20,8 @@ pub struct Verdict {
     pub method: Option<Method>,
     /// The instantiated sizes, e.g. `N = 2, 3, 4, 5`; empty when none are needed.
     pub sizes: String,
-    pub detail: String,
+    /// Why: as data, worded by the renderers.
+    pub reason: Reason,
     pub counterexample: Option<Counterexample>,
     /// The floating-point cross-check of a verified claim.
     pub numeric: Option<NumericCheck>,
@@ -33,12 +34,12 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    pub fn new(status: Status, method: Option<Method>, sizes: String, detail: String) -> Verdict {
+    pub fn new(status: Status, method: Option<Method>, sizes: String, reason: Reason) -> Verdict {
         Verdict {
             status,
             method,
             sizes,
-            detail,
+            reason,
             counterexample: None,
             numeric: None,
             example: None,
@@ -46,12 +47,12 @@ impl Verdict {
         }
     }
 
-    pub fn undecided(detail: String, sizes: String) -> Verdict {
-        Verdict::new(Status::Undecided, None, sizes, detail)
+    pub fn undecided(reason: Reason, sizes: String) -> Verdict {
+        Verdict::new(Status::Undecided, None, sizes, reason)
     }
 
-    pub fn refuted(method: Method, sizes: String, detail: String, counterexample: Counterexample) -> Verdict {
-        Verdict { counterexample: Some(counterexample), ..Verdict::new(Status::Refuted, Some(method), sizes, detail) }
+    pub fn refuted(method: Method, sizes: String, reason: Reason, counterexample: Counterexample) -> Verdict {
+        Verdict { counterexample: Some(counterexample), ..Verdict::new(Status::Refuted, Some(method), sizes, reason) }
     }
 }
 
@@ -114,6 +115,9 @@ pub struct NumericCheck {
     pub max_difference: f64,
     pub agree: bool,
     pub detail: String,
+    /// Both sides where they differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differs: Option<(f64, f64)>,
 }
 
 /// What the example shows for one printed matrix.
@@ -136,4 +140,162 @@ pub struct ExampleResult {
     pub epsilon: f64,
     /// One per symbol the printed matrix stands for (`\bar W_V=\bar W_O=[…]` gives two).
     pub matrices: Vec<PrintedMatrix>,
+}
+
+/// Why a construct was not read: the kind decides the sentence in every language; the English
+/// text of the error adds the details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotRead {
+    /// A name or construct outside the notation table.
+    NotUnderstood,
+    /// Notation that could mean several things (`a/bc`, `x(…)` with x unknown, `|A|`).
+    Ambiguous,
+    /// Something only the spec can say (a size, a loss, `vary`, an index range).
+    NeedsSpec,
+    /// Written incompletely (an operator with nothing to apply to, a wrong argument count).
+    Malformed,
+    /// Read, but beyond what derivcheck checks (∫, lim, higher derivatives, other norms).
+    Outside,
+    /// The sides cannot be evaluated at any point tried.
+    Numeric,
+}
+
+/// Why a claim got its verdict, as data: every renderer words it in its language (the zh and
+/// en tables in `report`), nothing here is prose.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Reason {
+    /// Verified at every assignment (`rounded`: equal to the printed digits).
+    Checked {
+        assignments: usize,
+        rounded: bool,
+    },
+    /// The sides differ (the counterexample has the point and values).
+    Differs {
+        entry: Option<(usize, usize)>,
+        lhs: f64,
+        rhs: f64,
+        at: Vec<(String, i64)>,
+        difference: Option<String>,
+    },
+    /// The shapes of two operands (or of the two sides) do not fit.
+    ShapeMismatch {
+        op: String,
+        left: (usize, usize),
+        right: (usize, usize),
+    },
+    /// The sides are transposes of each other: a layout slip.
+    TransposedLayout {
+        left: (usize, usize),
+        right: (usize, usize),
+    },
+    /// A matrix where a number is expected.
+    NotScalar {
+        what: String,
+        rows: usize,
+        cols: usize,
+    },
+    /// A construct not read; `detail` is the English description.
+    NotRead {
+        kind: NotRead,
+        detail: String,
+    },
+    IndexOutOfRange {
+        name: String,
+        value: i64,
+        max: usize,
+    },
+    UnboundIndex {
+        name: String,
+    },
+    NotALeaf {
+        what: String,
+    },
+    Cyclic {
+        key: String,
+    },
+    Budget {
+        detail: String,
+    },
+    /// The CAS contradicted itself (a bug; please report).
+    Internal {
+        detail: String,
+    },
+    /// The section has no entry in the spec.
+    NoSpecSection {
+        section: String,
+    },
+    /// The spec entry of the section cannot be used.
+    SpecUnusable {
+        detail: String,
+    },
+    /// `\approx` without a printed decimal.
+    ApproxWithoutDecimals,
+    /// No index assignment satisfies the conditions.
+    NoAssignment {
+        conditions: Vec<String>,
+    },
+    /// The exact check proved it where the floating-point check disagrees.
+    Inconsistent {
+        exact: bool,
+        float_sizes: String,
+        lhs: f64,
+        rhs: f64,
+    },
+    /// The floating-point check at larger sizes disagrees, and the exact check there gave no answer.
+    Unsettled {
+        proven_sizes: String,
+        float_sizes: String,
+        exact: Box<Reason>,
+    },
+    /// A claim the text says fails: it does.
+    FailsAsTextSays {
+        inner: Box<Reason>,
+    },
+    /// A claim the text says fails held at every size checked.
+    HeldThoughTextSaysFails,
+    /// The worked example: the printed entries match.
+    ExampleMatches {
+        entries: usize,
+        epsilon: f64,
+        epsilon_stated: bool,
+        tolerance: f64,
+        loss: f64,
+    },
+    /// The worked example: a printed matrix has the wrong shape.
+    ExampleShape {
+        name: String,
+        rows: usize,
+        cols: usize,
+        printed_rows: usize,
+        printed_cols: usize,
+    },
+    /// The worked example: printed entries differ.
+    ExampleDiffers {
+        entries: Vec<ExampleEntry>,
+    },
+    /// The worked example: a claim of its section, evaluated in it.
+    ExampleClaim {
+        loss: f64,
+        largest_difference: f64,
+    },
+    /// The worked example could not be set up or evaluated.
+    ExampleUnusable {
+        inner: Box<Reason>,
+    },
+    /// The worked example's spec cannot be used.
+    ExampleSetup {
+        detail: String,
+    },
+}
+
+/// A printed entry of the worked example that differs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExampleEntry {
+    pub name: String,
+    pub entry: (usize, usize),
+    pub printed: f64,
+    pub analytic: f64,
+    pub finite_difference: Option<f64>,
 }

@@ -50,6 +50,8 @@ pub struct ClaimEntry {
     pub verdict: Status,
     pub method: Option<crate::model::Method>,
     pub sizes: String,
+    /// Why, as data (`reason` names the variant); `detail` says it in English.
+    pub reason: crate::model::Reason,
     pub detail: String,
     pub counterexample: Option<crate::check::Counterexample>,
     pub numeric: Option<crate::model::NumericCheck>,
@@ -87,7 +89,8 @@ impl ClaimEntry {
             verdict: c.verdict.status,
             method: c.verdict.method,
             sizes: c.verdict.sizes.clone(),
-            detail: c.verdict.detail.clone(),
+            reason: c.verdict.reason.clone(),
+            detail: describe(&c.verdict.reason, Lang::En),
             counterexample: c.verdict.counterexample.clone(),
             numeric: c.verdict.numeric.clone(),
             example: c.verdict.example.clone(),
@@ -134,63 +137,30 @@ pub fn build(
     CheckReport { schema: JSON_SCHEMA, files, summary }
 }
 
+mod words;
+pub use words::{describe, words, Words};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
     Zh,
     En,
 }
 
-struct Words {
-    verified: &'static str,
-    refuted: &'static str,
-    undecided: &'static str,
-    symbolic: &'static str,
-    numeric: &'static str,
-    both: &'static str,
-    rounded: &'static str,
-    not_parsed: &'static str,
-    summary: &'static str,
-}
-
-fn words(lang: Lang) -> Words {
-    match lang {
-        Lang::En => Words {
-            verified: "verified",
-            refuted: "REFUTED",
-            undecided: "undecided",
-            symbolic: "symbolic",
-            numeric: "numeric",
-            both: "symbolic+numeric",
-            rounded: "rounded",
-            not_parsed: "NOT PARSED",
-            summary: "summary",
-        },
-        Lang::Zh => Words {
-            verified: "已验证",
-            refuted: "已驳回",
-            undecided: "未判定",
-            symbolic: "符号",
-            numeric: "数值",
-            both: "符号+数值",
-            rounded: "按印出位数",
-            not_parsed: "无法解析",
-            summary: "汇总",
-        },
-    }
-}
-
 /// A worked example's matrix: printed, by the backward formulas, by finite differences.
-fn render_printed_matrix(m: &crate::model::PrintedMatrix) -> String {
+fn render_printed_matrix(m: &crate::model::PrintedMatrix, w: &Words) -> String {
     let show = |rows: &[Vec<f64>]| {
         let rows: Vec<String> =
             rows.iter().map(|r| r.iter().map(|v| format!("{v:.6}")).collect::<Vec<_>>().join(", ")).collect();
         format!("[{}]", rows.join("; "))
     };
-    let mut out = format!("\t  {}: max difference {:.2e} (tolerance {:.0e})\n", m.name, m.max_difference, m.tolerance);
-    out.push_str(&format!("\t    printed            {}\n", show(&m.printed)));
-    out.push_str(&format!("\t    backward formulas  {}\n", show(&m.analytic)));
+    let mut out = format!(
+        "\t  {}: {} {:.2e} ({} {:.0e})\n",
+        m.name, w.max_difference, m.max_difference, w.tolerance, m.tolerance
+    );
+    out.push_str(&format!("\t    {} {}\n", w.printed, show(&m.printed)));
+    out.push_str(&format!("\t    {} {}\n", w.backward, show(&m.analytic)));
     if let Some(fd) = &m.finite_difference {
-        out.push_str(&format!("\t    finite differences {}\n", show(fd)));
+        out.push_str(&format!("\t    {} {}\n", w.finite_differences, show(fd)));
     }
     out
 }
@@ -206,7 +176,11 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 "{}:{}:{}\t{section}\t{}\t-\t-\t{}\n",
                 file.listing.path, f.line, f.col, w.not_parsed, f.id
             ));
-            out.push_str(&format!("\t{}\n", f.error.as_deref().unwrap_or_default()));
+            let error = match (lang, &f.error_kind) {
+                (Lang::Zh, Some(kind)) => words::syntax_error_chinese(kind),
+                _ => f.error.clone().unwrap_or_default(),
+            };
+            out.push_str(&format!("\t{error}\n"));
         }
         for c in &file.claims {
             let status = match c.verdict {
@@ -222,28 +196,35 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 None => "-",
             };
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
-            let sizes = if c.sizes.is_empty() { "-" } else { c.sizes.as_str() };
+            let sizes = match (c.sizes.is_empty(), c.example.is_some()) {
+                (false, _) => c.sizes.as_str(),
+                (true, true) => w.worked_example,
+                (true, false) => "-",
+            };
             out.push_str(&format!(
                 "{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n",
                 c.line, c.col, c.section, c.id
             ));
             if c.verdict != Status::Verified || c.example.is_some() {
-                out.push_str(&format!("\t{}\n", c.detail));
+                out.push_str(&format!("\t{}\n", describe(&c.reason, lang)));
             }
             for m in c.example.iter().flat_map(|e| &e.matrices) {
-                out.push_str(&render_printed_matrix(m));
+                out.push_str(&render_printed_matrix(m, &w));
             }
         }
     }
     let s = &report.summary;
     out.push_str(&format!(
-        "{}: {} formulas ({} parsed, {} {}), {} claims: {} {}, {} {}, {} {}\n",
+        "{}: {} {} ({} {}, {} {}), {} {}: {} {}, {} {}, {} {}\n",
         w.summary,
         s.formulas,
+        w.formulas,
         s.parsed,
+        w.parsed,
         s.formulas - s.parsed,
         w.not_parsed,
         s.claims,
+        w.claims,
         s.verified,
         w.verified,
         s.refuted,

@@ -76,7 +76,7 @@ pub struct SectionPlan {
     pub title: String,
     pub example: Option<ExamplePlan>,
     /// `Err` when the section has no spec entry or the spec entry is unusable.
-    pub scope: Result<Scope, String>,
+    pub scope: Result<Scope, crate::model::Reason>,
     pub claims: Vec<Claim>,
     pub skipped: Vec<Skipped>,
     /// Spec entries that could not take effect (a define of a declared symbol, a duplicate):
@@ -241,12 +241,14 @@ impl<'a> SectionBuilder<'a> {
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
         }
         let scope = match (&self.spec, scope_base) {
-            (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone()).map(|mut scope| {
-                scope.values = values;
-                scope
-            }),
-            (_, Some(Err(e))) => Err(format!("spec for section {}: {e}", self.number)),
-            _ => Err(format!("section {} has no entry in the spec", self.number)),
+            (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone())
+                .map(|mut scope| {
+                    scope.values = values;
+                    scope
+                })
+                .map_err(|detail| crate::model::Reason::SpecUnusable { detail }),
+            (_, Some(Err(e))) => Err(crate::model::Reason::SpecUnusable { detail: e }),
+            _ => Err(crate::model::Reason::NoSpecSection { section: self.number.clone() }),
         };
         let example = self.example_plan();
         SectionPlan {

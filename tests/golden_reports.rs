@@ -40,3 +40,40 @@ fn chapter_text_report_chinese() {
 fn chapter_formulas_listing() {
     golden("ch15.formulas.txt", &["formulas", "derivations/ch15"]);
 }
+
+/// The Chinese report says everything in Chinese: labels and every reason come from the zh
+/// table. Words of three or more Latin letters may appear only in paths, TeX and `code`.
+#[test]
+fn chinese_reports_have_no_english_sentences() {
+    let runs: [&[&str]; 3] = [
+        &["check", "derivations/ch15", "--lang", "zh"],
+        &["check", "tests/chapters/logreg.zh.md", "--spec", "tests/chapters/logreg.zh.toml", "--lang", "zh"],
+        &["check", "tests/notation/outside.md", "--spec", "tests/notation/outside.toml", "--lang", "zh"],
+    ];
+    for args in runs {
+        let text = stdout(&run(args));
+        for line in text.lines() {
+            // The location, section and id columns are the author's names, not ours.
+            let shown: Vec<&str> = line.split('\t').collect();
+            let body = if shown.len() >= 6 { shown[2..5].join("\t") } else { line.to_string() };
+            let mut in_code = false;
+            let mut word = String::new();
+            let mut chars = body.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '`' {
+                    in_code = !in_code;
+                } else if c == '\\' {
+                    while chars.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                        chars.next();
+                    }
+                } else if !in_code && c.is_ascii_alphabetic() {
+                    word.push(c);
+                    continue;
+                }
+                let names = ["CAS", "spec", "derivcheck"];
+                assert!(word.len() < 3 || names.contains(&word.as_str()), "English `{word}` in: {line}");
+                word.clear();
+            }
+        }
+    }
+}

@@ -14,6 +14,7 @@
 use super::Symbolic;
 use crate::eval::Instance;
 use crate::eval::{EvalError, Value};
+use crate::model::NotRead;
 use crate::model::{Method, Mismatch};
 use crate::syntax::ast::Span;
 use rand::{Rng, SeedableRng};
@@ -299,7 +300,11 @@ fn evaluate(a: &Atom, point: &Point, span: Span) -> Result<Option<Complex<Float>
     match value {
         Ok(Ok(v)) if v.re.to_f64().is_finite() && v.im.to_f64().is_finite() => Ok(Some(v)),
         Ok(Ok(_)) | Err(_) => Ok(None),
-        Ok(Err(e)) => Err(EvalError::Unsupported { what: format!("numeric evaluation ({e:?})"), span }),
+        Ok(Err(e)) => Err(EvalError::Unsupported {
+            category: NotRead::Numeric,
+            what: format!("numeric evaluation ({e:?})"),
+            span,
+        }),
     }
 }
 
@@ -339,6 +344,7 @@ fn numeric_mismatch(
         drawn += 1;
         if drawn > points + REDRAWS {
             return Err(EvalError::Unsupported {
+                category: NotRead::Numeric,
                 what: "numeric evaluation: the sides are undefined at every point tried".into(),
                 span,
             });
@@ -372,6 +378,7 @@ fn at_some_point(
         }
     }
     Err(EvalError::Unsupported {
+        category: NotRead::Numeric,
         what: "numeric evaluation: the sides are undefined at every point tried".into(),
         span,
     })
@@ -387,7 +394,11 @@ fn rounded(
 ) -> Result<Option<Mismatch>, EvalError> {
     let point = Vec::new();
     let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else {
-        return Err(EvalError::Unsupported { what: "numeric evaluation of a printed value".into(), span });
+        return Err(EvalError::Unsupported {
+            category: NotRead::Numeric,
+            what: "numeric evaluation of a printed value".into(),
+            span,
+        });
     };
     let gap = (l.clone() - r.clone()).norm().re.to_f64();
     if gap <= tolerance * (1.0 + 1e-12) {

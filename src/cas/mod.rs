@@ -13,6 +13,7 @@ pub use crate::model::{Method, Mismatch};
 pub use compare::{compare, weaker, Agreement, Assumptions};
 
 use crate::eval::{sanitize, Backend, Elementary, EvalError, Scalar, Value};
+use crate::model::NotRead;
 use crate::syntax::ast::Span;
 use symbolica::prelude::*;
 
@@ -109,6 +110,7 @@ impl Backend for Symbolic {
             return Ok(Value::from_fn(f.data.len(), vars.len(), |i, j| f.data[i].derivative(vars[j])));
         }
         Err(EvalError::Unsupported {
+            category: NotRead::Outside,
             what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
             span,
         })

@@ -6,6 +6,7 @@ use super::instance::{Env, Instance};
 use super::scalar::{Backend, Elementary, Scalar};
 use super::value::Value;
 use super::EvalError;
+use crate::model::NotRead;
 use crate::sema::scope::{Decl, FunctionKind};
 use crate::syntax::ast::{Expr, ExprKind, Function, RelOp, Span};
 
@@ -20,6 +21,7 @@ impl<B: Backend> Instance<'_, B> {
         if let Some(sup) = &func.sup {
             // `\sin^2 x` is (sin x)², entry by entry; `\sin^{-1}` (arcsine) is not read.
             let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| EvalError::Unsupported {
+                category: NotRead::Outside,
                 what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::expr(sup)),
                 span,
             })?;
@@ -31,12 +33,17 @@ impl<B: Backend> Instance<'_, B> {
             return self.apply_defined(&own, func.primes, args, span, env);
         }
         let [arg] = args else {
-            return Err(EvalError::Unsupported { what: format!("{} with {} arguments", func.name, args.len()), span });
+            return Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("{} with {} arguments", func.name, args.len()),
+                span,
+            });
         };
         if let Some(key) = crate::syntax::ast::applied_key(&func.name, arg).filter(|k| self.scope.defs.contains_key(k))
         {
             if func.primes > 0 {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::Outside,
                     what: format!("`{}'` of a function defined component-wise", func.name),
                     span,
                 });
@@ -59,10 +66,16 @@ impl<B: Backend> Instance<'_, B> {
                     inner.plain_function(name, t, span)
                 })
             }
-            (name, Some(_), _) => {
-                Err(EvalError::Unsupported { what: format!("the function `{name}` with a subscript"), span })
-            }
-            (name, _, _) => Err(EvalError::Unsupported { what: format!("`{name}` with {} primes", func.primes), span }),
+            (name, Some(_), _) => Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("the function `{name}` with a subscript"),
+                span,
+            }),
+            (name, _, _) => Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("`{name}` with {} primes", func.primes),
+                span,
+            }),
         }
     }
 
@@ -103,7 +116,11 @@ impl<B: Backend> Instance<'_, B> {
                 Ok(Value::from_fn(n, n, |i, j| if i == j { value.data[i].clone() } else { B::S::int(0) }))
             }
             "shape" => Ok(Value::matrix(1, 2, vec![B::S::int(value.rows as i64), B::S::int(value.cols as i64)])),
-            _ => Err(EvalError::Unsupported { what: format!("not understood: the function `{name}`"), span }),
+            _ => Err(EvalError::Unsupported {
+                category: NotRead::NotUnderstood,
+                what: format!("not understood: the function `{name}`"),
+                span,
+            }),
         }
     }
 
@@ -146,23 +163,30 @@ impl<B: Backend> Instance<'_, B> {
         let Some(Decl::Function(kind)) = self.scope.decls.get(&key) else {
             if primes > 0 {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::NeedsSpec,
                     what: format!("`{key}'`: {key} is not a function defined in the notes or declared in the spec"),
                     span,
                 });
             }
             let [one] = args else {
                 return Err(EvalError::Unsupported {
-                    what: format!("`{key}(…)` with {} arguments", args.len()), span
+                    category: NotRead::Malformed,
+                    what: format!("`{key}(…)` with {} arguments", args.len()),
+                    span,
                 });
             };
             if !self.resolves(&key, env) && self.adjoint_target(head).is_none() && !self.scope.values.contains(&key) {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
-                return Err(EvalError::Unsupported { what, span });
+                return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
             }
             return self.eval(func, env)?.matmul(&self.eval(one, env)?, span);
         };
         let [arg] = args else {
-            return Err(EvalError::Unsupported { what: format!("`{key}` with {} arguments", args.len()), span });
+            return Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("`{key}` with {} arguments", args.len()),
+                span,
+            });
         };
         let x = self.eval(arg, env)?;
         match kind {
@@ -188,7 +212,7 @@ impl<B: Backend> Instance<'_, B> {
         let def = &self.scope.defs[key];
         if args.len() != def.params.len() {
             let what = format!("`{key}` takes {} argument(s), given {}", def.params.len(), args.len());
-            return Err(EvalError::Unsupported { what, span });
+            return Err(EvalError::Unsupported { category: NotRead::Malformed, what, span });
         }
         let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
         let whole = matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
@@ -214,7 +238,11 @@ impl<B: Backend> Instance<'_, B> {
             ([one], 1) if !whole => {
                 self.entrywise_derivative(one, span, &|inner: &Instance<B>, t: Value<B::S>| body(inner, vec![t]))
             }
-            _ => Err(EvalError::Unsupported { what: format!("`{key}` with {primes} prime(s) here"), span }),
+            _ => Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("`{key}` with {primes} prime(s) here"),
+                span,
+            }),
         }
     }
 
@@ -245,7 +273,7 @@ impl<B: Backend> Instance<'_, B> {
         let v = self.eval(operand, env)?;
         if !(v.rows == 1 && v.cols == 1) {
             let what = format!("|·| of a {}×{} value (a determinant? a norm? write \\det or \\|·\\|)", v.rows, v.cols);
-            return Err(EvalError::Unsupported { what, span: operand.span });
+            return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span: operand.span });
         }
         Ok(v.map(|a| B::S::elementary(Elementary::Abs, a)))
     }
@@ -270,7 +298,7 @@ impl<B: Backend> Instance<'_, B> {
             Some("1") if is_vector => "1",
             Some(other) => {
                 let what = format!("the norm ‖·‖_{other} of a {}×{} value", v.rows, v.cols);
-                return Err(EvalError::Unsupported { what, span });
+                return Err(EvalError::Unsupported { category: NotRead::Outside, what, span });
             }
         };
         Ok(Value::scalar(match kind {
@@ -282,10 +310,18 @@ impl<B: Backend> Instance<'_, B> {
     /// `\langle a, b\rangle`: Σ a_r b_r over two values with the same number of entries.
     pub(super) fn inner_product(&self, inner: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let ExprKind::Tuple { items } = &inner.kind else {
-            return Err(EvalError::Unsupported { what: "⟨·⟩ without two arguments".into(), span });
+            return Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: "⟨·⟩ without two arguments".into(),
+                span,
+            });
         };
         let [a, b] = items.as_slice() else {
-            return Err(EvalError::Unsupported { what: format!("⟨·⟩ with {} arguments", items.len()), span });
+            return Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("⟨·⟩ with {} arguments", items.len()),
+                span,
+            });
         };
         let (a, b) = (self.eval(a, env)?, self.eval(b, env)?);
         let same = a.shape() == b.shape()
@@ -306,6 +342,7 @@ impl<B: Backend> Instance<'_, B> {
     pub(super) fn indicator(&self, condition: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let ExprKind::Relation { chain } = &condition.kind else {
             return Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
                 what: "an indicator without a condition".into(),
                 span: condition.span,
             });
@@ -315,6 +352,7 @@ impl<B: Backend> Instance<'_, B> {
         }
         let (Some(left), [link]) = (&chain.first, chain.links.as_slice()) else {
             return Err(EvalError::Unsupported {
+                category: NotRead::Outside,
                 what: "an indicator of a chained condition".into(),
                 span: condition.span,
             });
@@ -325,6 +363,7 @@ impl<B: Backend> Instance<'_, B> {
             RelOp::Lt | RelOp::Le => b.add_like(&a, "a condition", condition.span, |x, y| x.minus(y))?,
             _ => {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::Outside,
                     what: "an indicator of an equation between real values".into(),
                     span: condition.span,
                 })
@@ -356,7 +395,11 @@ pub(super) fn extremum<S: Scalar>(a: &S, b: &S, max: bool) -> S {
 /// The inverse by cofactors (the matrices here are tiny).
 pub(super) fn inverse<S: Scalar>(m: &Value<S>, span: Span) -> Result<Value<S>, EvalError> {
     if m.rows != m.cols || m.is_free() {
-        return Err(EvalError::Unsupported { what: format!("the inverse of a {}×{} matrix", m.rows, m.cols), span });
+        return Err(EvalError::Unsupported {
+            category: NotRead::Outside,
+            what: format!("the inverse of a {}×{} matrix", m.rows, m.cols),
+            span,
+        });
     }
     let n = m.rows;
     let det = determinant(m);

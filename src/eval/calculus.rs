@@ -10,6 +10,7 @@ use super::instance::{Env, Instance};
 use super::scalar::{Backend, Scalar};
 use super::value::Value;
 use super::EvalError;
+use crate::model::NotRead;
 use crate::syntax::ast::{Accent, Expr, ExprKind, Span};
 
 impl<B: Backend> Instance<'_, B> {
@@ -71,11 +72,11 @@ impl<B: Backend> Instance<'_, B> {
         if let Some(v) = self.adjoints.borrow().get(target) {
             return Ok(v.clone());
         }
-        let loss = self
-            .scope
-            .loss
-            .clone()
-            .ok_or(EvalError::Unsupported { what: "a bar without a loss (set `loss` in the spec)".into(), span })?;
+        let loss = self.scope.loss.clone().ok_or(EvalError::Unsupported {
+            category: NotRead::NeedsSpec,
+            what: "a bar without a loss (set `loss` in the spec)".into(),
+            span,
+        })?;
         let anywhere = Expr::new(ExprKind::Empty, span);
         let value = if self.is_defined_value(target) {
             self.derivative_through(target, span, &|inner| inner.named(&loss, &anywhere, &Env::new()))?
@@ -92,6 +93,7 @@ impl<B: Backend> Instance<'_, B> {
     pub(super) fn differential(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         if self.scope.vary.is_empty() {
             return Err(EvalError::Unsupported {
+                category: NotRead::NeedsSpec,
                 what: "a differential (declare `vary` in the spec)".into(),
                 span: operand.span,
             });
@@ -117,7 +119,11 @@ impl<B: Backend> Instance<'_, B> {
                 Some(t) => t.zip(&part, "a differential", operand.span, false, B::S::plus)?,
             });
         }
-        total.ok_or(EvalError::Unsupported { what: "a differential with nothing varying".into(), span: operand.span })
+        total.ok_or(EvalError::Unsupported {
+            category: NotRead::Outside,
+            what: "a differential with nothing varying".into(),
+            span: operand.span,
+        })
     }
 }
 

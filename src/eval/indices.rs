@@ -4,6 +4,7 @@
 use super::instance::{Env, Instance};
 use super::scalar::Backend;
 use super::EvalError;
+use crate::model::NotRead;
 use crate::sema::scope::Decl;
 use crate::sema::{Claim, Scope};
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Span};
@@ -47,10 +48,11 @@ impl<B: Backend> Instance<'_, B> {
 
     /// Whether a relation between indices (`k \ne j`, `j=y`) holds under `env`.
     pub fn condition_holds(&self, chain: &Chain, env: &Env) -> Result<bool, EvalError> {
-        let first = chain
-            .first
-            .as_ref()
-            .ok_or(EvalError::Unsupported { what: "a condition without a left side".into(), span: chain.span })?;
+        let first = chain.first.as_ref().ok_or(EvalError::Unsupported {
+            category: NotRead::Malformed,
+            what: "a condition without a left side".into(),
+            span: chain.span,
+        })?;
         let mut left = self.integer(first, env)?;
         for link in &chain.links {
             let right = self.integer(&link.rhs, env)?;
@@ -63,6 +65,7 @@ impl<B: Backend> Instance<'_, B> {
                 RelOp::Ge => left >= right,
                 _ => {
                     return Err(EvalError::Unsupported {
+                        category: NotRead::Outside,
                         what: "this relation in a condition".into(),
                         span: chain.span,
                     })
@@ -179,7 +182,11 @@ impl<B: Backend> Instance<'_, B> {
         match self.set_kind(&key, set.span)? {
             "causal" => Ok((1..=at).collect()),
             "all" => Ok((1..=self.range_of(&letter, &[], env, set.span)?).collect()),
-            other => Err(EvalError::Unsupported { what: format!("index set kind `{other}`"), span: set.span }),
+            other => Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("index set kind `{other}`"),
+                span: set.span,
+            }),
         }
     }
 
@@ -187,6 +194,7 @@ impl<B: Backend> Instance<'_, B> {
         match self.scope.decls.get(key) {
             Some(Decl::Set { kind }) => Ok(kind.as_str()),
             _ => Err(EvalError::Unsupported {
+                category: NotRead::NeedsSpec,
                 what: format!("the index set `{key}` (declare it under sets in the spec)"),
                 span,
             }),

@@ -8,6 +8,7 @@
 use super::scalar::{Backend, Scalar};
 use super::value::Value;
 use super::EvalError;
+use crate::model::NotRead;
 use crate::sema::scope::{Decl, Scope};
 use crate::syntax::ast::{BigOpKind, BinOp, Expr, ExprKind, Span, Symbol as TexSymbol};
 use std::cell::{Cell, RefCell};
@@ -197,6 +198,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let Some(def) = self.scope.defs.get(key) {
             if def.function {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::Malformed,
                     what: format!("the function `{key}` without an argument"),
                     span: e.span,
                 });
@@ -220,15 +222,20 @@ impl<'a, B: Backend> Instance<'a, B> {
                 Ok(Value::from_fn(n, n, |i, j| B::S::int(i64::from(i == j))))
             }
             Some(Decl::Index { .. }) => Err(EvalError::UnboundIndex { name: key.to_string(), span: e.span }),
-            Some(Decl::Family { .. }) => {
-                Err(EvalError::Unsupported { what: format!("`{key}` without its index"), span: e.span })
-            }
-            Some(Decl::Function(_)) | Some(Decl::Set { .. }) => {
-                Err(EvalError::Unsupported { what: format!("`{key}` without an argument"), span: e.span })
-            }
+            Some(Decl::Family { .. }) => Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("`{key}` without its index"),
+                span: e.span,
+            }),
+            Some(Decl::Function(_)) | Some(Decl::Set { .. }) => Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("`{key}` without an argument"),
+                span: e.span,
+            }),
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
             None if !plain_symbol(e) => Err(EvalError::Unsupported {
+                category: NotRead::NotUnderstood,
                 what: format!("not understood: `{key}` (define it, or declare it in the spec)"),
                 span: e.span,
             }),
@@ -239,6 +246,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub(super) fn size_of(&self, name: &str, span: Span) -> Result<usize, EvalError> {
         let v = name.parse::<i64>().ok().or_else(|| self.sizes.get(name).copied());
         v.and_then(|v| usize::try_from(v).ok()).ok_or_else(|| EvalError::Unsupported {
+            category: NotRead::NeedsSpec,
             what: format!("size `{name}` has no value (declare it in the spec's sizes)"),
             span,
         })
@@ -313,6 +321,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             [r, c] => (r as usize, c as usize),
             _ => {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::Malformed,
                     what: format!("`{key}` with {} indices as a whole", ranges.len()),
                     span,
                 })
@@ -405,6 +414,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         if op == BinOp::Implicit && matches!(lhs.kind, ExprKind::Binary { op: BinOp::Div, .. }) {
             // `a/bc`: is it (a/b)c or a/(bc)? Authors mean both; derivcheck refuses to guess.
             return Err(EvalError::Unsupported {
+                category: NotRead::Ambiguous,
                 what: "`a/bc`: (a/b)·c or a/(bc)? write it with \\frac or parentheses".into(),
                 span,
             });
@@ -413,6 +423,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
                 if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
                     return Err(EvalError::Unsupported {
+                        category: NotRead::Ambiguous,
                         what: "`1e…`: scientific notation? write 10^{…}".into(),
                         span,
                     });
@@ -426,6 +437,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             if matches!(rhs.kind, ExprKind::Number { .. }) {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::Ambiguous,
                     what: format!(
                         "a number written after a factor (`{}`): write the product explicitly",
                         crate::syntax::print::expr(&Expr::new(
@@ -448,7 +460,11 @@ impl<'a, B: Backend> Instance<'a, B> {
             BinOp::Implicit | BinOp::Cdot => a.matmul(&b, span),
             BinOp::Times if a.is_scalar() || b.is_scalar() => a.matmul(&b, span),
             BinOp::Hadamard => a.zip(&b, "an entry-wise product", span, false, |x, y| x.times(y)),
-            _ => Err(EvalError::Unsupported { what: format!("the operator {op:?} here"), span }),
+            _ => Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("the operator {op:?} here"),
+                span,
+            }),
         }
     }
 
@@ -460,6 +476,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         };
         if bare_operator(num) || matches!(den.kind, ExprKind::Partial { .. }) {
             return Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
                 what: "a derivative operator with nothing after it to differentiate".into(),
                 span,
             });
@@ -478,11 +495,13 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         if b.rows != b.cols || b.is_free() {
             let what = format!("a power of a {}×{} matrix (entry-wise? write it with \\odot)", b.rows, b.cols);
-            return Err(EvalError::Unsupported { what, span });
+            return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
         }
-        let n = self
-            .integer(exponent, env)
-            .map_err(|_| EvalError::Unsupported { what: "a matrix to a non-integer power".into(), span })?;
+        let n = self.integer(exponent, env).map_err(|_| EvalError::Unsupported {
+            category: NotRead::Outside,
+            what: "a matrix to a non-integer power".into(),
+            span,
+        })?;
         let base_matrix = if n < 0 { super::builtins::inverse(&b, span)? } else { b.clone() };
         let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
         for _ in 0..n.unsigned_abs().min(64) {
@@ -502,7 +521,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     ) -> Result<Value<B::S>, EvalError> {
         let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
-            return Err(EvalError::Unsupported { what: format!("\\{}", op.name()), span });
+            return Err(EvalError::Unsupported { category: NotRead::Outside, what: format!("\\{}", op.name()), span });
         }
         let pick = |a: &B::S, b: &B::S| super::builtins::extremum(a, b, *op == BigOpKind::Max);
         if extremum && lower.is_none() {
@@ -522,9 +541,17 @@ impl<'a, B: Backend> Instance<'a, B> {
                     Some(a) => a.zip(&v, "a maximum", span, true, pick)?,
                 });
             }
-            return acc.ok_or(EvalError::Unsupported { what: format!("\\{} of nothing", op.name()), span });
+            return acc.ok_or(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("\\{} of nothing", op.name()),
+                span,
+            });
         }
-        let lower = lower.ok_or(EvalError::Unsupported { what: "a sum without an index".into(), span })?;
+        let lower = lower.ok_or(EvalError::Unsupported {
+            category: NotRead::Malformed,
+            what: "a sum without an index".into(),
+            span,
+        })?;
         let assignments = self.summation_range(lower, upper, body, env)?;
         let mut acc: Option<Value<B::S>> = None;
         for inner_env in assignments {
@@ -538,9 +565,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         match acc {
             Some(v) => Ok(v),
-            None if extremum => {
-                Err(EvalError::Unsupported { what: format!("\\{} over an empty range", op.name()), span })
-            }
+            None if extremum => Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("\\{} over an empty range", op.name()),
+                span,
+            }),
             None => Ok(Value::scalar(B::S::int(i64::from(*op == BigOpKind::Prod)))),
         }
     }
@@ -555,14 +584,16 @@ impl<'a, B: Backend> Instance<'a, B> {
         let mut data = Vec::new();
         for row in rows {
             if row.len() != cols {
-                return Err(EvalError::Unsupported { what: "a matrix with rows of different lengths".into(), span });
+                return Err(EvalError::Unsupported {
+                    category: NotRead::Malformed,
+                    what: "a matrix with rows of different lengths".into(),
+                    span,
+                });
             }
             for cell in row {
-                let expr = cell
-                    .as_ref()
-                    .and_then(|s| s.chains.first())
-                    .and_then(|c| c.first.as_ref())
-                    .ok_or(EvalError::Unsupported { what: "an empty matrix cell".into(), span })?;
+                let expr = cell.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).ok_or(
+                    EvalError::Unsupported { category: NotRead::Malformed, what: "an empty matrix cell".into(), span },
+                )?;
                 data.push(self.scalar(expr, env)?);
             }
         }
@@ -584,6 +615,7 @@ fn component<S: Scalar>(value: &Value<S>, indices: &[i64], span: Span) -> Result
         [k] if value.cols == 1 => Ok(Value::scalar(value.at(check("index", *k, value.rows)?, 0).clone())),
         [i, j] => Ok(Value::scalar(value.at(check("row", *i, value.rows)?, check("column", *j, value.cols)?).clone())),
         _ => Err(EvalError::Unsupported {
+            category: NotRead::Malformed,
             what: format!("{} indices on a {}×{} value", indices.len(), value.rows, value.cols),
             span,
         }),
@@ -625,7 +657,11 @@ pub fn sanitize(key: &str) -> String {
 fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
     let (int, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{int}{frac}");
-    let too_long = || EvalError::Unsupported { what: format!("the number {text} (too many digits)"), span };
+    let too_long = || EvalError::Unsupported {
+        category: NotRead::Malformed,
+        what: format!("the number {text} (too many digits)"),
+        span,
+    };
     if digits.len() > 18 {
         return Err(too_long());
     }
@@ -673,5 +709,9 @@ fn mentions_symbol(e: &Expr, key: &str) -> bool {
 }
 
 pub(super) fn unsupported(e: &Expr) -> EvalError {
-    EvalError::Unsupported { what: format!("`{}`", crate::syntax::print::expr(e)), span: e.span }
+    EvalError::Unsupported {
+        category: NotRead::Outside,
+        what: format!("`{}`", crate::syntax::print::expr(e)),
+        span: e.span,
+    }
 }

@@ -19,6 +19,7 @@ pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Env, Instance};
 pub use scalar::{Backend, Elementary, Scalar};
 pub use value::Value;
 
+use crate::model::Reason;
 use crate::syntax::ast::Span;
 use serde::Serialize;
 
@@ -34,7 +35,7 @@ pub enum EvalError {
     #[error("{what} must be a scalar here, but is {rows}×{cols}")]
     NotScalar { what: String, rows: usize, cols: usize, span: Span },
     #[error("unsupported here: {what}")]
-    Unsupported { what: String, span: Span },
+    Unsupported { category: crate::model::NotRead, what: String, span: Span },
     #[error("index {name} = {value} is outside 1..{max}")]
     IndexOutOfRange { name: String, value: i64, max: usize, span: Span },
     #[error("index `{name}` has no value here (declare its range in the spec)")]
@@ -62,6 +63,28 @@ impl EvalError {
             | EvalError::Cyclic { span, .. }
             | EvalError::Budget { span, .. }
             | EvalError::Inconsistent { span, .. } => *span,
+        }
+    }
+
+    /// The error as a reason of the result model.
+    pub fn reason(&self) -> Reason {
+        match self {
+            EvalError::ShapeMismatch { op, left, right, .. } => {
+                Reason::ShapeMismatch { op: op.clone(), left: *left, right: *right }
+            }
+            EvalError::TransposedLayout { left, right, .. } => Reason::TransposedLayout { left: *left, right: *right },
+            EvalError::NotScalar { what, rows, cols, .. } => {
+                Reason::NotScalar { what: what.clone(), rows: *rows, cols: *cols }
+            }
+            EvalError::Unsupported { category, what, .. } => Reason::NotRead { kind: *category, detail: what.clone() },
+            EvalError::IndexOutOfRange { name, value, max, .. } => {
+                Reason::IndexOutOfRange { name: name.clone(), value: *value, max: *max }
+            }
+            EvalError::UnboundIndex { name, .. } => Reason::UnboundIndex { name: name.clone() },
+            EvalError::NotALeaf { what, .. } => Reason::NotALeaf { what: what.clone() },
+            EvalError::Cyclic { key, .. } => Reason::Cyclic { key: key.clone() },
+            EvalError::Budget { what, .. } => Reason::Budget { detail: what.clone() },
+            EvalError::Inconsistent { detail, .. } => Reason::Internal { detail: detail.clone() },
         }
     }
 

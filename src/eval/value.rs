@@ -9,6 +9,7 @@
 
 use super::scalar::Scalar;
 use super::EvalError;
+use crate::model::NotRead;
 use crate::syntax::ast::Span;
 
 /// A `rows × cols` matrix, row-major; a scalar is 1×1. `free_rows`/`free_cols` mark dimensions
@@ -82,6 +83,7 @@ impl<S: Scalar> Value<S> {
     pub fn concrete(&self, span: Span, what: &str) -> Result<&Self, EvalError> {
         if self.is_free() {
             return Err(EvalError::Unsupported {
+                category: NotRead::Ambiguous,
                 what: format!("{what} of \\mathbf 1 whose length nothing here decides"),
                 span,
             });
@@ -192,6 +194,7 @@ impl<S: Scalar> Value<S> {
         let (a, b) = match (self.free_cols, other.free_rows) {
             (true, true) => {
                 return Err(EvalError::Unsupported {
+                    category: NotRead::Ambiguous,
                     what: "a product over \\mathbf 1 whose length nothing here decides".into(),
                     span,
                 })

@@ -32,10 +32,13 @@ pub fn larger_sizes(scope: &Scope, overrides: &BTreeMap<String, Vec<i64>>) -> BT
         .collect()
 }
 
+/// Assignments evaluated, the largest difference, and where the sides differ (with both values).
+type Outcome = (usize, f64, Option<(String, f64, f64)>);
+
 /// Evaluates both sides of `claim` in floating point with the section's float instance.
 pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> NumericCheck {
     let shown_sizes = inst.sizes.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join("; ");
-    let result = (|| -> Result<(usize, f64, Option<String>), EvalError> {
+    let result = (|| -> Result<Outcome, EvalError> {
         let envs = crate::eval::index_assignments(inst, free, &claim.conditions, claim, &Env::new())?;
         let step = envs.len().div_ceil(MAX_ASSIGNMENTS).max(1);
         let (mut count, mut worst) = (0usize, 0.0f64);
@@ -46,7 +49,7 @@ pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> N
             if gap > TOLERANCE {
                 let at: Vec<String> = env.iter().map(|(k, v)| format!("{k} = {v}")).collect();
                 let at = if at.is_empty() { String::new() } else { format!(" at {}", at.join(", ")) };
-                return Ok((count, worst, Some(format!("left {lhs:.9}, right {rhs:.9}{at}"))));
+                return Ok((count, worst, Some((format!("left {lhs:.9}, right {rhs:.9}{at}"), lhs, rhs))));
             }
         }
         Ok((count, worst, None))
@@ -58,13 +61,15 @@ pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> N
             max_difference,
             agree: true,
             detail: format!("agrees at {assignments} assignment(s), largest relative difference {max_difference:.1e}"),
+            differs: None,
         },
-        Ok((assignments, max_difference, Some(at))) => NumericCheck {
+        Ok((assignments, max_difference, Some((at, lhs, rhs)))) => NumericCheck {
             sizes: shown_sizes,
             assignments,
             max_difference,
             agree: false,
             detail: format!("differs: {at}"),
+            differs: Some((lhs, rhs)),
         },
         Err(e) => NumericCheck {
             sizes: shown_sizes,
@@ -72,6 +77,7 @@ pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> N
             max_difference: f64::NAN,
             agree: false,
             detail: format!("not evaluated: {e}"),
+            differs: None,
         },
     }
 }

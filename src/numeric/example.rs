@@ -8,8 +8,9 @@
 
 use super::{central_differences, Num, Numeric};
 use crate::eval::{leaf_indices, leaf_name, Budget, Env, EvalError, Instance, Value};
+use crate::model::NotRead;
+use crate::model::{ExampleEntry, Reason, Status, Verdict};
 pub use crate::model::{ExampleResult, PrintedMatrix};
-use crate::model::{Status, Verdict};
 use crate::sema::{Claim, ClaimKind, SectionPlan};
 use crate::sema::{Definition, Scope};
 use crate::spec::ExampleSpec;
@@ -37,7 +38,7 @@ impl ExampleRun {
     pub fn new(plan: &SectionPlan, all: &[SectionPlan], variant: bool) -> Result<ExampleRun, String> {
         let example = plan.example.as_ref().ok_or("no example")?;
         let spec = example.spec.clone();
-        let own_scope = plan.scope.as_ref().map_err(Clone::clone)?;
+        let own_scope = plan.scope.as_ref().map_err(|_| format!("section {} has no usable spec", plan.number))?;
         let sizes: BTreeMap<String, i64> =
             own_scope.sizes.iter().map(|(k, v)| (k.clone(), v.first().copied().unwrap_or(1))).collect();
         let target = 1 + spec
@@ -115,7 +116,7 @@ impl ExampleRun {
     pub fn check(&self, claim: &Claim) -> Verdict {
         match self.try_check(claim) {
             Ok(v) => v,
-            Err(e) => verdict(Status::Undecided, format!("the worked example could not be evaluated: {e}"), None),
+            Err(e) => verdict(Status::Undecided, Reason::ExampleUnusable { inner: Box::new(e.reason()) }, None),
         }
     }
 
@@ -129,15 +130,18 @@ impl ExampleRun {
                 gap = gap.max(max_gap(&inst.eval(&claim.lhs, &env)?, &inst.eval(&claim.rhs, &env)?));
             }
             let status = if gap <= ANALYTIC_SLACK { Status::Verified } else { Status::Refuted };
-            let detail = format!("in the worked example (loss {loss:.12}): largest difference {gap:.3e}");
+            let reason = Reason::ExampleClaim { loss, largest_difference: gap };
             return Ok(verdict(
                 status,
-                detail,
+                reason,
                 Some(ExampleResult { loss, epsilon: self.epsilon, matrices: Vec::new() }),
             ));
         }
-        let printed = printed_values(&claim.rhs)
-            .ok_or(EvalError::Unsupported { what: "a printed matrix of plain numbers".into(), span: claim.rhs.span })?;
+        let printed = printed_values(&claim.rhs).ok_or(EvalError::Unsupported {
+            category: NotRead::Outside,
+            what: "a printed matrix of plain numbers".into(),
+            span: claim.rhs.span,
+        })?;
         let mut matrices = Vec::new();
         let mut problems = Vec::new();
         for side in printed_sides(claim) {
@@ -152,14 +156,25 @@ impl ExampleRun {
             matrices.push(matrix);
         }
         let entries: usize = matrices.len() * printed.count();
-        let fd_note = format!(" and by central differences (ε = {:e}, {})", self.epsilon, self.epsilon_source);
-        let (status, detail) = if problems.is_empty() {
-            let tolerance = matrices.first().map(|m| m.tolerance).unwrap_or_default();
-            (Status::Verified, format!("{entries} gradient entries match the printed numbers, by the notes' backward formulas{fd_note}, to ±{tolerance:e}; loss L = {loss:.12}"))
-        } else {
-            (Status::Refuted, problems.join("; "))
+        let (status, reason) = match problems.first() {
+            None => {
+                let tolerance = matrices.first().map(|m| m.tolerance).unwrap_or_default();
+                let epsilon_stated = self.epsilon_source == "as the notes state";
+                (
+                    Status::Verified,
+                    Reason::ExampleMatches { entries, epsilon: self.epsilon, epsilon_stated, tolerance, loss },
+                )
+            }
+            Some(Problem::Shape(reason)) => (Status::Refuted, reason.clone()),
+            Some(Problem::Entry(_)) => {
+                let entries = problems
+                    .into_iter()
+                    .filter_map(|p| if let Problem::Entry(e) = p { Some(e) } else { None })
+                    .collect();
+                (Status::Refuted, Reason::ExampleDiffers { entries })
+            }
         };
-        Ok(verdict(status, detail, Some(ExampleResult { loss, epsilon: self.epsilon, matrices })))
+        Ok(verdict(status, reason, Some(ExampleResult { loss, epsilon: self.epsilon, matrices })))
     }
 
     /// Compares one computed matrix with the printed one; returns it and its mismatches.
@@ -169,7 +184,7 @@ impl ExampleRun {
         printed: &Printed,
         analytic: &Value<Num>,
         fd: Option<&Value<Num>>,
-    ) -> (PrintedMatrix, Vec<String>) {
+    ) -> (PrintedMatrix, Vec<Problem>) {
         let tolerance = 0.5 * 10f64.powi(-(printed.decimals as i32));
         let rows = |v: &Value<Num>| {
             (0..v.rows).map(|i| (0..v.cols).map(|j| v.at(i, j).value).collect()).collect::<Vec<Vec<f64>>>()
@@ -184,15 +199,15 @@ impl ExampleRun {
             verified: true,
         };
         if analytic.shape() != (printed.rows.len(), printed.rows[0].len()) {
-            let detail = format!(
-                "{name} is {}×{} in the example, printed {}×{}",
-                analytic.rows,
-                analytic.cols,
-                printed.rows.len(),
-                printed.rows[0].len()
-            );
+            let reason = Reason::ExampleShape {
+                name: name.to_string(),
+                rows: analytic.rows,
+                cols: analytic.cols,
+                printed_rows: printed.rows.len(),
+                printed_cols: printed.rows[0].len(),
+            };
             matrix.verified = false;
-            return (matrix, vec![detail]);
+            return (matrix, vec![Problem::Shape(reason)]);
         }
         let mut problems = Vec::new();
         for (i, row) in printed.rows.iter().enumerate() {
@@ -202,12 +217,13 @@ impl ExampleRun {
                 let gap_f = fd.map(|f| (f.at(i, j).value - p).abs()).unwrap_or(0.0);
                 matrix.max_difference = matrix.max_difference.max(gap_a).max(gap_f);
                 if gap_a > tolerance + ANALYTIC_SLACK || gap_f > tolerance + DIFFERENCE_SLACK || !a.is_finite() {
-                    let f = fd.map(|f| format!(", finite differences {:.6}", f.at(i, j).value)).unwrap_or_default();
-                    problems.push(format!(
-                        "entry ({},{}) of {name}: printed {p}, computed {a:.6} (backward formulas){f}",
-                        i + 1,
-                        j + 1
-                    ));
+                    problems.push(Problem::Entry(ExampleEntry {
+                        name: name.to_string(),
+                        entry: (i + 1, j + 1),
+                        printed: *p,
+                        analytic: a,
+                        finite_difference: fd.map(|f| f.at(i, j).value),
+                    }));
                 }
             }
         }
@@ -216,8 +232,14 @@ impl ExampleRun {
     }
 }
 
-fn verdict(status: Status, detail: String, example: Option<ExampleResult>) -> Verdict {
-    Verdict { example, ..Verdict::new(status, Some(crate::model::Method::Numeric), "worked example".into(), detail) }
+/// What is wrong with one printed matrix.
+enum Problem {
+    Shape(Reason),
+    Entry(ExampleEntry),
+}
+
+fn verdict(status: Status, detail: Reason, example: Option<ExampleResult>) -> Verdict {
+    Verdict { example, ..Verdict::new(status, Some(crate::model::Method::Numeric), String::new(), detail) }
 }
 
 /// Every symbol of the claim's chain that the printed matrix stands for: in

@@ -9,6 +9,7 @@ pub mod crosscheck;
 pub mod example;
 
 use crate::eval::{Backend, Elementary, EvalError, Scalar, Value};
+use crate::model::NotRead;
 use crate::syntax::ast::Span;
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
@@ -197,6 +198,7 @@ impl Backend for Numeric {
             return Ok(Value::from_fn(shape.data.len(), ids.len(), |i, j| Num::of(columns[j][i])));
         }
         Err(EvalError::Unsupported {
+            category: NotRead::Outside,
             what: format!("the derivative of a {}×{} matrix by a {}×{} one", shape.rows, shape.cols, x.rows, x.cols),
             span,
         })

@@ -1,0 +1,380 @@
+//! Every word a report shows, in English and Chinese: the labels ([`Words`]) and the sentence for
+//! each [`Reason`] ([`describe`]). A `match` over every variant in each language: a reason
+//! without its sentence in either table does not compile.
+
+use super::Lang;
+use crate::model::{ExampleEntry, NotRead, Reason};
+
+/// The labels of the text report.
+pub struct Words {
+    pub verified: &'static str,
+    pub refuted: &'static str,
+    pub undecided: &'static str,
+    pub symbolic: &'static str,
+    pub numeric: &'static str,
+    pub both: &'static str,
+    pub rounded: &'static str,
+    pub not_parsed: &'static str,
+    pub summary: &'static str,
+    pub formulas: &'static str,
+    pub parsed: &'static str,
+    pub claims: &'static str,
+    pub worked_example: &'static str,
+    pub max_difference: &'static str,
+    pub tolerance: &'static str,
+    pub printed: &'static str,
+    pub backward: &'static str,
+    pub finite_differences: &'static str,
+}
+
+pub fn words(lang: Lang) -> Words {
+    match lang {
+        Lang::En => Words {
+            verified: "verified",
+            refuted: "REFUTED",
+            undecided: "undecided",
+            symbolic: "symbolic",
+            numeric: "numeric",
+            both: "symbolic+numeric",
+            rounded: "rounded",
+            not_parsed: "NOT PARSED",
+            summary: "summary",
+            formulas: "formulas",
+            parsed: "parsed",
+            claims: "claims",
+            worked_example: "worked example",
+            max_difference: "max difference",
+            tolerance: "tolerance",
+            printed: "printed           ",
+            backward: "backward formulas ",
+            finite_differences: "finite differences",
+        },
+        Lang::Zh => Words {
+            verified: "已验证",
+            refuted: "已驳回",
+            undecided: "未判定",
+            symbolic: "符号",
+            numeric: "数值",
+            both: "符号+数值",
+            rounded: "按印出位数",
+            not_parsed: "无法解析",
+            summary: "汇总",
+            formulas: "个公式",
+            parsed: "已解析",
+            claims: "条断言",
+            worked_example: "算例",
+            max_difference: "最大差",
+            tolerance: "容差",
+            printed: "印出值",
+            backward: "按反向公式",
+            finite_differences: "按有限差分",
+        },
+    }
+}
+
+/// A parse error in Chinese (the English one is the error's own `Display`).
+pub fn syntax_error_chinese(kind: &crate::syntax::SyntaxErrorKind) -> String {
+    use crate::syntax::SyntaxErrorKind as K;
+    match kind {
+        K::Empty => "公式为空".into(),
+        K::TooLarge { bytes, limit } => format!("公式过大：{bytes} 字节（上限 {limit}）"),
+        K::TooDeep { limit } => format!("公式嵌套过深（超过 {limit} 层）"),
+        K::Budget { .. } => "解析超出预算".into(),
+        K::Internal => "内部错误：无法构建此公式的语法树（请报告）".into(),
+        K::UnbalancedEnvironment { .. } => "环境的 \\begin 与 \\end 不配对".into(),
+        K::UnknownCommand { command } => format!("未知命令 `{command}`"),
+        K::Unexpected { found, .. } => format!("此处不应出现 `{found}`"),
+        K::UnexpectedEnd { .. } => "公式意外结束".into(),
+    }
+}
+
+/// `k = 2, i = 1`.
+fn assignment(at: &[(String, i64)]) -> String {
+    at.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+}
+
+fn shape((rows, cols): (usize, usize)) -> String {
+    format!("{rows}×{cols}")
+}
+
+/// The sentence for a reason.
+pub fn describe(reason: &Reason, lang: Lang) -> String {
+    match lang {
+        Lang::En => english(reason),
+        Lang::Zh => chinese(reason),
+    }
+}
+
+fn english(reason: &Reason) -> String {
+    match reason {
+        Reason::Checked { assignments, rounded: false } => format!("{assignments} assignment(s) checked"),
+        Reason::Checked { assignments, rounded: true } => {
+            format!("{assignments} assignment(s) checked; equal to the printed digits")
+        }
+        Reason::Differs { entry, lhs, rhs, at, difference } => {
+            let entry = entry.map(|(i, j)| format!(" entry ({i},{j})")).unwrap_or_default();
+            let mut text = format!("sides differ{entry}: left {lhs:.6}, right {rhs:.6}");
+            if !at.is_empty() {
+                text.push_str(&format!(" at {}", assignment(at)));
+            }
+            if let Some(d) = difference {
+                text.push_str(&format!("; left − right = {d}"));
+            }
+            text
+        }
+        Reason::ShapeMismatch { op, left, right } => {
+            format!("shapes do not fit in {op}: {} and {}", shape(*left), shape(*right))
+        }
+        Reason::TransposedLayout { left, right } => format!(
+            "the sides are {} and {}, and equal once one is transposed: a layout slip (the gradient of a scalar has the shape of the variable; a derivative of a vector by a vector is the Jacobian, numerator layout)",
+            shape(*left),
+            shape(*right)
+        ),
+        Reason::NotScalar { what, rows, cols } => format!("{what} must be a scalar here, but is {rows}×{cols}"),
+        Reason::NotRead { detail, .. } => format!("unsupported here: {detail}"),
+        Reason::IndexOutOfRange { name, value, max } => format!("index {name} = {value} is outside 1..{max}"),
+        Reason::UnboundIndex { name } => {
+            format!("index `{name}` has no value here (declare its range in the spec)")
+        }
+        Reason::NotALeaf { what } => format!("can only differentiate with respect to a variable, not `{what}`"),
+        Reason::Cyclic { key } => format!("definition of `{key}` refers to itself"),
+        Reason::Budget { detail } => format!("budget exceeded: {detail}"),
+        Reason::Internal { detail } => format!("internal inconsistency (please report): {detail}"),
+        Reason::NoSpecSection { section } => format!("section {section} has no entry in the spec"),
+        Reason::SpecUnusable { detail } => format!("the spec entry of this section cannot be used: {detail}"),
+        Reason::ApproxWithoutDecimals => {
+            "`\\approx` without a printed decimal on either side: nothing says how close is close enough".into()
+        }
+        Reason::NoAssignment { conditions } => format!(
+            "no index assignment satisfies the conditions ({}) at the declared sizes: nothing was checked",
+            conditions.join(", ")
+        ),
+        Reason::Inconsistent { exact, float_sizes, lhs, rhs } => format!(
+            "INCONSISTENT: the CAS verified this {}, but the floating-point check at {float_sizes} differs: left {lhs:.9}, right {rhs:.9} (please report)",
+            if *exact { "exactly" } else { "at 200-bit random points" }
+        ),
+        Reason::Unsettled { proven_sizes, float_sizes, exact } => format!(
+            "proven at {proven_sizes}, but the floating-point check at {float_sizes} differs, and the exact check there gave no answer ({})",
+            english(exact)
+        ),
+        Reason::FailsAsTextSays { inner } => format!("fails, as the text says: {}", english(inner)),
+        Reason::HeldThoughTextSaysFails => {
+            "the text says this fails in general, but it held at every size checked".into()
+        }
+        Reason::ExampleMatches { entries, epsilon, epsilon_stated, tolerance, loss } => format!(
+            "{entries} gradient entries match the printed numbers, by the notes' backward formulas and by central differences (ε = {epsilon:e}, {}), to ±{tolerance:e}; loss L = {loss:.12}",
+            if *epsilon_stated { "as the notes state" } else { "default (the notes state none)" }
+        ),
+        Reason::ExampleShape { name, rows, cols, printed_rows, printed_cols } => {
+            format!("{name} is {rows}×{cols} in the example, printed {printed_rows}×{printed_cols}")
+        }
+        Reason::ExampleDiffers { entries } => entries.iter().map(english_entry).collect::<Vec<_>>().join("; "),
+        Reason::ExampleClaim { loss, largest_difference } => {
+            format!("in the worked example (loss {loss:.12}): largest difference {largest_difference:.3e}")
+        }
+        Reason::ExampleUnusable { inner } => format!("the worked example could not be evaluated: {}", english(inner)),
+        Reason::ExampleSetup { detail } => format!("the worked example cannot be set up: {detail}"),
+    }
+}
+
+fn english_entry(e: &ExampleEntry) -> String {
+    let f = e.finite_difference.map(|f| format!(", finite differences {f:.6}")).unwrap_or_default();
+    format!(
+        "entry ({},{}) of {}: printed {}, computed {:.6} (backward formulas){f}",
+        e.entry.0, e.entry.1, e.name, e.printed, e.analytic
+    )
+}
+
+fn chinese(reason: &Reason) -> String {
+    match reason {
+        Reason::Checked { assignments, rounded: false } => format!("已检查 {assignments} 组取值"),
+        Reason::Checked { assignments, rounded: true } => format!("已检查 {assignments} 组取值；与印出的位数相符"),
+        Reason::Differs { entry, lhs, rhs, at, difference } => {
+            let entry = entry.map(|(i, j)| format!("第 ({i},{j}) 项")).unwrap_or_default();
+            let mut text = format!("两边{entry}不等：左边 {lhs:.6}，右边 {rhs:.6}");
+            if !at.is_empty() {
+                text.push_str(&format!("，取值 {}", assignment(at)));
+            }
+            if let Some(d) = difference {
+                text.push_str(&format!("；左边 − 右边 = {d}"));
+            }
+            text
+        }
+        Reason::ShapeMismatch { left, right, .. } => format!("形状不匹配：{} 与 {}", shape(*left), shape(*right)),
+        Reason::TransposedLayout { left, right } => format!(
+            "两边形状为 {} 与 {}，转置后相等：布局错误（标量对变量的梯度与变量同形；向量对向量的导数是雅可比矩阵，分子布局）",
+            shape(*left),
+            shape(*right)
+        ),
+        Reason::NotScalar { rows, cols, .. } => format!("此处应为标量，却是 {rows}×{cols} 的矩阵"),
+        Reason::NotRead { kind, detail } => {
+            let sentence = match kind {
+                NotRead::NotUnderstood => "有不认识的记号：请在讲义中定义，或在 spec 中声明",
+                NotRead::Ambiguous => "记号有歧义（可有多种读法），derivcheck 不猜测",
+                NotRead::NeedsSpec => "需要 spec 补充信息（尺寸、损失、索引范围等）",
+                NotRead::Malformed => "写法不完整，或参数个数不对",
+                NotRead::Outside => "超出 derivcheck 能检查的范围",
+                NotRead::Numeric => "在所试的各点都无法数值求值",
+            };
+            // The TeX the English detail quotes (between backticks) is notation, not English.
+            let quoted: Vec<&str> = detail.split('`').skip(1).step_by(2).collect();
+            if quoted.is_empty() {
+                sentence.into()
+            } else {
+                format!("{sentence}：`{}`", quoted.join("`，`"))
+            }
+        }
+        Reason::IndexOutOfRange { name, value, max } => format!("索引 {name} = {value} 超出 1..{max}"),
+        Reason::UnboundIndex { name } => format!("索引 `{name}` 在此没有取值（请在 spec 中声明其范围）"),
+        Reason::NotALeaf { what } => format!("只能对变量求导，`{what}` 不是变量"),
+        Reason::Cyclic { key } => format!("`{key}` 的定义引用了自身"),
+        Reason::Budget { .. } => "超出计算预算（步数、表达式大小或时间）".into(),
+        Reason::Internal { .. } => "内部不一致（请报告）".into(),
+        Reason::NoSpecSection { section } => format!("spec 中没有第 {section} 节"),
+        Reason::SpecUnusable { .. } => "本节的 spec 条目无法使用".into(),
+        Reason::ApproxWithoutDecimals => "`\\approx` 两边都没有印出的小数：无从判断多近算近".into(),
+        Reason::NoAssignment { conditions } => {
+            format!("在声明的尺寸下没有满足条件（{}）的索引取值：什么也没检查", conditions.join("，"))
+        }
+        Reason::Inconsistent { exact, float_sizes, lhs, rhs } => format!(
+            "不一致：CAS 已{}验证，但在 {float_sizes} 的浮点检查不符：左边 {lhs:.9}，右边 {rhs:.9}（请报告）",
+            if *exact { "精确" } else { "在 200 位精度的随机点上" }
+        ),
+        Reason::Unsettled { proven_sizes, float_sizes, exact } => format!(
+            "已在 {proven_sizes} 证明，但在 {float_sizes} 的浮点检查不符，那里的精确检查也无结论（{}）",
+            chinese(exact)
+        ),
+        Reason::FailsAsTextSays { inner } => format!("正如正文所说，不成立：{}", chinese(inner)),
+        Reason::HeldThoughTextSaysFails => "正文说它一般不成立，但在所查的每个尺寸上都成立".into(),
+        Reason::ExampleMatches { entries, epsilon, epsilon_stated, tolerance, loss } => format!(
+            "{entries} 个梯度分量与印出的数值相符，按讲义的反向公式与中心差分（ε = {epsilon:e}，{}），容差 ±{tolerance:e}；损失 L = {loss:.12}",
+            if *epsilon_stated { "取讲义所给" } else { "默认值，讲义未给" }
+        ),
+        Reason::ExampleShape { name, rows, cols, printed_rows, printed_cols } => {
+            format!("{name} 在算例中是 {rows}×{cols}，印出的是 {printed_rows}×{printed_cols}")
+        }
+        Reason::ExampleDiffers { entries } => entries.iter().map(chinese_entry).collect::<Vec<_>>().join("；"),
+        Reason::ExampleClaim { loss, largest_difference } => {
+            format!("在算例中（损失 {loss:.12}）：最大差 {largest_difference:.3e}")
+        }
+        Reason::ExampleUnusable { inner } => format!("算例无法求值：{}", chinese(inner)),
+        Reason::ExampleSetup { .. } => "算例无法建立（spec 中的算例有误）".into(),
+    }
+}
+
+fn chinese_entry(e: &ExampleEntry) -> String {
+    let f = e.finite_difference.map(|f| format!("，有限差分 {f:.6}")).unwrap_or_default();
+    format!("{} 的第 ({},{}) 项：印出 {}，按反向公式算得 {:.6}{f}", e.name, e.entry.0, e.entry.1, e.printed, e.analytic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of every reason, to word in both languages.
+    fn samples() -> Vec<Reason> {
+        let inner = Box::new(Reason::NotRead { kind: NotRead::Outside, detail: "\\int".into() });
+        let mut out = vec![
+            Reason::Checked { assignments: 3, rounded: false },
+            Reason::Checked { assignments: 3, rounded: true },
+            Reason::Differs {
+                entry: Some((1, 2)),
+                lhs: 1.0,
+                rhs: 2.0,
+                at: vec![("n".into(), 2)],
+                difference: Some("x".into()),
+            },
+            Reason::ShapeMismatch { op: "a sum".into(), left: (1, 2), right: (2, 1) },
+            Reason::TransposedLayout { left: (1, 2), right: (2, 1) },
+            Reason::NotScalar { what: "a denominator".into(), rows: 2, cols: 2 },
+            Reason::IndexOutOfRange { name: "i".into(), value: 4, max: 3 },
+            Reason::UnboundIndex { name: "i".into() },
+            Reason::NotALeaf { what: "x+1".into() },
+            Reason::Cyclic { key: "u".into() },
+            Reason::Budget { detail: "time limit for this claim".into() },
+            Reason::Internal { detail: "normal form is 0 but".into() },
+            Reason::NoSpecSection { section: "3.1".into() },
+            Reason::SpecUnusable { detail: "`x+1` is not a symbol".into() },
+            Reason::ApproxWithoutDecimals,
+            Reason::NoAssignment { conditions: vec!["(< j 1)".into()] },
+            Reason::Inconsistent { exact: true, float_sizes: "n = 4".into(), lhs: 1.0, rhs: 2.0 },
+            Reason::Unsettled { proven_sizes: "n = 2".into(), float_sizes: "n = 4".into(), exact: inner.clone() },
+            Reason::FailsAsTextSays { inner: inner.clone() },
+            Reason::HeldThoughTextSaysFails,
+            Reason::ExampleMatches { entries: 6, epsilon: 1e-5, epsilon_stated: true, tolerance: 5e-7, loss: 2.5 },
+            Reason::ExampleShape { name: "\\bar U".into(), rows: 2, cols: 1, printed_rows: 2, printed_cols: 3 },
+            Reason::ExampleDiffers {
+                entries: vec![ExampleEntry {
+                    name: "\\bar U".into(),
+                    entry: (1, 1),
+                    printed: 0.5,
+                    analytic: 0.4,
+                    finite_difference: Some(0.4),
+                }],
+            },
+            Reason::ExampleClaim { loss: 2.5, largest_difference: 0.0 },
+            Reason::ExampleUnusable { inner },
+            Reason::ExampleSetup { detail: "target `D` is not in the vocabulary".into() },
+        ];
+        for kind in [
+            NotRead::NotUnderstood,
+            NotRead::Ambiguous,
+            NotRead::NeedsSpec,
+            NotRead::Malformed,
+            NotRead::Outside,
+            NotRead::Numeric,
+        ] {
+            out.push(Reason::NotRead { kind, detail: "the function `foo`".into() });
+        }
+        out
+    }
+
+    /// An English word of three or more letters outside `code` and TeX commands.
+    fn english_word(text: &str) -> Option<String> {
+        let chars: Vec<char> = text.chars().collect();
+        let (mut in_code, mut word, mut k) = (false, String::new(), 0);
+        let allowed = ["CAS", "spec", "derivcheck"];
+        while k < chars.len() {
+            let c = chars[k];
+            if c == '`' {
+                in_code = !in_code;
+            } else if c == '\\' {
+                // A TeX command is notation, not English.
+                while k + 1 < chars.len() && chars[k + 1].is_ascii_alphabetic() {
+                    k += 1;
+                }
+            } else if !in_code && c.is_ascii_alphabetic() {
+                word.push(c);
+                k += 1;
+                continue;
+            }
+            if word.len() >= 3 && !allowed.contains(&word.as_str()) {
+                return Some(word);
+            }
+            word.clear();
+            k += 1;
+        }
+        (word.len() >= 3 && !allowed.contains(&word.as_str())).then_some(word)
+    }
+
+    #[test]
+    fn every_reason_has_a_sentence_in_both_languages_and_the_chinese_has_no_english() {
+        for reason in samples() {
+            let (en, zh) = (describe(&reason, Lang::En), describe(&reason, Lang::Zh));
+            assert!(!en.is_empty() && !zh.is_empty(), "{reason:?}");
+            assert_eq!(english_word(&zh), None, "English in the Chinese sentence for {reason:?}: {zh}");
+        }
+        let labels = words(Lang::Zh);
+        for label in
+            [labels.verified, labels.summary, labels.formulas, labels.claims, labels.worked_example, labels.printed]
+        {
+            assert_eq!(english_word(label), None, "{label}");
+        }
+    }
+
+    #[test]
+    fn the_english_check_finds_english() {
+        assert_eq!(english_word("两边 differ"), Some("differ".into()));
+        assert_eq!(english_word("`\\approx` 两边"), None);
+    }
+}
