@@ -48,14 +48,21 @@ fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<Checked
     plan.claims
         .iter()
         .map(|claim| {
-            let verdict = match &runs[usize::from(claim.variant)] {
+            let verdict = timed(|| match &runs[usize::from(claim.variant)] {
                 Err(detail) => undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
                 Ok(run) if claim.holds => run.check(claim),
                 Ok(run) => expected_to_fail(run.check(claim)),
-            };
+            });
             checked_claim(claim, verdict)
         })
         .collect()
+}
+
+/// Checks one claim with `check`, timing it.
+fn timed(check: impl FnOnce() -> Verdict) -> Verdict {
+    let start = Instant::now();
+    let verdict = check();
+    Verdict { elapsed_ms: start.elapsed().as_secs_f64() * 1e3, ..verdict }
 }
 
 fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
@@ -85,8 +92,13 @@ fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
     plan.claims
         .iter()
         .map(|claim| {
-            let verdict =
-                if claim.holds { check_claim(scope, claim, Some(&floats)) } else { check_failing_claim(scope, claim) };
+            let verdict = timed(|| {
+                if claim.holds {
+                    check_claim(scope, claim, Some(&floats))
+                } else {
+                    check_failing_claim(scope, claim)
+                }
+            });
             checked_claim(claim, verdict)
         })
         .collect()

@@ -31,6 +31,8 @@ pub struct Verdict {
     /// them, never a finding about the formula. Fails the run like a refutation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub inconsistent: bool,
+    /// Wall time of the check, in milliseconds.
+    pub elapsed_ms: f64,
 }
 
 impl Verdict {
@@ -44,6 +46,7 @@ impl Verdict {
             numeric: None,
             example: None,
             inconsistent: false,
+            elapsed_ms: 0.0,
         }
     }
 
@@ -298,4 +301,16 @@ pub struct ExampleEntry {
     pub printed: f64,
     pub analytic: f64,
     pub finite_difference: Option<f64>,
+}
+
+/// Why a formula (or one chain of it) makes no claim.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum SkipReason {
+    /// A relation other than =, := and ≈ (`<`, `\in`, `\to`): not checked.
+    NotAnEquation,
+    /// Relations inside an environment derivcheck does not read as a chain (`cases`).
+    NestedRelations { env: String },
+    /// The spec's `ignore` entry, with the author's reason.
+    Ignored { because: String },
 }

@@ -58,6 +58,7 @@ pub struct ClaimEntry {
     pub example: Option<crate::model::ExampleResult>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub inconsistent: bool,
+    pub elapsed_ms: f64,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -95,6 +96,7 @@ impl ClaimEntry {
             numeric: c.verdict.numeric.clone(),
             example: c.verdict.example.clone(),
             inconsistent: c.verdict.inconsistent,
+            elapsed_ms: c.verdict.elapsed_ms,
         }
     }
 }
@@ -170,6 +172,12 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
     let w = words(lang);
     let mut out = String::new();
     for file in &report.files {
+        for warning in &file.listing.warnings {
+            out.push_str(&format!(
+                "{}:{}:{}\t{}\t{}\n",
+                file.listing.path, warning.line, warning.col, w.warning, w.lone_dollar
+            ));
+        }
         for f in file.listing.formulas.iter().filter(|f| !f.parsed) {
             let section = f.section.as_deref().unwrap_or("-");
             out.push_str(&format!(
@@ -233,4 +241,22 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
         w.undecided
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(refuted: usize, inconsistent: usize) -> CheckReport {
+        let summary = CheckSummary { refuted, inconsistent, ..Default::default() };
+        CheckReport { schema: JSON_SCHEMA, files: Vec::new(), summary }
+    }
+
+    #[test]
+    fn refuted_and_inconsistent_claims_fail_the_run() {
+        use crate::model::ExitStatus;
+        assert_eq!(report(0, 0).exit_status(), ExitStatus::Clean);
+        assert_eq!(report(1, 0).exit_status(), ExitStatus::Failed);
+        assert_eq!(report(0, 1).exit_status(), ExitStatus::Failed, "an INCONSISTENT claim exits 1");
+    }
 }

@@ -60,7 +60,7 @@ pub struct Claim {
 #[derive(Debug, Clone, Serialize)]
 pub struct Skipped {
     pub formula: String,
-    pub reason: String,
+    pub reason: crate::model::SkipReason,
 }
 
 /// A worked example of a section: its spec and the extra definitions it brings.
@@ -345,7 +345,8 @@ impl<'a> SectionBuilder<'a> {
         let site = &self.doc.formulas[f.index];
         if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim()))
         {
-            self.skipped.push(Skipped { formula: site.id.clone(), reason: ignore.reason.clone() });
+            let reason = crate::model::SkipReason::Ignored { because: ignore.reason.clone() };
+            self.skipped.push(Skipped { formula: site.id.clone(), reason });
             return;
         }
         let chains = flatten_environments(&f.statement.chains, &site.tex);
@@ -357,12 +358,12 @@ impl<'a> SectionBuilder<'a> {
             if chain.links.is_empty() {
                 if let Some(env) = chain.first.as_ref().and_then(nested_relations) {
                     self.skipped
-                        .push(Skipped { formula: id, reason: format!("relations inside `{env}` are not checked") });
+                        .push(Skipped { formula: id, reason: crate::model::SkipReason::NestedRelations { env } });
                 }
                 continue;
             }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
-                self.skipped.push(Skipped { formula: id, reason: "not an equation".into() });
+                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, true);

@@ -25,6 +25,9 @@ pub struct Words {
     pub printed: &'static str,
     pub backward: &'static str,
     pub finite_differences: &'static str,
+    pub warning: &'static str,
+    /// The one warning the notes stage gives.
+    pub lone_dollar: &'static str,
 }
 
 pub fn words(lang: Lang) -> Words {
@@ -48,6 +51,8 @@ pub fn words(lang: Lang) -> Words {
             printed: "printed           ",
             backward: "backward formulas ",
             finite_differences: "finite differences",
+            warning: "warning",
+            lone_dollar: "a lone `$` opens no formula (unclosed math?); write `\\$` for a dollar sign",
         },
         Lang::Zh => Words {
             verified: "已验证",
@@ -68,6 +73,8 @@ pub fn words(lang: Lang) -> Words {
             printed: "印出值",
             backward: "按反向公式",
             finite_differences: "按有限差分",
+            warning: "警告",
+            lone_dollar: "单独的 `$` 没有开启公式（数学未闭合？）；美元符号请写 `\\$`",
         },
     }
 }
@@ -365,9 +372,17 @@ mod tests {
             assert_eq!(english_word(&zh), None, "English in the Chinese sentence for {reason:?}: {zh}");
         }
         let labels = words(Lang::Zh);
-        for label in
-            [labels.verified, labels.summary, labels.formulas, labels.claims, labels.worked_example, labels.printed]
-        {
+        let all = [
+            labels.verified,
+            labels.summary,
+            labels.formulas,
+            labels.claims,
+            labels.worked_example,
+            labels.printed,
+            labels.warning,
+            labels.lone_dollar,
+        ];
+        for label in all {
             assert_eq!(english_word(label), None, "{label}");
         }
     }
