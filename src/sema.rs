@@ -236,14 +236,16 @@ impl<'a> SectionBuilder<'a> {
         if self.owns_spec {
             self.add_spec_claims();
         }
-        let mut values = std::collections::HashSet::new();
+        let (mut values, mut matrix_like) = (std::collections::HashSet::new(), std::collections::HashSet::new());
         for f in formulas {
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_matrix_like(e, &mut matrix_like));
         }
         let scope = match (&self.spec, scope_base) {
             (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone())
                 .map(|mut scope| {
                     scope.values = values;
+                    scope.matrix_like = matrix_like;
                     scope
                 })
                 .map_err(|detail| crate::model::Reason::SpecUnusable { detail }),
@@ -440,8 +442,7 @@ impl<'a> SectionBuilder<'a> {
             if declared == Some(FunctionKind::Rotation) {
                 self.inconsistent_function(&key);
             }
-            self.known.push(key.clone());
-            self.defs.push(Definition {
+            self.record(Definition {
                 key,
                 params,
                 body: body.clone(),
@@ -458,8 +459,7 @@ impl<'a> SectionBuilder<'a> {
         if taken || (!shares_function && mentions_key(body, &key)) {
             return false;
         }
-        self.known.push(key.clone());
-        self.defs.push(Definition {
+        self.record(Definition {
             key,
             params,
             body: body.clone(),
@@ -468,6 +468,11 @@ impl<'a> SectionBuilder<'a> {
             function: false,
         });
         true
+    }
+
+    fn record(&mut self, definition: Definition) {
+        self.known.push(definition.key.clone());
+        self.defs.push(definition);
     }
 
     /// The notes define a function the spec declares as something else: the spec is wrong.
@@ -582,6 +587,39 @@ fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
     } else {
         ClaimKind::Identity
     }
+}
+
+/// Keys of symbols the notes use as vectors or matrices: transposed, in an entry-wise product,
+/// bold, under a norm or an inner product, or given to diag/tr/det/sum/mean/softmax. Such a
+/// symbol is never taken for a number by default: without a declared shape its claims are
+/// undecided (`(AB)^\top=A^\top B^\top` is not verified with A and B read as numbers).
+fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<String>) {
+    let mut mark = |x: &Expr| {
+        if let Some(key) = x.symbol_key() {
+            out.insert(key);
+        }
+    };
+    match &e.kind {
+        ExprKind::Transpose { operand } | ExprKind::Norm { operand } => mark(operand),
+        ExprKind::Binary { op: BinOp::Hadamard, lhs, rhs } => {
+            mark(lhs);
+            mark(rhs);
+        }
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "\\langle" => {
+            if let ExprKind::Tuple { items } = &inner.kind {
+                items.iter().for_each(&mut mark);
+            }
+        }
+        ExprKind::Apply { func, args, .. }
+            if matches!(func.name.as_str(), "diag" | "tr" | "trace" | "det" | "sum" | "mean" | "softmax") =>
+        {
+            args.iter().for_each(&mut mark)
+        }
+        ExprKind::Symbol(s) if s.style == Some(crate::syntax::ast::Style::Bold) && !s.is_bold_one() => mark(e),
+        ExprKind::Symbol(s) if s.accents.contains(&Accent::Vec) => mark(e),
+        _ => {}
+    }
+    e.children().for_each(|c| collect_matrix_like(c, out));
 }
 
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.

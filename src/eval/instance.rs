@@ -234,6 +234,13 @@ impl<'a, B: Backend> Instance<'a, B> {
             }),
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
+            None if self.scope.matrix_like.contains(key) => Err(EvalError::Unsupported {
+                category: NotRead::NeedsSpec,
+                what: format!(
+                    "`{key}` is used as a vector or matrix (transposed, ⊙, bold, a norm…) but has no shape: declare it (`{key}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"
+                ),
+                span: e.span,
+            }),
             None if !plain_symbol(e) => Err(EvalError::Unsupported {
                 category: NotRead::NotUnderstood,
                 what: format!("not understood: `{key}` (define it, or declare it in the spec)"),

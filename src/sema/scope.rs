@@ -75,6 +75,9 @@ pub struct Scope {
     /// Symbols the section's formulas write as values somewhere (not only directly before
     /// parentheses): for them `x(1-x)` is a product, not an application of an unknown x.
     pub values: std::collections::HashSet<String>,
+    /// Symbols the section's formulas use as vectors or matrices (transposed, ⊙, bold, …): an
+    /// undeclared one is refused rather than taken for a number.
+    pub matrix_like: std::collections::HashSet<String>,
 }
 
 impl Scope {
@@ -123,6 +126,7 @@ impl Scope {
             vary,
             positive,
             values: Default::default(),
+            matrix_like: Default::default(),
         })
     }
 
