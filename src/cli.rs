@@ -111,7 +111,10 @@ fn run_check(args: &CheckArgs) -> i32 {
     });
     let (spec, spec_text) = match &spec_path {
         None => {
-            eprintln!("note: no spec given (--spec FILE): claims whose sections need one stay undecided");
+            eprintln!(
+                "note: no spec given (--spec FILE): symbols the notes do not declare are read as numbers, \
+                 and sizes the notes name are tried at 2 and 3"
+            );
             (None, String::new())
         }
         Some(p) => match read_spec(p) {

@@ -222,6 +222,12 @@ pub const NOTATION: &[Notation] = &[
         meaning: "not in this table, or ambiguous ((a/b)c or a/(bc)?): refused (undecided, or a parse error), unless the notes define the name or the spec declares it",
         example: "",
     },
+    Notation {
+        group: "symbols",
+        written: r"X\in\mathbb R^{n\times d}, w\in\mathbb R^{d}, b\in\mathbb R^{1\times m}",
+        meaning: "a shape declared in the notes (w a column), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det) without a shape is refused, never taken for a number",
+        example: "",
+    },
     // ------------------------------------------------------------------ relations
     Notation {
         group: "relations",

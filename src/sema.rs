@@ -9,7 +9,7 @@
 pub mod scope;
 
 use crate::notes::Document;
-use crate::spec::Spec;
+use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
 pub use scope::{Decl, Definition, FunctionKind, Scope};
 use serde::Serialize;
@@ -115,12 +115,16 @@ pub fn plan(
     // Functions the notes define (`\sigma(z)=…`) stay defined in the sections after, unless
     // a later section defines the same name again.
     let mut functions: Vec<Definition> = Vec::new();
+    let mut shapes: Vec<(String, [String; 2])> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
     for (section, fs) in by_section {
         let (number, title) = section
             .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
             .unwrap_or_else(|| ("0".into(), String::new()));
+        // Shapes the notes declare (`X\in\mathbb R^{n\times d}`) hold from their section on.
+        shapes.extend(fs.iter().flat_map(|f| shape_declarations(f.statement)));
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
+        builder.notes_shapes = shapes.clone();
         builder.inherited = functions.clone();
         builder.owns_spec = with_spec_only;
         let (plan, defined) = builder.build_with_functions(title, &fs);
@@ -158,6 +162,8 @@ struct SectionBuilder<'a> {
     declared_matrices: Vec<String>,
     /// Functions earlier sections of the notes define: in scope here unless redefined.
     inherited: Vec<Definition>,
+    /// Shapes the notes declare, in this section and the ones before (`w\in\mathbb R^{d}`).
+    notes_shapes: Vec<(String, [String; 2])>,
     /// This document plans the spec's own claims (one document of a chapter does, so each
     /// appears once).
     owns_spec: bool,
@@ -182,9 +188,51 @@ impl<'a> SectionBuilder<'a> {
             declared_functions: Vec::new(),
             declared_matrices: Vec::new(),
             inherited: Vec::new(),
+            notes_shapes: Vec::new(),
             owns_spec: false,
             spec_problems: Vec::new(),
         }
+    }
+
+    /// What the spec leaves out, read from the notes: shapes the notes declare (their size
+    /// letters instantiated at 2 and 3 unless the spec gives sizes), and summation letters as
+    /// indices whose range is read off the shapes they index. A section the spec does not name
+    /// is checked as far as this allows.
+    fn complete_from_notes(&mut self, formulas: &[&ParsedFormula]) {
+        if self.spec.is_none() && (self.spec_full.is_none() || !self.notes_shapes.is_empty() || !formulas.is_empty()) {
+            self.spec = Some(SectionSpec::default());
+        }
+        let Some(spec) = self.spec.as_mut() else { return };
+        let declared = |spec: &SectionSpec, key: &str| {
+            spec.matrix
+                .keys()
+                .chain(spec.family.keys())
+                .chain(spec.identity.keys())
+                .chain(spec.functions.keys())
+                .any(|k| crate::syntax::canonical_key(k).ok().as_deref() == Some(key))
+        };
+        for (key, dims) in &self.notes_shapes {
+            if declared(spec, key) {
+                continue;
+            }
+            for dim in dims.iter().filter(|d| d.parse::<u32>().is_err()) {
+                if !spec.sizes.contains_key(dim) {
+                    spec.sizes.insert(dim.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
+                }
+            }
+            spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, dims.to_vec()));
+        }
+        let mut letters = std::collections::BTreeSet::new();
+        for f in formulas {
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| summation_letters(e, &mut letters));
+        }
+        for letter in letters {
+            let taken = spec.index.contains_key(&letter) || spec.sizes.contains_key(&letter);
+            if !taken {
+                spec.index.insert(letter, toml::Spanned::new(0..0, crate::spec::AUTO_RANGE.to_string()));
+            }
+        }
+        self.index_letters = spec.index.keys().cloned().collect();
     }
 
     /// The plan, and the functions this section's notes define (for the sections after it).
@@ -204,6 +252,7 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
+        self.complete_from_notes(formulas);
         let scope_base = self.spec.as_ref().map(|s| Scope::new(&self.number, s, Vec::new()));
         if let Some(Ok(base)) = &scope_base {
             self.known.extend(base.decls.keys().cloned());
@@ -587,6 +636,46 @@ fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
     } else {
         ClaimKind::Identity
     }
+}
+
+/// Sizes a size letter takes when only the notes name it (`X\in\mathbb R^{n\times d}`).
+pub const DEFAULT_SIZES: [i64; 2] = [2, 3];
+
+/// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
+/// `b\in\mathbb R^{1\times m}` -> (b, [1, m]).
+fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
+    let dim = |e: &Expr| match &e.kind {
+        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
+        _ => e.symbol_key(),
+    };
+    let mut out = Vec::new();
+    for chain in &statement.chains {
+        let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { continue };
+        if link.op != RelOp::In {
+            continue;
+        }
+        let ExprKind::Power { base, exponent } = &link.rhs.kind else { continue };
+        let reals = matches!(&base.kind, ExprKind::Symbol(s) if s.name == "R" && s.style == Some(crate::syntax::ast::Style::Blackboard));
+        let Some(key) = first.symbol_key().filter(|_| reals) else { continue };
+        let shape = match &exponent.kind {
+            ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
+            _ => dim(exponent).map(|n| [n, "1".to_string()]),
+        };
+        if let Some(shape) = shape {
+            out.push((key, shape));
+        }
+    }
+    out
+}
+
+/// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
+fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    if let ExprKind::BigOp { lower: Some(lower), .. } = &e.kind {
+        if let Some(letters) = crate::syntax::ast::index_letters(lower) {
+            out.extend(letters);
+        }
+    }
+    e.children().for_each(|c| summation_letters(c, out));
 }
 
 /// Keys of symbols the notes use as vectors or matrices: transposed, in an entry-wise product,
