@@ -27,6 +27,8 @@ pub struct FormulaEntry {
     pub section_title: Option<String>,
     pub line: usize,
     pub col: usize,
+    /// Byte range of the TeX (without delimiters) in the file.
+    pub range: (usize, usize),
     pub display: bool,
     pub tex: String,
     pub parsed: bool,
@@ -103,6 +105,7 @@ fn entry(doc: &Document, site: &FormulaSite, result: &Result<Statement, SyntaxEr
         section_title: section.map(|s| s.title.clone()),
         line: site.line,
         col: site.col,
+        range: (site.tex_range.start, site.tex_range.end),
         display: site.display,
         tex: site.tex.clone(),
         parsed: result.is_ok(),

@@ -43,6 +43,9 @@ pub struct ClaimEntry {
     pub section: String,
     pub line: usize,
     pub col: usize,
+    /// Byte range of the formula's TeX in the notes file (absent for spec claims).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<(usize, usize)>,
     /// `notes` or `spec` (a claim the spec states in words).
     pub source: &'static str,
     pub tex: String,
@@ -75,15 +78,16 @@ pub struct CheckSummary {
 
 impl ClaimEntry {
     pub fn from_checked(c: &CheckedClaim) -> ClaimEntry {
-        let (line, col, source) = match &c.origin {
-            Origin::Notes { line, col, .. } => (*line, *col, "notes"),
-            Origin::Spec { line, col, .. } => (*line, *col, "spec"),
+        let (line, col, source, range) = match &c.origin {
+            Origin::Notes { line, col, range, .. } => (*line, *col, "notes", Some(*range)),
+            Origin::Spec { line, col, .. } => (*line, *col, "spec", None),
         };
         ClaimEntry {
             id: c.id.clone(),
             section: c.section.clone(),
             line,
             col,
+            range,
             source,
             tex: c.tex.clone(),
             kind: c.kind,

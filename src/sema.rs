@@ -32,8 +32,18 @@ pub enum ClaimKind {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "in", rename_all = "snake_case")]
 pub enum Origin {
-    Notes { formula: String, line: usize, col: usize },
-    Spec { name: String, line: usize, col: usize },
+    /// `range`: the byte range of the formula's TeX in the notes file.
+    Notes {
+        formula: String,
+        line: usize,
+        col: usize,
+        range: (usize, usize),
+    },
+    Spec {
+        name: String,
+        line: usize,
+        col: usize,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -402,7 +412,8 @@ impl<'a> SectionBuilder<'a> {
         }
         let chains = flatten_environments(&f.statement.chains, &site.tex);
         let conditions: Vec<Chain> = chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
-        let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col };
+        let range = (site.tex_range.start, site.tex_range.end);
+        let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range };
         let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
