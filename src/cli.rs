@@ -32,6 +32,17 @@ enum Command {
     Check(CheckArgs),
     /// Print the notation table: every construct derivcheck reads, and what it means.
     Notation,
+    /// Write a starting `checks.toml` beside the notes, from what the notes declare.
+    Init(InitArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct InitArgs {
+    /// A notes file, or a chapter folder.
+    path: PathBuf,
+    /// Overwrite an existing `checks.toml`.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -46,6 +57,10 @@ struct CheckArgs {
     /// Language of the text report.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     lang: LangArg,
+    /// Also fail (exit 1) on a formula that does not parse, a claim left undecided, and spec
+    /// drift (an `ignore` entry or a spec section that matches nothing in the notes).
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -95,6 +110,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Formulas(args) => run_formulas(&args),
         Command::Check(args) => run_check(&args),
+        Command::Init(args) => run_init(&args),
         Command::Notation => write_stdout(&crate::notation::markdown_table()).map_or_else(|code| code, |_| EXIT_OK),
     }
 }
@@ -144,9 +160,95 @@ fn run_check(args: &CheckArgs) -> i32 {
             ))
         }
     };
+    if let Err(code) = written {
+        return code;
+    }
+    let status = report.exit_status() as i32;
+    if args.strict && status == EXIT_OK {
+        let problems = strict_problems(&report, &docs, spec_path.as_deref(), &spec_shown);
+        for p in &problems {
+            eprintln!("strict: {p}");
+        }
+        if !problems.is_empty() {
+            return EXIT_REFUTED;
+        }
+    }
+    status
+}
+
+/// What `--strict` fails on beyond refutations: unparsed formulas, undecided claims, and spec
+/// entries that match nothing in the notes.
+fn strict_problems(
+    report: &crate::report::CheckReport,
+    docs: &[Document],
+    spec: Option<&Path>,
+    shown: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let s = &report.summary;
+    if s.formulas > s.parsed {
+        out.push(format!("{} formula(s) do not parse", s.formulas - s.parsed));
+    }
+    if s.undecided > 0 {
+        out.push(format!("{} claim(s) undecided", s.undecided));
+    }
+    let Some(Ok((spec, _))) = spec.map(read_spec) else { return out };
+    let sections: Vec<&str> = docs.iter().flat_map(|d| d.sections.iter().map(|s| s.number.as_str())).collect();
+    let formulas: Vec<&str> = docs.iter().flat_map(|d| d.formulas.iter().map(|f| f.tex.trim())).collect();
+    for (number, section) in &spec.sections {
+        let in_notes = sections.contains(&number.as_str());
+        if !in_notes && section.claims.is_empty() && section.example.is_none() {
+            out.push(format!("{shown}: section {number} matches no section of the notes and states no claim"));
+        }
+        for ignore in &section.ignore {
+            if !formulas.contains(&ignore.tex.trim()) {
+                out.push(format!("{shown}: section {number}: the ignore entry `{}` matches no formula", ignore.tex));
+            }
+        }
+    }
+    out
+}
+
+/// `derivcheck init`: the spec skeleton of the notes, written atomically beside them; an
+/// existing spec is kept unless `--force`.
+fn run_init(args: &InitArgs) -> i32 {
+    let docs = match read_notes(&args.path) {
+        Ok(docs) => docs,
+        Err(e) => return input_error(false, &e.to_string(), "input"),
+    };
+    let dir = if args.path.is_dir() {
+        args.path.clone()
+    } else {
+        args.path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let target = dir.join("checks.toml");
+    if target.exists() && !args.force {
+        let message = format!("{} exists: derivcheck init does not overwrite it (use --force)", target.display());
+        return input_error(false, &message, "init");
+    }
+    let parsed = crate::listing::parse_all(&docs);
+    let doc = &docs[0];
+    let formulas: Vec<crate::sema::ParsedFormula> = parsed[0]
+        .iter()
+        .enumerate()
+        .filter_map(|(index, r)| r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement }))
+        .collect();
+    let plans = crate::sema::plan(doc, &formulas, None, "", true);
+    let text = crate::sema::spec_skeleton(&doc.path, &plans);
+    // Written beside, then renamed: a reader never sees half a file.
+    let partial = dir.join(".checks.toml.partial");
+    let written = std::fs::write(&partial, &text).and_then(|_| std::fs::rename(&partial, &target));
     match written {
-        Ok(()) => report.exit_status() as i32,
-        Err(code) => code,
+        Ok(()) => {
+            eprintln!(
+                "wrote {}: check with `derivcheck check {} --spec {}`",
+                target.display(),
+                args.path.display(),
+                target.display()
+            );
+            EXIT_OK
+        }
+        Err(e) => input_error(false, &format!("{}: cannot write: {e}", target.display()), "init"),
     }
 }
 

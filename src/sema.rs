@@ -695,7 +695,7 @@ fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
 /// undecided (`(AB)^\top=A^\top B^\top` is not verified with A and B read as numbers).
 fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<String>) {
     let mut mark = |x: &Expr| {
-        if let Some(key) = x.symbol_key() {
+        if let Some(key) = x.symbol_key().filter(|k| k != "\\mathbf{1}" && k != "\\mathbb{1}") {
             out.insert(key);
         }
     };
@@ -833,4 +833,76 @@ fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
 
 fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {
     pred(e) || e.children().any(|c| contains(c, pred))
+}
+
+/// A starting spec for notes checked without one (`derivcheck init`): per section, the shapes,
+/// sizes and index letters read from the notes as entries that load as they are, and as comments
+/// what the notes define and what is still unknown. Plain text; the caller writes the file.
+pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
+    let mut out = format!(
+        "# derivcheck spec for {notes}, started by `derivcheck init`: what the notes leave out.\n\
+         # Sizes the notes name are tried at 2 and 3; change them here. Entries left as comments\n\
+         # are what derivcheck could not read from the notes: fill in those you need.\n"
+    );
+    for plan in plans {
+        let Ok(scope) = &plan.scope else { continue };
+        out.push_str(&format!("\n[section.\"{}\"]\n", plan.number));
+        if !plan.title.is_empty() {
+            out.push_str(&format!("# {}\n", plan.title));
+        }
+        if !scope.sizes.is_empty() {
+            let sizes: Vec<String> = scope
+                .sizes
+                .iter()
+                .map(|(k, v)| {
+                    format!("{} = [{}]", toml_key(k), v.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
+                })
+                .collect();
+            out.push_str(&format!("sizes = {{ {} }}\n", sizes.join(", ")));
+        }
+        let mut shapes: Vec<String> = scope
+            .decls
+            .iter()
+            .filter_map(|(k, d)| match d {
+                Decl::Matrix { rows, cols } => Some(format!("{} = [\"{rows}\", \"{cols}\"]", toml_key(k))),
+                _ => None,
+            })
+            .collect();
+        shapes.sort();
+        if !shapes.is_empty() {
+            out.push_str(&format!("# shapes the notes declare: {}\n", shapes.join(", ")));
+        }
+        let mut defined: Vec<&str> = scope.defs.values().filter(|d| d.from_notes).map(|d| d.key.as_str()).collect();
+        defined.sort();
+        defined.dedup();
+        if !defined.is_empty() {
+            out.push_str(&format!("# defined in the notes: {}\n", defined.join(", ")));
+        }
+        let mut unknown: Vec<&String> = scope.matrix_like.iter().filter(|k| !scope.knows(k)).collect();
+        unknown.sort();
+        if !unknown.is_empty() {
+            let entries: Vec<String> = unknown.iter().map(|k| format!("{} = [\"?\", \"?\"]", toml_key(k))).collect();
+            out.push_str("# used as vectors or matrices, with no shape in the notes: give their shapes\n");
+            out.push_str(&format!("# matrix = {{ {} }}\n", entries.join(", ")));
+        }
+        let mut letters: Vec<&String> =
+            scope.decls.iter().filter(|(_, d)| matches!(d, Decl::Index { .. })).map(|(k, _)| k).collect();
+        letters.sort();
+        if !letters.is_empty() {
+            let names: Vec<&str> = letters.iter().map(|k| k.as_str()).collect();
+            out.push_str(&format!("# index letters of sums, their range read off shapes: {}\n", names.join(", ")));
+        }
+        out.push_str("# loss = 'L'          # for bars: \\bar Y is dL/dY\n");
+        out.push_str("# positive = ['x']    # symbols that are positive (branch identities then hold)\n");
+    }
+    out
+}
+
+/// A TOML key for a TeX name: bare when it is a plain word, quoted as a literal string otherwise.
+fn toml_key(tex: &str) -> String {
+    if tex.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        tex.to_string()
+    } else {
+        format!("'{tex}'")
+    }
 }

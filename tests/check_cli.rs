@@ -260,3 +260,50 @@ fn streams_stay_clean() {
     assert_ne!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `derivcheck init` writes a spec that loads, from the shapes the notes declare, and never
+/// overwrites one without `--force`.
+#[test]
+fn init_writes_a_spec_that_loads_and_keeps_an_existing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("linear.md");
+    std::fs::copy(repo_path("tests/chapters/linear.en.md"), &notes).unwrap();
+    let out = run(&["init", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let spec = dir.path().join("checks.toml");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    assert!(text.contains("[section.\"7.1\"]") && text.contains("sizes = { d = [2, 3]"), "{text}");
+    assert!(text.contains("X = [\"n\", \"d\"]"), "the shapes the notes declare: {text}");
+    let (code, report) = {
+        let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
+        (out.status.code(), json(&out))
+    };
+    assert_eq!(code, Some(1), "loads, and the planted errors are found");
+    assert_eq!(report["summary"]["undecided"], 0);
+    let out = run(&["init", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&spec).unwrap(), text, "kept");
+    let out = run(&["init", notes.to_str().unwrap(), "--force"]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// `--strict` passes on the shipped chapter and fails, with an underlined diagnostic, on notes
+/// with a formula that does not parse.
+#[test]
+fn strict_fails_on_unparsed_formulas() {
+    let out = run(&["check", CHAPTER_ZH, "--spec", SPEC, "--strict"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, "## 1 S\n\n$$a+b=b+a$$\n\n$$a\\oslash b=a$$\n").unwrap();
+    let out = run(&["check", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "without --strict an unparsed formula is reported, not fatal");
+    let out = run(&["check", notes.to_str().unwrap(), "--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("^^^^^^^") && stderr(&out).contains("strict: 1 formula(s) do not parse"),
+        "{}",
+        stderr(&out)
+    );
+}
