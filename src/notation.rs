@@ -225,7 +225,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"X\in\mathbb R^{n\times d}, w\in\mathbb R^{d}, b\in\mathbb R^{1\times m}",
-        meaning: "a shape declared in the notes (w a column), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det) without a shape is refused, never taken for a number",
+        meaning: "a shape declared in the notes (w a column), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det, or multiplied in both orders, AB and BA) without a shape is refused, never taken for a number",
         example: "",
     },
     // ------------------------------------------------------------------ relations

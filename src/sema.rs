@@ -296,9 +296,18 @@ impl<'a> SectionBuilder<'a> {
             self.add_spec_claims();
         }
         let (mut values, mut matrix_like) = (std::collections::HashSet::new(), std::collections::HashSet::new());
+        let mut orders = std::collections::HashSet::new();
         for f in formulas {
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_matrix_like(e, &mut matrix_like));
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_product_orders(e, &mut orders));
+        }
+        // `AB` here and `BA` there: the order matters to the notes, so A and B are not numbers.
+        for (a, b) in &orders {
+            if a != b && orders.contains(&(b.clone(), a.clone())) {
+                matrix_like.insert(a.clone());
+                matrix_like.insert(b.clone());
+            }
         }
         let scope = match (&self.spec, scope_base) {
             (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone())
@@ -720,6 +729,22 @@ fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<String>) {
         _ => {}
     }
     e.children().for_each(|c| collect_matrix_like(c, out));
+}
+
+/// Ordered pairs of symbols written side by side in a product (`AB` gives (A, B)).
+fn collect_product_orders(e: &Expr, out: &mut std::collections::HashSet<(String, String)>) {
+    if let ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } = &e.kind {
+        let last = |x: &Expr| -> Option<String> {
+            match &x.kind {
+                ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, rhs, .. } => rhs.symbol_key(),
+                _ => x.symbol_key(),
+            }
+        };
+        if let (Some(a), Some(b)) = (last(lhs), rhs.symbol_key()) {
+            out.insert((a, b));
+        }
+    }
+    e.children().for_each(|c| collect_product_orders(c, out));
 }
 
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
