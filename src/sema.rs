@@ -502,6 +502,14 @@ impl<'a> SectionBuilder<'a> {
     /// Records `target = body` as a definition if the target is a new symbol of this section
     /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
+        let new = |key: String, params: Vec<String>, function: bool| Definition {
+            key,
+            params,
+            body: body.clone(),
+            origin: origin.to_string(),
+            from_notes,
+            function,
+        };
         if let Some((key, params)) = self.function_target(target) {
             let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
             let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && declared.is_none());
@@ -511,14 +519,7 @@ impl<'a> SectionBuilder<'a> {
             if declared == Some(FunctionKind::Rotation) {
                 self.inconsistent_function(&key);
             }
-            self.record(Definition {
-                key,
-                params,
-                body: body.clone(),
-                origin: origin.to_string(),
-                from_notes,
-                function: true,
-            });
+            self.record(new(key, params, true));
             return true;
         }
         let Some((key, params)) = self.definable(target) else { return false };
@@ -528,14 +529,7 @@ impl<'a> SectionBuilder<'a> {
         if taken || (!shares_function && mentions_key(body, &key)) {
             return false;
         }
-        self.record(Definition {
-            key,
-            params,
-            body: body.clone(),
-            origin: origin.to_string(),
-            from_notes,
-            function: false,
-        });
+        self.record(new(key, params, false));
         true
     }
 
