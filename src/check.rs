@@ -26,6 +26,8 @@ pub struct CheckedClaim {
     pub origin: Origin,
     pub tex: String,
     pub kind: ClaimKind,
+    /// The claim's link (`lhs = rhs`) as a byte range inside the formula's TeX.
+    pub link: (usize, usize),
     pub verdict: Verdict,
 }
 
@@ -72,6 +74,7 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
         origin: claim.origin.clone(),
         tex: claim.tex.clone(),
         kind: claim.kind,
+        link: (claim.lhs.span.start, claim.rhs.span.end),
         verdict,
     }
 }

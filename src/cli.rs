@@ -82,7 +82,10 @@ struct FormulasArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
+    /// Compiler-style diagnostics pointing at every claim not verified, then a summary.
     Text,
+    /// One tab-separated line per claim, for scripts.
+    Lines,
     Json,
 }
 
@@ -150,6 +153,14 @@ fn run_check(args: &CheckArgs) -> i32 {
     let written = match args.format {
         Format::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
         Format::Text => {
+            let (_, failures) = listing::build(&docs, false);
+            emit_parse_diagnostics(&docs, &failures);
+            let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+            let spec_source =
+                spec_path.as_ref().map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap_or_default()));
+            write_stdout(&render_diagnostics(&report, &docs, spec_source, lang))
+        }
+        Format::Lines => {
             let (_, failures) = listing::build(&docs, false);
             emit_parse_diagnostics(&docs, &failures);
             let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
@@ -335,7 +346,7 @@ fn run_formulas(args: &FormulasArgs) -> i32 {
     }
     let written = match args.format {
         Format::Json => write_stdout(&(serde_json::to_string_pretty(&listing).expect("listing serializes") + "\n")),
-        Format::Text => {
+        Format::Text | Format::Lines => {
             emit_parse_diagnostics(&docs, &failures);
             write_stdout(&render_listing_text(&listing))
         }
@@ -423,6 +434,77 @@ fn render_listing_text(listing: &Listing) -> String {
 
 fn one_line(tex: &str) -> String {
     tex.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The default `check` report: a compiler-style diagnostic for every claim not verified (the
+/// failing link underlined in its source line, the reason as the label, the counterexample's
+/// point as a note), then per file how many claims were verified, then the summary. Colour only
+/// when stdout is a terminal.
+fn render_diagnostics(
+    report: &crate::report::CheckReport,
+    docs: &[Document],
+    spec: Option<(String, String)>,
+    lang: crate::report::Lang,
+) -> String {
+    use crate::model::Status;
+    use std::io::IsTerminal;
+    let w = crate::report::words(lang);
+    let mut files = SimpleFiles::new();
+    let ids: Vec<(String, usize)> =
+        docs.iter().map(|d| (d.path.clone(), files.add(d.path.clone(), d.source.clone()))).collect();
+    let spec_file = spec.map(|(path, text)| (files.add(path, text.clone()), text));
+    let mut buffer =
+        if std::io::stdout().is_terminal() { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+    let config = term::Config::default();
+    let mut tail = String::new();
+    for file in &report.files {
+        let verified = file.claims.iter().filter(|c| c.verdict == Status::Verified).count();
+        if !file.claims.is_empty() {
+            tail.push_str(&format!("{}: {verified}/{} {}\n", file.listing.path, file.claims.len(), w.verified));
+        }
+        for c in file.claims.iter().filter(|c| c.verdict != Status::Verified) {
+            let (severity, status) = match c.verdict {
+                Status::Refuted => (codespan_reporting::diagnostic::Severity::Error, w.refuted),
+                _ => (codespan_reporting::diagnostic::Severity::Warning, w.undecided),
+            };
+            let notes_file = ids.iter().find(|(p, _)| *p == file.listing.path).map(|(_, id)| *id);
+            let location = match (c.range, notes_file, &spec_file) {
+                (Some(range), Some(id), _) => Some((id, range.0 + c.link.0..range.0 + c.link.1)),
+                (None, _, Some((id, text))) => {
+                    Some((*id, offset_of(text, c.line, c.col)..offset_of(text, c.line, c.col) + 1))
+                }
+                _ => None,
+            };
+            let mut diagnostic = Diagnostic::new(severity).with_message(format!("{status} {}", c.id));
+            if let Some((id, range)) = location {
+                diagnostic = diagnostic.with_labels(vec![
+                    Label::primary(id, range).with_message(crate::report::describe(&c.reason, lang))
+                ]);
+            } else {
+                diagnostic = diagnostic.with_notes(vec![crate::report::describe(&c.reason, lang)]);
+            }
+            if let Some(point) =
+                c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).filter(|m| !m.point.is_empty())
+            {
+                let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
+                diagnostic = diagnostic.with_notes(vec![values.join(", ")]);
+            }
+            let _ = term::emit(&mut buffer, &config, &files, &diagnostic);
+        }
+    }
+    let mut out = String::from_utf8_lossy(buffer.as_slice()).into_owned();
+    out.push_str(&tail);
+    let summary = crate::report::render_text(report, lang, None);
+    out.push_str(summary.lines().last().unwrap_or_default());
+    out.push('\n');
+    out
+}
+
+/// The byte offset of a 1-based line and character column.
+fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let rest = &text[start.min(text.len())..];
+    start + rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len().min(1), |(i, _)| i)
 }
 
 /// Compiler-style diagnostics (file:line:col, the line, a caret under the token) on stderr.

@@ -46,6 +46,8 @@ pub struct ClaimEntry {
     /// Byte range of the formula's TeX in the notes file (absent for spec claims).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<(usize, usize)>,
+    /// The claim's link (`lhs = rhs`) as a byte range inside the formula's TeX.
+    pub link: (usize, usize),
     /// `notes` or `spec` (a claim the spec states in words).
     pub source: &'static str,
     pub tex: String,
@@ -88,6 +90,7 @@ impl ClaimEntry {
             line,
             col,
             range,
+            link: c.link,
             source,
             tex: c.tex.clone(),
             kind: c.kind,

@@ -125,9 +125,9 @@ fn two_processes_at_once_both_finish() {
 
 #[test]
 fn text_report_in_both_languages() {
-    let out = run(&["check", "derivations/ch15", "--lang", "zh"]);
+    let out = run(&["check", "derivations/ch15", "--lang", "zh", "--format", "lines"]);
     assert!(stdout(&out).contains("已验证"), "{}", stdout(&out));
-    let out = run(&["check", "derivations/ch15"]);
+    let out = run(&["check", "derivations/ch15", "--format", "lines"]);
     let text = stdout(&out);
     assert!(text.contains("\tverified\tsymbolic+numeric\tN = 2, 3, 4, 5\t15.1#3.2"), "{text}");
     assert!(!text.contains("SYMBOLICA"), "licence banner must not reach stdout");
@@ -223,7 +223,7 @@ fn unparsed_formulas_and_layout_slips_are_reported() {
     let spec = dir.path().join("spec.toml");
     std::fs::write(&notes, "## 1 S\n\n$$a\\oslash b=a$$\n\n$$\\nabla_w \\frac12 w^\\top w=w^\\top$$\n").unwrap();
     std::fs::write(&spec, "[defaults]\nsizes = { n = [2] }\nmatrix = { w = [\"n\", \"1\"] }\n").unwrap();
-    let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap()]);
+    let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "lines"]);
     let text = stdout(&out);
     assert!(text.contains(":3:1\t1\tNOT PARSED"), "{text}");
     assert!(text.contains("1 NOT PARSED"), "{text}");
@@ -306,4 +306,18 @@ fn strict_fails_on_unparsed_formulas() {
         "{}",
         stderr(&out)
     );
+}
+
+/// The default report points: each refuted claim is an error with its link underlined in the
+/// source line and the reason beside it; verified claims are counted.
+#[test]
+fn the_default_report_underlines_refuted_links() {
+    let out = run(&["check", "tests/chapters/logreg.en.md", "--spec", "tests/chapters/logreg.en.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("error: REFUTED 3.1#12"), "{text}");
+    assert!(text.contains("tests/chapters/logreg.en.md:30:"), "points at the line: {text}");
+    assert!(text.contains("^^^^") && text.contains("sides differ"), "{text}");
+    assert!(text.contains("tests/chapters/logreg.en.md: 11/14 verified"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("summary:"), "{text}");
 }

@@ -28,12 +28,12 @@ fn golden(name: &str, args: &[&str]) {
 
 #[test]
 fn chapter_text_report_english() {
-    golden("ch15.en.txt", &["check", "derivations/ch15", "--lang", "en"]);
+    golden("ch15.en.txt", &["check", "derivations/ch15", "--lang", "en", "--format", "lines"]);
 }
 
 #[test]
 fn chapter_text_report_chinese() {
-    golden("ch15.zh.txt", &["check", "derivations/ch15", "--lang", "zh"]);
+    golden("ch15.zh.txt", &["check", "derivations/ch15", "--lang", "zh", "--format", "lines"]);
 }
 
 #[test]
@@ -46,9 +46,27 @@ fn chapter_formulas_listing() {
 #[test]
 fn chinese_reports_have_no_english_sentences() {
     let runs: [&[&str]; 3] = [
-        &["check", "derivations/ch15", "--lang", "zh"],
-        &["check", "tests/chapters/logreg.zh.md", "--spec", "tests/chapters/logreg.zh.toml", "--lang", "zh"],
-        &["check", "tests/notation/outside.md", "--spec", "tests/notation/outside.toml", "--lang", "zh"],
+        &["check", "derivations/ch15", "--lang", "zh", "--format", "lines"],
+        &[
+            "check",
+            "tests/chapters/logreg.zh.md",
+            "--spec",
+            "tests/chapters/logreg.zh.toml",
+            "--lang",
+            "zh",
+            "--format",
+            "lines",
+        ],
+        &[
+            "check",
+            "tests/notation/outside.md",
+            "--spec",
+            "tests/notation/outside.toml",
+            "--lang",
+            "zh",
+            "--format",
+            "lines",
+        ],
     ];
     for args in runs {
         let text = stdout(&run(args));
