@@ -138,12 +138,25 @@ fn run_check(args: &CheckArgs) -> i32 {
         }
         Some(p) => match read_spec(p) {
             Ok((spec, text)) => (Some(spec), text),
-            Err(message) => return input_error(json, &message, "spec"),
+            Err(failure) => {
+                if let (SpecFailure::Invalid { error, text }, false) = (&failure, json) {
+                    emit_spec_diagnostics(&error.path, text, &[(error.line, error.col, error.message.clone())]);
+                    return EXIT_BAD_INPUT;
+                }
+                return input_error(json, &failure.message(), "spec");
+            }
         },
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let spec_source = spec_text.clone();
     let report = match check_documents(&docs, spec, spec_text) {
         Ok(report) => report,
+        Err(problems) if !json => {
+            let errors: Vec<(usize, usize, String)> =
+                problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect();
+            emit_spec_diagnostics(&spec_shown, &spec_source, &errors);
+            return EXIT_BAD_INPUT;
+        }
         Err(problems) => {
             let messages: Vec<String> =
                 problems.iter().map(|p| format!("{spec_shown}:{}:{}: {}", p.line, p.col, p.message)).collect();
@@ -204,6 +217,7 @@ fn strict_problems(
         out.push(format!("{} claim(s) undecided", s.undecided));
     }
     let Some(Ok((spec, _))) = spec.map(read_spec) else { return out };
+    let spec: crate::spec::Spec = spec;
     let sections: Vec<&str> = docs.iter().flat_map(|d| d.sections.iter().map(|s| s.number.as_str())).collect();
     let formulas: Vec<&str> = docs.iter().flat_map(|d| d.formulas.iter().map(|f| f.tex.trim())).collect();
     for (number, section) in &spec.sections {
@@ -332,10 +346,45 @@ pub fn check_documents(
     Ok(crate::report::build(listing, checked, spec_path))
 }
 
-fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), String> {
-    let text = read_text(path).map_err(|e| e.to_string())?;
-    let spec = crate::spec::Spec::parse(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
-    Ok((spec, text))
+/// A spec that cannot be used: unreadable, or invalid at a position of its text.
+enum SpecFailure {
+    Unreadable(String),
+    Invalid { error: crate::spec::SpecError, text: String },
+}
+
+impl SpecFailure {
+    fn message(&self) -> String {
+        match self {
+            SpecFailure::Unreadable(message) => message.clone(),
+            SpecFailure::Invalid { error, .. } => error.to_string(),
+        }
+    }
+}
+
+fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), SpecFailure> {
+    let text = read_text(path).map_err(|e| SpecFailure::Unreadable(e.to_string()))?;
+    match crate::spec::Spec::parse(&path.display().to_string(), &text) {
+        Ok(spec) => Ok((spec, text)),
+        Err(error) => Err(SpecFailure::Invalid { error, text }),
+    }
+}
+
+/// Spec errors as diagnostics on stderr, each underlining its entry in the spec's text.
+fn emit_spec_diagnostics(path: &str, text: &str, errors: &[(usize, usize, String)]) {
+    use std::io::IsTerminal;
+    let mut files = SimpleFiles::new();
+    let id = files.add(path.to_string(), text.to_string());
+    let colour =
+        if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
+    let writer = termcolor::StandardStream::stderr(colour);
+    for (line, col, message) in errors {
+        let start = offset_of(text, *line, *col);
+        let end = text[start..].find(['\n', ',', '}', ']']).map_or(text.len(), |k| start + k.max(1));
+        let diagnostic = Diagnostic::error()
+            .with_message(format!("{path}:{line}:{col}: {message}"))
+            .with_labels(vec![Label::primary(id, start..end)]);
+        let _ = term::emit(&mut writer.lock(), &term::Config::default(), &files, &diagnostic);
+    }
 }
 
 fn run_formulas(args: &FormulasArgs) -> i32 {

@@ -201,6 +201,7 @@ fn spec_entries_that_cannot_take_effect_stop_the_run_at_their_line() {
         let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{text}: {}", stderr(&out));
         assert!(stderr(&out).contains(at) && stderr(&out).contains(says), "{text}: {}", stderr(&out));
+        assert!(stderr(&out).contains('^'), "the entry is underlined: {}", stderr(&out));
         // Under --format json the same defect is a JSON error object on stdout.
         let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
         assert_eq!(out.status.code(), Some(2));
