@@ -51,7 +51,7 @@ fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<Checked
         .iter()
         .map(|claim| {
             let verdict = timed(|| match &runs[usize::from(claim.variant)] {
-                Err(detail) => undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
+                Err(detail) => Verdict::undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
                 Ok(run) if claim.holds => run.check(claim),
                 Ok(run) => expected_to_fail(run.check(claim)),
             });
@@ -85,7 +85,11 @@ fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
     let scope = match &plan.scope {
         Ok(scope) => scope,
         Err(reason) => {
-            return plan.claims.iter().map(|c| checked_claim(c, undecided(reason.clone(), String::new()))).collect()
+            return plan
+                .claims
+                .iter()
+                .map(|c| checked_claim(c, Verdict::undecided(reason.clone(), String::new())))
+                .collect()
         }
     };
     let sizes = numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
@@ -111,19 +115,11 @@ fn section_seed(number: &str) -> u64 {
     number.bytes().fold(7u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)))
 }
 
-fn undecided(reason: Reason, sizes: String) -> Verdict {
-    Verdict::undecided(reason, sizes)
-}
-
-fn refuted(method: Method, sizes: String, reason: Reason, counterexample: Counterexample) -> Verdict {
-    Verdict::refuted(method, sizes, reason, counterexample)
-}
-
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
 /// floating point when `floats` is given.
 pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
-        return undecided(Reason::ApproxWithoutDecimals, String::new());
+        return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
     }
     check_at(scope, claim, &scope.size_assignments(), floats)
 }
@@ -144,7 +140,7 @@ fn check_at(
         let inst = Instance::new(&Symbolic, scope, sizes, None, budget);
         let envs = match index_assignments(&inst, &free, &claim.conditions, claim, &Env::new()) {
             Ok(envs) => envs,
-            Err(e) => return undecided(e.reason(), sizes_text),
+            Err(e) => return Verdict::undecided(e.reason(), sizes_text),
         };
         for env in envs {
             assignments_checked += 1;
@@ -153,7 +149,7 @@ fn check_at(
                 Ok(Agreement::Different(mismatch)) => {
                     let reason = refutation(&mismatch, sizes, &env);
                     let method = mismatch.method;
-                    return refuted(
+                    return Verdict::refuted(
                         method,
                         sizes_text,
                         reason,
@@ -161,7 +157,7 @@ fn check_at(
                     );
                 }
                 Err(e) if e.refutes() => {
-                    return refuted(
+                    return Verdict::refuted(
                         Method::Symbolic,
                         sizes_text,
                         e.reason(),
@@ -170,14 +166,14 @@ fn check_at(
                 }
                 Err(e) => {
                     let inconsistent = matches!(e, EvalError::Inconsistent { .. });
-                    return Verdict { inconsistent, ..undecided(e.reason(), sizes_text) };
+                    return Verdict { inconsistent, ..Verdict::undecided(e.reason(), sizes_text) };
                 }
             }
         }
     }
     if assignments_checked == 0 {
         let conditions: Vec<String> = claim.conditions.iter().map(crate::syntax::print::chain).collect();
-        return undecided(Reason::NoAssignment { conditions }, sizes_text);
+        return Verdict::undecided(Reason::NoAssignment { conditions }, sizes_text);
     }
     let reason = Reason::Checked { assignments: assignments_checked, rounded: method == Method::Rounded };
     let verified = Verdict::new(Status::Verified, Some(method), sizes_text, reason);

@@ -149,7 +149,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let spec_source = spec_text.clone();
-    let report = match check_documents(&docs, spec, spec_text) {
+    let report = match check_documents(&docs, spec.clone(), spec_text) {
         Ok(report) => report,
         Err(problems) if !json => {
             let errors: Vec<(usize, usize, String)> =
@@ -163,33 +163,23 @@ fn run_check(args: &CheckArgs) -> i32 {
             return input_error(json, &messages.join("\n"), "spec");
         }
     };
+    let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+    if !json {
+        let (_, failures) = listing::build(&docs, false);
+        emit_parse_diagnostics(&docs, &failures);
+    }
+    let spec_file = spec_path.as_ref().map(|_| (spec_shown.as_str(), spec_source.as_str()));
     let written = match args.format {
         Format::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
-        Format::Text => {
-            let (_, failures) = listing::build(&docs, false);
-            emit_parse_diagnostics(&docs, &failures);
-            let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
-            let spec_source =
-                spec_path.as_ref().map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap_or_default()));
-            write_stdout(&render_diagnostics(&report, &docs, spec_source, lang))
-        }
-        Format::Lines => {
-            let (_, failures) = listing::build(&docs, false);
-            emit_parse_diagnostics(&docs, &failures);
-            let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
-            write_stdout(&crate::report::render_text(
-                &report,
-                lang,
-                spec_path.as_ref().map(|p| p.display().to_string()).as_deref(),
-            ))
-        }
+        Format::Text => write_stdout(&render_diagnostics(&report, &docs, spec_file, lang)),
+        Format::Lines => write_stdout(&crate::report::render_text(&report, lang, spec_file.map(|(path, _)| path))),
     };
     if let Err(code) = written {
         return code;
     }
     let status = report.exit_status() as i32;
     if args.strict && status == EXIT_OK {
-        let problems = strict_problems(&report, &docs, spec_path.as_deref(), &spec_shown);
+        let problems = strict_problems(&report, &docs, spec.as_ref(), &spec_shown);
         for p in &problems {
             eprintln!("strict: {p}");
         }
@@ -205,7 +195,7 @@ fn run_check(args: &CheckArgs) -> i32 {
 fn strict_problems(
     report: &crate::report::CheckReport,
     docs: &[Document],
-    spec: Option<&Path>,
+    spec: Option<&crate::spec::Spec>,
     shown: &str,
 ) -> Vec<String> {
     let mut out = Vec::new();
@@ -216,8 +206,7 @@ fn strict_problems(
     if s.undecided > 0 {
         out.push(format!("{} claim(s) undecided", s.undecided));
     }
-    let Some(Ok((spec, _))) = spec.map(read_spec) else { return out };
-    let spec: crate::spec::Spec = spec;
+    let Some(spec) = spec else { return out };
     let sections: Vec<&str> = docs.iter().flat_map(|d| d.sections.iter().map(|s| s.number.as_str())).collect();
     let formulas: Vec<&str> = docs.iter().flat_map(|d| d.formulas.iter().map(|f| f.tex.trim())).collect();
     for (number, section) in &spec.sections {
@@ -492,7 +481,7 @@ fn one_line(tex: &str) -> String {
 fn render_diagnostics(
     report: &crate::report::CheckReport,
     docs: &[Document],
-    spec: Option<(String, String)>,
+    spec: Option<(&str, &str)>,
     lang: crate::report::Lang,
 ) -> String {
     use crate::model::Status;
@@ -501,7 +490,7 @@ fn render_diagnostics(
     let mut files = SimpleFiles::new();
     let ids: Vec<(String, usize)> =
         docs.iter().map(|d| (d.path.clone(), files.add(d.path.clone(), d.source.clone()))).collect();
-    let spec_file = spec.map(|(path, text)| (files.add(path, text.clone()), text));
+    let spec_file = spec.map(|(path, text)| (files.add(path.to_string(), text.to_string()), text));
     let mut buffer =
         if std::io::stdout().is_terminal() { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
     let config = term::Config::default();
@@ -543,9 +532,7 @@ fn render_diagnostics(
     }
     let mut out = String::from_utf8_lossy(buffer.as_slice()).into_owned();
     out.push_str(&tail);
-    let summary = crate::report::render_text(report, lang, None);
-    out.push_str(summary.lines().last().unwrap_or_default());
-    out.push('\n');
+    out.push_str(&crate::report::render_summary(report, lang));
     out
 }
 

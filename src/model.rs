@@ -225,10 +225,6 @@ pub enum Reason {
     Internal {
         detail: String,
     },
-    /// The section has no entry in the spec.
-    NoSpecSection {
-        section: String,
-    },
     /// The spec entry of the section cannot be used.
     SpecUnusable {
         detail: String,

@@ -174,6 +174,30 @@ fn render_printed_matrix(m: &crate::model::PrintedMatrix, w: &Words) -> String {
     out
 }
 
+/// The closing line of every text report: formulas, parses and claims by verdict.
+pub fn render_summary(report: &CheckReport, lang: Lang) -> String {
+    let w = words(lang);
+    let s = &report.summary;
+    format!(
+        "{}: {} {} ({} {}, {} {}), {} {}: {} {}, {} {}, {} {}\n",
+        w.summary,
+        s.formulas,
+        w.formulas,
+        s.parsed,
+        w.parsed,
+        s.formulas - s.parsed,
+        w.not_parsed,
+        s.claims,
+        w.claims,
+        s.verified,
+        w.verified,
+        s.refuted,
+        w.refuted,
+        s.undecided,
+        w.undecided
+    )
+}
+
 /// One line per claim (`file:line:col  section  verdict  method  sizes  id`), details indented.
 pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) -> String {
     let w = words(lang);
@@ -228,25 +252,7 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             }
         }
     }
-    let s = &report.summary;
-    out.push_str(&format!(
-        "{}: {} {} ({} {}, {} {}), {} {}: {} {}, {} {}, {} {}\n",
-        w.summary,
-        s.formulas,
-        w.formulas,
-        s.parsed,
-        w.parsed,
-        s.formulas - s.parsed,
-        w.not_parsed,
-        s.claims,
-        w.claims,
-        s.verified,
-        w.verified,
-        s.refuted,
-        w.refuted,
-        s.undecided,
-        w.undecided
-    ));
+    out.push_str(&render_summary(report, lang));
     out
 }
 

@@ -209,10 +209,7 @@ impl<'a> SectionBuilder<'a> {
     /// indices whose range is read off the shapes they index. A section the spec does not name
     /// is checked as far as this allows.
     fn complete_from_notes(&mut self, formulas: &[&ParsedFormula]) {
-        if self.spec.is_none() && (self.spec_full.is_none() || !self.notes_shapes.is_empty() || !formulas.is_empty()) {
-            self.spec = Some(SectionSpec::default());
-        }
-        let Some(spec) = self.spec.as_mut() else { return };
+        let spec = self.spec.get_or_insert_with(SectionSpec::default);
         let declared = |spec: &SectionSpec, key: &str| {
             spec.matrix
                 .keys()
@@ -263,8 +260,9 @@ impl<'a> SectionBuilder<'a> {
 
     fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
         self.complete_from_notes(formulas);
-        let scope_base = self.spec.as_ref().map(|s| Scope::new(&self.number, s, Vec::new()));
-        if let Some(Ok(base)) = &scope_base {
+        let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
+        let scope_base = Scope::new(&self.number, &spec, Vec::new());
+        if let Ok(base) = &scope_base {
             self.known.extend(base.decls.keys().cloned());
             self.known.extend(base.sizes.keys().cloned());
             for (key, decl) in &base.decls {
@@ -309,17 +307,14 @@ impl<'a> SectionBuilder<'a> {
                 matrix_like.insert(b.clone());
             }
         }
-        let scope = match (&self.spec, scope_base) {
-            (Some(s), Some(Ok(_))) => Scope::new(&self.number, s, self.defs.clone())
-                .map(|mut scope| {
-                    scope.values = values;
-                    scope.matrix_like = matrix_like;
-                    scope
-                })
-                .map_err(|detail| crate::model::Reason::SpecUnusable { detail }),
-            (_, Some(Err(e))) => Err(crate::model::Reason::SpecUnusable { detail: e }),
-            _ => Err(crate::model::Reason::NoSpecSection { section: self.number.clone() }),
-        };
+        let scope = scope_base
+            .and_then(|_| Scope::new(&self.number, &spec, self.defs.clone()))
+            .map(|mut scope| {
+                scope.values = values;
+                scope.matrix_like = matrix_like;
+                scope
+            })
+            .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
         let example = self.example_plan();
         SectionPlan {
             number: self.number,

@@ -271,22 +271,15 @@ impl Spec {
                     return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
                 }
             }
-            for (set, kind) in &section.sets {
-                if !SET_KINDS.contains(&kind.get_ref().as_str()) {
+            let kinds = section.sets.iter().map(|e| ("set", e, &SET_KINDS[..]));
+            for (what, (entry, kind), allowed) in
+                kinds.chain(section.functions.iter().map(|e| ("function", e, &FUNCTION_KINDS[..])))
+            {
+                if !allowed.contains(&kind.get_ref().as_str()) {
                     let message = format!(
-                        "section {name}: set `{set}` has kind `{}`; the kinds are {}",
+                        "section {name}: {what} `{entry}` has kind `{}`; the kinds are {}",
                         kind.get_ref(),
-                        SET_KINDS.join(", ")
-                    );
-                    return Err(error_at(kind.span().start, message));
-                }
-            }
-            for (function, kind) in &section.functions {
-                if !FUNCTION_KINDS.contains(&kind.get_ref().as_str()) {
-                    let message = format!(
-                        "section {name}: function `{function}` has kind `{}`; the kinds are {}",
-                        kind.get_ref(),
-                        FUNCTION_KINDS.join(", ")
+                        allowed.join(", ")
                     );
                     return Err(error_at(kind.span().start, message));
                 }

@@ -147,7 +147,6 @@ fn english(reason: &Reason) -> String {
         Reason::Cyclic { key } => format!("definition of `{key}` refers to itself"),
         Reason::Budget { detail } => format!("budget exceeded: {detail}"),
         Reason::Internal { detail } => format!("internal inconsistency (please report): {detail}"),
-        Reason::NoSpecSection { section } => format!("section {section} has no entry in the spec"),
         Reason::SpecUnusable { detail } => format!("the spec entry of this section cannot be used: {detail}"),
         Reason::ApproxWithoutDecimals => {
             "`\\approx` without a printed decimal on either side: nothing says how close is close enough".into()
@@ -237,7 +236,6 @@ fn chinese(reason: &Reason) -> String {
         Reason::Cyclic { key } => format!("`{key}` 的定义引用了自身"),
         Reason::Budget { .. } => "超出计算预算（步数、表达式大小或时间）".into(),
         Reason::Internal { .. } => "内部不一致（请报告）".into(),
-        Reason::NoSpecSection { section } => format!("spec 中没有第 {section} 节"),
         Reason::SpecUnusable { .. } => "本节的 spec 条目无法使用".into(),
         Reason::ApproxWithoutDecimals => "`\\approx` 两边都没有印出的小数：无从判断多近算近".into(),
         Reason::NoAssignment { conditions } => {
@@ -300,7 +298,6 @@ mod tests {
             Reason::Cyclic { key: "u".into() },
             Reason::Budget { detail: "time limit for this claim".into() },
             Reason::Internal { detail: "normal form is 0 but".into() },
-            Reason::NoSpecSection { section: "3.1".into() },
             Reason::SpecUnusable { detail: "`x+1` is not a symbol".into() },
             Reason::ApproxWithoutDecimals,
             Reason::NoAssignment { conditions: vec!["(< j 1)".into()] },
