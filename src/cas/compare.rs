@@ -311,18 +311,16 @@ fn evaluate(a: &Atom, point: &Point, span: Span) -> Result<Option<Complex<Float>
 /// A random point: every unknown of both sides gets a value of either sign, mostly of moderate
 /// size, sometimes near 0 or larger (positive for the spec's positive symbols). Point 0 is all
 /// positive, point 1 all negative, later points mix signs.
-fn random_point(inst: &Instance<Symbolic>, unknowns: &[Atom], rng: &mut rand::rngs::StdRng, index: usize) -> Point {
-    let positive = inst.positive_leaves.borrow();
+fn random_point(unknowns: &[(Atom, bool)], rng: &mut rand::rngs::StdRng, index: usize) -> Point {
     unknowns
         .iter()
-        .map(|u| {
+        .map(|(u, declared_positive)| {
             let magnitude = match rng.random_range(0..20) {
                 0..=2 => rng.random_range(0.01..0.1),
                 3..=5 => rng.random_range(1.7..4.0),
                 _ => rng.random_range(0.3..1.7),
             };
-            let declared_positive = positive.iter().any(|p| u.to_string().ends_with(p.as_str()));
-            let keep_sign = declared_positive || index == 0 || (index != 1 && rng.random_bool(0.5));
+            let keep_sign = *declared_positive || index == 0 || (index != 1 && rng.random_bool(0.5));
             (u.clone(), if keep_sign { magnitude } else { -magnitude })
         })
         .collect()
@@ -338,7 +336,7 @@ fn numeric_mismatch(
     points: usize,
 ) -> Result<Option<Mismatch>, EvalError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let unknowns = unknowns(lhs, rhs);
+    let unknowns = signed_unknowns(inst, lhs, rhs);
     let (mut evaluated, mut drawn) = (0, 0);
     while evaluated < points {
         drawn += 1;
@@ -349,7 +347,7 @@ fn numeric_mismatch(
                 span,
             });
         }
-        let point = random_point(inst, &unknowns, &mut rng, drawn - 1);
+        let point = random_point(&unknowns, &mut rng, drawn - 1);
         let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else { continue };
         evaluated += 1;
         let gap = (l.clone() - r.clone()).norm().re.to_f64();
@@ -370,9 +368,9 @@ fn at_some_point(
     span: Span,
 ) -> Result<Mismatch, EvalError> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5eed);
-    let unknowns = unknowns(lhs, rhs);
+    let unknowns = signed_unknowns(inst, lhs, rhs);
     for k in 0..=REDRAWS {
-        let point = random_point(inst, &unknowns, &mut rng, k);
+        let point = random_point(&unknowns, &mut rng, k);
         if let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) {
             return Ok(mismatch(inst, &l, &r, &point));
         }
@@ -426,6 +424,22 @@ fn mismatch(inst: &Instance<Symbolic>, l: &Complex<Float>, r: &Complex<Float>, p
         tolerance: None,
         method: Method::Numeric,
     }
+}
+
+/// The unknowns of both sides, each marked when it is a leaf of a symbol the spec declares
+/// positive (compared by the variable's own name).
+fn signed_unknowns(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom) -> Vec<(Atom, bool)> {
+    let positive = inst.positive_leaves.borrow();
+    unknowns(lhs, rhs)
+        .into_iter()
+        .map(|u| {
+            let declared = match u.as_view() {
+                AtomView::Var(v) => positive.contains(v.get_symbol().get_stripped_name()),
+                _ => false,
+            };
+            (u, declared)
+        })
+        .collect()
 }
 
 /// Variables and generic-function values (σ(b), der(…)) of both sides: what a point assigns.
