@@ -96,15 +96,18 @@ fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
     let backend = numeric::Numeric::new(section_seed(&plan.number), numeric::crosscheck::EPSILON);
     let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + 3 * CLAIM_TIME };
     let floats = Instance::new(&backend, scope, &sizes, None, budget);
+    // The float points must satisfy the assumptions too; where they cannot be made to, the
+    // claims get no float cross-check rather than a false disagreement.
+    let assumptions_hold = scope.assumptions.iter().all(|a| numeric::satisfy(&floats, a).unwrap_or(false));
+    let assuming: Vec<String> = scope.assumptions.iter().map(|a| a.tex.clone()).collect();
     plan.claims
         .iter()
         .map(|claim| {
             let verdict = timed(|| {
-                if claim.holds {
-                    check_claim(scope, claim, Some(&floats))
-                } else {
-                    check_failing_claim(scope, claim)
-                }
+                let floats = assumptions_hold.then_some(&floats);
+                let verdict =
+                    if claim.holds { check_claim(scope, claim, floats) } else { check_failing_claim(scope, claim) };
+                Verdict { assuming: assuming.clone(), ..verdict }
             });
             checked_claim(claim, verdict)
         })
@@ -121,7 +124,26 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
         return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
     }
-    check_at(scope, claim, &scope.size_assignments(), floats)
+    // Only the sizes the claim can depend on are varied; should that leave it undecided (a size
+    // reached in a way the scan does not follow), every combination is tried as before.
+    let all = scope.size_assignments();
+    let used = crate::eval::sizes_used(scope, claim);
+    let mut restricted: Vec<BTreeMap<String, i64>> = Vec::new();
+    for sizes in &all {
+        let kept: BTreeMap<String, i64> =
+            sizes.iter().filter(|(k, _)| used.contains(*k)).map(|(k, v)| (k.clone(), *v)).collect();
+        if !restricted.contains(&kept) {
+            restricted.push(kept);
+        }
+    }
+    if restricted.len() == all.len() {
+        return check_at(scope, claim, &all, floats);
+    }
+    let verdict = check_at(scope, claim, &restricted, floats);
+    if verdict.status == Status::Undecided && !verdict.inconsistent {
+        return check_at(scope, claim, &all, floats);
+    }
+    verdict
 }
 
 /// Checks one claim at the given size assignments.
@@ -157,16 +179,21 @@ fn check_at(
                     );
                 }
                 Err(e) if e.refutes() => {
-                    return Verdict::refuted(
+                    let refuted = Verdict::refuted(
                         Method::Symbolic,
                         sizes_text,
                         e.reason(),
                         Counterexample { sizes: sizes.clone(), indices: env, mismatch: None },
                     );
+                    return Verdict { focus: focus_of(&e, claim), ..refuted };
                 }
                 Err(e) => {
                     let inconsistent = matches!(e, EvalError::Inconsistent { .. });
-                    return Verdict { inconsistent, ..Verdict::undecided(e.reason(), sizes_text) };
+                    return Verdict {
+                        inconsistent,
+                        focus: focus_of(&e, claim),
+                        ..Verdict::undecided(e.reason(), sizes_text)
+                    };
                 }
             }
         }
@@ -230,6 +257,14 @@ fn with_numeric_crosscheck(
     v
 }
 
+/// Where in the claim's link an evaluation error points, when it points inside the link (a
+/// spec claim's positions are in the spec and are not used).
+fn focus_of(e: &EvalError, claim: &Claim) -> Option<(usize, usize)> {
+    let span = e.span();
+    let inside = claim.lhs.span.start <= span.start && span.end <= claim.rhs.span.end && span.start < span.end;
+    (inside && matches!(claim.origin, Origin::Notes { .. })).then_some((span.start, span.end))
+}
+
 /// A claim the text says does not hold in general: a counterexample verifies that.
 fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
     expected_to_fail(check_claim(scope, claim, None))
@@ -250,6 +285,7 @@ fn compare_at(inst: &Instance<Symbolic>, claim: &Claim, env: &Env) -> Result<Agr
     let lhs = inst.eval(&claim.lhs, env)?;
     let rhs = inst.eval(&claim.rhs, env)?;
     let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
+    let (lhs, rhs) = cas::under_assumptions(inst, env, span, lhs, rhs)?;
     let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
     cas::compare(
         inst,
@@ -327,6 +363,7 @@ mod tests {
                 origin: "test".into(),
                 from_notes: false,
                 function: false,
+                inherited: false,
             })
             .collect();
         let scope = Scope::new("1", &spec, defs).unwrap();

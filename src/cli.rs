@@ -329,7 +329,12 @@ pub fn check_documents(
     let checked = crate::cas::worker::run(move || {
         per_file
             .iter()
-            .map(|plans| (crate::check::check_plans(plans), plans.iter().flat_map(|p| p.skipped.clone()).collect()))
+            .map(|plans| crate::report::FileOutcome {
+                claims: crate::check::check_plans(plans),
+                skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
+                roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
+                shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),
+            })
             .collect::<Vec<_>>()
     });
     Ok(crate::report::build(listing, checked, spec_path))
@@ -492,7 +497,12 @@ fn render_diagnostics(
         docs.iter().map(|d| (d.path.clone(), files.add(d.path.clone(), d.source.clone()))).collect();
     let spec_file = spec.map(|(path, text)| (files.add(path.to_string(), text.to_string()), text));
     let mut buffer =
-        if std::io::stdout().is_terminal() { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+        // Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+        if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+            termcolor::Buffer::ansi()
+        } else {
+            termcolor::Buffer::no_color()
+        };
     let config = term::Config::default();
     let mut tail = String::new();
     for file in &report.files {
@@ -500,14 +510,17 @@ fn render_diagnostics(
         if !file.claims.is_empty() {
             tail.push_str(&format!("{}: {verified}/{} {}\n", file.listing.path, file.claims.len(), w.verified));
         }
+        tail.push_str(&crate::report::render_shadowed(file, lang));
         for c in file.claims.iter().filter(|c| c.verdict != Status::Verified) {
             let (severity, status) = match c.verdict {
                 Status::Refuted => (codespan_reporting::diagnostic::Severity::Error, w.refuted),
                 _ => (codespan_reporting::diagnostic::Severity::Warning, w.undecided),
             };
             let notes_file = ids.iter().find(|(p, _)| *p == file.listing.path).map(|(_, id)| *id);
+            // The construct not understood when the verdict names one, else the failing link.
+            let (start, end) = c.focus.unwrap_or(c.link);
             let location = match (c.range, notes_file, &spec_file) {
-                (Some(range), Some(id), _) => Some((id, range.0 + c.link.0..range.0 + c.link.1)),
+                (Some(range), Some(id), _) => Some((id, range.0 + start..range.0 + end)),
                 (None, _, Some((id, text))) => {
                     Some((*id, offset_of(text, c.line, c.col)..offset_of(text, c.line, c.col) + 1))
                 }

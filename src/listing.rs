@@ -32,6 +32,9 @@ pub struct FormulaEntry {
     pub display: bool,
     pub tex: String,
     pub parsed: bool,
+    /// What the formula is to `check` (set by the check report; absent in `formulas`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<crate::model::FormulaRole>,
     pub error: Option<String>,
     /// The parse error as data (for renderers in other languages).
     #[serde(skip)]
@@ -109,6 +112,7 @@ fn entry(doc: &Document, site: &FormulaSite, result: &Result<Statement, SyntaxEr
         display: site.display,
         tex: site.tex.clone(),
         parsed: result.is_ok(),
+        role: None,
         error: result.as_ref().err().map(ToString::to_string),
         error_kind: result.as_ref().err().map(|e| e.kind.clone()),
         error_line: error_pos.map(|p| p.line),

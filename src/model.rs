@@ -27,6 +27,13 @@ pub struct Verdict {
     pub numeric: Option<NumericCheck>,
     /// What the worked example showed, for claims of a section with one.
     pub example: Option<ExampleResult>,
+    /// The construct the verdict is about (what was not understood, the operation whose shapes
+    /// do not fit), as a byte range in the formula's TeX; within the claim's link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub focus: Option<(usize, usize)>,
+    /// The spec's assumptions (TeX) the section's claims were checked under.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assuming: Vec<String>,
     /// The exact and floating-point stages disagree on the same size and point: a bug in one of
     /// them, never a finding about the formula. Fails the run like a refutation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -45,6 +52,8 @@ impl Verdict {
             counterexample: None,
             numeric: None,
             example: None,
+            focus: None,
+            assuming: Vec::new(),
             inconsistent: false,
             elapsed_ms: 0.0,
         }
@@ -309,4 +318,25 @@ pub enum SkipReason {
     NestedRelations { env: String },
     /// The spec's `ignore` entry, with the author's reason.
     Ignored { because: String },
+}
+
+/// What a formula of the notes is to derivcheck; every formula has exactly one role, so the
+/// summary accounts for all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormulaRole {
+    /// Holds at least one claim (it may define something too).
+    Claims,
+    /// Defines or declares (`z = w^\top x + b`, `X\in\mathbb R^{n\times d}`) and claims nothing.
+    Definition,
+    /// An expression without a relation (`$\sigma$`, `$x_j$`): nothing to check.
+    Mention,
+    /// Numbers only (`$0.25$`, a printed matrix without a left side).
+    Printed,
+    /// The spec's `ignore` names it.
+    Ignored,
+    /// A relation derivcheck does not check (`<`, `\to`, relations inside `cases`).
+    NotChecked,
+    /// The formula does not parse.
+    NotParsed,
 }

@@ -3,6 +3,7 @@
 
 use crate::check::{CheckedClaim, Status};
 use crate::listing::{FileListing, Listing};
+use crate::model::FormulaRole;
 use crate::sema::{Origin, Skipped};
 use serde::Serialize;
 
@@ -34,6 +35,8 @@ pub struct FileReport {
     pub listing: FileListing,
     pub claims: Vec<ClaimEntry>,
     pub skipped: Vec<Skipped>,
+    /// Names an earlier section defined that a later one defines again.
+    pub shadowed: Vec<crate::sema::Shadowing>,
 }
 
 /// One claim, flat, in the schema `derivcheck check --format json` promises.
@@ -48,6 +51,10 @@ pub struct ClaimEntry {
     pub range: Option<(usize, usize)>,
     /// The claim's link (`lhs = rhs`) as a byte range inside the formula's TeX.
     pub link: (usize, usize),
+    /// The construct the verdict is about (not understood, shapes that do not fit), as a byte
+    /// range inside the formula's TeX, within `link`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub focus: Option<(usize, usize)>,
     /// `notes` or `spec` (a claim the spec states in words).
     pub source: &'static str,
     pub tex: String,
@@ -55,6 +62,9 @@ pub struct ClaimEntry {
     pub verdict: Status,
     pub method: Option<crate::model::Method>,
     pub sizes: String,
+    /// The spec's assumptions the claim was checked under, in TeX.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assuming: Vec<String>,
     /// Why, as data (`reason` names the variant); `detail` says it in English.
     pub reason: crate::model::Reason,
     pub detail: String,
@@ -66,9 +76,47 @@ pub struct ClaimEntry {
     pub elapsed_ms: f64,
 }
 
+/// What `check` made of one file: its claims with verdicts, the formulas it skipped and why,
+/// and the role of every parsed formula.
+pub struct FileOutcome {
+    pub claims: Vec<CheckedClaim>,
+    pub skipped: Vec<Skipped>,
+    pub roles: Vec<(String, FormulaRole)>,
+    pub shadowed: Vec<crate::sema::Shadowing>,
+}
+
+/// Formulas by role: with the claims, they account for every formula of the notes.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Coverage {
+    pub with_claims: usize,
+    pub definitions: usize,
+    pub mentions: usize,
+    pub printed: usize,
+    pub ignored: usize,
+    pub not_checked: usize,
+    pub not_parsed: usize,
+}
+
+impl Coverage {
+    fn count(&mut self, role: FormulaRole) {
+        let slot = match role {
+            FormulaRole::Claims => &mut self.with_claims,
+            FormulaRole::Definition => &mut self.definitions,
+            FormulaRole::Mention => &mut self.mentions,
+            FormulaRole::Printed => &mut self.printed,
+            FormulaRole::Ignored => &mut self.ignored,
+            FormulaRole::NotChecked => &mut self.not_checked,
+            FormulaRole::NotParsed => &mut self.not_parsed,
+        };
+        *slot += 1;
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct CheckSummary {
     pub formulas: usize,
+    /// Every formula by its role.
+    pub coverage: Coverage,
     /// Claims whose exact and floating-point checks disagree (counted under `undecided` too).
     pub inconsistent: usize,
     pub parsed: usize,
@@ -91,12 +139,14 @@ impl ClaimEntry {
             col,
             range,
             link: c.link,
+            focus: c.verdict.focus,
             source,
             tex: c.tex.clone(),
             kind: c.kind,
             verdict: c.verdict.status,
             method: c.verdict.method,
             sizes: c.verdict.sizes.clone(),
+            assuming: c.verdict.assuming.clone(),
             reason: c.verdict.reason.clone(),
             detail: describe(&c.verdict.reason, Lang::En),
             counterexample: c.verdict.counterexample.clone(),
@@ -110,11 +160,7 @@ impl ClaimEntry {
 
 /// Joins the listing with each file's checked claims. Claims the spec states are reported once,
 /// under the spec's own path (after the notes files).
-pub fn build(
-    listing: Listing,
-    checked: Vec<(Vec<CheckedClaim>, Vec<Skipped>)>,
-    spec_path: Option<String>,
-) -> CheckReport {
+pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<String>) -> CheckReport {
     let mut summary =
         CheckSummary { formulas: listing.summary.formulas, parsed: listing.summary.parsed, ..Default::default() };
     let mut spec_claims: Vec<ClaimEntry> = Vec::new();
@@ -122,17 +168,28 @@ pub fn build(
         .files
         .into_iter()
         .zip(checked)
-        .map(|(file, (claims, skipped))| {
+        .map(|(mut file, outcome)| {
+            let roles: std::collections::HashMap<&str, FormulaRole> =
+                outcome.roles.iter().map(|(id, role)| (id.as_str(), *role)).collect();
+            for formula in &mut file.formulas {
+                let role = match roles.get(formula.id.as_str()) {
+                    _ if !formula.parsed => FormulaRole::NotParsed,
+                    Some(role) => *role,
+                    None => FormulaRole::Mention,
+                };
+                formula.role = Some(role);
+                summary.coverage.count(role);
+            }
             let (from_spec, claims): (Vec<ClaimEntry>, Vec<ClaimEntry>) =
-                claims.iter().map(ClaimEntry::from_checked).partition(|c| c.source == "spec");
+                outcome.claims.iter().map(ClaimEntry::from_checked).partition(|c| c.source == "spec");
             spec_claims.extend(from_spec);
-            FileReport { listing: file, claims, skipped }
+            FileReport { listing: file, claims, skipped: outcome.skipped, shadowed: outcome.shadowed }
         })
         .collect();
     if !spec_claims.is_empty() {
         let path = spec_path.unwrap_or_else(|| "spec".into());
         let listing = FileListing { path, formulas: Vec::new(), warnings: Vec::new() };
-        files.push(FileReport { listing, claims: spec_claims, skipped: Vec::new() });
+        files.push(FileReport { listing, claims: spec_claims, skipped: Vec::new(), shadowed: Vec::new() });
     }
     for c in files.iter().flat_map(|f| &f.claims) {
         summary.claims += 1;
@@ -174,19 +231,39 @@ fn render_printed_matrix(m: &crate::model::PrintedMatrix, w: &Words) -> String {
     out
 }
 
-/// The closing line of every text report: formulas, parses and claims by verdict.
+/// One line per definition a later section makes again (it shadows the earlier one from there).
+pub fn render_shadowed(file: &FileReport, lang: Lang) -> String {
+    let w = words(lang);
+    file.shadowed
+        .iter()
+        .map(|s| {
+            let at = format!("{}:{}:{}", file.listing.path, s.line, s.col);
+            format!("{at}\t{}\t`{}` {} ({}{})\n", w.note, s.key, w.defined_again, w.shadowing, s.earlier)
+        })
+        .collect()
+}
+
+/// The closing line of every text report: every formula by its role, then claims by verdict.
 pub fn render_summary(report: &CheckReport, lang: Lang) -> String {
     let w = words(lang);
     let s = &report.summary;
+    let c = &s.coverage;
+    let roles = [
+        (c.with_claims, w.with_claims),
+        (c.definitions, w.definitions),
+        (c.mentions, w.mentions),
+        (c.printed, w.printed_numbers),
+        (c.ignored, w.ignored),
+        (c.not_checked, w.not_checked),
+        (c.not_parsed, w.not_parsed),
+    ];
+    let roles: Vec<String> = roles.iter().map(|(n, word)| format!("{n} {word}")).collect();
     format!(
-        "{}: {} {} ({} {}, {} {}), {} {}: {} {}, {} {}, {} {}\n",
+        "{}: {} {} ({}), {} {}: {} {}, {} {}, {} {}\n",
         w.summary,
         s.formulas,
         w.formulas,
-        s.parsed,
-        w.parsed,
-        s.formulas - s.parsed,
-        w.not_parsed,
+        roles.join(", "),
         s.claims,
         w.claims,
         s.verified,
@@ -221,6 +298,7 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             };
             out.push_str(&format!("\t{error}\n"));
         }
+        out.push_str(&render_shadowed(file, lang));
         for c in &file.claims {
             let status = match c.verdict {
                 Status::Verified => w.verified,
@@ -235,11 +313,14 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 None => "-",
             };
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
-            let sizes = match (c.sizes.is_empty(), c.example.is_some()) {
-                (false, _) => c.sizes.as_str(),
-                (true, true) => w.worked_example,
-                (true, false) => "-",
+            let mut sizes = match (c.sizes.is_empty(), c.example.is_some()) {
+                (false, _) => c.sizes.clone(),
+                (true, true) => w.worked_example.to_string(),
+                (true, false) => "-".to_string(),
             };
+            if !c.assuming.is_empty() {
+                sizes.push_str(&format!("; {} {}", w.assuming, c.assuming.join(", ")));
+            }
             out.push_str(&format!(
                 "{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n",
                 c.line, c.col, c.section, c.id

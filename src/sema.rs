@@ -11,7 +11,7 @@ pub mod scope;
 use crate::notes::Document;
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
-pub use scope::{Decl, Definition, FunctionKind, Scope};
+pub use scope::{Assumption, Decl, Definition, FunctionKind, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -89,9 +89,24 @@ pub struct SectionPlan {
     pub scope: Result<Scope, crate::model::Reason>,
     pub claims: Vec<Claim>,
     pub skipped: Vec<Skipped>,
+    /// Definitions of earlier sections that this section's notes define again (and so shadow).
+    pub shadowed: Vec<Shadowing>,
+    /// The role of each of the section's formulas, by formula id.
+    pub roles: Vec<(String, crate::model::FormulaRole)>,
     /// Spec entries that could not take effect (a define of a declared symbol, a duplicate):
     /// the run stops on them, at the spec's line.
     pub spec_problems: Vec<SpecProblem>,
+}
+
+/// A name an earlier section defined, defined again: from here on the new definition holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Shadowing {
+    pub key: String,
+    /// Where the new definition is (line and column in the notes).
+    pub line: usize,
+    pub col: usize,
+    /// Where the earlier one was, in the same notes (`11:3`).
+    pub earlier: String,
 }
 
 /// A spec entry that cannot take effect, at its position in the spec file.
@@ -122,9 +137,9 @@ pub fn plan(
     for f in formulas {
         by_section.entry(doc.formulas[f.index].section).or_default().push(f);
     }
-    // Functions the notes define (`\sigma(z)=…`) stay defined in the sections after, unless
-    // a later section defines the same name again.
-    let mut functions: Vec<Definition> = Vec::new();
+    // What the notes define (`\sigma(z)=…`, `z=w^\top x+b`) stays defined in the sections
+    // after, unless a later section defines the same name again (which shadows it, and says so).
+    let mut chapter_defs: Vec<Definition> = Vec::new();
     let mut shapes: Vec<(String, [String; 2])> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
     for (section, fs) in by_section {
@@ -135,12 +150,12 @@ pub fn plan(
         shapes.extend(fs.iter().flat_map(|f| shape_declarations(f.statement)));
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
         builder.notes_shapes = shapes.clone();
-        builder.inherited = functions.clone();
+        builder.inherited = chapter_defs.clone();
         builder.owns_spec = with_spec_only;
-        let (plan, defined) = builder.build_with_functions(title, &fs);
+        let (plan, defined) = builder.build_with_definitions(title, &fs);
         for def in defined {
-            functions.retain(|f| f.key != def.key);
-            functions.push(def);
+            chapter_defs.retain(|f| f.key != def.key);
+            chapter_defs.push(def);
         }
         plans.push(plan);
     }
@@ -166,6 +181,11 @@ struct SectionBuilder<'a> {
     defs: Vec<Definition>,
     claims: Vec<Claim>,
     skipped: Vec<Skipped>,
+    roles: Vec<(String, crate::model::FormulaRole)>,
+    /// Earlier sections' definitions this section defines again.
+    shadowed: Vec<Shadowing>,
+    /// Definitions made so far (a redefinition counts too).
+    definitions_made: usize,
     /// Keys the spec declares as functions (a family `R_i` may share its letter with `R(θ)`).
     declared_functions: Vec<(String, FunctionKind)>,
     /// Keys the spec declares as matrices or identities: any subscript on them is an entry.
@@ -195,6 +215,9 @@ impl<'a> SectionBuilder<'a> {
             defs: Vec::new(),
             claims: Vec::new(),
             skipped: Vec::new(),
+            roles: Vec::new(),
+            shadowed: Vec::new(),
+            definitions_made: 0,
             declared_functions: Vec::new(),
             declared_matrices: Vec::new(),
             inherited: Vec::new(),
@@ -230,8 +253,27 @@ impl<'a> SectionBuilder<'a> {
             spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, dims.to_vec()));
         }
         let mut letters = std::collections::BTreeSet::new();
+        let mut bounded: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
         for f in formulas {
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| summation_letters(e, &mut letters));
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| bounded_sums(e, &mut bounded));
+        }
+        // `\sum_{j=1}^q`: q is a size (at 2 and 3 unless given), and j, wherever the section
+        // writes it free, ranges over 1..q when every such sum gives it that one bound.
+        let given = |spec: &SectionSpec, name: &str| {
+            spec.sizes.contains_key(name) || spec.index.contains_key(name) || declared(spec, name)
+        };
+        for (letter, bounds) in &bounded {
+            for bound in bounds {
+                if !given(spec, bound) && !assigned_in(formulas, bound) {
+                    spec.sizes.insert(bound.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
+                }
+            }
+            if let ([bound], false) = (bounds.iter().collect::<Vec<_>>().as_slice(), given(spec, letter)) {
+                if spec.sizes.contains_key(*bound) {
+                    spec.index.insert(letter.clone(), toml::Spanned::new(0..0, (*bound).clone()));
+                }
+            }
         }
         for letter in letters {
             let taken = spec.index.contains_key(&letter) || spec.sizes.contains_key(&letter);
@@ -239,18 +281,34 @@ impl<'a> SectionBuilder<'a> {
                 spec.index.insert(letter, toml::Spanned::new(0..0, crate::spec::AUTO_RANGE.to_string()));
             }
         }
+        // A vector the notes write whole (bold, in softmax, under a norm) and by entries `o_j`
+        // with j running over 1..q is a column of length q.
+        let (mut matrix_like, mut entries) = (std::collections::HashSet::new(), BTreeMap::new());
+        for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
+            collect_matrix_like(e, &mut matrix_like);
+            collect_single_entries(e, &mut entries);
+        }
+        for (key, letters) in entries {
+            let ranges: std::collections::BTreeSet<&String> =
+                letters.iter().filter_map(|l| spec.index.get(l).map(|r| r.get_ref())).collect();
+            if let ([size], true) = (ranges.into_iter().collect::<Vec<_>>().as_slice(), matrix_like.contains(&key)) {
+                if spec.sizes.contains_key(*size) && !declared(spec, &key) {
+                    spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, vec![(*size).clone(), "1".into()]));
+                }
+            }
+        }
         self.index_letters = spec.index.keys().cloned().collect();
     }
 
-    /// The plan, and the functions this section's notes define (for the sections after it).
-    fn build_with_functions(self, title: String, formulas: &[&ParsedFormula]) -> (SectionPlan, Vec<Definition>) {
+    /// The plan, and the definitions this section's notes make (for the sections after it).
+    fn build_with_definitions(self, title: String, formulas: &[&ParsedFormula]) -> (SectionPlan, Vec<Definition>) {
         let inherited: Vec<String> = self.inherited.iter().map(|d| d.origin.clone()).collect();
         let plan = self.build(title, formulas);
         let defined = match &plan.scope {
             Ok(scope) => scope
                 .defs
                 .values()
-                .filter(|d| d.function && d.from_notes && !inherited.contains(&d.origin))
+                .filter(|d| d.from_notes && !d.inherited && !inherited.contains(&d.origin))
                 .cloned()
                 .collect(),
             Err(_) => Vec::new(),
@@ -276,15 +334,22 @@ impl<'a> SectionBuilder<'a> {
         self.add_spec_definitions();
         for def in std::mem::take(&mut self.inherited) {
             let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
-            let redefined = formulas.iter().any(|f| {
-                f.statement.chains.iter().any(|c| {
-                    !c.links.is_empty()
-                        && c.first.as_ref().and_then(|t| self.function_target(t)).is_some_and(|(k, _)| k == def.key)
-                })
+            let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
+            let redefinition = formulas.iter().find_map(|f| {
+                let chain = f.statement.chains.iter().find(|c| {
+                    matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
+                        && c.first.as_ref().and_then(target_key).is_some_and(|k| k == def.key)
+                })?;
+                let site = &self.doc.formulas[f.index];
+                Some((site.line, site.col, chain.span))
             });
-            if !declared && !redefined && !self.defs.iter().any(|d| d.key == def.key) {
+            if let Some((line, col, _)) = redefinition {
+                let mut position = def.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
+                position.reverse();
+                self.shadowed.push(Shadowing { key: def.key.clone(), line, col, earlier: position.join(":") });
+            } else if !declared && !self.defs.iter().any(|d| d.key == def.key) {
                 self.known.push(def.key.clone());
-                self.defs.push(def);
+                self.defs.push(Definition { inherited: true, ..def });
             }
         }
         for f in formulas {
@@ -312,6 +377,7 @@ impl<'a> SectionBuilder<'a> {
             .map(|mut scope| {
                 scope.values = values;
                 scope.matrix_like = matrix_like;
+                scope.assumptions = self.assumptions(&spec);
                 scope
             })
             .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
@@ -323,6 +389,8 @@ impl<'a> SectionBuilder<'a> {
             scope,
             claims: self.claims,
             skipped: self.skipped,
+            roles: self.roles,
+            shadowed: self.shadowed,
             spec_problems: self.spec_problems,
         }
     }
@@ -343,6 +411,7 @@ impl<'a> SectionBuilder<'a> {
                         origin: origin.clone(),
                         from_notes: false,
                         function: false,
+                        inherited: false,
                     });
                 }
             }
@@ -379,6 +448,22 @@ impl<'a> SectionBuilder<'a> {
         }
     }
 
+    /// The spec's `assume` equations (validated as one equation each when the spec was read).
+    fn assumptions(&self, spec: &SectionSpec) -> Vec<Assumption> {
+        let Some(full) = self.spec_full else { return Vec::new() };
+        let mut out = Vec::new();
+        for entry in &spec.assume {
+            let tex = full.tex(self.spec_text, entry);
+            if let [Chain { first: Some(lhs), links, .. }] = tex.statement.chains.as_slice() {
+                if let [link] = links.as_slice() {
+                    let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
+                    out.push(Assumption { tex: tex.tex.clone(), lhs: lhs.clone(), rhs: link.rhs.clone(), origin });
+                }
+            }
+        }
+        out
+    }
+
     fn add_spec_claims(&mut self) {
         let (Some(spec), Some(full)) = (self.spec.clone(), self.spec_full) else { return };
         for claim in &spec.claims {
@@ -407,13 +492,35 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn add_formula(&mut self, f: &ParsedFormula) {
+        use crate::model::FormulaRole;
         let site = &self.doc.formulas[f.index];
         if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim()))
         {
             let reason = crate::model::SkipReason::Ignored { because: ignore.reason.clone() };
             self.skipped.push(Skipped { formula: site.id.clone(), reason });
+            self.roles.push((site.id.clone(), FormulaRole::Ignored));
             return;
         }
+        let before = (self.claims.len(), self.definitions_made, self.skipped.len());
+        self.add_chains(f);
+        let chains = &f.statement.chains;
+        let role = if self.claims.len() > before.0 {
+            FormulaRole::Claims
+        } else if self.definitions_made > before.1 || !shape_declarations(f.statement).is_empty() {
+            FormulaRole::Definition
+        } else if self.skipped.len() > before.2 {
+            FormulaRole::NotChecked
+        } else if chains.iter().flat_map(Chain::exprs).all(numbers_only) {
+            FormulaRole::Printed
+        } else {
+            FormulaRole::Mention
+        };
+        self.roles.push((site.id.clone(), role));
+    }
+
+    /// The claims and definitions of one formula's chains.
+    fn add_chains(&mut self, f: &ParsedFormula) {
+        let site = &self.doc.formulas[f.index];
         let chains = flatten_environments(&f.statement.chains, &site.tex);
         let conditions: Vec<Chain> = chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
         let range = (site.tex_range.start, site.tex_range.end);
@@ -428,6 +535,9 @@ impl<'a> SectionBuilder<'a> {
                 }
                 continue;
             }
+            if shape_declaration(chain).is_some() {
+                continue; // a declaration, read by `plan`
+            }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
@@ -437,7 +547,7 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
-    /// `j<1`, `i\le n`.
+    /// `j<1`, `i\le n`; or an index given a value, `j=1`.
     fn is_condition(&self, chain: &Chain) -> bool {
         fn integer_like(e: &Expr, letters: &[String], known: &[String]) -> bool {
             match &e.kind {
@@ -450,9 +560,17 @@ impl<'a> SectionBuilder<'a> {
         }
         let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
         let uses_letter = chain.exprs().any(|e| e.symbol_key().is_some_and(|k| self.index_letters.contains(&k)));
+        // `j=1` (as in `j=1,\dots,K` or `p_j=0,\ j=1`) names an index value; it claims nothing.
+        let index_first =
+            chain.first.as_ref().and_then(Expr::symbol_key).is_some_and(|k| self.index_letters.contains(&k));
+        let relation = |op: RelOp| match op {
+            RelOp::Ne | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge => true,
+            RelOp::Eq => index_first,
+            _ => false,
+        };
         !chain.links.is_empty()
             && uses_letter
-            && chain.links.iter().all(|l| matches!(l.op, RelOp::Ne | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge))
+            && chain.links.iter().all(|l| relation(l.op))
             && chain.exprs().all(|e| integer_like(e, &self.index_letters, &sizes))
     }
 
@@ -504,6 +622,7 @@ impl<'a> SectionBuilder<'a> {
             origin: origin.to_string(),
             from_notes,
             function,
+            inherited: false,
         };
         if let Some((key, params)) = self.function_target(target) {
             let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
@@ -529,6 +648,7 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn record(&mut self, definition: Definition) {
+        self.definitions_made += 1;
         self.known.push(definition.key.clone());
         self.defs.push(definition);
     }
@@ -565,7 +685,7 @@ impl<'a> SectionBuilder<'a> {
     /// that are not indices. Gives the function's key and its parameters.
     fn function_target(&self, target: &Expr) -> Option<(String, Vec<String>)> {
         let (key, args) = match &target.kind {
-            ExprKind::Call { func, args } => (func.symbol_key()?, args),
+            ExprKind::Call { func, args, .. } => (func.symbol_key()?, args),
             ExprKind::Apply { func, args, parenthesized: true }
                 if func.sub.is_none()
                     && func.sup.is_none()
@@ -579,7 +699,8 @@ impl<'a> SectionBuilder<'a> {
         let params: Vec<String> = args
             .iter()
             .map(|a| match &a.kind {
-                ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.key()),
+                // `\hat{\mathbf y}` names a parameter; `\bar y` is an adjoint, never one.
+                ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some(s.key()),
                 _ => None,
             })
             .collect::<Option<_>>()?;
@@ -653,28 +774,26 @@ pub const DEFAULT_SIZES: [i64; 2] = [2, 3];
 /// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
 /// `b\in\mathbb R^{1\times m}` -> (b, [1, m]).
 fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
+    statement.chains.iter().filter_map(shape_declaration).collect()
+}
+
+fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
     let dim = |e: &Expr| match &e.kind {
         ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
         _ => e.symbol_key(),
     };
-    let mut out = Vec::new();
-    for chain in &statement.chains {
-        let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { continue };
-        if link.op != RelOp::In {
-            continue;
-        }
-        let ExprKind::Power { base, exponent } = &link.rhs.kind else { continue };
-        let reals = matches!(&base.kind, ExprKind::Symbol(s) if s.name == "R" && s.style == Some(crate::syntax::ast::Style::Blackboard));
-        let Some(key) = first.symbol_key().filter(|_| reals) else { continue };
-        let shape = match &exponent.kind {
-            ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
-            _ => dim(exponent).map(|n| [n, "1".to_string()]),
-        };
-        if let Some(shape) = shape {
-            out.push((key, shape));
-        }
+    let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { return None };
+    if link.op != RelOp::In {
+        return None;
     }
-    out
+    let ExprKind::Power { base, exponent } = &link.rhs.kind else { return None };
+    let reals = matches!(&base.kind, ExprKind::Symbol(s) if s.name == "R" && s.style == Some(crate::syntax::ast::Style::Blackboard));
+    let key = first.symbol_key().filter(|_| reals)?;
+    let shape = match &exponent.kind {
+        ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
+        _ => dim(exponent).map(|n| [n, "1".to_string()]),
+    }?;
+    Some((key, shape))
 }
 
 /// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
@@ -685,6 +804,56 @@ fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
         }
     }
     e.children().for_each(|c| summation_letters(c, out));
+}
+
+/// Symbols written with one index letter (`o_j`): each with the letters it is indexed by.
+fn collect_single_entries(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
+    if let ExprKind::Subscript { base, index } = &e.kind {
+        if let (Some(key), Some([letter])) = (base.symbol_key(), crate::syntax::ast::index_letters(index).as_deref()) {
+            out.entry(key).or_default().insert(letter.clone());
+        }
+    }
+    e.children().for_each(|c| collect_single_entries(c, out));
+}
+
+/// A number, or a matrix of numbers (`0.25`, `-1`, `\begin{bmatrix}0.1&0.2\end{bmatrix}`).
+fn numbers_only(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } => numbers_only(operand),
+        ExprKind::Matrix { .. } => e.children().all(numbers_only),
+        _ => false,
+    }
+}
+
+/// The notes give `name` a value (`n = 5`, `q = 10`).
+fn assigned_in(formulas: &[&ParsedFormula], name: &str) -> bool {
+    formulas.iter().flat_map(|f| &f.statement.chains).any(|c| {
+        c.first.as_ref().and_then(Expr::symbol_key).as_deref() == Some(name)
+            && c.links.first().is_some_and(|l| l.op == RelOp::Eq)
+    })
+}
+
+/// Sums with written limits from 1 to a letter (`\sum_{j=1}^q`): each summation letter with the
+/// upper bounds it is given.
+fn bounded_sums(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
+    if let ExprKind::BigOp { lower: Some(lower), upper: Some(upper), .. } = &e.kind {
+        let from_one = match &lower.kind {
+            ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
+                (Some(letter), [link]) if link.op == RelOp::Eq => {
+                    let one = matches!(&link.rhs.kind, ExprKind::Number { value } if value == "1");
+                    letter.symbol_key().filter(|_| one)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let bound = upper.symbol_key().filter(|k| k.chars().count() == 1);
+        if let (Some(letter), Some(bound)) = (from_one, bound) {
+            out.entry(letter).or_default().insert(bound);
+        }
+    }
+    e.children().for_each(|c| bounded_sums(c, out));
 }
 
 /// Keys of symbols the notes use as vectors or matrices: transposed, in an entry-wise product,

@@ -57,6 +57,12 @@ pub struct SectionSpec {
     /// the exact stage may use ln(ab) = ln a + ln b and √(x²) = x for them.
     #[serde(default)]
     pub positive: Vec<String>,
+    /// Constraints the prose states and the formulas rely on, as equations in TeX: a one-hot
+    /// label `'\sum_{j=1}^q y_j = 1'`. Each is solved for one of its variables (it must be linear
+    /// in one) and that variable is replaced in every claim of the section, exactly and in
+    /// floating point; verdicts name the assumptions they used.
+    #[serde(default)]
+    pub assume: Vec<Spanned<String>>,
     /// Identity matrices: `I = "n"`.
     #[serde(default)]
     pub identity: BTreeMap<String, String>,
@@ -216,6 +222,21 @@ impl Spec {
                     ));
                 }
             }
+            for assumption in &section.assume {
+                let one_equation = syntax::parse_formula(assumption.get_ref()).map(|s| {
+                    matches!(s.chains.as_slice(), [c] if c.first.is_some() && c.links.len() == 1
+                        && c.links[0].op == crate::syntax::ast::RelOp::Eq)
+                });
+                let problem = match one_equation {
+                    Err(e) => Some(format!("does not parse: {e}")),
+                    Ok(false) => Some("must be one equation `left = right`".to_string()),
+                    Ok(true) => None,
+                };
+                if let Some(problem) = problem {
+                    let message = format!("section {name}: assumption `{}` {problem}", assumption.get_ref());
+                    return Err(error_at(assumption.span().start, message));
+                }
+            }
             for (size, values) in section.sizes.iter().chain(&section.crosscheck) {
                 if values.get_ref().is_empty() || values.get_ref().iter().any(|v| *v < 1) {
                     let message = format!(
@@ -321,6 +342,7 @@ impl Spec {
         merged.loss = own.loss.clone().or(merged.loss);
         merged.vary.extend(own.vary.iter().cloned());
         merged.positive.extend(own.positive.iter().cloned());
+        merged.assume.extend(own.assume.iter().cloned());
         merged.functions.extend(own.functions.clone());
         merged.define.extend(own.define.iter().cloned());
         merged.claims.extend(own.claims.iter().cloned());

@@ -73,7 +73,11 @@ fn chinese_reports_have_no_english_sentences() {
         for line in text.lines() {
             // The location, section and id columns are the author's names, not ours.
             let shown: Vec<&str> = line.split('\t').collect();
-            let body = if shown.len() >= 6 { shown[2..5].join("\t") } else { line.to_string() };
+            let body = match shown.len() {
+                6.. => shown[2..5].join("\t"),
+                3 => shown[1..].join("\t"), // location, `注`, the note
+                _ => line.to_string(),
+            };
             let mut in_code = false;
             let mut word = String::new();
             let mut chars = body.chars().peekable();

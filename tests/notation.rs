@@ -91,6 +91,15 @@ fn every_marked_formula_gets_its_verdict() {
         );
         let got = got_by_line(&json(&out));
         let text = std::fs::read_to_string(notes).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // A claim on a line that says nothing would go unchecked: every one is marked.
+        for (line, g) in &got {
+            let marked = lines.get(*line as usize - 1).is_some_and(|l| expectation(l).is_some());
+            if !marked && (!g.verdicts.is_empty() || g.unparsed) {
+                let name = notes.file_name().unwrap().to_string_lossy();
+                failures.push(format!("{name}:{line}: claims {:?} on a line without an expected verdict", g.verdicts));
+            }
+        }
         for (k, line) in text.lines().enumerate() {
             let Some(expected) = expectation(line) else { continue };
             cases += 1;

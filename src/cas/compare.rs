@@ -166,7 +166,7 @@ fn is_rational_function(a: &Atom) -> bool {
     walk(a.as_view())
 }
 
-fn guarded_normal_form(a: &Atom) -> Option<Atom> {
+pub(super) fn guarded_normal_form(a: &Atom) -> Option<Atom> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| normal_form(a))).ok()
 }
 
@@ -443,7 +443,7 @@ fn signed_unknowns(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom) -> Vec<(At
 }
 
 /// Variables and generic-function values (σ(b), der(…)) of both sides: what a point assigns.
-fn unknowns(lhs: &Atom, rhs: &Atom) -> Vec<Atom> {
+pub(super) fn unknowns(lhs: &Atom, rhs: &Atom) -> Vec<Atom> {
     let builtin = [Symbol::LOG, Symbol::EXP, Symbol::SIN, Symbol::COS, Symbol::SQRT, Symbol::ABS];
     let mut out: Vec<Atom> = Vec::new();
     for side in [lhs, rhs] {

@@ -136,6 +136,66 @@ impl Backend for Symbolic {
     }
 }
 
+/// Both sides of a claim under the section's assumptions: each is solved for one variable,
+/// which is then replaced on both sides (and in the assumptions after it).
+pub fn under_assumptions(
+    inst: &crate::eval::Instance<Symbolic>,
+    env: &crate::eval::Env,
+    span: Span,
+    mut lhs: Value<Atom>,
+    mut rhs: Value<Atom>,
+) -> Result<(Value<Atom>, Value<Atom>), EvalError> {
+    let mut solved: Vec<(Atom, Atom)> = Vec::new();
+    for assumption in &inst.scope().assumptions {
+        let unusable = |why: String| EvalError::Unsupported {
+            category: NotRead::NeedsSpec,
+            what: format!("the assumption `{}` ({}) {why}", assumption.tex, assumption.origin),
+            span,
+        };
+        let mut residual = inst.residual(assumption, env).map_err(|e| unusable(format!("cannot be evaluated: {e}")))?;
+        for (variable, value) in &solved {
+            residual = residual.replace(variable.to_pattern()).with(value.to_pattern());
+        }
+        let (variable, value) = solve_for_a_variable(&residual).ok_or_else(|| {
+            unusable("is not linear in any one of its variables, so it cannot be solved for one".into())
+        })?;
+        lhs = replace_variable(lhs, &variable, &value);
+        rhs = replace_variable(rhs, &variable, &value);
+        solved.push((variable, value));
+    }
+    Ok((lhs, rhs))
+}
+
+/// Solves `residual = 0` for one of its variables: one it is linear in, with a coefficient that
+/// is nonzero and free of it. Gives the variable and its value; the last such variable by name
+/// is taken (`y_q` of a one-hot sum). `None` when no variable qualifies.
+fn solve_for_a_variable(residual: &Atom) -> Option<(Atom, Atom)> {
+    let mut candidates = compare::unknowns(residual, &Atom::num(0));
+    candidates.reverse();
+    for variable in candidates {
+        let AtomView::Var(v) = variable.as_view() else { continue };
+        let symbol = v.get_symbol();
+        let slope = residual.derivative(symbol);
+        if slope.contains_symbol(symbol) {
+            continue;
+        }
+        match compare::guarded_normal_form(&slope) {
+            Some(s) if !s.is_zero() => {}
+            _ => continue,
+        }
+        let Some(value) = compare::guarded_normal_form(&(&variable - residual / &slope)) else { continue };
+        if !value.contains_symbol(symbol) {
+            return Some((variable, value));
+        }
+    }
+    None
+}
+
+/// `v` with `variable` replaced by `value` everywhere.
+fn replace_variable(v: Value<Atom>, variable: &Atom, value: &Atom) -> Value<Atom> {
+    v.map(|a| a.replace(variable.to_pattern()).with(value.to_pattern()))
+}
+
 fn leaf_symbols(x: &Value<Atom>, span: Span) -> Result<Vec<Symbol>, EvalError> {
     x.data
         .iter()

@@ -151,7 +151,14 @@ impl<B: Backend> Instance<'_, B> {
     /// `F(x)`, `\sigma'(B)`, `R(\theta)`: a function the notes define, or one the spec declares;
     /// a value directly before parentheses is a product (`x(1-x)` with x known). A name that is
     /// neither is refused: an application and a product would give different verdicts.
-    pub(super) fn call(&self, func: &Expr, args: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+    pub(super) fn call(
+        &self,
+        func: &Expr,
+        args: &[Expr],
+        postfixed: bool,
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         let (head, primes) = match &func.kind {
             ExprKind::Prime { operand } => (operand.as_ref(), 1),
             _ => (func, 0),
@@ -177,6 +184,10 @@ impl<B: Backend> Instance<'_, B> {
             };
             if !self.resolves(&key, env) && self.adjoint_target(head).is_none() && !self.scope.values.contains(&key) {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
+                return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+            }
+            if postfixed {
+                let what = format!("`{key}(…)` with a subscript or power after the parentheses: as a product of {key} and the parenthesis, the subscript or power would belong to the parenthesis only (write `{key}\\,(…)` or declare {key} a function)");
                 return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
             }
             return self.eval(func, env)?.matmul(&self.eval(one, env)?, span);
@@ -221,7 +232,7 @@ impl<B: Backend> Instance<'_, B> {
                 return Err(EvalError::Cyclic { key: key.to_string(), span });
             }
             inner.bound.borrow_mut().push(def.params.iter().cloned().zip(bound).collect());
-            let result = inner.eval(&def.body, &Env::new());
+            let result = inner.eval(&def.body, &Env::new()).map_err(|e| e.at(span));
             inner.bound.borrow_mut().pop();
             inner.in_progress.borrow_mut().remove(key);
             result

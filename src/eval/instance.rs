@@ -82,6 +82,25 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
     }
 
+    /// An assumption's left side minus its right side, which must be a number (`Σ_j y_j − 1`).
+    pub fn residual(&self, assumption: &crate::sema::Assumption, env: &Env) -> Result<B::S, EvalError> {
+        let span = Span::new(assumption.lhs.span.start, assumption.rhs.span.end);
+        let lhs = self.eval(&assumption.lhs, env)?;
+        let rhs = self.eval(&assumption.rhs, env)?;
+        Ok(lhs.as_scalar(span, "an assumption's side")?.minus(rhs.as_scalar(span, "an assumption's side")?))
+    }
+
+    /// Forgets the values of definitions computed so far (after leaves were given new values).
+    pub fn forget_cached(&self) {
+        self.cache.borrow_mut().clear();
+        self.adjoints.borrow_mut().clear();
+    }
+
+    /// The section's scope.
+    pub fn scope(&self) -> &Scope {
+        self.scope
+    }
+
     pub fn eval(&self, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         self.tick(e.span)?;
         match &e.kind {
@@ -116,7 +135,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Apply { func, args, .. } => self.apply(func, args, e.span, env),
             ExprKind::Differential { operand } => self.differential(operand, env),
             ExprKind::Derivative { of, wrt, .. } => self.derivative(of, wrt, env),
-            ExprKind::Call { func, args } => self.call(func, args, e.span, env),
+            ExprKind::Call { func, args, postfixed } => self.call(func, args, *postfixed, e.span, env),
             ExprKind::Fenced { inner: Some(inner), open, .. } => match open.as_str() {
                 "(" | "[" | "\\left(" => self.eval(inner, env),
                 "|" | "\\lvert" | "\\vert" => self.absolute(inner, env),
@@ -304,7 +323,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             return Err(EvalError::Cyclic { key: key.to_string(), span });
         }
         self.bound.borrow_mut().push(HashMap::new());
-        let result = self.eval(&def.body, &env);
+        let result = self.eval(&def.body, &env).map_err(|e| e.at(span));
         self.bound.borrow_mut().pop();
         self.in_progress.borrow_mut().remove(key);
         let value = result?;
@@ -321,8 +340,11 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// A family definition `a_j = …` assembled into a vector (one parameter) or matrix (two).
     fn assemble(&self, key: &str, env: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
-        let ranges =
-            def.params.iter().map(|p| self.range_of(p, &[&def.body], env, span)).collect::<Result<Vec<_>, _>>()?;
+        let ranges = def
+            .params
+            .iter()
+            .map(|p| self.range_of(p, &[&def.body], env, span).map_err(|e| e.at(span)))
+            .collect::<Result<Vec<_>, _>>()?;
         let (rows, cols) = match ranges[..] {
             [n] => (1, n as usize),
             [r, c] => (r as usize, c as usize),

@@ -14,7 +14,7 @@ pub mod scalar;
 mod value;
 
 pub use calculus::unbarred_key;
-pub use indices::{free_indices, index_assignments};
+pub use indices::{free_indices, index_assignments, sizes_used};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Env, Instance};
 pub use scalar::{Backend, Elementary, Scalar};
 pub use value::Value;
@@ -64,6 +64,24 @@ impl EvalError {
             | EvalError::Budget { span, .. }
             | EvalError::Inconsistent { span, .. } => *span,
         }
+    }
+
+    /// The error pointed at `span` instead: an error inside a definition's body is reported at
+    /// the symbol that uses the definition, in the formula being checked.
+    pub fn at(mut self, to: Span) -> EvalError {
+        match &mut self {
+            EvalError::ShapeMismatch { span, .. }
+            | EvalError::TransposedLayout { span, .. }
+            | EvalError::NotScalar { span, .. }
+            | EvalError::Unsupported { span, .. }
+            | EvalError::IndexOutOfRange { span, .. }
+            | EvalError::UnboundIndex { span, .. }
+            | EvalError::NotALeaf { span, .. }
+            | EvalError::Cyclic { span, .. }
+            | EvalError::Budget { span, .. }
+            | EvalError::Inconsistent { span, .. } => *span = to,
+        }
+        self
     }
 
     /// The error as a reason of the result model.

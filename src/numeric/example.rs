@@ -48,10 +48,10 @@ impl ExampleRun {
             .ok_or(format!("target `{}` is not in the vocabulary", spec.target))?;
         let mut defs = generated_definitions(&spec)?;
         defs.extend(example.defines.iter().cloned());
-        defs.extend(own_scope.defs.values().cloned());
+        defs.extend(own_scope.defs.values().filter(|d| !d.inherited).cloned());
         let used: Vec<&SectionPlan> = spec.uses.iter().filter_map(|u| all.iter().find(|p| p.number == *u)).collect();
         for p in &used {
-            defs.extend(p.scope.iter().flat_map(|s| s.defs.values()).filter(|d| d.from_notes).cloned());
+            defs.extend(p.scope.iter().flat_map(|s| s.defs.values()).filter(|d| d.from_notes && !d.inherited).cloned());
         }
         for p in &used {
             defs.extend(p.claims.iter().filter_map(|c| backward_definition(c, own_scope)));
@@ -59,6 +59,8 @@ impl ExampleRun {
         for p in &used {
             defs.extend(p.scope.iter().flat_map(|s| s.defs.values()).filter(|d| !d.from_notes).cloned());
         }
+        // What earlier sections define comes last: the example's own sections decide first.
+        defs.extend(own_scope.defs.values().filter(|d| d.inherited).cloned());
         let mut scope = own_scope.clone();
         scope.loss = None;
         scope.defs = first_of_each(defs);
@@ -285,6 +287,7 @@ fn generated_definitions(spec: &ExampleSpec) -> Result<Vec<Definition>, String> 
                 origin: "example (generated)".into(),
                 from_notes: false,
                 function: false,
+                inherited: false,
             })
         })
         .collect()
@@ -321,6 +324,7 @@ fn backward_definition(claim: &Claim, scope: &Scope) -> Option<Definition> {
         origin: format!("backward rule {}", claim.id),
         from_notes: true,
         function: false,
+        inherited: false,
     })
 }
 

@@ -223,6 +223,34 @@ impl Backend for Numeric {
     }
 }
 
+/// Moves one leaf so that the float points satisfy `assumption` (a one-hot sum: the last
+/// y_j takes up the rest): the residual is taken as linear in the leaf, which is checked after
+/// the move. Leaves are tried from the last made. `Ok(false)` when no leaf can satisfy it.
+pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::Assumption) -> Result<bool, EvalError> {
+    let env = crate::eval::Env::new();
+    let residual = || {
+        inst.forget_cached();
+        inst.residual(assumption, &env).map(|n| n.value)
+    };
+    let before = residual()?;
+    let backend = inst.backend;
+    let leaves = backend.values.borrow().len() as u32;
+    for id in (0..leaves).rev() {
+        let start = backend.get(id);
+        backend.set(id, start + 1.0);
+        let slope = residual()? - before;
+        if slope.abs() > 1e-9 {
+            backend.set(id, start - before / slope);
+            if residual()?.abs() <= 1e-9 * (1.0 + before.abs()) {
+                return Ok(true);
+            }
+        }
+        backend.set(id, start);
+    }
+    residual()?;
+    Ok(false)
+}
+
 /// Central differences of a vector-valued function over the given leaves: column r is
 /// [f(θ+εe_r) − f(θ−εe_r)]/(2ε). The leaves are restored afterwards.
 pub fn central_differences(

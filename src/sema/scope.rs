@@ -19,6 +19,20 @@ pub struct Definition {
     /// A function `σ(z) = …`: `params` are its arguments (bound to values where it is applied),
     /// not index letters.
     pub function: bool,
+    /// Written in an earlier section of the notes and in scope here by inheritance.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inherited: bool,
+}
+
+/// A constraint the spec assumes (`\sum_{j=1}^q y_j = 1`): one of its variables is solved for and
+/// replaced in the section's claims.
+#[derive(Debug, Clone)]
+pub struct Assumption {
+    pub tex: String,
+    pub lhs: Expr,
+    pub rhs: Expr,
+    /// Where it was written (`checks.toml:12:5`).
+    pub origin: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -78,6 +92,8 @@ pub struct Scope {
     /// Symbols the section's formulas use as vectors or matrices (transposed, ⊙, bold, …): an
     /// undeclared one is refused rather than taken for a number.
     pub matrix_like: std::collections::HashSet<String>,
+    /// The spec's `assume` equations, in order.
+    pub assumptions: Vec<Assumption>,
 }
 
 impl Scope {
@@ -127,6 +143,7 @@ impl Scope {
             positive,
             values: Default::default(),
             matrix_like: Default::default(),
+            assumptions: Vec::new(),
         })
     }
 

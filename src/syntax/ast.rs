@@ -132,9 +132,12 @@ pub enum ExprKind {
     },
     /// `F(x)`, `\sigma'(B)`: a bare symbol directly followed by parentheses. An application
     /// when the symbol is a function, else a product (`x(1-x)`); later stages decide.
+    /// `postfixed`: a subscript or power followed the parentheses (`f(x)_j`, `\sigma(z)^2`) and
+    /// was applied to the call; read as a product, that would be wrong, so it is refused.
     Call {
         func: Box<Expr>,
         args: Vec<Expr>,
+        postfixed: bool,
     },
     /// `\partial L`, `\partial^2 f`.
     Partial {
@@ -337,7 +340,7 @@ impl Expr {
             BigOp { lower, upper, body, .. } => {
                 Box::new(lower.as_deref().into_iter().chain(upper.as_deref()).chain(body.as_deref()))
             }
-            Call { func, args } => Box::new(std::iter::once(func.as_ref()).chain(args.iter())),
+            Call { func, args, .. } => Box::new(std::iter::once(func.as_ref()).chain(args.iter())),
             Apply { func, args, .. } => {
                 Box::new(func.sub.as_deref().into_iter().chain(func.sup.as_deref()).chain(args.iter()))
             }

@@ -315,8 +315,8 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                 let f = build_factor(p);
                 let op = pending.take();
                 match factors.pop() {
-                    Some((head_op, head)) if op.is_none() && is_call(&head, &f) => {
-                        factors.push((head_op, make_call(head, f)))
+                    Some((head_op, head)) if op.is_none() && is_call(&head, called_group(&f)) => {
+                        factors.push((head_op, call_with_postfix(head, f)))
                     }
                     Some((head_op, head)) if op.is_none() && bare_argument_call(&head, &f) => {
                         factors.push((head_op, extend_bare_argument(head, f)))
@@ -354,6 +354,12 @@ fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(O
             },
             ExprKind::Subscript { base, index } if matches!(&base.kind, ExprKind::Symbol(s) if s.name == "nabla") => {
                 (DerivativeKind::Gradient, (**index).clone())
+            }
+            // `\partial_{o_j} l`: the partial derivative by o_j.
+            ExprKind::Subscript { base, index }
+                if matches!(&base.kind, ExprKind::Partial { order: None, operand: None }) =>
+            {
+                (DerivativeKind::Partial, (**index).clone())
             }
             _ => continue,
         };
@@ -403,7 +409,7 @@ fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
         ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if is_d(lhs) => {
             Some((DerivativeKind::Total, Some((**rhs).clone())))
         }
-        ExprKind::Call { func, args } if is_d(func) && args.len() == 1 => {
+        ExprKind::Call { func, args, .. } if is_d(func) && args.len() == 1 => {
             Some((DerivativeKind::Total, Some(args[0].clone())))
         }
         _ => None,
@@ -440,6 +446,38 @@ fn extend_bare_argument(head: Expr, fenced: Expr) -> Expr {
     Expr::new(ExprKind::Apply { func, args, parenthesized }, span)
 }
 
+/// The parenthesised group a postfix applies to: `(x)` in `(x)_j` or `(z)^2`, so that `f(x)_j`
+/// is the entry j of f(x) and `\sigma(z)^2` the square of σ(z).
+fn called_group(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Subscript { base, .. } | ExprKind::Power { base, .. } => called_group(base),
+        _ => e,
+    }
+}
+
+/// `f` and `(x)_j` -> `(f(x))_j`: the call takes the group, the postfixes stay outside it.
+fn call_with_postfix(head: Expr, next: Expr) -> Expr {
+    let span = Span::new(head.span.start, next.span.end);
+    match next.kind {
+        ExprKind::Subscript { base, index } => {
+            let call = mark_postfixed(call_with_postfix(head, *base));
+            Expr::new(ExprKind::Subscript { base: Box::new(call), index }, span)
+        }
+        ExprKind::Power { base, exponent } => {
+            let call = mark_postfixed(call_with_postfix(head, *base));
+            Expr::new(ExprKind::Power { base: Box::new(call), exponent }, span)
+        }
+        _ => make_call(head, next),
+    }
+}
+
+fn mark_postfixed(mut call: Expr) -> Expr {
+    if let ExprKind::Call { postfixed, .. } = &mut call.kind {
+        *postfixed = true;
+    }
+    call
+}
+
 fn make_call(head: Expr, fenced: Expr) -> Expr {
     let span = Span::new(head.span.start, fenced.span.end);
     if let ExprKind::Partial { order, operand: Some(operand) } = head.kind {
@@ -455,7 +493,7 @@ fn make_call(head: Expr, fenced: Expr) -> Expr {
             return Expr::new(ExprKind::Apply { func, args, parenthesized: true }, span);
         }
     }
-    Expr::new(ExprKind::Call { func: Box::new(head), args }, span)
+    Expr::new(ExprKind::Call { func: Box::new(head), args, postfixed: false }, span)
 }
 
 fn build_factor(pair: Pair<Rule>) -> Expr {

@@ -134,7 +134,7 @@ pub fn expr(e: &Expr) -> String {
             let args: Vec<String> = args.iter().map(expr).collect();
             format!("(apply {head} {})", args.join(" "))
         }
-        Call { func, args } => {
+        Call { func, args, .. } => {
             format!("(call {} {})", expr(func), args.iter().map(expr).collect::<Vec<_>>().join(" "))
         }
         Partial { order, operand } => format!("(partial {} {})", opt(order), opt(operand)),
