@@ -190,8 +190,8 @@ fn run_check(args: &CheckArgs) -> i32 {
     status
 }
 
-/// What `--strict` fails on beyond refutations: unparsed formulas, undecided claims, and spec
-/// entries that match nothing in the notes.
+/// What `--strict` fails on beyond refutations: unparsed and not-checked formulas, undecided
+/// claims, and spec entries that match nothing in the notes.
 fn strict_problems(
     report: &crate::report::CheckReport,
     docs: &[Document],
@@ -205,6 +205,12 @@ fn strict_problems(
     }
     if s.undecided > 0 {
         out.push(format!("{} claim(s) undecided", s.undecided));
+    }
+    if s.coverage.not_checked > 0 {
+        out.push(format!(
+            "{} formula(s) not checked (a relation other than an equation; `ignore` them in the spec with a reason)",
+            s.coverage.not_checked
+        ));
     }
     let Some(spec) = spec else { return out };
     let sections: Vec<&str> = docs.iter().flat_map(|d| d.sections.iter().map(|s| s.number.as_str())).collect();

@@ -1055,7 +1055,8 @@ pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
         if !shapes.is_empty() {
             out.push_str(&format!("# shapes the notes declare: {}\n", shapes.join(", ")));
         }
-        let mut defined: Vec<&str> = scope.defs.values().filter(|d| d.from_notes).map(|d| d.key.as_str()).collect();
+        let mut defined: Vec<&str> =
+            scope.defs.values().filter(|d| d.from_notes && !d.inherited).map(|d| d.key.as_str()).collect();
         defined.sort();
         defined.dedup();
         if !defined.is_empty() {
@@ -1077,6 +1078,7 @@ pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
         }
         out.push_str("# loss = 'L'          # for bars: \\bar Y is dL/dY\n");
         out.push_str("# positive = ['x']    # symbols that are positive (branch identities then hold)\n");
+        out.push_str("# assume = ['\\sum_{j=1}^q y_j = 1']  # what the prose assumes (a one-hot label)\n");
     }
     out
 }
