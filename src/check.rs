@@ -28,6 +28,8 @@ pub struct CheckedClaim {
     pub kind: ClaimKind,
     /// The claim's link (`lhs = rhs`) as a byte range inside the formula's TeX.
     pub link: (usize, usize),
+    /// The claim as derivcheck read it, in TeX with every operation explicit.
+    pub understood: String,
     pub verdict: Verdict,
 }
 
@@ -75,6 +77,7 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
         tex: claim.tex.clone(),
         kind: claim.kind,
         link: (claim.lhs.span.start, claim.rhs.span.end),
+        understood: claim.understood.clone(),
         verdict,
     }
 }
@@ -287,14 +290,22 @@ fn compare_at(inst: &Instance<Symbolic>, claim: &Claim, env: &Env) -> Result<Agr
     let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
     let (lhs, rhs) = cas::under_assumptions(inst, env, span, lhs, rhs)?;
     let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    cas::compare(
-        inst,
-        &lhs,
-        &rhs,
-        span,
-        seed,
-        &cas::Assumptions { printed: printed_tolerance(&claim.rhs).or_else(|| printed_tolerance(&claim.lhs)) },
-    )
+    let printed = printed_tolerance(&claim.rhs).or_else(|| printed_tolerance(&claim.lhs));
+    let agreement = cas::compare(inst, &lhs, &rhs, span, seed, &cas::Assumptions { printed })?;
+    Ok(match agreement {
+        // What the computed side really is: the derivative the CAS took, else the left side.
+        Agreement::Different(mut mismatch) if mismatch.entry.is_none() && claim.kind != ClaimKind::Printed => {
+            let derivative_on_right = !is_derivative(&claim.lhs) && is_derivative(&claim.rhs);
+            let (computed, other) = if derivative_on_right { (&rhs, &claim.lhs) } else { (&lhs, &claim.rhs) };
+            mismatch.correct = cas::correct_tex(inst, computed).map(|tex| (tex, other.span.start, other.span.end));
+            Agreement::Different(mismatch)
+        }
+        other => other,
+    })
+}
+
+fn is_derivative(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Derivative { .. })
 }
 
 /// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): half a unit in the last
@@ -381,6 +392,7 @@ mod tests {
             holds: true,
             variant: false,
             approx: false,
+            understood: String::new(),
         };
         cas::worker::run(move || check_claim(&scope, &claim, None))
     }

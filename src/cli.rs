@@ -34,6 +34,8 @@ enum Command {
     Notation,
     /// Write a starting `checks.toml` beside the notes, from what the notes declare.
     Init(InitArgs),
+    /// Check, then write the printable appendices: Markdown and HTML, Chinese and English.
+    Report(ReportArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -52,16 +54,65 @@ struct CheckArgs {
     /// The derivation spec (default: `checks.toml` in the chapter folder).
     #[arg(long)]
     spec: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    format: CheckFormat,
     /// Language of the text report.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     lang: LangArg,
-    /// Also fail (exit 1) on a formula that does not parse, a claim left undecided, and spec
-    /// drift (an `ignore` entry or a spec section that matches nothing in the notes).
+    /// Also fail (exit 1) on a formula that does not parse or is not checked, a claim left
+    /// undecided, and spec drift (an `ignore` entry or a spec section that matches nothing).
     #[arg(long)]
     strict: bool,
+    /// Also write the appendices (`report.{zh,en}.{md,html}`) into this folder.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Templates that replace the built-in ones (`report.md.tera`, `report.html.tera`,
+    /// `macros.tera`; any subset).
+    #[arg(long, value_name = "DIR")]
+    templates: Option<PathBuf>,
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    /// Compiler-style diagnostics pointing at every claim not verified, then a summary.
+    Text,
+    /// One tab-separated line per claim, for scripts.
+    Lines,
+    Json,
+    /// JUnit XML: a test case per claim (refuted = failure, undecided = skipped).
+    Junit,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
+    path: PathBuf,
+    /// The derivation spec (default: `checks.toml` in the chapter folder).
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// The folder to write `report.<lang>.<md|html>` into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Languages, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [LangArg::Zh, LangArg::En])]
+    lang: Vec<LangArg>,
+    /// Formats, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AppendixFormatArg::Md, AppendixFormatArg::Html])]
+    format: Vec<AppendixFormatArg>,
+    /// Templates that replace the built-in ones (`report.md.tera`, `report.html.tera`,
+    /// `macros.tera`; any subset).
+    #[arg(long, value_name = "DIR")]
+    templates: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum AppendixFormatArg {
+    Md,
+    Html,
+}
+
+const ALL_LANGS: [LangArg; 2] = [LangArg::Zh, LangArg::En];
+const ALL_APPENDIX_FORMATS: [AppendixFormatArg; 2] = [AppendixFormatArg::Md, AppendixFormatArg::Html];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum LangArg {
@@ -114,19 +165,32 @@ pub fn main() -> i32 {
         Command::Formulas(args) => run_formulas(&args),
         Command::Check(args) => run_check(&args),
         Command::Init(args) => run_init(&args),
+        Command::Report(args) => run_report(&args),
         Command::Notation => write_stdout(&crate::notation::markdown_table()).map_or_else(|code| code, |_| EXIT_OK),
     }
 }
 
-fn run_check(args: &CheckArgs) -> i32 {
-    let json = args.format == Format::Json;
-    let docs = match read_notes(&args.path) {
+/// A checked chapter: its notes, the report, and the spec it was checked with.
+struct Checked {
+    docs: Vec<Document>,
+    report: crate::report::CheckReport,
+    spec: Option<crate::spec::Spec>,
+    spec_path: Option<PathBuf>,
+    /// The spec's path as shown, and its text (empty without a spec).
+    spec_shown: String,
+    spec_source: String,
+}
+
+/// Reads the notes and the spec and checks them; on bad input, the exit code (the error is
+/// already reported, as JSON when `json`).
+fn check_path(path: &Path, spec: Option<&PathBuf>, json: bool) -> Result<Checked, i32> {
+    let docs = match read_notes(path) {
         Ok(docs) => docs,
-        Err(e) => return input_error(json, &e.to_string(), "input"),
+        Err(e) => return Err(input_error(json, &e.to_string(), "input")),
     };
-    let spec_path = args.spec.clone().or_else(|| {
-        let default = args.path.join("checks.toml");
-        (args.path.is_dir() && default.is_file()).then_some(default)
+    let spec_path = spec.cloned().or_else(|| {
+        let default = path.join("checks.toml");
+        (path.is_dir() && default.is_file()).then_some(default)
     });
     let (spec, spec_text) = match &spec_path {
         None => {
@@ -141,9 +205,9 @@ fn run_check(args: &CheckArgs) -> i32 {
             Err(failure) => {
                 if let (SpecFailure::Invalid { error, text }, false) = (&failure, json) {
                     emit_spec_diagnostics(&error.path, text, &[(error.line, error.col, error.message.clone())]);
-                    return EXIT_BAD_INPUT;
+                    return Err(EXIT_BAD_INPUT);
                 }
-                return input_error(json, &failure.message(), "spec");
+                return Err(input_error(json, &failure.message(), "spec"));
             }
         },
     };
@@ -155,14 +219,32 @@ fn run_check(args: &CheckArgs) -> i32 {
             let errors: Vec<(usize, usize, String)> =
                 problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect();
             emit_spec_diagnostics(&spec_shown, &spec_source, &errors);
-            return EXIT_BAD_INPUT;
+            return Err(EXIT_BAD_INPUT);
         }
         Err(problems) => {
             let messages: Vec<String> =
                 problems.iter().map(|p| format!("{spec_shown}:{}:{}: {}", p.line, p.col, p.message)).collect();
-            return input_error(json, &messages.join("\n"), "spec");
+            return Err(input_error(json, &messages.join("\n"), "spec"));
         }
     };
+    Ok(Checked { docs, report, spec, spec_path, spec_shown, spec_source })
+}
+
+fn run_check(args: &CheckArgs) -> i32 {
+    let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
+    let Checked { docs, report, spec, spec_path, spec_shown, spec_source } =
+        match check_path(&args.path, args.spec.as_ref(), json) {
+            Ok(checked) => checked,
+            Err(code) => return code,
+        };
+    if let Some(dir) = &args.report {
+        let run = run_info(&args.path, spec_path.as_deref(), &spec_source);
+        if let Err(code) =
+            write_appendices(&report, &run, dir, &ALL_LANGS, &ALL_APPENDIX_FORMATS, args.templates.as_deref())
+        {
+            return code;
+        }
+    }
     let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
     if !json {
         let (_, failures) = listing::build(&docs, false);
@@ -170,9 +252,10 @@ fn run_check(args: &CheckArgs) -> i32 {
     }
     let spec_file = spec_path.as_ref().map(|_| (spec_shown.as_str(), spec_source.as_str()));
     let written = match args.format {
-        Format::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
-        Format::Text => write_stdout(&render_diagnostics(&report, &docs, spec_file, lang)),
-        Format::Lines => write_stdout(&crate::report::render_text(&report, lang, spec_file.map(|(path, _)| path))),
+        CheckFormat::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
+        CheckFormat::Junit => write_stdout(&crate::report::appendix::render_junit(&report)),
+        CheckFormat::Text => write_stdout(&render_diagnostics(&report, &docs, spec_file, lang)),
+        CheckFormat::Lines => write_stdout(&crate::report::render_text(&report, lang, spec_file.map(|(path, _)| path))),
     };
     if let Err(code) = written {
         return code;
@@ -229,6 +312,82 @@ fn strict_problems(
     out
 }
 
+/// `derivcheck report`: check, then write the appendices. The exit code is that of `check`.
+fn run_report(args: &ReportArgs) -> i32 {
+    let checked = match check_path(&args.path, args.spec.as_ref(), false) {
+        Ok(checked) => checked,
+        Err(code) => return code,
+    };
+    let (_, failures) = listing::build(&checked.docs, false);
+    emit_parse_diagnostics(&checked.docs, &failures);
+    let run = run_info(&args.path, checked.spec_path.as_deref(), &checked.spec_source);
+    if let Err(code) =
+        write_appendices(&checked.report, &run, &args.out, &args.lang, &args.format, args.templates.as_deref())
+    {
+        return code;
+    }
+    eprint!("{}", crate::report::render_summary(&checked.report, crate::report::Lang::En));
+    checked.report.exit_status() as i32
+}
+
+fn run_info(path: &Path, spec_path: Option<&Path>, spec_source: &str) -> crate::report::appendix::RunInfo {
+    use sha2::Digest;
+    crate::report::appendix::RunInfo {
+        title: path.display().to_string(),
+        version: env!("CARGO_PKG_VERSION"),
+        spec_path: spec_path.map(|p| p.display().to_string()),
+        spec_sha256: spec_path.map(|_| {
+            sha2::Sha256::digest(spec_source.as_bytes()).iter().map(|b| format!("{b:02x}")).collect::<String>()
+        }),
+    }
+}
+
+/// Writes `DIR/report.<lang>.<ext>` for every language and format, each atomically (a temporary
+/// file beside it, then renamed).
+fn write_appendices(
+    report: &crate::report::CheckReport,
+    run: &crate::report::appendix::RunInfo,
+    dir: &Path,
+    langs: &[LangArg],
+    formats: &[AppendixFormatArg],
+    templates: Option<&Path>,
+) -> Result<(), i32> {
+    use crate::report::appendix::{render_appendix, AppendixFormat, Templates};
+    let mut chosen = Templates::builtin();
+    if let Some(from) = templates {
+        for (name, slot) in Templates::FILES.iter().zip([&mut chosen.markdown, &mut chosen.html, &mut chosen.macros]) {
+            let path = from.join(name);
+            if path.is_file() {
+                *slot = read_text(&path).map_err(|e| input_error(false, &e.to_string(), "templates"))?;
+            }
+        }
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| input_error(false, &format!("{}: cannot create: {e}", dir.display()), "output"))?;
+    for lang in langs {
+        let lang = if *lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+        for format in formats {
+            let format = if *format == AppendixFormatArg::Md { AppendixFormat::Markdown } else { AppendixFormat::Html };
+            let text =
+                render_appendix(report, run, lang, format, &chosen).map_err(|e| input_error(false, &e, "templates"))?;
+            let code = if lang == crate::report::Lang::Zh { "zh" } else { "en" };
+            let target = dir.join(format!("report.{code}.{}", format.extension()));
+            write_atomically(&target, &text)
+                .map_err(|e| input_error(false, &format!("{}: cannot write: {e}", target.display()), "output"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes beside the target, then renames: a reader never sees half a file.
+fn write_atomically(target: &Path, text: &str) -> std::io::Result<()> {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let partial = target.with_file_name(format!(".{name}.partial"));
+    std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, target)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&partial);
+    })
+}
+
 /// `derivcheck init`: the spec skeleton of the notes, written atomically beside them; an
 /// existing spec is kept unless `--force`.
 fn run_init(args: &InitArgs) -> i32 {
@@ -255,10 +414,7 @@ fn run_init(args: &InitArgs) -> i32 {
         .collect();
     let plans = crate::sema::plan(doc, &formulas, None, "", true);
     let text = crate::sema::spec_skeleton(&doc.path, &plans);
-    // Written beside, then renamed: a reader never sees half a file.
-    let partial = dir.join(".checks.toml.partial");
-    let written = std::fs::write(&partial, &text).and_then(|_| std::fs::rename(&partial, &target));
-    match written {
+    match write_atomically(&target, &text) {
         Ok(()) => {
             eprintln!(
                 "wrote {}: check with `derivcheck check {} --spec {}`",

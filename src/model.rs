@@ -113,6 +113,10 @@ pub struct Mismatch {
     pub point: Vec<(String, f64)>,
     /// The normal form of lhs − rhs, when short.
     pub difference: Option<String>,
+    /// For a scalar claim: the computed side simplified, as TeX (the derivative the CAS took, or
+    /// the left side), with the byte range in the formula's TeX of the side it should replace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub correct: Option<(String, usize, usize)>,
     /// The printed precision a rounded comparison allowed (half a unit in the last digit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,

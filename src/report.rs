@@ -58,6 +58,8 @@ pub struct ClaimEntry {
     /// `notes` or `spec` (a claim the spec states in words).
     pub source: &'static str,
     pub tex: String,
+    /// The claim as read, every operation explicit (TeX).
+    pub understood: String,
     pub kind: crate::sema::ClaimKind,
     pub verdict: Status,
     pub method: Option<crate::model::Method>,
@@ -142,6 +144,7 @@ impl ClaimEntry {
             focus: c.verdict.focus,
             source,
             tex: c.tex.clone(),
+            understood: c.understood.clone(),
             kind: c.kind,
             verdict: c.verdict.status,
             method: c.verdict.method,
@@ -203,6 +206,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
     CheckReport { schema: JSON_SCHEMA, files, summary }
 }
 
+pub mod appendix;
 mod words;
 pub use words::{describe, words, Words};
 

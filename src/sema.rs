@@ -11,6 +11,7 @@ pub mod scope;
 use crate::notes::Document;
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
+use crate::syntax::print;
 pub use scope::{Assumption, Decl, Definition, FunctionKind, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -64,6 +65,8 @@ pub struct Claim {
     pub variant: bool,
     /// Written with `\approx`: equal to the printed precision of a decimal side.
     pub approx: bool,
+    /// The claim printed back with every operation explicit (`a_j\cdot a_k`), as read.
+    pub understood: String,
 }
 
 /// A formula (or chain) that is not checked, and why.
@@ -381,6 +384,15 @@ impl<'a> SectionBuilder<'a> {
                 scope
             })
             .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
+        let is_function = |key: &str| {
+            self.defs.iter().any(|d| d.key == key && d.function)
+                || self.declared_functions.iter().any(|(k, _)| k == key)
+        };
+        for claim in &mut self.claims {
+            let (lhs, rhs) =
+                (print::explicit_tex(&claim.lhs, &is_function), print::explicit_tex(&claim.rhs, &is_function));
+            claim.understood = format!("{lhs} {} {rhs}", if claim.approx { "\\approx" } else { "=" });
+        }
         let example = self.example_plan();
         SectionPlan {
             number: self.number,
@@ -606,6 +618,7 @@ impl<'a> SectionBuilder<'a> {
                     holds: true,
                     variant: false,
                     approx: link.op == RelOp::Approx,
+                    understood: String::new(),
                 });
             }
             prev = &link.rhs;

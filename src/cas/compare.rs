@@ -422,6 +422,7 @@ fn mismatch(inst: &Instance<Symbolic>, l: &Complex<Float>, r: &Complex<Float>, p
         point: point.iter().map(|(a, v)| (shown(inst, &a.to_string()), *v)).collect(),
         difference: None,
         tolerance: None,
+        correct: None,
         method: Method::Numeric,
     }
 }

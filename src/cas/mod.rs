@@ -166,6 +166,19 @@ pub fn under_assumptions(
     Ok((lhs, rhs))
 }
 
+/// A scalar value simplified and printed as TeX in the notes' names (`p_{1}-y_{1}`): the correct
+/// expression a refuted claim's report shows. `None` for matrices and long expressions.
+pub fn correct_tex(inst: &crate::eval::Instance<Symbolic>, v: &Value<Atom>) -> Option<String> {
+    const LONGEST: usize = 400;
+    if !v.is_scalar() {
+        return None;
+    }
+    let simplified = compare::guarded_normal_form(&v.data[0])?;
+    let text = format!("{}", simplified.printer(PrintOptions::latex()));
+    let text = compare::shown(inst, &text);
+    (text.chars().count() <= LONGEST).then_some(text)
+}
+
 /// Solves `residual = 0` for one of its variables: one it is linear in, with a coefficient that
 /// is nonzero and free of it. Gives the variable and its value; the last such variable by name
 /// is taken (`y_q` of a one-hot sum). `None` when no variable qualifies.

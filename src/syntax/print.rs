@@ -1,4 +1,5 @@
-//! A compact S-expression rendering of the tree, for `derivcheck formulas --ast` and for tests.
+//! A compact S-expression rendering of the tree, for `derivcheck formulas --ast` and for tests;
+//! and the tree printed back as TeX with every operation explicit ([`explicit_tex`]).
 
 use super::ast::*;
 
@@ -157,5 +158,214 @@ pub fn expr(e: &Expr) -> String {
         Aligned { env, rows: r } => format!("({env} {})", aligned_rows(r)),
         Accent { accent, operand } => format!("({} {})", accent.command(), expr(operand)),
         Styled { style, operand } => format!("({} {})", style.command(), expr(operand)),
+    }
+}
+
+/// A claim's sides printed back as TeX with every operation explicit, as derivcheck read them:
+/// `a_j\cdot a_k`, `Z^{\top}\cdot\bar{R}`, `\operatorname{diag}\left(p\right)`. `is_function`
+/// says whether a symbol written before parentheses is applied (`f(x)`) or multiplied
+/// (`x\cdot(1-x)`). For the report's "what derivcheck understood".
+pub fn explicit_tex(e: &Expr, is_function: &dyn Fn(&str) -> bool) -> String {
+    Explicit { is_function }.expr(e)
+}
+
+struct Explicit<'a> {
+    is_function: &'a dyn Fn(&str) -> bool,
+}
+
+impl Explicit<'_> {
+    fn expr(&self, e: &Expr) -> String {
+        use ExprKind::*;
+        let x = |e: &Expr| self.expr(e);
+        match &e.kind {
+            Number { value } => value.clone(),
+            Symbol(s) => s.to_string(),
+            Ellipsis => "\\dots".into(),
+            Text { text } => format!("\\text{{{text}}}"),
+            Empty => "{}".into(),
+            Neg { operand } => format!("-{}", self.grouped(operand, 2)),
+            Binary { op, lhs, rhs } => {
+                let level = precedence(*op);
+                let right_level = if matches!(op, BinOp::Sub | BinOp::Div) { level + 1 } else { level };
+                format!("{}{}{}", self.grouped(lhs, level), explicit_op(*op), self.grouped(rhs, right_level))
+            }
+            Frac { num, den } => format!("\\frac{{{}}}{{{}}}", x(num), x(den)),
+            Sqrt { index: None, radicand } => format!("\\sqrt{{{}}}", x(radicand)),
+            Sqrt { index: Some(i), radicand } => format!("\\sqrt[{}]{{{}}}", x(i), x(radicand)),
+            Power { base, exponent } => format!("{{{}}}^{{{}}}", self.grouped(base, 4), x(exponent)),
+            Subscript { base, index } => format!("{{{}}}_{{{}}}", self.grouped(base, 4), x(index)),
+            Transpose { operand } => format!("{{{}}}^{{\\top}}", self.grouped(operand, 4)),
+            Prime { operand } => format!("{{{}}}'", self.grouped(operand, 4)),
+            BigOp { op, lower, upper, body } => {
+                let mut out = match op {
+                    BigOpKind::Named(name) => format!("\\operatorname*{{{name}}}"),
+                    BigOpKind::Argmax | BigOpKind::Argmin => format!("\\operatorname*{{{}}}", op.name()),
+                    _ => format!("\\{}", op.name()),
+                };
+                if let Some(l) = lower {
+                    out.push_str(&format!("_{{{}}}", x(l)));
+                }
+                if let Some(u) = upper {
+                    out.push_str(&format!("^{{{}}}", x(u)));
+                }
+                if let Some(b) = body {
+                    out.push_str(&format!(" {}", self.grouped(b, 2)));
+                }
+                out
+            }
+            Apply { func, args, .. } => {
+                let mut head = format!("\\operatorname{{{}}}{}", func.name, "'".repeat(func.primes));
+                if let Some(s) = &func.sub {
+                    head = format!("{head}_{{{}}}", x(s));
+                }
+                if let Some(s) = &func.sup {
+                    head = format!("{head}^{{{}}}", x(s));
+                }
+                format!("{head}\\left({}\\right)", args.iter().map(x).collect::<Vec<_>>().join(", "))
+            }
+            Call { func, args, .. } => {
+                let head = match &func.kind {
+                    Prime { operand } => operand.as_ref(),
+                    _ => func.as_ref(),
+                };
+                let args = args.iter().map(x).collect::<Vec<_>>().join(", ");
+                if head.symbol_key().is_some_and(|k| (self.is_function)(&k)) {
+                    format!("{}\\left({args}\\right)", x(func))
+                } else {
+                    format!("{}\\cdot\\left({args}\\right)", x(func))
+                }
+            }
+            Partial { order, operand } => {
+                let order = order.as_deref().map(|o| format!("^{{{}}}", x(o))).unwrap_or_default();
+                format!("\\partial{order} {}", operand.as_deref().map(x).unwrap_or_default())
+            }
+            Differential { operand } => format!("\\mathrm{{d}}{}", self.grouped(operand, 4)),
+            Derivative { kind, of, wrt } => {
+                let (d, of) = (derivative_symbol(kind), self.grouped(of, 4));
+                match kind {
+                    DerivativeKind::Gradient => format!("\\nabla_{{{}}} {of}", x(wrt)),
+                    _ => format!("\\frac{{{d}}}{{{d} {}}} {of}", self.grouped(wrt, 4)),
+                }
+            }
+            Fenced { open, close, inner } => {
+                let inner = inner.as_deref().map(x).unwrap_or_default();
+                format!("\\left{}{inner}\\right{}", delimiter(open), delimiter(close))
+            }
+            Abs { operand } => format!("\\left|{}\\right|", x(operand)),
+            Norm { operand } => format!("\\left\\|{}\\right\\|", x(operand)),
+            Tuple { items } => items.iter().map(x).collect::<Vec<_>>().join(", "),
+            Relation { chain: c } => self.chain(c),
+            Statement { statement: s } => s.chains.iter().map(|c| self.chain(c)).collect::<Vec<_>>().join(",\\quad "),
+            Matrix { env, rows } => {
+                let env = if env.ends_with("matrix") { env.as_str() } else { "matrix" };
+                let rows: Vec<String> = rows
+                    .iter()
+                    .map(|r| {
+                        r.iter()
+                            .map(|c| {
+                                c.as_ref()
+                                    .map(|s| s.chains.iter().map(|c| self.chain(c)).collect::<Vec<_>>().join(", "))
+                                    .unwrap_or_default()
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" & ")
+                    })
+                    .collect();
+                format!("\\begin{{{env}}}{}\\end{{{env}}}", rows.join(" \\\\ "))
+            }
+            Aligned { .. } => "\\dots".into(),
+            Accent { accent, operand } => format!("\\{}{{{}}}", accent.command(), x(operand)),
+            Styled { style, operand } => format!("\\{}{{{}}}", style.command(), x(operand)),
+        }
+    }
+
+    fn chain(&self, c: &Chain) -> String {
+        let mut out = c.first.as_ref().map(|e| self.expr(e)).unwrap_or_default();
+        for link in &c.links {
+            out.push_str(&format!(" {} {}", relation_tex(link.op), self.expr(&link.rhs)));
+        }
+        out
+    }
+
+    /// `e`, in `\left(…\right)` when its operator binds more loosely than `level`.
+    fn grouped(&self, e: &Expr, level: u8) -> String {
+        let own = match &e.kind {
+            ExprKind::Binary { op, .. } => precedence(*op),
+            ExprKind::Neg { .. } => 2,
+            ExprKind::BigOp { .. } | ExprKind::Derivative { .. } => 1,
+            ExprKind::Frac { .. } if level >= 4 => 3,
+            _ => 5,
+        };
+        let text = self.expr(e);
+        if own < level {
+            format!("\\left({text}\\right)")
+        } else {
+            text
+        }
+    }
+}
+
+/// 1: + and −; 2: products; 3: ⊗ and ∘.
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::PlusMinus | BinOp::DirectSum => 1,
+        BinOp::Implicit | BinOp::Cdot | BinOp::Times | BinOp::Hadamard | BinOp::Div => 2,
+        BinOp::Otimes | BinOp::Compose => 3,
+    }
+}
+
+fn explicit_op(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::PlusMinus => "\\pm ",
+        BinOp::DirectSum => "\\oplus ",
+        BinOp::Implicit | BinOp::Cdot => "\\cdot ",
+        BinOp::Times => "\\times ",
+        BinOp::Hadamard => "\\odot ",
+        BinOp::Otimes => "\\otimes ",
+        BinOp::Compose => "\\circ ",
+        BinOp::Div => "/",
+    }
+}
+
+fn derivative_symbol(kind: &DerivativeKind) -> &'static str {
+    match kind {
+        DerivativeKind::Partial => "\\partial",
+        _ => "\\mathrm{d}",
+    }
+}
+
+fn delimiter(d: &str) -> String {
+    match d {
+        "{" => "\\{".into(),
+        "}" => "\\}".into(),
+        "" => ".".into(),
+        other => other.to_string(),
+    }
+}
+
+pub fn relation_tex(op: RelOp) -> &'static str {
+    match op {
+        RelOp::Eq => "=",
+        RelOp::Define => ":=",
+        RelOp::Approx => "\\approx",
+        RelOp::Ne => "\\ne",
+        RelOp::Lt => "<",
+        RelOp::Le => "\\le",
+        RelOp::Gt => ">",
+        RelOp::Ge => "\\ge",
+        RelOp::In => "\\in",
+        RelOp::NotIn => "\\notin",
+        RelOp::Equiv => "\\equiv",
+        RelOp::Sim => "\\sim",
+        RelOp::Propto => "\\propto",
+        RelOp::Subset => "\\subset",
+        RelOp::To => "\\to",
+        RelOp::Implies => "\\implies",
+        RelOp::Iff => "\\iff",
+        RelOp::Mid => "\\mid",
+        RelOp::MuchLess => "\\ll",
+        RelOp::MuchGreater => "\\gg",
     }
 }

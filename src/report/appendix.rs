@@ -1,0 +1,502 @@
+//! The printable report: a Markdown and an HTML appendix per language, rendered with Tera from
+//! the check report alone, formulas as MathML (math-core); and JUnit XML (quick-junit) for CI.
+//!
+//! Takes: a [`CheckReport`], the language, the templates (built in, or the author's). Gives: the
+//! file's text. Pure: the CLI writes the files (atomically). Every text from the notes reaches the
+//! HTML through Tera's autoescape; only the converter's MathML is marked safe.
+
+use super::words::{appendix_words, describe_skip, AppendixWords};
+use super::{describe, CheckReport, ClaimEntry, Lang};
+use crate::check::Status;
+use crate::model::{FormulaRole, Method};
+use serde::Serialize;
+
+/// The templates the appendix is rendered with: built into the binary, or read from
+/// `--templates DIR` (`report.md.tera`, `report.html.tera`, `macros.tera`).
+#[derive(Debug, Clone)]
+pub struct Templates {
+    pub markdown: String,
+    pub html: String,
+    pub macros: String,
+}
+
+impl Templates {
+    pub const FILES: [&'static str; 3] = ["report.md.tera", "report.html.tera", "macros.tera"];
+
+    pub fn builtin() -> Templates {
+        Templates {
+            markdown: include_str!("../../templates/report.md.tera").to_string(),
+            html: include_str!("../../templates/report.html.tera").to_string(),
+            macros: include_str!("../../templates/macros.tera").to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppendixFormat {
+    Markdown,
+    Html,
+}
+
+impl AppendixFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            AppendixFormat::Markdown => "md",
+            AppendixFormat::Html => "html",
+        }
+    }
+}
+
+/// What the report says about the run beyond the verdicts.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    /// The notes path as given (a file or chapter folder).
+    pub title: String,
+    pub version: &'static str,
+    pub spec_path: Option<String>,
+    /// SHA-256 of the spec's bytes, hex.
+    pub spec_sha256: Option<String>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+struct Counts {
+    claims: usize,
+    verified: usize,
+    refuted: usize,
+    undecided: usize,
+    definitions: usize,
+    not_checked: usize,
+}
+
+impl Counts {
+    fn add_claim(&mut self, status: Status) {
+        self.claims += 1;
+        match status {
+            Status::Verified => self.verified += 1,
+            Status::Refuted => self.refuted += 1,
+            Status::Undecided => self.undecided += 1,
+        }
+    }
+
+    fn add_role(&mut self, role: FormulaRole) {
+        match role {
+            FormulaRole::Definition => self.definitions += 1,
+            FormulaRole::NotChecked | FormulaRole::NotParsed => self.not_checked += 1,
+            _ => {}
+        }
+    }
+
+    fn add(&mut self, other: &Counts) {
+        self.claims += other.claims;
+        self.verified += other.verified;
+        self.refuted += other.refuted;
+        self.undecided += other.undecided;
+        self.definitions += other.definitions;
+        self.not_checked += other.not_checked;
+    }
+}
+
+/// A formula in TeX and, for HTML, as MathML (or why the converter refused it).
+#[derive(Debug, Clone, Serialize)]
+struct Math {
+    tex: String,
+    mathml: Option<String>,
+    error: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Page {
+    lang: &'static str,
+    w: AppendixWords,
+    run: RunInfo,
+    totals: Counts,
+    sections: Vec<SectionView>,
+}
+
+#[derive(Debug, Serialize)]
+struct SectionView {
+    anchor: String,
+    number: String,
+    title: String,
+    counts: Counts,
+    /// The sizes the section's claims were checked at (distinct, in order).
+    sizes: Vec<String>,
+    formulas: Vec<FormulaView>,
+}
+
+#[derive(Debug, Serialize)]
+struct FormulaView {
+    id: String,
+    location: String,
+    math: Math,
+    role: &'static str,
+    role_class: &'static str,
+    /// Why a formula is ignored or not checked, or its parse error.
+    note: Option<String>,
+    claims: Vec<ClaimView>,
+}
+
+#[derive(Debug, Serialize)]
+struct ClaimView {
+    id: String,
+    anchor: String,
+    status: &'static str,
+    word: &'static str,
+    mark: &'static str,
+    method: String,
+    sizes: String,
+    assuming: Vec<Math>,
+    reason: String,
+    understood: Math,
+    counterexample: Option<CounterexampleView>,
+    correct: Option<CorrectView>,
+    example: Vec<MatrixView>,
+}
+
+#[derive(Debug, Serialize)]
+struct CounterexampleView {
+    sizes: String,
+    indices: String,
+    entry: String,
+    left: String,
+    right: String,
+    point: String,
+}
+
+#[derive(Debug, Serialize)]
+struct CorrectView {
+    computed: Math,
+    written: Math,
+}
+
+#[derive(Debug, Serialize)]
+struct MatrixView {
+    name: Math,
+    max_difference: String,
+    tolerance: String,
+    rows: Vec<Vec<CellView>>,
+}
+
+#[derive(Debug, Serialize)]
+struct CellView {
+    printed: String,
+    formulas: String,
+    differences: String,
+    differs: bool,
+}
+
+/// Renders one appendix. `Err` carries a template error (an author's template that does not
+/// parse or render), worded for the user.
+pub fn render_appendix(
+    report: &CheckReport,
+    run: &RunInfo,
+    lang: Lang,
+    format: AppendixFormat,
+    templates: &Templates,
+) -> Result<String, String> {
+    let page = page(report, run, lang, format == AppendixFormat::Html);
+    let mut tera = tera::Tera::new();
+    // Names ending in .html are autoescaped; the Markdown report is not HTML.
+    tera.add_raw_templates([
+        ("macros.html", templates.macros.as_str()),
+        ("report.md", templates.markdown.as_str()),
+        ("report.html", templates.html.as_str()),
+    ])
+    .map_err(|e| format!("template: {e:#}"))?;
+    let context = tera::Context::from_serialize(&page).map_err(|e| format!("template context: {e:#}"))?;
+    let name = match format {
+        AppendixFormat::Markdown => "report.md",
+        AppendixFormat::Html => "report.html",
+    };
+    tera.render(name, &context).map_err(|e| format!("template `{name}`: {}", error_chain(&e)))
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        out.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    out
+}
+
+/// The files of a report that belong to `lang`: notes named `*.zh.md` go to the Chinese report,
+/// `*.en.md` to the English one; files without a language suffix (and the spec's claims) to both.
+fn in_language(path: &str, lang: Lang, all: &[&str]) -> bool {
+    let suffix = |l: &str| path.ends_with(&format!(".{l}.md"));
+    let own = match lang {
+        Lang::Zh => "zh",
+        Lang::En => "en",
+    };
+    let has_own = all.iter().any(|p| p.ends_with(&format!(".{own}.md")));
+    if suffix("zh") || suffix("en") {
+        !has_own || suffix(own)
+    } else {
+        true
+    }
+}
+
+fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
+    let converter = html.then(|| math_core::LatexToMathML::new(math_core::MathCoreConfig::default()).ok()).flatten();
+    let math = |tex: &str, block: bool| -> Math {
+        let Some(converter) = &converter else { return Math { tex: tex.to_string(), mathml: None, error: None } };
+        let display = if block { math_core::MathDisplay::Block } else { math_core::MathDisplay::Inline };
+        match converter.convert_with_local_state(tex, display) {
+            Ok(result) => Math { tex: tex.to_string(), mathml: Some(result.mathml), error: None },
+            Err(e) => Math { tex: tex.to_string(), mathml: None, error: Some(e.to_string()) },
+        }
+    };
+    let w = appendix_words(lang);
+    let paths: Vec<&str> = report.files.iter().map(|f| f.listing.path.as_str()).collect();
+    let mut sections: Vec<SectionView> = Vec::new();
+    let section_index = |sections: &mut Vec<SectionView>, number: &str, title: &str| -> usize {
+        if let Some(i) = sections.iter().position(|s| s.number == number) {
+            return i;
+        }
+        sections.push(SectionView {
+            anchor: format!("s-{}", anchor_text(number)),
+            number: number.to_string(),
+            title: title.to_string(),
+            counts: Counts::default(),
+            sizes: Vec::new(),
+            formulas: Vec::new(),
+        });
+        sections.len() - 1
+    };
+    for file in report.files.iter().filter(|f| in_language(&f.listing.path, lang, &paths)) {
+        let skipped =
+            |id: &str| file.skipped.iter().find(|s| s.formula == id || s.formula.starts_with(&format!("{id}.")));
+        for f in &file.listing.formulas {
+            let number = f.section.clone().unwrap_or_else(|| "0".into());
+            let i = section_index(&mut sections, &number, f.section_title.as_deref().unwrap_or(""));
+            let role = f.role.unwrap_or(FormulaRole::Mention);
+            let note = match role {
+                FormulaRole::NotParsed => f.error.clone(),
+                FormulaRole::Ignored | FormulaRole::NotChecked => {
+                    skipped(&f.id).map(|s| describe_skip(&s.reason, lang))
+                }
+                _ => None,
+            };
+            let claims: Vec<ClaimView> = file
+                .claims
+                .iter()
+                .filter(|c| c.range == Some(f.range))
+                .map(|c| claim_view(c, lang, &w, &math))
+                .collect();
+            let section = &mut sections[i];
+            section.counts.add_role(role);
+            for c in file.claims.iter().filter(|c| c.range == Some(f.range)) {
+                section.counts.add_claim(c.verdict);
+                if !c.sizes.is_empty() && !section.sizes.contains(&c.sizes) {
+                    section.sizes.push(c.sizes.clone());
+                }
+            }
+            let (role_word, role_class) = role_words(role, &w);
+            section.formulas.push(FormulaView {
+                id: f.id.clone(),
+                location: format!("{}:{}:{}", file.listing.path, f.line, f.col),
+                math: math(&f.tex, f.display),
+                role: role_word,
+                role_class,
+                note,
+                claims,
+            });
+        }
+        // Claims the spec states in words: under their section, after its formulas.
+        for c in file.claims.iter().filter(|c| c.source == "spec") {
+            let i = section_index(&mut sections, &c.section, "");
+            sections[i].counts.add_claim(c.verdict);
+            if !c.sizes.is_empty() && !sections[i].sizes.contains(&c.sizes) {
+                sections[i].sizes.push(c.sizes.clone());
+            }
+            sections[i].formulas.push(FormulaView {
+                id: c.id.clone(),
+                location: format!("{}:{}:{}", file.listing.path, c.line, c.col),
+                math: math(&c.tex, true),
+                role: w.role_spec_claim,
+                role_class: "claim",
+                note: None,
+                claims: vec![claim_view(c, lang, &w, &math)],
+            });
+        }
+    }
+    let mut totals = Counts::default();
+    sections.iter().for_each(|s| totals.add(&s.counts));
+    Page {
+        lang: match lang {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        },
+        w,
+        run: run.clone(),
+        totals,
+        sections,
+    }
+}
+
+fn role_words(role: FormulaRole, w: &AppendixWords) -> (&'static str, &'static str) {
+    match role {
+        FormulaRole::Claims => (w.role_claims, "claim"),
+        FormulaRole::Definition => (w.role_definition, "definition"),
+        FormulaRole::Mention => (w.role_mention, "mention"),
+        FormulaRole::Printed => (w.role_printed, "printed"),
+        FormulaRole::Ignored => (w.role_ignored, "ignored"),
+        FormulaRole::NotChecked => (w.role_not_checked, "not-checked"),
+        FormulaRole::NotParsed => (w.role_not_parsed, "not-parsed"),
+    }
+}
+
+/// `15.3#4.2` -> `15.3-4.2`: letters, digits, `.`, `-` and `_` kept, anything else `-`.
+fn anchor_text(id: &str) -> String {
+    id.chars().map(|c| if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '-' }).collect()
+}
+
+fn claim_view(c: &ClaimEntry, lang: Lang, w: &AppendixWords, math: &dyn Fn(&str, bool) -> Math) -> ClaimView {
+    let (status, word, mark) = match c.verdict {
+        Status::Verified => ("verified", w.verified, "✓"),
+        Status::Refuted => ("refuted", w.refuted, "✗"),
+        Status::Undecided => ("undecided", w.undecided, "?"),
+    };
+    let labels = super::words(lang);
+    let method = match c.method {
+        Some(Method::Symbolic) => labels.symbolic,
+        Some(Method::Numeric) => labels.numeric,
+        Some(Method::SymbolicNumeric) => labels.both,
+        Some(Method::Rounded) => labels.rounded,
+        None => "",
+    };
+    let counterexample = c.counterexample.as_ref().map(|x| {
+        let join = |m: &std::collections::BTreeMap<String, i64>| {
+            m.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+        };
+        let mismatch = x.mismatch.as_ref();
+        let value = |v: Option<f64>, im: Option<f64>| match (v, im) {
+            (Some(v), Some(im)) => format!("{v:.6} {} {:.6}i", if im < 0.0 { "−" } else { "+" }, im.abs()),
+            (Some(v), None) => format!("{v:.6}"),
+            _ => String::new(),
+        };
+        CounterexampleView {
+            sizes: join(&x.sizes),
+            indices: join(&x.indices),
+            entry: mismatch.and_then(|m| m.entry).map(|(r, c)| format!("({r}, {c})")).unwrap_or_default(),
+            left: value(mismatch.map(|m| m.lhs), mismatch.and_then(|m| m.lhs_imaginary)),
+            right: value(mismatch.map(|m| m.rhs), mismatch.and_then(|m| m.rhs_imaginary)),
+            point: mismatch
+                .map(|m| m.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect::<Vec<_>>().join(", "))
+                .unwrap_or_default(),
+        }
+    });
+    let correct = c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).and_then(|m| m.correct.as_ref()).map(
+        |(tex, start, end)| CorrectView {
+            computed: math(tex, false),
+            written: math(c.tex.get(*start..*end).unwrap_or(""), false),
+        },
+    );
+    let example = c
+        .example
+        .iter()
+        .flat_map(|e| &e.matrices)
+        .map(|m| {
+            let rows = m
+                .printed
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    row.iter()
+                        .enumerate()
+                        .map(|(j, printed)| {
+                            let formulas = m.analytic.get(i).and_then(|r| r.get(j)).copied().unwrap_or(f64::NAN);
+                            let differences = m.finite_difference.as_ref().and_then(|fd| fd.get(i)?.get(j).copied());
+                            let differs = (formulas - printed).abs() > m.tolerance
+                                || differences.is_some_and(|d| (d - printed).abs() > m.tolerance);
+                            CellView {
+                                printed: format!("{printed:.6}"),
+                                formulas: format!("{formulas:.6}"),
+                                differences: differences.map(|d| format!("{d:.6}")).unwrap_or_default(),
+                                differs,
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            MatrixView {
+                name: math(&m.name, false),
+                max_difference: format!("{:.2e}", m.max_difference),
+                tolerance: format!("{:.0e}", m.tolerance),
+                rows,
+            }
+        })
+        .collect();
+    ClaimView {
+        id: c.id.clone(),
+        anchor: format!("c-{}", anchor_text(&c.id)),
+        status,
+        word,
+        mark,
+        method: method.to_string(),
+        sizes: c.sizes.clone(),
+        assuming: c.assuming.iter().map(|a| math(a, false)).collect(),
+        reason: if c.verdict == Status::Verified && c.example.is_none() {
+            String::new()
+        } else {
+            describe(&c.reason, lang)
+        },
+        understood: math(&c.understood, false),
+        counterexample,
+        correct,
+        example,
+    }
+}
+
+/// JUnit XML: one test suite per file, one test case per claim; refuted is a failure with the
+/// reason, undecided is skipped with it. No timestamps or times, so the output is reproducible.
+pub fn render_junit(report: &CheckReport) -> String {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut junit = Report::new("derivcheck");
+    for file in report.files.iter().filter(|f| !f.claims.is_empty()) {
+        let mut suite = TestSuite::new(file.listing.path.clone());
+        for c in &file.claims {
+            let reason = describe(&c.reason, Lang::En);
+            let status = match c.verdict {
+                Status::Verified => TestCaseStatus::success(),
+                Status::Refuted => {
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                    s.set_message(reason.clone()).set_type("refuted");
+                    s.set_description(format!("{}:{}:{}: {}\n{}", file.listing.path, c.line, c.col, c.tex, reason));
+                    s
+                }
+                Status::Undecided => {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(reason);
+                    s
+                }
+            };
+            let mut case = TestCase::new(c.id.clone(), status);
+            case.set_classname(format!("{}.{}", file.listing.path, c.section));
+            suite.add_test_case(case);
+        }
+        junit.add_test_suite(suite);
+    }
+    junit.to_string().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_keep_ids_readable() {
+        assert_eq!(anchor_text("15.3#4.2"), "15.3-4.2");
+        assert_eq!(anchor_text("15.6/spec:perm"), "15.6-spec-perm");
+    }
+
+    #[test]
+    fn language_suffixes_pick_the_notes() {
+        let all = ["ch/notes.zh.md", "ch/notes.en.md"];
+        assert!(in_language("ch/notes.zh.md", Lang::Zh, &all));
+        assert!(!in_language("ch/notes.en.md", Lang::Zh, &all));
+        assert!(in_language("ch/checks.toml", Lang::Zh, &all));
+        assert!(in_language("ch/notes.zh.md", Lang::En, &["ch/notes.zh.md"]), "no English notes: show them all");
+    }
+}
