@@ -8,6 +8,9 @@
 use crate::cas::{self, Agreement, Symbolic};
 use crate::eval::{free_indices, index_assignments, Budget, Env, EvalError, Instance};
 pub use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
+pub use cache::{fingerprint, VerdictCache};
+
+mod cache;
 use crate::numeric;
 use crate::sema::Scope;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
@@ -31,6 +34,9 @@ pub struct CheckedClaim {
     /// The claim as derivcheck read it, in TeX with every operation explicit.
     pub understood: String,
     pub verdict: Verdict,
+    /// Served from the verdict cache (not checked again in this run).
+    #[serde(skip)]
+    pub from_cache: bool,
 }
 
 /// Per-claim limits.
@@ -39,10 +45,12 @@ const MAX_STEPS: usize = 5_000_000;
 const MAX_BYTES: usize = 64 * 1024 * 1024;
 
 /// Checks every claim of the plans (call on the CAS worker thread).
-pub fn check_plans(plans: &[SectionPlan]) -> Vec<CheckedClaim> {
+/// With a cache, a claim whose [`fingerprint`] is stored is not checked again (worked-example
+/// sections are always checked: their verdicts depend on the whole example).
+pub fn check_plans(plans: &[SectionPlan], cache: Option<&dyn VerdictCache>) -> Vec<CheckedClaim> {
     plans
         .iter()
-        .flat_map(|p| if p.example.is_some() { check_example_section(p, plans) } else { check_section(p) })
+        .flat_map(|p| if p.example.is_some() { check_example_section(p, plans) } else { check_section(p, cache) })
         .collect()
 }
 
@@ -79,12 +87,13 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
         link: (claim.lhs.span.start, claim.rhs.span.end),
         understood: claim.understood.clone(),
         verdict,
+        from_cache: false,
     }
 }
 
 /// One section: its claims share one floating-point instance (so adjoints computed by central
 /// differences for one claim serve the next).
-fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
+fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>) -> Vec<CheckedClaim> {
     let scope = match &plan.scope {
         Ok(scope) => scope,
         Err(reason) => {
@@ -106,12 +115,21 @@ fn check_section(plan: &SectionPlan) -> Vec<CheckedClaim> {
     plan.claims
         .iter()
         .map(|claim| {
+            let key = cache.map(|_| fingerprint(scope, claim));
+            if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
+                return CheckedClaim { from_cache: true, ..checked_claim(claim, verdict) };
+            }
             let verdict = timed(|| {
                 let floats = assumptions_hold.then_some(&floats);
                 let verdict =
                     if claim.holds { check_claim(scope, claim, floats) } else { check_failing_claim(scope, claim) };
                 Verdict { assuming: assuming.clone(), ..verdict }
             });
+            // A verdict cut short by a time or size budget depends on the machine: not kept.
+            let budget = matches!(verdict.reason, Reason::Budget { .. } | Reason::Internal { .. });
+            if let (Some(cache), Some(key), false) = (cache, &key, budget) {
+                cache.put(key, &verdict);
+            }
             checked_claim(claim, verdict)
         })
         .collect()

@@ -11,6 +11,10 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
 use std::path::{Path, PathBuf};
 
+mod book;
+mod cache;
+mod progress;
+
 pub const EXIT_OK: i32 = crate::model::ExitStatus::Clean as i32;
 pub const EXIT_REFUTED: i32 = crate::model::ExitStatus::Failed as i32;
 pub const EXIT_BAD_INPUT: i32 = crate::model::ExitStatus::BadInput as i32;
@@ -63,6 +67,15 @@ struct CheckArgs {
     /// undecided, and spec drift (an `ignore` entry or a spec section that matches nothing).
     #[arg(long)]
     strict: bool,
+    /// Say on stderr what is being checked (and, with the cache, how many claims came from it).
+    #[arg(short, long)]
+    verbose: bool,
+    /// Where verdicts are cached between runs (default: `target/derivcheck-cache`).
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Check every claim again; neither read nor write the cache.
+    #[arg(long)]
+    no_cache: bool,
     /// Also write the appendices (`report.{zh,en}.{md,html}`) into this folder.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -171,7 +184,7 @@ pub fn main() -> i32 {
 }
 
 /// A checked chapter: its notes, the report, and the spec it was checked with.
-struct Checked {
+pub(crate) struct Checked {
     docs: Vec<Document>,
     report: crate::report::CheckReport,
     spec: Option<crate::spec::Spec>,
@@ -181,62 +194,103 @@ struct Checked {
     spec_source: String,
 }
 
-/// Reads the notes and the spec and checks them; on bad input, the exit code (the error is
-/// already reported, as JSON when `json`).
-fn check_path(path: &Path, spec: Option<&PathBuf>, json: bool) -> Result<Checked, i32> {
-    let docs = match read_notes(path) {
-        Ok(docs) => docs,
-        Err(e) => return Err(input_error(json, &e.to_string(), "input")),
-    };
+/// Why a chapter could not be checked: an input or spec that cannot be read, or spec entries
+/// that cannot take effect (diagnostics underlining them in the spec's text).
+pub(crate) enum CheckFailure {
+    Input { message: String, kind: &'static str },
+    Spec { path: String, text: String, errors: Vec<(usize, usize, String)> },
+}
+
+impl CheckFailure {
+    fn message(&self) -> String {
+        match self {
+            CheckFailure::Input { message, .. } => message.clone(),
+            CheckFailure::Spec { path, errors, .. } => {
+                errors.iter().map(|(l, c, m)| format!("{path}:{l}:{c}: {m}")).collect::<Vec<_>>().join("\n")
+            }
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            CheckFailure::Input { kind, .. } => kind,
+            CheckFailure::Spec { .. } => "spec",
+        }
+    }
+
+    /// Says it on stderr (spec problems as underlined diagnostics) and, with `json`, as the JSON
+    /// error object on stdout; gives the exit code.
+    fn report(&self, json: bool) -> i32 {
+        match (self, json) {
+            (CheckFailure::Spec { path, text, errors }, false) => {
+                emit_spec_diagnostics(path, text, errors);
+                EXIT_BAD_INPUT
+            }
+            _ => input_error(json, &self.message(), self.kind()),
+        }
+    }
+}
+
+/// Reads the notes and the spec and checks them.
+pub(crate) fn check_path(
+    path: &Path,
+    spec: Option<&PathBuf>,
+    cache: Option<std::sync::Arc<dyn crate::check::VerdictCache>>,
+) -> Result<Checked, CheckFailure> {
+    let docs = read_notes(path).map_err(|e| CheckFailure::Input { message: e.to_string(), kind: "input" })?;
     let spec_path = spec.cloned().or_else(|| {
         let default = path.join("checks.toml");
         (path.is_dir() && default.is_file()).then_some(default)
     });
     let (spec, spec_text) = match &spec_path {
-        None => {
-            eprintln!(
-                "note: no spec given (--spec FILE): symbols the notes do not declare are read as numbers, \
-                 and sizes the notes name are tried at 2 and 3"
-            );
-            (None, String::new())
-        }
+        None => (None, String::new()),
         Some(p) => match read_spec(p) {
             Ok((spec, text)) => (Some(spec), text),
-            Err(failure) => {
-                if let (SpecFailure::Invalid { error, text }, false) = (&failure, json) {
-                    emit_spec_diagnostics(&error.path, text, &[(error.line, error.col, error.message.clone())]);
-                    return Err(EXIT_BAD_INPUT);
-                }
-                return Err(input_error(json, &failure.message(), "spec"));
+            Err(SpecFailure::Invalid { error, text }) => {
+                return Err(CheckFailure::Spec {
+                    path: error.path.clone(),
+                    text,
+                    errors: vec![(error.line, error.col, error.message.clone())],
+                })
             }
+            Err(failure) => return Err(CheckFailure::Input { message: failure.message(), kind: "spec" }),
         },
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let spec_source = spec_text.clone();
-    let report = match check_documents(&docs, spec.clone(), spec_text) {
-        Ok(report) => report,
-        Err(problems) if !json => {
-            let errors: Vec<(usize, usize, String)> =
-                problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect();
-            emit_spec_diagnostics(&spec_shown, &spec_source, &errors);
-            return Err(EXIT_BAD_INPUT);
-        }
-        Err(problems) => {
-            let messages: Vec<String> =
-                problems.iter().map(|p| format!("{spec_shown}:{}:{}: {}", p.line, p.col, p.message)).collect();
-            return Err(input_error(json, &messages.join("\n"), "spec"));
-        }
-    };
+    let report = check_documents(&docs, spec.clone(), spec_text, cache).map_err(|problems| CheckFailure::Spec {
+        path: spec_shown.clone(),
+        text: spec_source.clone(),
+        errors: problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect(),
+    })?;
     Ok(Checked { docs, report, spec, spec_path, spec_shown, spec_source })
 }
 
+const NO_SPEC_NOTE: &str = "note: no spec given (--spec FILE): symbols the notes do not declare are read as numbers, \
+     and sizes the notes name are tried at 2 and 3";
+
 fn run_check(args: &CheckArgs) -> i32 {
     let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
-    let Checked { docs, report, spec, spec_path, spec_shown, spec_source } =
-        match check_path(&args.path, args.spec.as_ref(), json) {
-            Ok(checked) => checked,
-            Err(code) => return code,
-        };
+    if args.path.is_dir() && args.spec.is_none() {
+        match book::units(&args.path) {
+            Ok(units) if units.len() > 1 || units.first().is_some_and(|u| u.path != args.path) => {
+                return book::run_book(args, &units)
+            }
+            Ok(_) => {}
+            Err(e) => return input_error(json, &format!("{}: cannot read: {e}", args.path.display()), "input"),
+        }
+    }
+    let checked = check_path(&args.path, args.spec.as_ref(), verdict_cache(args.cache.as_deref(), args.no_cache));
+    if checked.as_ref().is_ok_and(|c| c.spec_path.is_none()) {
+        eprintln!("{NO_SPEC_NOTE}");
+    }
+    let Checked { docs, report, spec, spec_path, spec_shown, spec_source } = match checked {
+        Ok(checked) => checked,
+        Err(failure) => return failure.report(json),
+    };
+    if args.verbose {
+        eprintln!("{} of {} claim(s) from the cache", report.from_cache, report.summary.claims);
+    }
     if let Some(dir) = &args.report {
         let run = run_info(&args.path, spec_path.as_deref(), &spec_source);
         if let Err(code) =
@@ -314,9 +368,9 @@ fn strict_problems(
 
 /// `derivcheck report`: check, then write the appendices. The exit code is that of `check`.
 fn run_report(args: &ReportArgs) -> i32 {
-    let checked = match check_path(&args.path, args.spec.as_ref(), false) {
+    let checked = match check_path(&args.path, args.spec.as_ref(), verdict_cache(None, false)) {
         Ok(checked) => checked,
-        Err(code) => return code,
+        Err(failure) => return failure.report(false),
     };
     let (_, failures) = listing::build(&checked.docs, false);
     emit_parse_diagnostics(&checked.docs, &failures);
@@ -328,6 +382,13 @@ fn run_report(args: &ReportArgs) -> i32 {
     }
     eprint!("{}", crate::report::render_summary(&checked.report, crate::report::Lang::En));
     checked.report.exit_status() as i32
+}
+
+/// The verdict cache: `dir`, or `target/derivcheck-cache` in the working folder.
+fn verdict_cache(dir: Option<&Path>, disabled: bool) -> Option<std::sync::Arc<dyn crate::check::VerdictCache>> {
+    let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(cache::DEFAULT_DIR));
+    (!disabled)
+        .then(|| std::sync::Arc::new(cache::FileCache::new(dir)) as std::sync::Arc<dyn crate::check::VerdictCache>)
 }
 
 fn run_info(path: &Path, spec_path: Option<&Path>, spec_source: &str) -> crate::report::appendix::RunInfo {
@@ -461,6 +522,7 @@ pub fn check_documents(
     docs: &[crate::notes::Document],
     spec: Option<crate::spec::Spec>,
     spec_text: String,
+    cache: Option<std::sync::Arc<dyn crate::check::VerdictCache>>,
 ) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
     let spec_path = spec.as_ref().map(|s| s.path.clone());
     let parsed = crate::listing::parse_all(docs);
@@ -492,7 +554,7 @@ pub fn check_documents(
         per_file
             .iter()
             .map(|plans| crate::report::FileOutcome {
-                claims: crate::check::check_plans(plans),
+                claims: crate::check::check_plans(plans, cache.as_deref()),
                 skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
                 roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
                 shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),

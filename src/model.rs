@@ -5,7 +5,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Verified,
@@ -13,7 +13,7 @@ pub enum Status {
     Undecided,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Verdict {
     pub status: Status,
     /// `symbolic` or `numeric` for a verified claim; how a refutation was found.
@@ -29,14 +29,14 @@ pub struct Verdict {
     pub example: Option<ExampleResult>,
     /// The construct the verdict is about (what was not understood, the operation whose shapes
     /// do not fit), as a byte range in the formula's TeX; within the claim's link.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<(usize, usize)>,
     /// The spec's assumptions (TeX) the section's claims were checked under.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assuming: Vec<String>,
     /// The exact and floating-point stages disagree on the same size and point: a bug in one of
     /// them, never a finding about the formula. Fails the run like a refutation.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inconsistent: bool,
     /// Wall time of the check, in milliseconds.
     pub elapsed_ms: f64,
@@ -76,7 +76,7 @@ pub enum ExitStatus {
     BadInput = 2,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Counterexample {
     pub sizes: BTreeMap<String, i64>,
     pub indices: BTreeMap<String, i64>,
@@ -84,7 +84,7 @@ pub struct Counterexample {
     pub mismatch: Option<Mismatch>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// The difference's normal form is zero (or, for a refutation, a nonzero rational function).
@@ -99,31 +99,31 @@ pub enum Method {
 }
 
 /// Where two values differ: the entry, a point, both sides there, and the exact difference.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Mismatch {
     /// 1-based (row, column) for matrices; `None` for scalars.
     pub entry: Option<(usize, usize)>,
     pub lhs: f64,
     pub rhs: f64,
     /// Imaginary parts, where a side is not real at the point (a log or root of a negative).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lhs_imaginary: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rhs_imaginary: Option<f64>,
     pub point: Vec<(String, f64)>,
     /// The normal form of lhs − rhs, when short.
     pub difference: Option<String>,
     /// For a scalar claim: the computed side simplified, as TeX (the derivative the CAS took, or
     /// the left side), with the byte range in the formula's TeX of the side it should replace.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correct: Option<(String, usize, usize)>,
     /// The printed precision a rounded comparison allowed (half a unit in the last digit).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
     pub method: Method,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct NumericCheck {
     /// The sizes evaluated at, e.g. `n = 8; d = 16`.
     pub sizes: String,
@@ -132,12 +132,12 @@ pub struct NumericCheck {
     pub agree: bool,
     pub detail: String,
     /// Both sides where they differ.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub differs: Option<(f64, f64)>,
 }
 
 /// What the example shows for one printed matrix.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct PrintedMatrix {
     pub name: String,
     pub printed: Vec<Vec<f64>>,
@@ -150,7 +150,7 @@ pub struct PrintedMatrix {
     pub verified: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ExampleResult {
     pub loss: f64,
     pub epsilon: f64,
@@ -160,7 +160,7 @@ pub struct ExampleResult {
 
 /// Why a construct was not read: the kind decides the sentence in every language; the English
 /// text of the error adds the details.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NotRead {
     /// A name or construct outside the notation table.
@@ -179,7 +179,7 @@ pub enum NotRead {
 
 /// Why a claim got its verdict, as data: every renderer words it in its language (the zh and
 /// en tables in `report`), nothing here is prose.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Reason {
     /// Verified at every assignment (`rounded`: equal to the printed digits).
@@ -303,7 +303,7 @@ pub enum Reason {
 }
 
 /// A printed entry of the worked example that differs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct ExampleEntry {
     pub name: String,
     pub entry: (usize, usize),
@@ -313,20 +313,23 @@ pub struct ExampleEntry {
 }
 
 /// Why a formula (or one chain of it) makes no claim.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum SkipReason {
     /// A relation other than =, := and ≈ (`<`, `\in`, `\to`): not checked.
     NotAnEquation,
     /// Relations inside an environment derivcheck does not read as a chain (`cases`).
     NestedRelations { env: String },
+    /// A definition (`:=`, `\stackrel{def}{=}`) whose left side is not a symbol derivcheck can
+    /// give a meaning (`\hat\sigma^2`): it is not a claim either.
+    DefinitionNotTaken,
     /// The spec's `ignore` entry, with the author's reason.
     Ignored { because: String },
 }
 
 /// What a formula of the notes is to derivcheck; every formula has exactly one role, so the
 /// summary accounts for all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FormulaRole {
     /// Holds at least one claim (it may define something too).

@@ -16,6 +16,10 @@ pub struct CheckReport {
     pub schema: u32,
     pub files: Vec<FileReport>,
     pub summary: CheckSummary,
+    /// Claims whose verdicts came from the cache (said with `-v`; not part of the JSON, which
+    /// is the same either way).
+    #[serde(skip)]
+    pub from_cache: usize,
 }
 
 impl CheckReport {
@@ -167,6 +171,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
     let mut summary =
         CheckSummary { formulas: listing.summary.formulas, parsed: listing.summary.parsed, ..Default::default() };
     let mut spec_claims: Vec<ClaimEntry> = Vec::new();
+    let from_cache = checked.iter().flat_map(|f| &f.claims).filter(|c| c.from_cache).count();
     let mut files: Vec<FileReport> = listing
         .files
         .into_iter()
@@ -203,7 +208,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
             Status::Undecided => summary.undecided += 1,
         }
     }
-    CheckReport { schema: JSON_SCHEMA, files, summary }
+    CheckReport { schema: JSON_SCHEMA, files, summary, from_cache }
 }
 
 pub mod appendix;
@@ -347,7 +352,7 @@ mod tests {
 
     fn report(refuted: usize, inconsistent: usize) -> CheckReport {
         let summary = CheckSummary { refuted, inconsistent, ..Default::default() };
-        CheckReport { schema: JSON_SCHEMA, files: Vec::new(), summary }
+        CheckReport { schema: JSON_SCHEMA, files: Vec::new(), summary, from_cache: 0 }
     }
 
     #[test]

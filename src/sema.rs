@@ -245,7 +245,9 @@ impl<'a> SectionBuilder<'a> {
                 .any(|k| crate::syntax::canonical_key(k).ok().as_deref() == Some(key))
         };
         for (key, dims) in &self.notes_shapes {
-            if declared(spec, key) {
+            // `O\in\mathbb R^{n\times q}` then `O = HW + b`: O is defined, not a leaf.
+            let defined = assigned_in(self.doc, formulas, key) || self.inherited.iter().any(|d| d.key == *key);
+            if declared(spec, key) || defined {
                 continue;
             }
             for dim in dims.iter().filter(|d| d.parse::<u32>().is_err()) {
@@ -268,7 +270,7 @@ impl<'a> SectionBuilder<'a> {
         };
         for (letter, bounds) in &bounded {
             for bound in bounds {
-                if !given(spec, bound) && !assigned_in(formulas, bound) {
+                if !given(spec, bound) && !assigned_in(self.doc, formulas, bound) {
                     spec.sizes.insert(bound.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
                 }
             }
@@ -364,7 +366,9 @@ impl<'a> SectionBuilder<'a> {
         let (mut values, mut matrix_like) = (std::collections::HashSet::new(), std::collections::HashSet::new());
         let mut orders = std::collections::HashSet::new();
         for f in formulas {
-            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
+            // A bare mention (`$\sigma$` in the prose) says nothing about whether σ is a number.
+            let in_relations = f.statement.chains.iter().filter(|c| !c.links.is_empty() || !is_bare_symbol(c));
+            in_relations.flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_matrix_like(e, &mut matrix_like));
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_product_orders(e, &mut orders));
         }
@@ -602,9 +606,16 @@ impl<'a> SectionBuilder<'a> {
             Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
         };
         let defined = may_define && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
+        // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
+        // defines, so it is no claim; it is listed as not checked.
+        let declined = !defined && chain.links[0].op == RelOp::Define;
+        if declined {
+            self.skipped
+                .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+        }
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
-            if !(k == 0 && defined) {
+            if !(k == 0 && (defined || declined)) {
                 let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 self.claims.push(Claim {
                     id: claim_id,
@@ -738,7 +749,7 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         match &target.kind {
-            ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some((s.to_string(), Vec::new())),
+            ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some((s.key(), Vec::new())),
             ExprKind::Subscript { base, index } => {
                 let ExprKind::Symbol(s) = &base.kind else { return None };
                 if s.accents.contains(&Accent::Bar) {
@@ -755,7 +766,7 @@ impl<'a> SectionBuilder<'a> {
                 }
                 let letters = crate::syntax::ast::index_letters(index).unwrap_or_default();
                 if !letters.is_empty() && letters.iter().all(|l| self.index_letters.contains(l)) {
-                    return Some((s.to_string(), letters));
+                    return Some((s.key(), letters));
                 }
                 target.symbol_key().map(|k| (k, Vec::new()))
             }
@@ -839,11 +850,12 @@ fn numbers_only(e: &Expr) -> bool {
     }
 }
 
-/// The notes give `name` a value (`n = 5`, `q = 10`).
-fn assigned_in(formulas: &[&ParsedFormula], name: &str) -> bool {
-    formulas.iter().flat_map(|f| &f.statement.chains).any(|c| {
+/// The notes give `name` a value (`n = 5`, `q = 10`), also as a row of `aligned`.
+fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool {
+    let chains = formulas.iter().flat_map(|f| flatten_environments(&f.statement.chains, &doc.formulas[f.index].tex));
+    chains.into_iter().any(|c| {
         c.first.as_ref().and_then(Expr::symbol_key).as_deref() == Some(name)
-            && c.links.first().is_some_and(|l| l.op == RelOp::Eq)
+            && c.links.first().is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define))
     })
 }
 
@@ -919,9 +931,20 @@ fn collect_product_orders(e: &Expr, out: &mut std::collections::HashSet<(String,
 }
 
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
+fn is_bare_symbol(chain: &Chain) -> bool {
+    chain.links.is_empty() && chain.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
+}
+
 fn collect_values(e: &Expr, out: &mut std::collections::HashSet<String>) {
     match &e.kind {
         ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_values(a, out)),
+        // `\sigma_1(XW+b)`: a named function as much as `\sigma(…)` is; σ is not written as a value.
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
+            if matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)))
+                && matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(") =>
+        {
+            collect_values(rhs, out)
+        }
         ExprKind::Symbol(s) => {
             out.insert(s.key());
         }

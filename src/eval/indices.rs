@@ -310,27 +310,34 @@ pub fn index_assignments<B: Backend>(
 /// definitions (followed through their bodies, the loss's too) of the symbols it uses. A claim
 /// about `q` alone need not be checked again for every value of an unrelated `n`.
 pub fn sizes_used(scope: &Scope, claim: &Claim) -> BTreeSet<String> {
+    let mut sizes = BTreeSet::new();
+    for key in dependencies(scope, claim) {
+        if scope.sizes.contains_key(&key) {
+            sizes.insert(key.clone());
+        }
+        let dims: Vec<&String> = match scope.decls.get(&key) {
+            Some(Decl::Index { range }) => vec![range],
+            Some(Decl::Matrix { rows, cols }) | Some(Decl::Family { rows, cols }) => vec![rows, cols],
+            Some(Decl::Identity { n }) => vec![n],
+            _ => Vec::new(),
+        };
+        sizes.extend(dims.into_iter().filter(|d| scope.sizes.contains_key(*d)).cloned());
+    }
+    sizes
+}
+
+/// Every symbol key a claim can depend on: those it writes, and, through definitions (and the
+/// section's loss), those their bodies write; `\bar X` brings X. Sorted.
+pub fn dependencies(scope: &Scope, claim: &Claim) -> BTreeSet<String> {
     let mut seen: BTreeSet<String> = BTreeSet::new();
-    let mut sizes: BTreeSet<String> = BTreeSet::new();
     let mut pending: Vec<&Expr> = vec![&claim.lhs, &claim.rhs];
     pending.extend(claim.conditions.iter().flat_map(Chain::exprs));
     if let Some(loss) = scope.loss.as_ref().and_then(|l| scope.defs.get(l)) {
         pending.push(&loss.body);
     }
     while let Some(e) = pending.pop() {
-        // `\bar X` depends on X's shape as well.
         for key in e.symbol_key().into_iter().chain(super::calculus::unbarred_key(e)) {
             if seen.insert(key.clone()) {
-                if scope.sizes.contains_key(&key) {
-                    sizes.insert(key.clone());
-                }
-                let dims: Vec<&String> = match scope.decls.get(&key) {
-                    Some(Decl::Index { range }) => vec![range],
-                    Some(Decl::Matrix { rows, cols }) | Some(Decl::Family { rows, cols }) => vec![rows, cols],
-                    Some(Decl::Identity { n }) => vec![n],
-                    _ => Vec::new(),
-                };
-                sizes.extend(dims.into_iter().filter(|d| scope.sizes.contains_key(*d)).cloned());
                 if let Some(def) = scope.defs.get(&key) {
                     pending.push(&def.body);
                 }
@@ -338,5 +345,5 @@ pub fn sizes_used(scope: &Scope, claim: &Claim) -> BTreeSet<String> {
         }
         pending.extend(e.children());
     }
-    sizes
+    seen
 }

@@ -587,6 +587,10 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
         (SkipReason::NotAnEquation, Lang::Zh) => "不是等式的关系".into(),
         (SkipReason::NestedRelations { env }, Lang::En) => format!("relations inside `{env}`"),
         (SkipReason::NestedRelations { env }, Lang::Zh) => format!("`{env}` 环境内的关系"),
+        (SkipReason::DefinitionNotTaken, Lang::En) => {
+            "a definition (:=) whose left side is not a symbol derivcheck can define".into()
+        }
+        (SkipReason::DefinitionNotTaken, Lang::Zh) => "定义（:=）的左边不是 derivcheck 能定义的符号".into(),
         (SkipReason::Ignored { because }, _) => because.clone(),
     }
 }

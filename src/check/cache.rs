@@ -1,0 +1,112 @@
+//! The verdict cache's contract: a key of everything that decides a claim's verdict, and the
+//! store the CLI provides (this stage does no I/O). A changed definition upstream changes the
+//! key of every claim that uses it, so a cached verdict is never stale.
+
+use super::Verdict;
+use crate::sema::{Claim, Scope};
+use crate::syntax::print;
+use sha2::Digest;
+
+/// Raised whenever what a key covers changes.
+const CACHE_SCHEMA: u32 = 1;
+
+/// Verdicts of earlier runs, by [`fingerprint`].
+pub trait VerdictCache: Send + Sync {
+    fn get(&self, key: &str) -> Option<Verdict>;
+    fn put(&self, key: &str, verdict: &Verdict);
+}
+
+/// A hex SHA-256 of the derivcheck version and everything the verdict of `claim` depends on: the
+/// claim (its sides, conditions, id and kind), the section's sizes, assumptions and options, and
+/// for every symbol it reaches (through definitions, and the loss) its declaration, definition
+/// and how the notes use it.
+pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
+    let mut text = format!("derivcheck {} cache {CACHE_SCHEMA}\n", env!("CARGO_PKG_VERSION"));
+    text.push_str(&format!(
+        "claim {} {} {:?} {} {} {}\n{}\n{}\n",
+        claim.id,
+        claim.section,
+        claim.kind,
+        claim.holds,
+        claim.variant,
+        claim.approx,
+        print::expr(&claim.lhs),
+        print::expr(&claim.rhs)
+    ));
+    for condition in &claim.conditions {
+        text.push_str(&format!("when {}\n", print::chain(condition)));
+    }
+    let mut positive = scope.positive.clone();
+    positive.sort();
+    text.push_str(&format!(
+        "sizes {:?}\ncrosscheck {:?}\nloss {:?}\nvary {:?}\npositive {:?}\n",
+        scope.sizes, scope.crosscheck, scope.loss, scope.vary, positive
+    ));
+    for assumption in &scope.assumptions {
+        text.push_str(&format!("assume {}\n", assumption.tex));
+    }
+    for key in crate::eval::dependencies(scope, claim) {
+        text.push_str(&format!(
+            "key {key} decl {:?} value {} matrix {}\n",
+            scope.decls.get(&key),
+            scope.values.contains(&key),
+            scope.matrix_like.contains(&key)
+        ));
+        if let Some(def) = scope.defs.get(&key) {
+            text.push_str(&format!("def {:?} {} {}\n", def.params, def.function, print::expr(&def.body)));
+        }
+    }
+    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::scope::Definition;
+    use crate::syntax::parse_formula;
+
+    fn claim(tex: &str) -> Claim {
+        let chain = parse_formula(tex).unwrap().chains.remove(0);
+        Claim {
+            id: "1#1".into(),
+            section: "1".into(),
+            origin: crate::sema::Origin::Spec { name: "t".into(), line: 1, col: 1 },
+            tex: tex.into(),
+            kind: crate::sema::ClaimKind::Identity,
+            lhs: chain.first.clone().unwrap(),
+            rhs: chain.links[0].rhs.clone(),
+            conditions: Vec::new(),
+            holds: true,
+            variant: false,
+            approx: false,
+            understood: String::new(),
+        }
+    }
+
+    fn scope(defs: &[(&str, &str)]) -> Scope {
+        let defs = defs
+            .iter()
+            .map(|(key, body)| Definition {
+                key: key.to_string(),
+                params: Vec::new(),
+                body: parse_formula(body).unwrap().chains.remove(0).first.unwrap(),
+                origin: String::new(),
+                from_notes: true,
+                function: false,
+                inherited: false,
+            })
+            .collect();
+        Scope::new("1", &Default::default(), defs).unwrap()
+    }
+
+    #[test]
+    fn a_changed_definition_changes_exactly_the_keys_that_use_it() {
+        let before = scope(&[("u", "x^2"), ("v", "y+1")]);
+        let after = scope(&[("u", "x^3"), ("v", "y+1")]);
+        let uses_u = claim("u=x^2");
+        let uses_v = claim("v=1+y");
+        assert_ne!(fingerprint(&before, &uses_u), fingerprint(&after, &uses_u));
+        assert_eq!(fingerprint(&before, &uses_v), fingerprint(&after, &uses_v));
+        assert_eq!(fingerprint(&before, &uses_v), fingerprint(&before, &uses_v), "stable");
+    }
+}

@@ -1,0 +1,241 @@
+//! Whole books: `derivcheck check DIR` over a tree of chapter folders (a `checks.toml` beside
+//! `*.md`) and loose `*.md` files, each with its own spec scope, in a stable order. A unit that
+//! cannot be read or whose spec is invalid is reported and the run goes on; the exit code is 2 if
+//! any input was bad, else 1 if any claim was refuted (or, with `--strict`, anything is wrong).
+
+use super::{
+    check_path, emit_parse_diagnostics, render_diagnostics, strict_problems, write_stdout, CheckArgs, CheckFailure,
+    CheckFormat, Checked, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
+};
+use crate::report::{CheckReport, CheckSummary, Lang};
+use std::path::{Path, PathBuf};
+
+/// One unit of a book: a chapter folder (its `*.md` and its `checks.toml`) or a loose notes file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    pub path: PathBuf,
+    pub spec: Option<PathBuf>,
+}
+
+/// The units under `root`, in a stable order: a folder with a `checks.toml` is one chapter;
+/// otherwise each of its `*.md` files is checked on its own. Sub-folders are walked too (hidden
+/// ones and `target` skipped).
+pub fn units(root: &Path) -> std::io::Result<Vec<Unit>> {
+    let mut out = Vec::new();
+    walk(root, &mut out)?;
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<Unit>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    let is_notes = |p: &PathBuf| p.is_file() && p.extension().is_some_and(|x| x == "md");
+    let spec = dir.join("checks.toml");
+    if spec.is_file() && entries.iter().any(is_notes) {
+        out.push(Unit { path: dir.to_path_buf(), spec: Some(spec) });
+    } else {
+        out.extend(entries.iter().filter(|p| is_notes(p)).map(|p| Unit { path: p.clone(), spec: None }));
+    }
+    for sub in entries.iter().filter(|p| p.is_dir()) {
+        let name = sub.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !name.starts_with('.') && name != "target" {
+            walk(sub, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// What one unit gave: its report, or why it could not be checked.
+enum Outcome {
+    Checked(Box<Checked>),
+    Failed(CheckFailure),
+}
+
+pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
+    let lang = if args.lang == LangArg::Zh { Lang::Zh } else { Lang::En };
+    let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
+    let progress = super::progress::Progress::new(units.len() as u64, args.verbose);
+    let mut outcomes: Vec<(&Unit, Outcome)> = Vec::new();
+    for unit in units {
+        progress.start(&unit.path.display().to_string());
+        let outcome = match check_path(
+            &unit.path,
+            unit.spec.as_ref(),
+            super::verdict_cache(args.cache.as_deref(), args.no_cache),
+        ) {
+            Ok(checked) => Outcome::Checked(Box::new(checked)),
+            Err(failure) => Outcome::Failed(failure),
+        };
+        progress.done();
+        outcomes.push((unit, outcome));
+    }
+    progress.finish();
+    let mut total = CheckSummary::default();
+    let (mut bad, mut strict_failed) = (0usize, false);
+    let mut text = String::new();
+    let mut chapters: Vec<serde_json::Value> = Vec::new();
+    let mut junit =
+        CheckReport { schema: crate::report::JSON_SCHEMA, files: Vec::new(), summary: total, from_cache: 0 };
+    for (unit, outcome) in &outcomes {
+        let shown = unit.path.display().to_string();
+        match outcome {
+            Outcome::Failed(failure) => {
+                bad += 1;
+                if json {
+                    let error = serde_json::json!({ "kind": failure.kind(), "message": failure.message() });
+                    chapters.push(serde_json::json!({ "path": shown, "error": error }));
+                    for line in failure.message().lines() {
+                        eprintln!("error: {line}");
+                    }
+                } else {
+                    failure.report(false);
+                    text.push_str(&format!("{shown}: {}\n", words_of(lang).not_checked_input));
+                }
+            }
+            Outcome::Checked(checked) => {
+                let report = &checked.report;
+                add(&mut total, &report.summary);
+                if args.verbose {
+                    eprintln!("{shown}: {} of {} claim(s) from the cache", report.from_cache, report.summary.claims);
+                }
+                if args.strict {
+                    let problems = strict_problems(report, &checked.docs, checked.spec.as_ref(), &checked.spec_shown);
+                    for p in &problems {
+                        eprintln!("strict: {shown}: {p}");
+                    }
+                    strict_failed |= !problems.is_empty();
+                }
+                let spec_file =
+                    checked.spec_path.as_ref().map(|_| (checked.spec_shown.as_str(), checked.spec_source.as_str()));
+                match args.format {
+                    CheckFormat::Json => chapters.push(serde_json::json!({ "path": shown, "report": report })),
+                    CheckFormat::Junit => junit.files.extend(report.files.iter().cloned()),
+                    CheckFormat::Text => {
+                        let (_, failures) = crate::listing::build(&checked.docs, false);
+                        emit_parse_diagnostics(&checked.docs, &failures);
+                        text.push_str(&render_diagnostics(report, &checked.docs, spec_file, lang));
+                    }
+                    CheckFormat::Lines => {
+                        text.push_str(&crate::report::render_text(report, lang, spec_file.map(|(p, _)| p)))
+                    }
+                }
+            }
+        }
+    }
+    let written = match args.format {
+        CheckFormat::Json => {
+            let value =
+                serde_json::json!({ "schema": crate::report::JSON_SCHEMA, "chapters": chapters, "summary": total });
+            write_stdout(&(serde_json::to_string_pretty(&value).expect("serializes") + "\n"))
+        }
+        CheckFormat::Junit => write_stdout(&crate::report::appendix::render_junit(&junit)),
+        CheckFormat::Text | CheckFormat::Lines => {
+            text.push_str(&total_line(&total, outcomes.len(), bad, lang));
+            write_stdout(&text)
+        }
+    };
+    if let Err(code) = written {
+        return code;
+    }
+    if bad > 0 {
+        EXIT_BAD_INPUT
+    } else if total.refuted > 0 || total.inconsistent > 0 || strict_failed {
+        EXIT_REFUTED
+    } else {
+        EXIT_OK
+    }
+}
+
+fn add(total: &mut CheckSummary, s: &CheckSummary) {
+    total.formulas += s.formulas;
+    total.parsed += s.parsed;
+    total.claims += s.claims;
+    total.verified += s.verified;
+    total.refuted += s.refuted;
+    total.undecided += s.undecided;
+    total.inconsistent += s.inconsistent;
+    let (t, c) = (&mut total.coverage, &s.coverage);
+    t.with_claims += c.with_claims;
+    t.definitions += c.definitions;
+    t.mentions += c.mentions;
+    t.printed += c.printed;
+    t.ignored += c.ignored;
+    t.not_checked += c.not_checked;
+    t.not_parsed += c.not_parsed;
+}
+
+struct BookWords {
+    total: &'static str,
+    inputs: &'static str,
+    unreadable: &'static str,
+    not_checked_input: &'static str,
+}
+
+fn words_of(lang: Lang) -> BookWords {
+    match lang {
+        Lang::En => BookWords {
+            total: "total",
+            inputs: "inputs",
+            unreadable: "could not be checked",
+            not_checked_input: "could not be checked (see the error above)",
+        },
+        Lang::Zh => BookWords {
+            total: "总计",
+            inputs: "个输入",
+            unreadable: "个无法检查",
+            not_checked_input: "无法检查（见上方错误）",
+        },
+    }
+}
+
+/// `total: 12 inputs (1 could not be checked), 340 formulas, 120 claims: …`.
+fn total_line(total: &CheckSummary, inputs: usize, bad: usize, lang: Lang) -> String {
+    let b = words_of(lang);
+    let w = crate::report::words(lang);
+    format!(
+        "{}: {inputs} {} ({bad} {}), {} {}, {} {}: {} {}, {} {}, {} {}\n",
+        b.total,
+        b.inputs,
+        b.unreadable,
+        total.formulas,
+        w.formulas,
+        total.claims,
+        w.claims,
+        total.verified,
+        w.verified,
+        total.refuted,
+        w.refuted,
+        total.undecided,
+        w.undecided
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chapters_and_loose_files_in_a_stable_order() {
+        let dir = tempfile_dir();
+        let root = dir.as_path();
+        std::fs::create_dir_all(root.join("b-chapter")).unwrap();
+        std::fs::create_dir_all(root.join("a-loose/.hidden")).unwrap();
+        std::fs::write(root.join("b-chapter/notes.md"), "").unwrap();
+        std::fs::write(root.join("b-chapter/checks.toml"), "").unwrap();
+        std::fs::write(root.join("a-loose/two.md"), "").unwrap();
+        std::fs::write(root.join("a-loose/one.md"), "").unwrap();
+        std::fs::write(root.join("a-loose/.hidden/x.md"), "").unwrap();
+        let got = units(root).unwrap();
+        let paths: Vec<String> = got.iter().map(|u| u.path.strip_prefix(root).unwrap().display().to_string()).collect();
+        assert_eq!(paths, ["a-loose/one.md", "a-loose/two.md", "b-chapter"]);
+        assert!(got[2].spec.is_some() && got[0].spec.is_none());
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("derivcheck-book-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}

@@ -1,0 +1,43 @@
+//! Progress on stderr while a book is checked: a bar with the files done and the one being
+//! checked, only when stderr is a terminal; otherwise silent, or one line per file with `-v`.
+
+use std::io::IsTerminal;
+
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    verbose: bool,
+}
+
+impl Progress {
+    pub fn new(files: u64, verbose: bool) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(files);
+            let style = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files  {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar
+        });
+        Progress { bar, verbose }
+    }
+
+    /// A file (or chapter) starts.
+    pub fn start(&self, name: &str) {
+        match &self.bar {
+            Some(bar) => bar.set_message(name.to_string()),
+            None if self.verbose => eprintln!("checking {name}"),
+            None => {}
+        }
+    }
+
+    pub fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
