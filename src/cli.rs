@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 mod book;
 mod cache;
+mod mdbook;
 mod progress;
+mod watch;
 
 pub const EXIT_OK: i32 = crate::model::ExitStatus::Clean as i32;
 pub const EXIT_REFUTED: i32 = crate::model::ExitStatus::Failed as i32;
@@ -40,6 +42,8 @@ enum Command {
     Init(InitArgs),
     /// Check, then write the printable appendices: Markdown and HTML, Chinese and English.
     Report(ReportArgs),
+    /// Run as an mdBook preprocessor (`[preprocessor.derivcheck]`, `command = "derivcheck mdbook"`).
+    Mdbook(mdbook::MdbookArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -73,6 +77,9 @@ struct CheckArgs {
     /// Where verdicts are cached between runs (default: `target/derivcheck-cache`).
     #[arg(long, value_name = "DIR")]
     cache: Option<PathBuf>,
+    /// Keep running: re-check when a notes or spec file under PATH changes, printing what changed.
+    #[arg(long)]
+    watch: bool,
     /// Check every claim again; neither read nor write the cache.
     #[arg(long)]
     no_cache: bool,
@@ -179,6 +186,7 @@ pub fn main() -> i32 {
         Command::Check(args) => run_check(&args),
         Command::Init(args) => run_init(&args),
         Command::Report(args) => run_report(&args),
+        Command::Mdbook(args) => mdbook::run(&args),
         Command::Notation => write_stdout(&crate::notation::markdown_table()).map_or_else(|code| code, |_| EXIT_OK),
     }
 }
@@ -270,6 +278,9 @@ const NO_SPEC_NOTE: &str = "note: no spec given (--spec FILE): symbols the notes
      and sizes the notes name are tried at 2 and 3";
 
 fn run_check(args: &CheckArgs) -> i32 {
+    if args.watch {
+        return watch::run_watch(args);
+    }
     let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
     if args.path.is_dir() && args.spec.is_none() {
         match book::units(&args.path) {
@@ -385,7 +396,7 @@ fn run_report(args: &ReportArgs) -> i32 {
 }
 
 /// The verdict cache: `dir`, or `target/derivcheck-cache` in the working folder.
-fn verdict_cache(dir: Option<&Path>, disabled: bool) -> Option<std::sync::Arc<dyn crate::check::VerdictCache>> {
+pub fn verdict_cache(dir: Option<&Path>, disabled: bool) -> Option<std::sync::Arc<dyn crate::check::VerdictCache>> {
     let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(cache::DEFAULT_DIR));
     (!disabled)
         .then(|| std::sync::Arc::new(cache::FileCache::new(dir)) as std::sync::Arc<dyn crate::check::VerdictCache>)

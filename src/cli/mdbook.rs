@@ -1,0 +1,194 @@
+//! `derivcheck mdbook`: an mdBook preprocessor. mdBook runs `derivcheck mdbook supports
+//! RENDERER` (exit 0: yes), then `derivcheck mdbook` with `[context, book]` as JSON on stdin, in
+//! the book's root folder. Every chapter is checked (its spec: `checks.toml` beside the chapter's
+//! source, or `spec = "…"` under `[preprocessor.derivcheck]`); the book is written back on stdout,
+//! unchanged, or with a small verdict mark after each checked formula when `marks = true`. A
+//! refuted claim fails the build: non-zero exit, its file and line on stderr.
+//!
+//! The book JSON differs between mdBook 0.4 (`sections`) and 0.5 (`items`): both are read, and the
+//! key that came in is the key that goes out (the JSON is edited in place, nothing else changes).
+
+use super::{check_documents, read_spec, verdict_cache, write_stdout, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
+use crate::check::Status;
+use crate::notes::Document;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+pub struct MdbookArgs {
+    #[command(subcommand)]
+    pub command: Option<MdbookCommand>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MdbookCommand {
+    /// Exit 0 when the renderer is supported (html and markdown).
+    Supports { renderer: String },
+}
+
+pub fn run(args: &MdbookArgs) -> i32 {
+    if let Some(MdbookCommand::Supports { renderer }) = &args.command {
+        return if matches!(renderer.as_str(), "html" | "markdown") { EXIT_OK } else { EXIT_REFUTED };
+    }
+    let mut input = String::new();
+    if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut input) {
+        eprintln!("derivcheck mdbook: cannot read the book from stdin: {e}");
+        return EXIT_BAD_INPUT;
+    }
+    let (context, mut book) = match serde_json::from_str::<Value>(&input) {
+        Ok(Value::Array(mut pair)) if pair.len() == 2 => {
+            let book = pair.pop().expect("two elements");
+            (pair.pop().expect("two elements"), book)
+        }
+        Ok(_) => {
+            eprintln!("derivcheck mdbook: stdin is not mdBook's [context, book] JSON");
+            return EXIT_BAD_INPUT;
+        }
+        Err(e) => {
+            eprintln!("derivcheck mdbook: stdin is not JSON: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let options = Options::of(&context);
+    let mut failed = (0usize, 0usize); // refuted claims, chapters that could not be checked
+    let key = if book.get("items").is_some() { "items" } else { "sections" };
+    if let Some(items) = book.get_mut(key).and_then(Value::as_array_mut) {
+        for item in items {
+            visit(item, &options, &mut failed);
+        }
+    }
+    if let Err(code) = write_stdout(&book.to_string()) {
+        return code;
+    }
+    match failed {
+        (0, 0) => EXIT_OK,
+        (refuted, bad) => {
+            eprintln!("derivcheck: {refuted} claim(s) refuted, {bad} chapter(s) could not be checked");
+            if bad > 0 {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_REFUTED
+            }
+        }
+    }
+}
+
+/// `[preprocessor.derivcheck]` options and the book's source folder.
+struct Options {
+    src: PathBuf,
+    marks: bool,
+    spec: Option<PathBuf>,
+}
+
+impl Options {
+    fn of(context: &Value) -> Options {
+        let root = PathBuf::from(context["root"].as_str().unwrap_or("."));
+        let config = &context["config"];
+        let src = root.join(config["book"]["src"].as_str().unwrap_or("src"));
+        let own = &config["preprocessor"]["derivcheck"];
+        Options {
+            src,
+            marks: own["marks"].as_bool().unwrap_or(false),
+            spec: own["spec"].as_str().map(|s| root.join(s)),
+        }
+    }
+}
+
+/// A book item (`{"Chapter": {…}}`, `"Separator"`, `{"PartTitle": …}`) and its sub-items.
+fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
+    let Some(chapter) = item.get_mut("Chapter") else { return };
+    if let (Some(content), Some(path)) = (chapter["content"].as_str(), chapter["path"].as_str()) {
+        let source = options.src.join(path);
+        match check_chapter(&source, content, options) {
+            Ok((refuted, marked)) => {
+                failed.0 += refuted;
+                if let Some(marked) = marked {
+                    chapter["content"] = Value::String(marked);
+                }
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                failed.1 += 1;
+            }
+        }
+    }
+    if let Some(subs) = chapter.get_mut("sub_items").and_then(Value::as_array_mut) {
+        for sub in subs {
+            visit(sub, options, failed);
+        }
+    }
+}
+
+/// Checks one chapter's Markdown; gives how many claims are refuted and, with marks, the
+/// content with a mark after each checked formula. Refuted claims are named on stderr.
+fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usize, Option<String>), String> {
+    let beside = source.parent().map(|d| d.join("checks.toml")).filter(|p| p.is_file());
+    let spec_path = options.spec.clone().or(beside);
+    let (spec, spec_text) = match &spec_path {
+        Some(p) => {
+            let (spec, text) = read_spec(p).map_err(|f| f.message())?;
+            (Some(spec), text)
+        }
+        None => (None, String::new()),
+    };
+    let doc = Document::parse(&source.display().to_string(), content.to_string());
+    let report = check_documents(std::slice::from_ref(&doc), spec, spec_text, verdict_cache(None, false)).map_err(
+        |problems| {
+            let shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+            problems
+                .iter()
+                .map(|p| format!("{shown}:{}:{}: {}", p.line, p.col, p.message))
+                .collect::<Vec<_>>()
+                .join("\n")
+        },
+    )?;
+    let mut refuted = 0;
+    for file in &report.files {
+        for c in file.claims.iter().filter(|c| c.verdict == Status::Refuted) {
+            refuted += 1;
+            let reason = crate::report::describe(&c.reason, crate::report::Lang::En);
+            eprintln!("{}:{}:{}: REFUTED {}: {reason}", file.listing.path, c.line, c.col, c.id);
+        }
+    }
+    if !options.marks {
+        return Ok((refuted, None));
+    }
+    let Some(file) = report.files.first() else { return Ok((refuted, None)) };
+    let mut marks: Vec<(usize, &'static str, &'static str)> = Vec::new();
+    for f in &file.listing.formulas {
+        let claims: Vec<Status> = file.claims.iter().filter(|c| c.range == Some(f.range)).map(|c| c.verdict).collect();
+        if claims.is_empty() {
+            continue;
+        }
+        let (mark, word) = if claims.contains(&Status::Refuted) {
+            ("✗", "refuted")
+        } else if claims.iter().all(|s| *s == Status::Verified) {
+            ("✓", "verified")
+        } else {
+            ("?", "undecided")
+        };
+        marks.push((after_delimiter(content, f.range.1), mark, word));
+    }
+    let mut marked = content.to_string();
+    marks.sort_by_key(|m| std::cmp::Reverse(m.0));
+    for (at, mark, word) in marks {
+        marked.insert_str(at, &mark_html(mark, word));
+    }
+    Ok((refuted, Some(marked)))
+}
+
+/// The mark inserted after a checked formula.
+pub fn mark_html(mark: &str, word: &str) -> String {
+    format!("<sup class=\"derivcheck {word}\" title=\"derivcheck: {word}\">{mark}</sup>")
+}
+
+/// The byte offset just after the closing delimiter of a formula whose TeX ends at `end`.
+fn after_delimiter(content: &str, end: usize) -> usize {
+    let rest = &content[end..];
+    for closing in ["$$", "$", "\\]", "\\)"] {
+        if rest.starts_with(closing) {
+            return end + closing.len();
+        }
+    }
+    end
+}

@@ -1,0 +1,109 @@
+//! `derivcheck check --watch PATH`: checks, then re-checks whenever a notes or spec file under
+//! PATH changes (notify, debounced), printing only what changed since the last run — newly
+//! refuted, newly verified, newly undecided claims — and the summary. The verdict cache makes a
+//! one-formula edit quick: only the claims it touches are checked again.
+
+use super::{check_path, verdict_cache, CheckArgs, EXIT_BAD_INPUT};
+use crate::check::Status;
+use notify_debouncer_mini::{new_debouncer, notify::RecursiveMode, DebounceEventResult};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Claim (file and id) -> its verdict and where it is written.
+type Snapshot = BTreeMap<(String, String), (Status, String)>;
+
+pub fn run_watch(args: &CheckArgs) -> i32 {
+    let root = if args.path.is_dir() { args.path.clone() } else { parent_of(&args.path) };
+    let (sender, events) = std::sync::mpsc::channel::<DebounceEventResult>();
+    let mut debouncer = match new_debouncer(Duration::from_millis(300), sender) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: cannot watch {}: {e}", root.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if let Err(e) = debouncer.watcher().watch(&root, RecursiveMode::Recursive) {
+        eprintln!("error: cannot watch {}: {e}", root.display());
+        return EXIT_BAD_INPUT;
+    }
+    let mut last = check_once(args, &Snapshot::new());
+    say(&format!("watching {} for changes (Ctrl-C to stop)\n", args.path.display()));
+    for batch in events {
+        let Ok(batch) = batch else { continue };
+        if batch.iter().any(|e| relevant(&e.path, args)) {
+            last = check_once(args, &last);
+        }
+    }
+    EXIT_OK_WHEN_STOPPED
+}
+
+/// Watching ends only when the watcher does; that is not a failure.
+const EXIT_OK_WHEN_STOPPED: i32 = super::EXIT_OK;
+
+fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A notes or spec file (not the cache's own files, nor editors' temporary files).
+fn relevant(path: &Path, args: &CheckArgs) -> bool {
+    let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+    let in_cache = path.components().any(|c| c.as_os_str() == "derivcheck-cache");
+    let kind = path.extension().is_some_and(|x| x == "md" || x == "toml");
+    let is_spec = args.spec.as_ref().is_some_and(|s| path.ends_with(s));
+    !hidden && !in_cache && (kind || is_spec)
+}
+
+fn say(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// One run: what changed since `before`, and the summary line; gives the new snapshot.
+fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
+    let checked = match check_path(&args.path, args.spec.as_ref(), verdict_cache(args.cache.as_deref(), args.no_cache))
+    {
+        Ok(checked) => checked,
+        Err(failure) => {
+            failure.report(false);
+            return before.clone();
+        }
+    };
+    let mut now = Snapshot::new();
+    for file in &checked.report.files {
+        for c in &file.claims {
+            let at = format!("{}:{}:{}", file.listing.path, c.line, c.col);
+            now.insert((file.listing.path.clone(), c.id.clone()), (c.verdict, at));
+        }
+    }
+    let lang = if args.lang == super::LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+    let w = crate::report::words(lang);
+    let mut text = String::new();
+    for (key, (status, at)) in &now {
+        if before.get(key).map(|(s, _)| s) == Some(status) {
+            continue;
+        }
+        let claim = checked.report.files.iter().flat_map(|f| &f.claims).find(|c| c.id == key.1);
+        let word = match status {
+            Status::Verified => w.verified,
+            Status::Refuted => w.refuted,
+            Status::Undecided => w.undecided,
+        };
+        let reason = match (status, claim) {
+            (Status::Verified, _) | (_, None) => String::new(),
+            (_, Some(c)) => format!(": {}", crate::report::describe(&c.reason, lang)),
+        };
+        text.push_str(&format!("{at}\tnewly {word}\t{}{reason}\n", key.1));
+    }
+    for (key, (_, at)) in before.iter().filter(|(k, _)| !now.contains_key(k)) {
+        text.push_str(&format!("{at}\tgone\t{}\n", key.1));
+    }
+    text.push_str(&crate::report::render_summary(&checked.report, lang));
+    say(&text);
+    now
+}
