@@ -16,12 +16,14 @@ pub trait VerdictCache: Send + Sync {
     fn put(&self, key: &str, verdict: &Verdict);
 }
 
-/// A hex SHA-256 of the derivcheck version and everything the verdict of `claim` depends on: the
+/// A hex SHA-256 of the derivcheck version (and its sources' hash) and everything the verdict of `claim` depends on: the
 /// claim (its sides, conditions, id and kind), the section's sizes, assumptions and options, and
 /// for every symbol it reaches (through definitions, and the loss) its declaration, definition
 /// and how the notes use it.
 pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
-    let mut text = format!("derivcheck {} cache {CACHE_SCHEMA}\n", env!("CARGO_PKG_VERSION"));
+    // The sources' hash (build.rs): code that changed may decide differently.
+    let mut text =
+        format!("derivcheck {} {} cache {CACHE_SCHEMA}\n", env!("CARGO_PKG_VERSION"), env!("DERIVCHECK_SOURCE_HASH"));
     text.push_str(&format!(
         "claim {} {} {:?} {} {} {}\n{}\n{}\n",
         claim.id,
