@@ -47,11 +47,26 @@ const MAX_BYTES: usize = 64 * 1024 * 1024;
 /// Checks every claim of the plans (call on the CAS worker thread).
 /// With a cache, a claim whose [`fingerprint`] is stored is not checked again (worked-example
 /// sections are always checked: their verdicts depend on the whole example).
-pub fn check_plans(plans: &[SectionPlan], cache: Option<&dyn VerdictCache>) -> Vec<CheckedClaim> {
-    plans
-        .iter()
-        .flat_map(|p| if p.example.is_some() { check_example_section(p, plans) } else { check_section(p, cache) })
-        .collect()
+/// Claims reached after `deadline` are undecided, saying the run's time limit was reached.
+pub fn check_plans(
+    plans: &[SectionPlan],
+    cache: Option<&dyn VerdictCache>,
+    deadline: Option<Instant>,
+) -> Vec<CheckedClaim> {
+    let mut out = Vec::new();
+    for plan in plans {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let reason = Reason::Budget { detail: "the run's time limit was reached before this claim".into() };
+            out.extend(plan.claims.iter().map(|c| checked_claim(c, Verdict::undecided(reason.clone(), String::new()))));
+            continue;
+        }
+        out.extend(if plan.example.is_some() {
+            check_example_section(plan, plans)
+        } else {
+            check_section(plan, cache, deadline)
+        });
+    }
+    out
 }
 
 /// A section with a worked example: its claims are checked in the example (and its variant).
@@ -60,14 +75,25 @@ fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<Checked
     plan.claims
         .iter()
         .map(|claim| {
-            let verdict = timed(|| match &runs[usize::from(claim.variant)] {
-                Err(detail) => Verdict::undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
-                Ok(run) if claim.holds => run.check(claim),
-                Ok(run) => expected_to_fail(run.check(claim)),
+            let verdict = timed(|| {
+                guarded(|| match &runs[usize::from(claim.variant)] {
+                    Err(detail) => Verdict::undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
+                    Ok(run) if claim.holds => run.check(claim),
+                    Ok(run) => expected_to_fail(run.check(claim)),
+                })
             });
             checked_claim(claim, verdict)
         })
         .collect()
+}
+
+/// Runs one claim's check so that a panic inside it (Symbolica failing on a huge number) leaves
+/// that claim undecided and the run going on.
+fn guarded(check: impl FnOnce() -> Verdict) -> Verdict {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)).unwrap_or_else(|_| {
+        let detail = "the CAS failed internally on this claim (see the message above)".to_string();
+        Verdict::undecided(Reason::Internal { detail }, String::new())
+    })
 }
 
 /// Checks one claim with `check`, timing it.
@@ -93,7 +119,7 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
 
 /// One section: its claims share one floating-point instance (so adjoints computed by central
 /// differences for one claim serve the next).
-fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>) -> Vec<CheckedClaim> {
+fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline: Option<Instant>) -> Vec<CheckedClaim> {
     let scope = match &plan.scope {
         Ok(scope) => scope,
         Err(reason) => {
@@ -115,14 +141,23 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>) -> Vec<Ch
     plan.claims
         .iter()
         .map(|claim| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                let reason = Reason::Budget { detail: "the run's time limit was reached before this claim".into() };
+                return checked_claim(claim, Verdict::undecided(reason, String::new()));
+            }
             let key = cache.map(|_| fingerprint(scope, claim));
             if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
                 return CheckedClaim { from_cache: true, ..checked_claim(claim, verdict) };
             }
             let verdict = timed(|| {
                 let floats = assumptions_hold.then_some(&floats);
-                let verdict =
-                    if claim.holds { check_claim(scope, claim, floats) } else { check_failing_claim(scope, claim) };
+                let verdict = guarded(|| {
+                    if claim.holds {
+                        check_claim(scope, claim, floats)
+                    } else {
+                        check_failing_claim(scope, claim)
+                    }
+                });
                 Verdict { assuming: assuming.clone(), ..verdict }
             });
             // A verdict cut short by a time or size budget depends on the machine: not kept.
@@ -146,23 +181,17 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
         return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
     }
     // Only the sizes the claim can depend on are varied; should that leave it undecided (a size
-    // reached in a way the scan does not follow), every combination is tried as before.
-    let all = scope.size_assignments();
+    // reached in a way the scan does not follow), every combination is tried, when there are not
+    // too many.
     let used = crate::eval::sizes_used(scope, claim);
-    let mut restricted: Vec<BTreeMap<String, i64>> = Vec::new();
-    for sizes in &all {
-        let kept: BTreeMap<String, i64> =
-            sizes.iter().filter(|(k, _)| used.contains(*k)).map(|(k, v)| (k.clone(), *v)).collect();
-        if !restricted.contains(&kept) {
-            restricted.push(kept);
-        }
-    }
-    if restricted.len() == all.len() {
-        return check_at(scope, claim, &all, floats);
+    let restricted = scope.size_assignments_of(&|name| used.contains(name));
+    let all = scope.size_combinations();
+    if restricted.len() == all {
+        return check_at(scope, claim, &scope.size_assignments(), floats);
     }
     let verdict = check_at(scope, claim, &restricted, floats);
-    if verdict.status == Status::Undecided && !verdict.inconsistent {
-        return check_at(scope, claim, &all, floats);
+    if verdict.status == Status::Undecided && !verdict.inconsistent && all <= crate::spec::MAX_SIZE_COMBINATIONS {
+        return check_at(scope, claim, &scope.size_assignments(), floats);
     }
     verdict
 }

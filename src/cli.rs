@@ -22,6 +22,8 @@ pub const EXIT_REFUTED: i32 = crate::model::ExitStatus::Failed as i32;
 pub const EXIT_BAD_INPUT: i32 = crate::model::ExitStatus::BadInput as i32;
 /// Standard output could not be written (a closed pipe, a full disk): the run ends quietly.
 pub const EXIT_OUTPUT_FAILED: i32 = 74;
+/// Notes and spec files larger than this are refused.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
 #[derive(Parser, Debug)]
 #[command(name = "derivcheck", version, about = "Proves or refutes the mathematics in lecture notes")]
@@ -80,6 +82,9 @@ struct CheckArgs {
     /// Keep running: re-check when a notes or spec file under PATH changes, printing what changed.
     #[arg(long)]
     watch: bool,
+    /// Stop checking after this many seconds: the claims left are undecided, saying so.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIME_LIMIT_SECONDS)]
+    time_limit: u64,
     /// Check every claim again; neither read nor write the cache.
     #[arg(long)]
     no_cache: bool,
@@ -167,6 +172,8 @@ pub enum InputError {
     Io { path: String, source: std::io::Error },
     #[error("{path}:{line}:{col}: file is not valid UTF-8 (invalid byte sequence here)")]
     NotUtf8 { path: String, line: usize, col: usize },
+    #[error("{path}: larger than {limit} bytes; derivcheck reads notes and specs up to that size")]
+    TooLarge { path: String, limit: u64 },
     #[error("{path}: no notes found (a chapter folder holds `*.md` files)")]
     NoNotes { path: String },
 }
@@ -240,11 +247,7 @@ impl CheckFailure {
 }
 
 /// Reads the notes and the spec and checks them.
-pub(crate) fn check_path(
-    path: &Path,
-    spec: Option<&PathBuf>,
-    cache: Option<std::sync::Arc<dyn crate::check::VerdictCache>>,
-) -> Result<Checked, CheckFailure> {
+pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOptions) -> Result<Checked, CheckFailure> {
     let docs = read_notes(path).map_err(|e| CheckFailure::Input { message: e.to_string(), kind: "input" })?;
     let spec_path = spec.cloned().or_else(|| {
         let default = path.join("checks.toml");
@@ -266,7 +269,7 @@ pub(crate) fn check_path(
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let spec_source = spec_text.clone();
-    let report = check_documents(&docs, spec.clone(), spec_text, cache).map_err(|problems| CheckFailure::Spec {
+    let report = check_documents(&docs, spec.clone(), spec_text, options).map_err(|problems| CheckFailure::Spec {
         path: spec_shown.clone(),
         text: spec_source.clone(),
         errors: problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect(),
@@ -291,7 +294,7 @@ fn run_check(args: &CheckArgs) -> i32 {
             Err(e) => return input_error(json, &format!("{}: cannot read: {e}", args.path.display()), "input"),
         }
     }
-    let checked = check_path(&args.path, args.spec.as_ref(), verdict_cache(args.cache.as_deref(), args.no_cache));
+    let checked = check_path(&args.path, args.spec.as_ref(), check_options(args));
     if checked.as_ref().is_ok_and(|c| c.spec_path.is_none()) {
         eprintln!("{NO_SPEC_NOTE}");
     }
@@ -379,7 +382,7 @@ fn strict_problems(
 
 /// `derivcheck report`: check, then write the appendices. The exit code is that of `check`.
 fn run_report(args: &ReportArgs) -> i32 {
-    let checked = match check_path(&args.path, args.spec.as_ref(), verdict_cache(None, false)) {
+    let checked = match check_path(&args.path, args.spec.as_ref(), CheckOptions::default_run()) {
         Ok(checked) => checked,
         Err(failure) => return failure.report(false),
     };
@@ -393,6 +396,40 @@ fn run_report(args: &ReportArgs) -> i32 {
     }
     eprint!("{}", crate::report::render_summary(&checked.report, crate::report::Lang::En));
     checked.report.exit_status() as i32
+}
+
+/// How a run checks: the verdict cache, and when it stops checking (claims after the deadline
+/// are undecided, saying so).
+#[derive(Clone)]
+pub struct CheckOptions {
+    pub cache: Option<std::sync::Arc<dyn crate::check::VerdictCache>>,
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl CheckOptions {
+    /// The default cache and time limit.
+    pub fn default_run() -> CheckOptions {
+        CheckOptions { cache: verdict_cache(None, false), deadline: deadline_after(DEFAULT_TIME_LIMIT_SECONDS) }
+    }
+
+    /// No cache, no time limit (benchmarks, tests of the checker itself).
+    pub fn uncached() -> CheckOptions {
+        CheckOptions { cache: None, deadline: None }
+    }
+}
+
+/// The whole run's time limit, unless `--time-limit` says otherwise.
+const DEFAULT_TIME_LIMIT_SECONDS: u64 = 1800;
+
+fn deadline_after(seconds: u64) -> Option<std::time::Instant> {
+    std::time::Instant::now().checked_add(std::time::Duration::from_secs(seconds))
+}
+
+fn check_options(args: &CheckArgs) -> CheckOptions {
+    CheckOptions {
+        cache: verdict_cache(args.cache.as_deref(), args.no_cache),
+        deadline: deadline_after(args.time_limit),
+    }
 }
 
 /// The verdict cache: `dir`, or `target/derivcheck-cache` in the working folder.
@@ -533,7 +570,7 @@ pub fn check_documents(
     docs: &[crate::notes::Document],
     spec: Option<crate::spec::Spec>,
     spec_text: String,
-    cache: Option<std::sync::Arc<dyn crate::check::VerdictCache>>,
+    options: CheckOptions,
 ) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
     let spec_path = spec.as_ref().map(|s| s.path.clone());
     let parsed = crate::listing::parse_all(docs);
@@ -565,7 +602,7 @@ pub fn check_documents(
         per_file
             .iter()
             .map(|plans| crate::report::FileOutcome {
-                claims: crate::check::check_plans(plans, cache.as_deref()),
+                claims: crate::check::check_plans(plans, options.cache.as_deref(), options.deadline),
                 skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
                 roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
                 shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),
@@ -665,8 +702,15 @@ pub fn read_notes(path: &Path) -> Result<Vec<Document>, InputError> {
 
 /// Reads a file as UTF-8; an invalid byte is reported at its line and column.
 pub fn read_text(path: &Path) -> Result<String, InputError> {
+    use std::io::Read;
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| InputError::Io { path: shown.clone(), source })?;
+    let io = |source| InputError::Io { path: shown.clone(), source };
+    // Read at most one byte past the limit: `/dev/zero` or a huge file is refused, not slurped.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)).map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(InputError::TooLarge { path: shown, limit: MAX_FILE_BYTES });
+    }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).unwrap_or_default();
@@ -801,14 +845,17 @@ fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure]) {
         if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
     let writer = termcolor::StandardStream::stderr(colour);
     let config = term::Config::default();
-    for doc_warning in docs.iter().enumerate().flat_map(|(i, d)| d.warnings.iter().map(move |w| (i, w))) {
-        let (file, w) = doc_warning;
+    // A pathological file (a long line of `$`) would print megabytes: the first few of each kind
+    // are shown, the rest counted.
+    let warnings: Vec<(usize, &crate::notes::NoteWarning)> =
+        docs.iter().enumerate().flat_map(|(i, d)| d.warnings.iter().map(move |w| (i, w))).collect();
+    for (file, w) in warnings.iter().take(MAX_DIAGNOSTICS).copied() {
         let diagnostic = Diagnostic::warning()
             .with_message(w.message.clone())
             .with_labels(vec![Label::primary(ids[file], w.offset..w.offset + 1)]);
         let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
     }
-    for failure in failures {
+    for failure in failures.iter().take(MAX_DIAGNOSTICS) {
         let start = failure.formula.tex_range.start + failure.error.span.start;
         let end = (failure.formula.tex_range.start + failure.error.span.end).max(start);
         let diagnostic = Diagnostic::error()
@@ -816,4 +863,14 @@ fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure]) {
             .with_labels(vec![Label::primary(ids[failure.file], start..end).with_message(failure.error.to_string())]);
         let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
     }
+    let more = (warnings.len().saturating_sub(MAX_DIAGNOSTICS), failures.len().saturating_sub(MAX_DIAGNOSTICS));
+    if more != (0, 0) {
+        eprintln!(
+            "… and {} more warning(s), {} more formula(s) that do not parse (`derivcheck formulas` lists them all)",
+            more.0, more.1
+        );
+    }
 }
+
+/// Parse diagnostics shown in full per run; the rest are counted.
+const MAX_DIAGNOSTICS: usize = 50;

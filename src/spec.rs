@@ -174,6 +174,11 @@ fn text_position_of(text: &str, needle: &str) -> usize {
 /// A declared index range that is to be read off the shapes the index is used with.
 pub const AUTO_RANGE: &str = "auto";
 
+/// The largest size a spec may ask for (`n = [..]`, a cross-check size, a shape's number).
+pub const MAX_SIZE: i64 = 256;
+/// The most combinations of size values one section may ask to check.
+pub const MAX_SIZE_COMBINATIONS: usize = 256;
+
 /// The kinds a spec's `sets` entry may have.
 pub const SET_KINDS: [&str; 2] = ["causal", "all"];
 /// The kinds a spec's `functions` entry may have.
@@ -237,7 +242,23 @@ impl Spec {
                     return Err(error_at(assumption.span().start, message));
                 }
             }
+            let mut combinations: usize = 1;
+            for values in section.sizes.values() {
+                combinations = combinations.saturating_mul(values.get_ref().len());
+                if combinations > MAX_SIZE_COMBINATIONS {
+                    let message = format!(
+                        "section {name}: the sizes make more than {MAX_SIZE_COMBINATIONS} combinations to check; give fewer values"
+                    );
+                    return Err(error_at(values.span().start, message));
+                }
+            }
             for (size, values) in section.sizes.iter().chain(&section.crosscheck) {
+                if let Some(v) = values.get_ref().iter().find(|v| **v > MAX_SIZE) {
+                    let message = format!(
+                        "section {name}: size `{size}` = {v} is beyond what can be instantiated (at most {MAX_SIZE}); exact checks grow steeply with size, and a few small sizes are the evidence"
+                    );
+                    return Err(error_at(values.span().start, message));
+                }
                 if values.get_ref().is_empty() || values.get_ref().iter().any(|v| *v < 1) {
                     let message = format!(
                         "section {name}: size `{size}` must list values of at least 1, not {:?}",
@@ -271,7 +292,14 @@ impl Spec {
                     return Err(error_at(shape.span().start, message));
                 }
                 for dim in shape.get_ref() {
-                    let known = self.size_names(name).any(|s| s == dim) || dim.parse::<u32>().is_ok_and(|n| n >= 1);
+                    let number = dim.parse::<i64>().ok();
+                    if number.is_some_and(|n| n > MAX_SIZE) {
+                        let message = format!(
+                            "section {name}: the shape of `{name_tex}` uses {dim}, beyond the largest size {MAX_SIZE}"
+                        );
+                        return Err(error_at(shape.span().start, message));
+                    }
+                    let known = self.size_names(name).any(|s| s == dim) || number.is_some_and(|n| n >= 1);
                     if !known {
                         let message = format!("section {name}: the shape of `{name_tex}` uses `{dim}`, which is neither a positive number nor a declared size");
                         return Err(error_at(shape.span().start, message));

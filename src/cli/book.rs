@@ -58,11 +58,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     let mut outcomes: Vec<(&Unit, Outcome)> = Vec::new();
     for unit in units {
         progress.start(&unit.path.display().to_string());
-        let outcome = match check_path(
-            &unit.path,
-            unit.spec.as_ref(),
-            super::verdict_cache(args.cache.as_deref(), args.no_cache),
-        ) {
+        let outcome = match check_path(&unit.path, unit.spec.as_ref(), super::check_options(args)) {
             Ok(checked) => Outcome::Checked(Box::new(checked)),
             Err(failure) => Outcome::Failed(failure),
         };

@@ -3,7 +3,7 @@
 //! refuted, newly verified, newly undecided claims — and the summary. The verdict cache makes a
 //! one-formula edit quick: only the claims it touches are checked again.
 
-use super::{check_path, verdict_cache, CheckArgs, EXIT_BAD_INPUT};
+use super::{check_path, CheckArgs, EXIT_BAD_INPUT};
 use crate::check::Status;
 use notify_debouncer_mini::{new_debouncer, notify::RecursiveMode, DebounceEventResult};
 use std::collections::BTreeMap;
@@ -66,8 +66,7 @@ fn say(text: &str) {
 
 /// One run: what changed since `before`, and the summary line; gives the new snapshot.
 fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
-    let checked = match check_path(&args.path, args.spec.as_ref(), verdict_cache(args.cache.as_deref(), args.no_cache))
-    {
+    let checked = match check_path(&args.path, args.spec.as_ref(), super::check_options(args)) {
         Ok(checked) => checked,
         Err(failure) => {
             failure.report(false);

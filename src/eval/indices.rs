@@ -144,7 +144,7 @@ impl<B: Backend> Instance<'_, B> {
                     RelOp::Eq => {
                         let from = self.integer(&link.rhs, env)?;
                         let to = self.integer(upper.ok_or_else(|| super::instance::unsupported(lower))?, env)?;
-                        (from..=to).collect()
+                        bounded_range(from, to, lower.span)?
                     }
                     // `\sum_{k\ne j}`: the whole range of k but j's value.
                     RelOp::Ne if upper.is_none() => {
@@ -160,7 +160,7 @@ impl<B: Backend> Instance<'_, B> {
         if let (Some(upper), [letter]) = (upper, letters.as_slice()) {
             // `\sum_i^{n-1}`: from 1 to the upper limit, not over i's whole range.
             let to = self.integer(upper, env)?;
-            return Ok(extend(vec![env.clone()], letter, (1..=to).collect()));
+            return Ok(extend(vec![env.clone()], letter, bounded_range(1, to, upper.span)?));
         }
         if upper.is_some() {
             return Err(super::instance::unsupported(lower));
@@ -168,7 +168,13 @@ impl<B: Backend> Instance<'_, B> {
         let mut envs = vec![env.clone()];
         for letter in letters {
             let range = self.range_of(&letter, &[body], env, lower.span)?;
-            envs = extend(envs, &letter, (1..=range).collect());
+            envs = extend(envs, &letter, bounded_range(1, range, lower.span)?);
+            if envs.len() > MAX_TERMS {
+                return Err(EvalError::Budget {
+                    what: format!("a sum of more than {MAX_TERMS} terms"),
+                    span: lower.span,
+                });
+            }
         }
         Ok(envs)
     }
@@ -200,6 +206,17 @@ impl<B: Backend> Instance<'_, B> {
             }),
         }
     }
+}
+
+/// Sums and products of more terms than this are refused (as a budget), before any is made.
+const MAX_TERMS: usize = 100_000;
+
+/// `from..=to`, refused when longer than [`MAX_TERMS`] (`\sum_{i=1}^{10^{9}}`).
+fn bounded_range(from: i64, to: i64, span: Span) -> Result<Vec<i64>, EvalError> {
+    if to.saturating_sub(from) >= MAX_TERMS as i64 {
+        return Err(EvalError::Budget { what: format!("a sum or product of more than {MAX_TERMS} terms"), span });
+    }
+    Ok((from..=to).collect())
 }
 
 fn extend(envs: Vec<Env>, name: &str, values: Vec<i64>) -> Vec<Env> {

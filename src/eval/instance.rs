@@ -271,6 +271,10 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     pub(super) fn size_of(&self, name: &str, span: Span) -> Result<usize, EvalError> {
         let v = name.parse::<i64>().ok().or_else(|| self.sizes.get(name).copied());
+        if let Some(v) = v.filter(|v| *v > crate::spec::MAX_SIZE) {
+            let what = format!("size `{name}` = {v} (beyond {})", crate::spec::MAX_SIZE);
+            return Err(EvalError::Budget { what, span });
+        }
         v.and_then(|v| usize::try_from(v).ok()).ok_or_else(|| EvalError::Unsupported {
             category: NotRead::NeedsSpec,
             what: format!("size `{name}` has no value (declare it in the spec's sizes)"),
@@ -517,6 +521,15 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     /// Scalar powers; `A^2` = AA and `A^{-1}` the inverse for a square matrix A.
     fn power(&self, base: &Expr, exponent: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        // `10^{10^{10}}` would be computed exactly, digit by digit: refused as a budget matter.
+        if constant_magnitude(exponent).is_some_and(|e| e.abs() > MAX_EXPONENT) {
+            return Err(EvalError::Budget {
+                what: format!(
+                    "an exponent larger than {MAX_EXPONENT} (the number would be too large to compute exactly)"
+                ),
+                span,
+            });
+        }
         let b = self.eval(base, env)?;
         if b.rows == 1 && b.cols == 1 {
             let exp = self.scalar(exponent, env)?;
@@ -531,9 +544,13 @@ impl<'a, B: Backend> Instance<'a, B> {
             what: "a matrix to a non-integer power".into(),
             span,
         })?;
+        if n.unsigned_abs() > MAX_MATRIX_POWER {
+            let what = format!("a matrix to a power beyond {MAX_MATRIX_POWER}");
+            return Err(EvalError::Budget { what, span });
+        }
         let base_matrix = if n < 0 { super::builtins::inverse(&b, span)? } else { b.clone() };
         let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
-        for _ in 0..n.unsigned_abs().min(64) {
+        for _ in 0..n.unsigned_abs() {
             acc = acc.matmul(&base_matrix, span)?;
         }
         Ok(acc)
@@ -735,6 +752,32 @@ fn plain_symbol(e: &Expr) -> bool {
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)
 fn mentions_symbol(e: &Expr, key: &str) -> bool {
     matches!(&e.kind, ExprKind::Symbol(s) if s.to_string() == key) || e.children().any(|c| mentions_symbol(c, key))
+}
+
+/// Exponents beyond this are refused (as a budget): no notes need them, and exact arithmetic on
+/// the result would not end.
+const MAX_EXPONENT: f64 = 10_000.0;
+const MAX_MATRIX_POWER: u64 = 64;
+
+/// The value of an expression made of numbers only (`10^{10}`, `2^{2^{2}}`, `-3`), as a float
+/// (infinite when it overflows); `None` when it holds anything else.
+fn constant_magnitude(e: &Expr) -> Option<f64> {
+    match &e.kind {
+        ExprKind::Number { value } => value.parse::<f64>().ok(),
+        ExprKind::Neg { operand } => constant_magnitude(operand).map(|v| -v),
+        ExprKind::Fenced { inner: Some(inner), .. } => constant_magnitude(inner),
+        ExprKind::Power { base, exponent } => Some(constant_magnitude(base)?.powf(constant_magnitude(exponent)?)),
+        ExprKind::Binary { op, lhs, rhs } => {
+            let (l, r) = (constant_magnitude(lhs)?, constant_magnitude(rhs)?);
+            match op {
+                BinOp::Add => Some(l + r),
+                BinOp::Sub => Some(l - r),
+                BinOp::Implicit | BinOp::Cdot | BinOp::Times => Some(l * r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 pub(super) fn unsupported(e: &Expr) -> EvalError {

@@ -158,8 +158,18 @@ impl Scope {
 
     /// Every combination of the declared sizes: `N = [2,3]`, `d = [2]` gives two assignments.
     pub fn size_assignments(&self) -> Vec<BTreeMap<String, i64>> {
+        self.size_assignments_of(&|_| true)
+    }
+
+    /// How many combinations [`Scope::size_assignments`] would give (saturating).
+    pub fn size_combinations(&self) -> usize {
+        self.sizes.values().fold(1usize, |n, v| n.saturating_mul(v.len()))
+    }
+
+    /// Every combination of the sizes `keep` selects.
+    pub fn size_assignments_of(&self, keep: &dyn Fn(&str) -> bool) -> Vec<BTreeMap<String, i64>> {
         let mut out = vec![BTreeMap::new()];
-        for (name, values) in &self.sizes {
+        for (name, values) in self.sizes.iter().filter(|(name, _)| keep(name)) {
             out = out
                 .into_iter()
                 .flat_map(|a| {

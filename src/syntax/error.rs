@@ -20,6 +20,8 @@ pub enum SyntaxErrorKind {
     TooLarge { bytes: usize, limit: usize },
     #[error("formula nested too deeply (more than {limit} levels of groups or commands)")]
     TooDeep { limit: usize },
+    #[error("formula too long: a chain of {operands} operands or postfixes (limit {limit}); split it")]
+    TooLong { operands: usize, limit: usize },
     #[error("parser budget exceeded ({detail})")]
     Budget { detail: String },
     #[error("internal error: the parser could not build this formula's tree (please report it)")]

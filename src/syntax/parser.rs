@@ -22,6 +22,8 @@ const GRAMMAR_TEXT: &str = include_str!("../../grammar/latex.pest");
 pub const MAX_FORMULA_BYTES: usize = 64 * 1024;
 /// Deepest nesting of groups and prefix commands that is parsed at all.
 pub const MAX_NESTING: usize = 100;
+/// The longest chain of operands (terms of a sum, factors, primes, …) the tree may hold.
+pub const MAX_CHAIN: usize = 1500;
 /// Bound on pest rule calls per formula: turns pathological backtracking into an error.
 const CALL_LIMIT: usize = 20_000_000;
 
@@ -36,6 +38,13 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
     let mut pairs = LatexParser::parse(Rule::formula, tex).map_err(|e| convert_error(tex, e))?;
     let formula = pairs.next().expect("pest returns the formula rule on success");
     let span = span_of(&formula);
+    // A long sum, product or run of primes becomes a chain of that depth in the tree, and every
+    // later stage walks trees recursively: refuse what no notes need before building it.
+    let operands = chain_depth(formula.clone());
+    if operands > MAX_CHAIN {
+        let at = Span::new(span.start, span.start + 1);
+        return Err(SyntaxError::new(SyntaxErrorKind::TooLong { operands, limit: MAX_CHAIN }, at));
+    }
     // The builders trust the grammar's shape; should they ever disagree, report instead of crash.
     let built = std::panic::catch_unwind(|| {
         formula
@@ -49,6 +58,14 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         return Err(SyntaxError::new(SyntaxErrorKind::Empty, span));
     }
     Ok(Statement { chains, span })
+}
+
+/// The longest chain of operands the tree of `pair` would hold: a node's children fold into a
+/// chain as long as they are many, on top of the deepest child's. Recursion here follows pest's
+/// own nesting, which [`check_limits`] bounds.
+fn chain_depth(pair: Pair<Rule>) -> usize {
+    let children: Vec<Pair<Rule>> = pair.into_inner().collect();
+    children.len() + children.into_iter().map(chain_depth).max().unwrap_or(0)
 }
 
 /// Refuses formulas that are too large or too deeply nested, before any recursion happens.

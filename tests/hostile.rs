@@ -1,0 +1,131 @@
+//! Hostile input: every case ends within a minute with exit 0, 1 or 2 and a clear message, never
+//! a panic, an abort or a stack overflow. Each limit has an input past it here.
+
+mod common;
+use common::*;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn notes_with(formula: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.md");
+    std::fs::write(&path, format!("## 1 S\n\n$${formula}$$\n")).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+fn ends_cleanly(out: &std::process::Output) {
+    let err = stderr(out);
+    assert!(matches!(out.status.code(), Some(0..=2)), "exit {:?}: {err}", out.status.code());
+    assert!(!err.contains("panicked") && !err.contains("overflow") && !err.contains("aborting"), "{err}");
+}
+
+#[test]
+fn long_chains_are_refused_before_any_recursion() {
+    let cases = [
+        vec!["x"; 27_000].join("+") + "=1",
+        "x".repeat(30_000) + "=1",
+        format!("x{}=1", "'".repeat(30_000)),
+        vec!["x"; 30_000].join("-") + "=1",
+        vec!["x"; 5_000].join("^") + "=1",
+    ];
+    for formula in cases {
+        let (_dir, path) = notes_with(&formula);
+        for args in [vec!["formulas", path.as_str(), "--ast"], vec!["check", path.as_str(), "--no-cache"]] {
+            let out = run_with_limit(&args, LIMIT);
+            ends_cleanly(&out);
+            assert!(stderr(&out).contains("formula too long"), "{}", stderr(&out));
+        }
+    }
+}
+
+#[test]
+fn huge_numbers_sums_and_powers_are_budgeted() {
+    let cases = [
+        ("10^{10^{10}}=1", "exponent larger than"),
+        ("2^{2^{2^{2^{2^{2}}}}}=1", "exponent larger than"),
+        ("x^{100000}=x", "exponent larger than"),
+        ("\\sum_{i=1}^{1000000000} i=1", "more than 100000 terms"),
+    ];
+    for (formula, message) in cases {
+        let (_dir, path) = notes_with(formula);
+        let out = run_with_limit(&["check", &path, "--no-cache", "--format", "json"], LIMIT);
+        ends_cleanly(&out);
+        let v = json(&out);
+        let claim = &all_claims(&v)[0];
+        assert_eq!(claim["verdict"], "undecided", "{formula}: {claim}");
+        assert!(claim["detail"].as_str().unwrap().contains(message), "{formula}: {claim}");
+    }
+}
+
+#[test]
+fn a_matrix_power_is_never_silently_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, "## 1 S\n\n$A\\in\\mathbb R^{2\\times 2}$\n\n$$A^{100}=A^{64}$$\n").unwrap();
+    let out = run_with_limit(&["check", notes.to_str().unwrap(), "--no-cache", "--format", "json"], LIMIT);
+    ends_cleanly(&out);
+    let v = json(&out);
+    assert_eq!(all_claims(&v)[0]["verdict"], "undecided", "{v}");
+}
+
+#[test]
+fn sizes_past_the_limits_are_spec_errors() {
+    let specs = [
+        "sizes = { n = [9223372036854775807] }",
+        "sizes = { n = [4294967297] }",
+        "sizes = { n = [100000000] }",
+        "sizes = { n = [2] }\ncrosscheck = { n = [100000000] }",
+        "sizes = { n = [2] }\nmatrix = { X = [\"100000000\", \"n\"] }",
+        "sizes = { a = [1,2,3,4,5,6,7,8,9,10], b = [1,2,3,4,5,6,7,8,9,10], c = [1,2,3,4,5,6,7,8,9,10] }",
+    ];
+    let (dir, path) = notes_with("x+y=y+x");
+    for (k, body) in specs.iter().enumerate() {
+        let spec = dir.path().join(format!("spec{k}.toml"));
+        std::fs::write(&spec, format!("[section.\"1\"]\n{body}\n")).unwrap();
+        let out = run_with_limit(&["check", &path, "--spec", spec.to_str().unwrap(), "--no-cache"], LIMIT);
+        ends_cleanly(&out);
+        assert_eq!(out.status.code(), Some(2), "{body}: {}", stderr(&out));
+        assert!(stderr(&out).contains(":2:") || stderr(&out).contains(":3:"), "at the entry: {}", stderr(&out));
+    }
+    let (_dir, path) = notes_with("X^\\top X=X^\\top X,\\quad X\\in\\mathbb R^{100000000}");
+    let out = run_with_limit(&["check", &path, "--no-cache", "--format", "json"], LIMIT);
+    ends_cleanly(&out);
+}
+
+#[test]
+fn endless_or_huge_files_are_refused() {
+    let (_dir, path) = notes_with("x=x");
+    for args in [vec!["check", "/dev/zero"], vec!["check", path.as_str(), "--spec", "/dev/zero"]] {
+        let out = run_with_limit(&args, LIMIT);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains("larger than"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_line_of_dollars_gives_bounded_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, "$".repeat(10_000)).unwrap();
+    for command in ["formulas", "check"] {
+        let out = run_with_limit(
+            &[command, notes.to_str().unwrap(), "--no-cache"][..if command == "check" { 3 } else { 2 }],
+            LIMIT,
+        );
+        ends_cleanly(&out);
+        assert!(out.stderr.len() < 2_000_000, "{command}: {} bytes of diagnostics", out.stderr.len());
+        assert!(stderr(&out).contains("more formula(s) that do not parse"), "{command}");
+    }
+}
+
+#[test]
+fn the_run_time_limit_leaves_the_rest_undecided() {
+    let out =
+        run_with_limit(&["check", "derivations/ch15", "--time-limit", "0", "--no-cache", "--format", "json"], LIMIT);
+    ends_cleanly(&out);
+    let v = json(&out);
+    assert!(all_claims(&v).iter().all(|c| c["verdict"] == "undecided"));
+    assert!(all_claims(&v)[0]["detail"].as_str().unwrap().contains("time limit"));
+}
