@@ -11,12 +11,18 @@ fuzz_target!(|data: &[u8]| {
     }
     let data = data.to_vec();
     std::thread::Builder::new()
-        .stack_size(512 * 1024 * 1024)
+        .stack_size(stack_megabytes() * 1024 * 1024)
         .spawn(move || check(&data))
         .expect("spawn")
         .join()
         .expect("no panic");
 });
+
+/// 512 MB as in the binary; `FUZZ_STACK_MB=8` to find inputs that recurse deeper than a
+/// default stack.
+fn stack_megabytes() -> usize {
+    std::env::var("FUZZ_STACK_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+}
 
 fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
