@@ -55,9 +55,8 @@ pub fn check_plans(
 ) -> Vec<CheckedClaim> {
     let mut out = Vec::new();
     for plan in plans {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            let reason = Reason::Budget { detail: "the run's time limit was reached before this claim".into() };
-            out.extend(plan.claims.iter().map(|c| checked_claim(c, Verdict::undecided(reason.clone(), String::new()))));
+        if past(deadline) {
+            out.extend(plan.claims.iter().map(|c| checked_claim(c, out_of_time())));
             continue;
         }
         out.extend(if plan.example.is_some() {
@@ -117,6 +116,16 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
     }
 }
 
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// The verdict of a claim the run's time limit left unchecked.
+fn out_of_time() -> Verdict {
+    let detail = "the run's time limit was reached before this claim".to_string();
+    Verdict::undecided(Reason::Budget { detail }, String::new())
+}
+
 /// One section: its claims share one floating-point instance (so adjoints computed by central
 /// differences for one claim serve the next).
 fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline: Option<Instant>) -> Vec<CheckedClaim> {
@@ -141,9 +150,8 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
     plan.claims
         .iter()
         .map(|claim| {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                let reason = Reason::Budget { detail: "the run's time limit was reached before this claim".into() };
-                return checked_claim(claim, Verdict::undecided(reason, String::new()));
+            if past(deadline) {
+                return checked_claim(claim, out_of_time());
             }
             let key = cache.map(|_| fingerprint(scope, claim));
             if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {

@@ -202,6 +202,8 @@ pub fn main() -> i32 {
 pub(crate) struct Checked {
     docs: Vec<Document>,
     report: crate::report::CheckReport,
+    /// The formulas that do not parse, for their diagnostics.
+    parse_failures: Vec<ParseFailure>,
     spec: Option<crate::spec::Spec>,
     spec_path: Option<PathBuf>,
     /// The spec's path as shown, and its text (empty without a spec).
@@ -253,6 +255,15 @@ pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOpti
         let default = path.join("checks.toml");
         (path.is_dir() && default.is_file()).then_some(default)
     });
+    check_with_spec(docs, spec_path, options)
+}
+
+/// Read notes checked with the spec at `spec_path` (read here), if any.
+pub(crate) fn check_with_spec(
+    docs: Vec<Document>,
+    spec_path: Option<PathBuf>,
+    options: CheckOptions,
+) -> Result<Checked, CheckFailure> {
     let (spec, spec_text) = match &spec_path {
         None => (None, String::new()),
         Some(p) => match read_spec(p) {
@@ -269,12 +280,13 @@ pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOpti
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let spec_source = spec_text.clone();
-    let report = check_documents(&docs, spec.clone(), spec_text, options).map_err(|problems| CheckFailure::Spec {
-        path: spec_shown.clone(),
-        text: spec_source.clone(),
-        errors: problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect(),
-    })?;
-    Ok(Checked { docs, report, spec, spec_path, spec_shown, spec_source })
+    let (report, parse_failures) =
+        check_parsed(&docs, spec.clone(), spec_text, options).map_err(|problems| CheckFailure::Spec {
+            path: spec_shown.clone(),
+            text: spec_source.clone(),
+            errors: problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect(),
+        })?;
+    Ok(Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source })
 }
 
 const NO_SPEC_NOTE: &str = "note: no spec given (--spec FILE): symbols the notes do not declare are read as numbers, \
@@ -298,7 +310,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     if checked.as_ref().is_ok_and(|c| c.spec_path.is_none()) {
         eprintln!("{NO_SPEC_NOTE}");
     }
-    let Checked { docs, report, spec, spec_path, spec_shown, spec_source } = match checked {
+    let Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source } = match checked {
         Ok(checked) => checked,
         Err(failure) => return failure.report(json),
     };
@@ -315,8 +327,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     }
     let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
     if !json {
-        let (_, failures) = listing::build(&docs, false);
-        emit_parse_diagnostics(&docs, &failures);
+        emit_parse_diagnostics(&docs, &parse_failures);
     }
     let spec_file = spec_path.as_ref().map(|_| (spec_shown.as_str(), spec_source.as_str()));
     let written = match args.format {
@@ -386,8 +397,7 @@ fn run_report(args: &ReportArgs) -> i32 {
         Ok(checked) => checked,
         Err(failure) => return failure.report(false),
     };
-    let (_, failures) = listing::build(&checked.docs, false);
-    emit_parse_diagnostics(&checked.docs, &failures);
+    emit_parse_diagnostics(&checked.docs, &checked.parse_failures);
     let run = run_info(&args.path, checked.spec_path.as_deref(), &checked.spec_source);
     if let Err(code) =
         write_appendices(&checked.report, &run, &args.out, &args.lang, &args.format, args.templates.as_deref())
@@ -489,9 +499,12 @@ fn write_appendices(
 }
 
 /// Writes beside the target, then renames: a reader never sees half a file.
+/// The temporary name is the writer's own (process and thread), so two writers of the same file
+/// never share one.
 fn write_atomically(target: &Path, text: &str) -> std::io::Result<()> {
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let partial = target.with_file_name(format!(".{name}.partial"));
+    let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
+    let partial = target.with_file_name(format!(".{name}.{}.{thread}.partial", std::process::id()));
     std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, target)).inspect_err(|_| {
         let _ = std::fs::remove_file(&partial);
     })
@@ -572,9 +585,20 @@ pub fn check_documents(
     spec_text: String,
     options: CheckOptions,
 ) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
+    check_parsed(docs, spec, spec_text, options).map(|(report, _)| report)
+}
+
+/// [`check_documents`], also giving the formulas that do not parse (for their diagnostics), so
+/// nothing is parsed twice.
+fn check_parsed(
+    docs: &[crate::notes::Document],
+    spec: Option<crate::spec::Spec>,
+    spec_text: String,
+    options: CheckOptions,
+) -> Result<(crate::report::CheckReport, Vec<ParseFailure>), Vec<crate::sema::SpecProblem>> {
     let spec_path = spec.as_ref().map(|s| s.path.clone());
     let parsed = crate::listing::parse_all(docs);
-    let (listing, _) = crate::listing::build_from(docs, &parsed, false);
+    let (listing, failures) = crate::listing::build_from(docs, &parsed, false);
     let per_file: Vec<Vec<crate::sema::SectionPlan>> = docs
         .iter()
         .zip(&parsed)
@@ -609,7 +633,7 @@ pub fn check_documents(
             })
             .collect::<Vec<_>>()
     });
-    Ok(crate::report::build(listing, checked, spec_path))
+    Ok((crate::report::build(listing, checked, spec_path), failures))
 }
 
 /// A spec that cannot be used: unreadable, or invalid at a position of its text.

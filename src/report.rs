@@ -104,6 +104,16 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    fn add(&mut self, other: &Coverage) {
+        self.with_claims += other.with_claims;
+        self.definitions += other.definitions;
+        self.mentions += other.mentions;
+        self.printed += other.printed;
+        self.ignored += other.ignored;
+        self.not_checked += other.not_checked;
+        self.not_parsed += other.not_parsed;
+    }
+
     fn count(&mut self, role: FormulaRole) {
         let slot = match role {
             FormulaRole::Claims => &mut self.with_claims,
@@ -130,6 +140,20 @@ pub struct CheckSummary {
     pub verified: usize,
     pub refuted: usize,
     pub undecided: usize,
+}
+
+impl CheckSummary {
+    /// Adds another run's counts (a book's total).
+    pub fn add(&mut self, other: &CheckSummary) {
+        self.formulas += other.formulas;
+        self.parsed += other.parsed;
+        self.claims += other.claims;
+        self.verified += other.verified;
+        self.refuted += other.refuted;
+        self.undecided += other.undecided;
+        self.inconsistent += other.inconsistent;
+        self.coverage.add(&other.coverage);
+    }
 }
 
 impl ClaimEntry {

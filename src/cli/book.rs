@@ -90,7 +90,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
             }
             Outcome::Checked(checked) => {
                 let report = &checked.report;
-                add(&mut total, &report.summary);
+                total.add(&report.summary);
                 if args.verbose {
                     eprintln!("{shown}: {} of {} claim(s) from the cache", report.from_cache, report.summary.claims);
                 }
@@ -107,8 +107,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     CheckFormat::Json => chapters.push(serde_json::json!({ "path": shown, "report": report })),
                     CheckFormat::Junit => junit.files.extend(report.files.iter().cloned()),
                     CheckFormat::Text => {
-                        let (_, failures) = crate::listing::build(&checked.docs, false);
-                        emit_parse_diagnostics(&checked.docs, &failures);
+                        emit_parse_diagnostics(&checked.docs, &checked.parse_failures);
                         text.push_str(&render_diagnostics(report, &checked.docs, spec_file, lang));
                     }
                     CheckFormat::Lines => {
@@ -140,24 +139,6 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-fn add(total: &mut CheckSummary, s: &CheckSummary) {
-    total.formulas += s.formulas;
-    total.parsed += s.parsed;
-    total.claims += s.claims;
-    total.verified += s.verified;
-    total.refuted += s.refuted;
-    total.undecided += s.undecided;
-    total.inconsistent += s.inconsistent;
-    let (t, c) = (&mut total.coverage, &s.coverage);
-    t.with_claims += c.with_claims;
-    t.definitions += c.definitions;
-    t.mentions += c.mentions;
-    t.printed += c.printed;
-    t.ignored += c.ignored;
-    t.not_checked += c.not_checked;
-    t.not_parsed += c.not_parsed;
 }
 
 struct BookWords {

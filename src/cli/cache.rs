@@ -35,20 +35,13 @@ impl VerdictCache for FileCache {
         (entry.key == key).then_some(entry.verdict)
     }
 
-    /// Written to a file of its own beside the target, then renamed: a reader never sees half
-    /// an entry, and two processes writing the same entry do not collide. Failures are ignored
-    /// (the cache only saves time).
+    /// Written atomically: a reader never sees half an entry, and two processes writing the
+    /// same entry do not collide. Failures are ignored (the cache only saves time).
     fn put(&self, key: &str, verdict: &Verdict) {
         let Some(path) = self.path(key) else { return };
         let Ok(text) = serde_json::to_string(&Entry { key: key.to_string(), verdict: verdict.clone() }) else { return };
-        let Some(dir) = path.parent() else { return };
-        if std::fs::create_dir_all(dir).is_err() {
-            return;
-        }
-        let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
-        let partial = dir.join(format!(".{key}.{}.{thread}.partial", std::process::id()));
-        if std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, &path)).is_err() {
-            let _ = std::fs::remove_file(&partial);
+        if path.parent().is_some_and(|dir| std::fs::create_dir_all(dir).is_ok()) {
+            let _ = super::write_atomically(&path, &text);
         }
     }
 }

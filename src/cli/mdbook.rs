@@ -8,7 +8,7 @@
 //! The book JSON differs between mdBook 0.4 (`sections`) and 0.5 (`items`): both are read, and the
 //! key that came in is the key that goes out (the JSON is edited in place, nothing else changes).
 
-use super::{check_documents, read_spec, write_stdout, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
+use super::{check_with_spec, write_stdout, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
 use crate::check::Status;
 use crate::notes::Document;
 use serde_json::Value;
@@ -124,23 +124,9 @@ fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
 fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usize, Option<String>), String> {
     let beside = source.parent().map(|d| d.join("checks.toml")).filter(|p| p.is_file());
     let spec_path = options.spec.clone().or(beside);
-    let (spec, spec_text) = match &spec_path {
-        Some(p) => {
-            let (spec, text) = read_spec(p).map_err(|f| f.message())?;
-            (Some(spec), text)
-        }
-        None => (None, String::new()),
-    };
     let doc = Document::parse(&source.display().to_string(), content.to_string());
-    let report = check_documents(std::slice::from_ref(&doc), spec, spec_text, super::CheckOptions::default_run())
-        .map_err(|problems| {
-            let shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-            problems
-                .iter()
-                .map(|p| format!("{shown}:{}:{}: {}", p.line, p.col, p.message))
-                .collect::<Vec<_>>()
-                .join("\n")
-        })?;
+    let checked = check_with_spec(vec![doc], spec_path, super::CheckOptions::default_run()).map_err(|f| f.message())?;
+    let report = &checked.report;
     let mut refuted = 0;
     for file in &report.files {
         for c in file.claims.iter().filter(|c| c.verdict == Status::Refuted) {

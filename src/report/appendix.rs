@@ -124,6 +124,16 @@ struct SectionView {
     formulas: Vec<FormulaView>,
 }
 
+impl SectionView {
+    /// Counts a claim of the section and the sizes it was checked at.
+    fn add_claim(&mut self, c: &ClaimEntry) {
+        self.counts.add_claim(c.verdict);
+        if !c.sizes.is_empty() && !self.sizes.contains(&c.sizes) {
+            self.sizes.push(c.sizes.clone());
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct FormulaView {
     id: String,
@@ -287,10 +297,7 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
             let section = &mut sections[i];
             section.counts.add_role(role);
             for c in file.claims.iter().filter(|c| c.range == Some(f.range)) {
-                section.counts.add_claim(c.verdict);
-                if !c.sizes.is_empty() && !section.sizes.contains(&c.sizes) {
-                    section.sizes.push(c.sizes.clone());
-                }
+                section.add_claim(c);
             }
             let (role_word, role_class) = role_words(role, &w);
             section.formulas.push(FormulaView {
@@ -306,10 +313,7 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
         // Claims the spec states in words: under their section, after its formulas.
         for c in file.claims.iter().filter(|c| c.source == "spec") {
             let i = section_index(&mut sections, &c.section, "");
-            sections[i].counts.add_claim(c.verdict);
-            if !c.sizes.is_empty() && !sections[i].sizes.contains(&c.sizes) {
-                sections[i].sizes.push(c.sizes.clone());
-            }
+            sections[i].add_claim(c);
             sections[i].formulas.push(FormulaView {
                 id: c.id.clone(),
                 location: format!("{}:{}:{}", file.listing.path, c.line, c.col),
