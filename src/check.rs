@@ -8,6 +8,7 @@
 use crate::cas::{self, Agreement, Symbolic};
 use crate::eval::{free_indices, index_assignments, Budget, Env, EvalError, Instance};
 pub use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
+use crate::modular::{self, Outcome};
 pub use cache::{fingerprint, VerdictCache};
 
 mod cache;
@@ -204,14 +205,152 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
     verdict
 }
 
-/// Checks one claim at the given size assignments.
+/// Checks one claim at the given size assignments: randomized exact testing first (fast, no
+/// CAS); where it cannot prove the claim, the CAS decides as before — within a short time when
+/// the randomized test already saw the sides differ, after which a float counterexample refutes.
 fn check_at(
     scope: &Scope,
     claim: &Claim,
     size_sets: &[BTreeMap<String, i64>],
     floats: Option<&Instance<numeric::Numeric>>,
 ) -> Verdict {
-    let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
+    let deadline = Instant::now() + CLAIM_TIME;
+    let free = free_indices(scope, claim);
+    let sizes_text = describe_sizes(size_sets);
+    match randomized_at(scope, claim, size_sets, &free, deadline) {
+        Randomized::Proven { error, assignments } => {
+            let reason = Reason::Checked { assignments, rounded: false };
+            let verified = Verdict {
+                error_bound_log2: Some(error.log2().floor().max(-1000.0)),
+                ..Verdict::new(Status::Verified, Some(Method::Randomized), sizes_text, reason)
+            };
+            match floats {
+                Some(floats) => with_numeric_crosscheck(scope, floats, claim, &free, verified),
+                None => verified,
+            }
+        }
+        Randomized::Refutes { error, sizes, env } => refuted_by_shape(&error, claim, sizes_text, &sizes, env),
+        Randomized::Differs { sizes, env } => {
+            let exact =
+                symbolic_at(scope, claim, size_sets, floats, deadline.min(Instant::now() + EXACT_AFTER_DIFFERS));
+            if exact.status != Status::Undecided || exact.inconsistent {
+                return exact;
+            }
+            let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline };
+            let seed = claim_seed(claim, 0, 0);
+            match numeric::crosscheck::counterexample(scope, claim, &sizes, &env, seed, budget) {
+                Some(mismatch) => {
+                    let reason = refutation(&mismatch, &sizes, &env);
+                    let counterexample = Counterexample { sizes, indices: env, mismatch: Some(mismatch) };
+                    Verdict::refuted(Method::Numeric, sizes_text, reason, counterexample)
+                }
+                None => exact,
+            }
+        }
+        Randomized::Inapplicable => symbolic_at(scope, claim, size_sets, floats, deadline),
+    }
+}
+
+/// How long the CAS may look for an exact counterexample after the randomized test saw the
+/// sides differ (large sizes are then refuted in floating point).
+const EXACT_AFTER_DIFFERS: Duration = Duration::from_secs(5);
+/// A randomized proof must bound its error by this (2⁻⁶⁰) to stand.
+const MAX_RANDOMIZED_ERROR: f64 = 8.673_617_379_884_035e-19;
+
+/// What the randomized test showed for a claim over its size and index assignments.
+enum Randomized {
+    /// Zero everywhere; `error` bounds the chance of that for a false claim (union over all
+    /// assignments).
+    Proven { error: f64, assignments: usize },
+    /// Nonzero at this assignment: not a refutation (atoms have relations), but a hint.
+    Differs { sizes: BTreeMap<String, i64>, env: Env },
+    /// An evaluation error that refutes (shapes that do not fit).
+    Refutes { error: EvalError, sizes: BTreeMap<String, i64>, env: Env },
+    /// Not applicable here (assumptions, printed decimals, an error, a weak bound).
+    Inapplicable,
+}
+
+fn randomized_at(
+    scope: &Scope,
+    claim: &Claim,
+    size_sets: &[BTreeMap<String, i64>],
+    free: &[String],
+    deadline: Instant,
+) -> Randomized {
+    let printed = printed_tolerance(&claim.lhs).is_some() || printed_tolerance(&claim.rhs).is_some();
+    if !scope.assumptions.is_empty() || claim.approx || claim.kind == ClaimKind::Printed || printed {
+        return Randomized::Inapplicable;
+    }
+    let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline };
+    let (mut error, mut assignments) = (0.0f64, 0usize);
+    for (n, sizes) in size_sets.iter().enumerate() {
+        let mut settled = false;
+        'draw: for draw in 0..modular::REDRAWS {
+            let backend = modular::Modular::new(claim_seed(claim, n as u64, draw));
+            let inst = Instance::new(&backend, scope, sizes, None, budget);
+            let Ok(envs) = index_assignments(&inst, free, &claim.conditions, claim, &Env::new()) else {
+                return Randomized::Inapplicable;
+            };
+            let (mut here_error, mut here_assignments) = (0.0, 0);
+            for env in envs {
+                match modular::test_at(&inst, &claim.lhs, &claim.rhs, &env) {
+                    Ok(Outcome::Zero { error, .. }) => {
+                        here_error += error;
+                        here_assignments += 1;
+                    }
+                    Ok(Outcome::Nonzero { .. }) => return Randomized::Differs { sizes: sizes.clone(), env },
+                    Ok(Outcome::Redraw) => continue 'draw,
+                    Ok(Outcome::Inapplicable(_)) => return Randomized::Inapplicable,
+                    Err(error) if error.refutes() => return Randomized::Refutes { error, sizes: sizes.clone(), env },
+                    Err(_) => return Randomized::Inapplicable,
+                }
+            }
+            error += here_error;
+            assignments += here_assignments;
+            settled = true;
+            break;
+        }
+        if !settled {
+            return Randomized::Inapplicable;
+        }
+    }
+    if assignments == 0 || error > MAX_RANDOMIZED_ERROR {
+        return Randomized::Inapplicable;
+    }
+    Randomized::Proven { error, assignments }
+}
+
+fn claim_seed(claim: &Claim, sizes: u64, draw: u64) -> u64 {
+    let h = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    h ^ sizes.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ draw.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
+/// A claim whose shapes do not fit: refuted, pointing at the operation.
+fn refuted_by_shape(
+    e: &EvalError,
+    claim: &Claim,
+    sizes_text: String,
+    sizes: &BTreeMap<String, i64>,
+    env: Env,
+) -> Verdict {
+    let refuted = Verdict::refuted(
+        Method::Symbolic,
+        sizes_text,
+        e.reason(),
+        Counterexample { sizes: sizes.clone(), indices: env, mismatch: None },
+    );
+    Verdict { focus: focus_of(e, claim), ..refuted }
+}
+
+/// The CAS at the given size assignments, until `deadline`.
+fn symbolic_at(
+    scope: &Scope,
+    claim: &Claim,
+    size_sets: &[BTreeMap<String, i64>],
+    floats: Option<&Instance<numeric::Numeric>>,
+    deadline: Instant,
+) -> Verdict {
+    let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline };
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
     let mut method = Method::Symbolic;
@@ -236,15 +375,7 @@ fn check_at(
                         Counterexample { sizes: sizes.clone(), indices: env, mismatch: Some(mismatch) },
                     );
                 }
-                Err(e) if e.refutes() => {
-                    let refuted = Verdict::refuted(
-                        Method::Symbolic,
-                        sizes_text,
-                        e.reason(),
-                        Counterexample { sizes: sizes.clone(), indices: env, mismatch: None },
-                    );
-                    return Verdict { focus: focus_of(&e, claim), ..refuted };
-                }
+                Err(e) if e.refutes() => return refuted_by_shape(&e, claim, sizes_text, sizes, env),
                 Err(e) => {
                     let inconsistent = matches!(e, EvalError::Inconsistent { .. });
                     return Verdict {
@@ -419,6 +550,21 @@ mod tests {
 
     /// A section from a spec in TOML, definitions `key=body` and one claim `lhs=rhs`.
     fn verdict(spec_toml: &str, defs: &[(&str, &[&str], &str)], claim: &str, when: &str) -> Verdict {
+        verdict_by(spec_toml, defs, claim, when, true)
+    }
+
+    /// The CAS alone, without the randomized test first.
+    fn symbolic_verdict(spec_toml: &str, defs: &[(&str, &[&str], &str)], claim: &str, when: &str) -> Verdict {
+        verdict_by(spec_toml, defs, claim, when, false)
+    }
+
+    fn verdict_by(
+        spec_toml: &str,
+        defs: &[(&str, &[&str], &str)],
+        claim: &str,
+        when: &str,
+        randomized_first: bool,
+    ) -> Verdict {
         let spec: SectionSpec = toml::from_str(spec_toml).unwrap();
         let defs = defs
             .iter()
@@ -449,7 +595,18 @@ mod tests {
             approx: false,
             understood: String::new(),
         };
-        cas::worker::run(move || check_claim(&scope, &claim, None))
+        cas::worker::run(move || {
+            if randomized_first {
+                check_claim(&scope, &claim, None)
+            } else {
+                symbolic_at(&scope, &claim, &scope.size_assignments(), None, Instant::now() + CLAIM_TIME)
+            }
+        })
+    }
+
+    fn assert_randomized_proof(v: &Verdict) {
+        assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Randomized)), "{v:?}");
+        assert!(v.error_bound_log2.is_some_and(|b| b <= -60.0), "{v:?}");
     }
 
     const SOFTMAX: &str = "sizes = { N = [2, 3] }\nindex = { r = \"N\", j = \"N\", k = \"N\" }";
@@ -461,8 +618,12 @@ mod tests {
     #[test]
     fn identity_verified_and_refuted() {
         let v = verdict(SOFTMAX, &softmax_defs(), "\\sum_r a_r = 1", "");
-        assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
+        assert_randomized_proof(&v);
         assert_eq!(v.sizes, "N = 2, 3");
+        let v = symbolic_verdict(SOFTMAX, &softmax_defs(), "\\sum_r a_r = 1", "");
+        assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
+        let v = symbolic_verdict(SOFTMAX, &softmax_defs(), "\\sum_r a_r = 2", "");
+        assert_eq!((v.status, v.method), (Status::Refuted, Some(Method::Symbolic)), "{v:?}");
         let v = verdict(SOFTMAX, &softmax_defs(), "\\sum_r a_r = 2", "");
         assert_eq!(v.status, Status::Refuted, "{v:?}");
         let cx = v.counterexample.unwrap();
@@ -485,7 +646,9 @@ mod tests {
     fn jacobian_of_generic_vector_function() {
         let spec = "sizes = { n = [2] }\nmatrix = { x = [\"n\", \"1\"] }\nfunctions = { F = \"vector\" }\nidentity = { I = \"n\" }";
         let defs = vec![("y", &[][..], "x+F(x)")];
-        let ok = verdict(spec, &defs, "\\frac{\\partial y}{\\partial x} = I + \\frac{\\partial F(x)}{\\partial x}", "");
+        let claim = "\\frac{\\partial y}{\\partial x} = I + \\frac{\\partial F(x)}{\\partial x}";
+        assert_randomized_proof(&verdict(spec, &defs, claim, ""));
+        let ok = symbolic_verdict(spec, &defs, claim, "");
         assert_eq!((ok.status, ok.method), (Status::Verified, Some(Method::Symbolic)), "{ok:?}");
         let bad = verdict(spec, &defs, "\\frac{\\partial y}{\\partial x} = \\frac{\\partial F(x)}{\\partial x}", "");
         assert_eq!(bad.status, Status::Refuted);
@@ -512,6 +675,26 @@ mod tests {
     }
 
     #[test]
+    fn randomized_test_falls_back_where_functions_have_relations() {
+        // The exponential's law is applied before atoms are made; sin² + cos² = 1 is a relation
+        // between two atoms the test does not know: the CAS proves it.
+        assert_randomized_proof(&verdict("sizes = {}", &[], "e^{a+b-2c} = e^a e^b/(e^c)^2", ""));
+        let v = verdict("sizes = {}", &[], "\\sin(x)^2+\\cos(x)^2 = 1", "");
+        assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
+        // A constant that is a multiple of a 61-bit prime is not zero.
+        let v = verdict("sizes = {}", &[], "2^{61}-1 = 0", "");
+        assert_eq!(v.status, Status::Refuted, "{v:?}");
+        let v = verdict("sizes = {}", &[], "(2^{61}-1)x = 0", "");
+        assert_eq!(v.status, Status::Refuted, "{v:?}");
+        // Second derivatives through recorded adjoints, and a generic σ.
+        let spec = "sizes = {}\nfunctions = { '\\sigma' = \"elementwise\" }";
+        let defs = vec![("f", &[][..], "\\sigma(x^2)")];
+        assert_randomized_proof(&verdict(spec, &defs, "\\frac{\\partial f}{\\partial x} = 2x\\sigma'(x^2)", ""));
+        let bad = verdict(spec, &defs, "\\frac{\\partial f}{\\partial x} = x\\sigma'(x^2)", "");
+        assert_eq!(bad.status, Status::Refuted, "{bad:?}");
+    }
+
+    #[test]
     fn log_identities_need_the_rewrite_rules() {
         let v = verdict(SOFTMAX, &softmax_defs(), "-\\ln a_j = -s_j + \\ln D", "");
         assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
@@ -523,7 +706,8 @@ mod tests {
     fn adjoints_verified_and_refuted() {
         let spec = "sizes = { n = [2], d = [2] }\nloss = 'L'\nmatrix = { X = [\"n\", \"d\"], W = [\"d\", \"d\"], G = [\"n\", \"d\"] }";
         let defs = vec![("Y", &[][..], "XW"), ("L", &[][..], "\\operatorname{sum}(G\\odot Y)")];
-        let ok = verdict(spec, &defs, "\\bar W=X^\\mathsf T\\bar Y", "");
+        assert_randomized_proof(&verdict(spec, &defs, "\\bar W=X^\\mathsf T\\bar Y", ""));
+        let ok = symbolic_verdict(spec, &defs, "\\bar W=X^\\mathsf T\\bar Y", "");
         assert_eq!((ok.status, ok.method), (Status::Verified, Some(Method::Symbolic)), "{ok:?}");
         let bad = verdict(spec, &defs, "\\bar W=\\bar Y^\\mathsf T X", "");
         assert_eq!(bad.status, Status::Refuted, "{bad:?}");

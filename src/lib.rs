@@ -17,6 +17,7 @@ pub mod cli;
 pub mod eval;
 pub mod listing;
 pub mod model;
+pub mod modular;
 pub mod notation;
 pub mod notes;
 pub mod numeric;

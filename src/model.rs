@@ -38,6 +38,10 @@ pub struct Verdict {
     /// them, never a finding about the formula. Fails the run like a refutation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inconsistent: bool,
+    /// For the `randomized` method: log₂ of the bound on the probability that the claim is
+    /// false although every test passed (−64 means at most 2⁻⁶⁴).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_bound_log2: Option<f64>,
     /// Wall time of the check, in milliseconds.
     pub elapsed_ms: f64,
 }
@@ -55,6 +59,7 @@ impl Verdict {
             focus: None,
             assuming: Vec::new(),
             inconsistent: false,
+            error_bound_log2: None,
             elapsed_ms: 0.0,
         }
     }
@@ -96,6 +101,10 @@ pub enum Method {
     SymbolicNumeric,
     /// A printed decimal matches to half a unit in its last printed digit.
     Rounded,
+    /// Randomized exact identity testing: zero at random points of a prime field, every
+    /// transcendental function value a variable (Schwartz–Zippel); the verdict's
+    /// `error_bound_log2` bounds the chance that a false identity passed.
+    Randomized,
 }
 
 /// Where two values differ: the entry, a point, both sides there, and the exact difference.

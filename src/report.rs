@@ -67,6 +67,9 @@ pub struct ClaimEntry {
     pub kind: crate::sema::ClaimKind,
     pub verdict: Status,
     pub method: Option<crate::model::Method>,
+    /// For a randomized proof: log₂ of the bound on its error probability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_bound_log2: Option<f64>,
     pub sizes: String,
     /// The spec's assumptions the claim was checked under, in TeX.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -176,6 +179,7 @@ impl ClaimEntry {
             kind: c.kind,
             verdict: c.verdict.status,
             method: c.verdict.method,
+            error_bound_log2: c.verdict.error_bound_log2,
             sizes: c.verdict.sizes.clone(),
             assuming: c.verdict.assuming.clone(),
             reason: c.verdict.reason.clone(),
@@ -338,13 +342,7 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 Status::Refuted => w.refuted,
                 Status::Undecided => w.undecided,
             };
-            let method = match c.method {
-                Some(crate::model::Method::Symbolic) => w.symbolic,
-                Some(crate::model::Method::Numeric) => w.numeric,
-                Some(crate::model::Method::SymbolicNumeric) => w.both,
-                Some(crate::model::Method::Rounded) => w.rounded,
-                None => "-",
-            };
+            let method = w.method(c.method, c.error_bound_log2);
             let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
             let mut sizes = match (c.sizes.is_empty(), c.example.is_some()) {
                 (false, _) => c.sizes.clone(),

@@ -10,8 +10,16 @@ fn in_sections<'a>(v: &'a Value, sections: &[&str]) -> Vec<&'a Value> {
     all_claims(v).into_iter().filter(|c| sections.contains(&c["section"].as_str().unwrap())).collect()
 }
 
+fn assert_exact(c: &Value) {
+    match c["method"].as_str() {
+        Some("symbolic+numeric") => {}
+        Some("randomized") => assert!(c["error_bound_log2"].as_f64().is_some_and(|b| b <= -60.0), "{c:#}"),
+        _ => panic!("not proven exactly: {c:#}"),
+    }
+}
+
 #[test]
-fn seed_scalar_sections_all_verified_symbolically() {
+fn seed_scalar_sections_all_verified_exactly() {
     let Some(seed) = seed_path() else { return };
     let (code, v) = check_json(seed.to_str().unwrap());
     assert_eq!(code, Some(0), "{v}");
@@ -20,8 +28,9 @@ fn seed_scalar_sections_all_verified_symbolically() {
     assert_eq!(checked.len(), 9, "{checked:#?}");
     for c in &checked {
         assert_eq!(c["verdict"], "verified", "{c:#}");
-        // Proven exactly at the listed sizes, and cross-checked in floating point at larger ones.
-        assert_eq!(c["method"], "symbolic+numeric", "{c:#}");
+        // Proven exactly (or randomized-exactly, with a bound below 2^-60) at the listed sizes, and
+        // cross-checked in floating point at larger ones.
+        assert_exact(c);
         assert_eq!(c["numeric"]["agree"], true, "{c:#}");
     }
     let quotient_numeric = &checked.iter().find(|c| c["id"] == "15.1#3.2").unwrap()["numeric"];
@@ -129,7 +138,11 @@ fn text_report_in_both_languages() {
     assert!(stdout(&out).contains("已验证"), "{}", stdout(&out));
     let out = run(&["check", "derivations/ch15", "--format", "lines"]);
     let text = stdout(&out);
-    assert!(text.contains("\tverified\tsymbolic+numeric\tN = 2, 3, 4, 5\t15.1#3.2"), "{text}");
+    let quotient = text.lines().find(|l| l.ends_with("\t15.1#3.2")).expect("15.1#3.2 listed");
+    assert!(
+        quotient.contains("\tverified\trandomized exact, error ≤ 2^-") && quotient.contains("\tN = 2, 3, 4, 5\t"),
+        "{text}"
+    );
     assert!(!text.contains("SYMBOLICA"), "licence banner must not reach stdout");
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Stages in pipeline order; a module may use modules of a strictly lower rank.
-const STAGES: [(&str, u32); 13] = [
+const STAGES: [(&str, u32); 14] = [
     ("model", 0),
     ("notation", 0),
     ("notes", 1),
@@ -16,6 +16,7 @@ const STAGES: [(&str, u32); 13] = [
     ("eval", 5),
     ("cas", 6),
     ("numeric", 6),
+    ("modular", 6),
     ("check", 7),
     ("report", 8),
     ("cli", 9),

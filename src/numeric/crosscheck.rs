@@ -5,7 +5,7 @@
 
 use super::Numeric;
 use crate::eval::{Env, EvalError, Instance};
-pub use crate::model::NumericCheck;
+pub use crate::model::{Mismatch, NumericCheck};
 use crate::sema::Claim;
 use crate::sema::Scope;
 use std::collections::BTreeMap;
@@ -80,6 +80,54 @@ pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> N
             differs: None,
         },
     }
+}
+
+/// A relative difference this large is no rounding error: it refutes (labelled numeric).
+pub const REFUTING: f64 = 1e-3;
+/// Leaves listed with a numeric counterexample.
+const SHOWN_LEAVES: usize = 24;
+
+/// Both sides of `claim` evaluated in floating point at `sizes` and `env`, at fresh seeded
+/// random leaves: the entry where they differ by more than [`REFUTING`] (relative), with both
+/// values and the leaves' values; `None` when they agree that closely or cannot be evaluated.
+pub fn counterexample(
+    scope: &Scope,
+    claim: &Claim,
+    sizes: &BTreeMap<String, i64>,
+    env: &Env,
+    seed: u64,
+    budget: crate::eval::Budget,
+) -> Option<Mismatch> {
+    let backend = Numeric::new(seed, EPSILON);
+    let inst = Instance::new(&backend, scope, sizes, None, budget);
+    let lhs = inst.eval(&claim.lhs, env).ok()?;
+    let rhs = inst.eval(&claim.rhs, env).ok()?;
+    let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
+    let pairs = lhs.zip(&rhs, "the two sides", span, false, |a, b| super::Num::of(a.value - b.value)).ok()?;
+    let k = (0..pairs.data.len()).find(|&k| {
+        let (l, r) = (pick(&lhs.data, k).value, pick(&rhs.data, k).value);
+        let gap = pairs.data[k].value.abs() / l.abs().max(r.abs()).max(1.0);
+        gap > REFUTING && gap.is_finite()
+    })?;
+    let names = inst.names.borrow();
+    let point = backend
+        .point()
+        .into_iter()
+        .filter_map(|(name, v)| names.get(&name).map(|shown| (shown.clone(), v)))
+        .take(SHOWN_LEAVES)
+        .collect();
+    Some(Mismatch {
+        entry: (pairs.data.len() > 1).then(|| (k / pairs.cols + 1, k % pairs.cols + 1)),
+        lhs: pick(&lhs.data, k).value,
+        rhs: pick(&rhs.data, k).value,
+        lhs_imaginary: None,
+        rhs_imaginary: None,
+        point,
+        difference: None,
+        correct: None,
+        tolerance: None,
+        method: crate::model::Method::Numeric,
+    })
 }
 
 /// Largest relative entry difference of the two sides (with the values of that entry).

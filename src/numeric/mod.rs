@@ -126,6 +126,15 @@ impl Numeric {
         id
     }
 
+    /// Every leaf made so far, by internal name, with its value.
+    pub fn point(&self) -> Vec<(String, f64)> {
+        let values = self.values.borrow();
+        let mut out: Vec<(String, f64)> =
+            self.names.borrow().iter().map(|(name, id)| (name.clone(), values[*id as usize])).collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
     fn set(&self, id: u32, value: f64) {
         self.values.borrow_mut()[id as usize] = value;
     }

@@ -8,7 +8,7 @@
 use super::words::{appendix_words, describe_skip, AppendixWords};
 use super::{describe, CheckReport, ClaimEntry, Lang};
 use crate::check::Status;
-use crate::model::{FormulaRole, Method};
+use crate::model::FormulaRole;
 use serde::Serialize;
 
 /// The templates the appendix is rendered with: built into the binary, or read from
@@ -363,13 +363,7 @@ fn claim_view(c: &ClaimEntry, lang: Lang, w: &AppendixWords, math: &dyn Fn(&str,
         Status::Undecided => ("undecided", w.undecided, "?"),
     };
     let labels = super::words(lang);
-    let method = match c.method {
-        Some(Method::Symbolic) => labels.symbolic,
-        Some(Method::Numeric) => labels.numeric,
-        Some(Method::SymbolicNumeric) => labels.both,
-        Some(Method::Rounded) => labels.rounded,
-        None => "",
-    };
+    let method = if c.method.is_some() { labels.method(c.method, c.error_bound_log2) } else { String::new() };
     let counterexample = c.counterexample.as_ref().map(|x| {
         let join = |m: &std::collections::BTreeMap<String, i64>| {
             m.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")

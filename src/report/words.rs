@@ -3,7 +3,7 @@
 //! without its sentence in either table does not compile.
 
 use super::Lang;
-use crate::model::{ExampleEntry, NotRead, Reason};
+use crate::model::{ExampleEntry, Method, NotRead, Reason};
 
 /// The labels of the text report.
 pub struct Words {
@@ -14,6 +14,9 @@ pub struct Words {
     pub numeric: &'static str,
     pub both: &'static str,
     pub rounded: &'static str,
+    /// Randomized exact identity testing, and "error ≤" before its bound.
+    pub randomized: &'static str,
+    pub error_at_most: &'static str,
     pub not_parsed: &'static str,
     pub summary: &'static str,
     pub formulas: &'static str,
@@ -43,6 +46,23 @@ pub struct Words {
     pub lone_dollar: &'static str,
 }
 
+impl Words {
+    /// The method's label; a randomized one with its error bound (`randomized exact, error ≤ 2^-120`).
+    pub fn method(&self, method: Option<Method>, error_bound_log2: Option<f64>) -> String {
+        match method {
+            Some(Method::Symbolic) => self.symbolic.into(),
+            Some(Method::Numeric) => self.numeric.into(),
+            Some(Method::SymbolicNumeric) => self.both.into(),
+            Some(Method::Rounded) => self.rounded.into(),
+            Some(Method::Randomized) => match error_bound_log2 {
+                Some(bound) => format!("{}, {} 2^{bound}", self.randomized, self.error_at_most),
+                None => self.randomized.into(),
+            },
+            None => "-".into(),
+        }
+    }
+}
+
 pub fn words(lang: Lang) -> Words {
     match lang {
         Lang::En => Words {
@@ -53,6 +73,8 @@ pub fn words(lang: Lang) -> Words {
             numeric: "numeric",
             both: "symbolic+numeric",
             rounded: "rounded",
+            randomized: "randomized exact",
+            error_at_most: "error ≤",
             not_parsed: "NOT PARSED",
             summary: "summary",
             formulas: "formulas",
@@ -85,6 +107,8 @@ pub fn words(lang: Lang) -> Words {
             numeric: "数值",
             both: "符号+数值",
             rounded: "按印出位数",
+            randomized: "随机化精确",
+            error_at_most: "出错概率 ≤",
             not_parsed: "无法解析",
             summary: "汇总",
             formulas: "个公式",
