@@ -220,9 +220,15 @@ fn check_at(
     match randomized_at(scope, claim, size_sets, &free, deadline) {
         Randomized::Proven { error, assignments } => {
             let reason = Reason::Checked { assignments, rounded: false };
-            let verified = Verdict {
-                error_bound_log2: Some(error.log2().floor().max(-1000.0)),
-                ..Verdict::new(Status::Verified, Some(Method::Randomized), sizes_text, reason)
+            // An error of 0: every difference was the exact constant 0 (exact rational arithmetic,
+            // no random point involved), a symbolic proof.
+            let verified = if error == 0.0 {
+                Verdict::new(Status::Verified, Some(Method::Symbolic), sizes_text, reason)
+            } else {
+                Verdict {
+                    error_bound_log2: Some(error.log2().floor()),
+                    ..Verdict::new(Status::Verified, Some(Method::Randomized), sizes_text, reason)
+                }
             };
             match floats {
                 Some(floats) => with_numeric_crosscheck(scope, floats, claim, &free, verified),

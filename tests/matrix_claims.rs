@@ -33,8 +33,8 @@ fn seed_matrix_sections_all_verified() {
     let sbar = matrix.iter().find(|c| c["id"] == "15.3#10").unwrap();
     assert_eq!(sbar["method"], "randomized");
     assert!(sbar["error_bound_log2"].as_f64().unwrap() <= -60.0);
-    assert_eq!(sbar["numeric"]["sizes"], "N = 8; d = 16; d_k = 4; n = 8");
-    assert_eq!(sbar["sizes"], "N = 3; d = 2; d_k = 2; n = 3");
+    assert_eq!(sbar["numeric"]["sizes"], "N = 8; d = 16; d_k = 4; n = 16");
+    assert_eq!(sbar["sizes"], "N = 8; d = 16; d_k = 4; n = 8");
     let ln = matrix.iter().find(|c| c["id"] == "15.5#12").unwrap();
     assert_eq!(
         (ln["method"].as_str(), ln["sizes"].as_str()),
@@ -54,7 +54,7 @@ fn refuted_at(from: &str, to: &str) -> Vec<String> {
 fn dropped_transposes_are_refuted() {
     // Only the shapes break: 1×2 times 1×3.
     let details = refuted_at("\\bar U=h^\\mathsf T\\bar\\ell", "\\bar U=h\\bar\\ell");
-    assert!(details.iter().any(|d| d.contains("1×2 and 1×3")), "{details:?}");
+    assert!(details.iter().any(|d| d.contains("1×16 and 1×8")), "{details:?}");
     // Shapes still fit (W_O is square), values do not.
     let details = refuted_at("\\bar Z=\\bar RW_O^\\mathsf T", "\\bar Z=\\bar RW_O");
     assert!(details.iter().any(|d| d.contains("sides differ")), "{details:?}");

@@ -122,7 +122,7 @@ pub enum Function {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Op {
     Constant,
     Leaf,
@@ -171,6 +171,13 @@ pub struct Tape {
     /// Each lane's prime.
     pub primes: Lanes,
     atom_values: HashMap<(Function, usize, Vec<u64>), u64>,
+    /// Every operation recorded once: evaluating the same formula again (a fresh instance, the
+    /// next index assignment) finds its nodes instead of growing the tape. Cleared by
+    /// [`Tape::bind`], which changes a leaf's value under the nodes above it.
+    consed: HashMap<Op, Id>,
+    constants: HashMap<Ratio, Id>,
+    /// The adjoints of the last reverse sweep, by its output.
+    last_sweep: Option<(Id, Vec<Id>)>,
     rng: rand::rngs::StdRng,
     pub trouble: Option<Trouble>,
     /// Atoms made, and the largest total degree of an atom's argument: what bounds the chance
@@ -200,6 +207,9 @@ impl Tape {
             nodes: Vec::new(),
             primes,
             atom_values: HashMap::new(),
+            consed: HashMap::new(),
+            constants: HashMap::new(),
+            last_sweep: None,
             rng,
             trouble: None,
             atoms_made: 0,
@@ -236,9 +246,19 @@ impl Tape {
     }
 
     fn push(&mut self, op: Op, value: Lanes, measure: Measure, exact: Option<Ratio>) -> Id {
+        let consable = !matches!(op, Op::Leaf | Op::Constant);
+        if consable {
+            if let Some(id) = self.consed.get(&op) {
+                return *id;
+            }
+        }
         if self.nodes.len() >= MAX_NODES {
             self.trouble = Some(Trouble::TooLarge);
             return ZERO;
+        }
+        let id = self.nodes.len() as Id;
+        if consable {
+            self.consed.insert(op.clone(), id);
         }
         self.nodes.push(Node { op, value, measure, exact });
         (self.nodes.len() - 1) as Id
@@ -260,13 +280,18 @@ impl Tape {
 
     /// The constant r; a lane whose prime divides r's denominator is trouble (redraw).
     pub fn constant(&mut self, r: Ratio) -> Id {
+        if let Some(id) = self.constants.get(&r) {
+            return *id;
+        }
         let primes = self.primes;
         let residues = primes.map(|p| r.residue(p));
         if residues.contains(&None) {
             self.trouble.get_or_insert(Trouble::ZeroAtSample);
             return ZERO;
         }
-        self.push(Op::Constant, residues.map(|v| v.unwrap_or(0)), Measure::constant(&r), Some(r))
+        let id = self.push(Op::Constant, residues.map(|v| v.unwrap_or(0)), Measure::constant(&r), Some(r));
+        self.constants.insert(r, id);
+        id
     }
 
     /// A constant whose exact value is lost (it overflowed), known by its residues and bounds.
@@ -282,6 +307,10 @@ impl Tape {
 
     /// Gives an existing leaf the value of `actual` (an opaque leaf standing for it).
     pub fn bind(&mut self, leaf: Id, actual: Id) {
+        if self.nodes[leaf as usize].value != self.nodes[actual as usize].value {
+            self.consed.clear();
+            self.last_sweep = None;
+        }
         self.nodes[leaf as usize].value = self.nodes[actual as usize].value;
     }
 
@@ -508,6 +537,18 @@ impl Tape {
     /// ∂output/∂w for every w in `wrt`, by one reverse sweep; the adjoints are recorded on the
     /// tape, so they can be differentiated again.
     pub fn gradient(&mut self, output: Id, wrt: &[Id]) -> Vec<Id> {
+        let adjoint = match self.last_sweep.take() {
+            Some((last, adjoint)) if last == output => adjoint,
+            _ => self.sweep(output),
+        };
+        let gradient =
+            wrt.iter().map(|w| adjoint.get(*w as usize).copied().filter(|a| *a != NONE).unwrap_or(ZERO)).collect();
+        self.last_sweep = Some((output, adjoint));
+        gradient
+    }
+
+    /// The adjoint of every node up to `output` (NONE where it does not reach the output).
+    fn sweep(&mut self, output: Id) -> Vec<Id> {
         let mut adjoint = vec![NONE; output as usize + 1];
         adjoint[output as usize] = ONE;
         for id in (0..=output).rev() {
@@ -556,7 +597,7 @@ impl Tape {
                 Op::Atom(f, args) => self.atom_adjoint(id, &f, &args, g, &mut adjoint),
             }
         }
-        wrt.iter().map(|w| adjoint.get(*w as usize).copied().filter(|a| *a != NONE).unwrap_or(ZERO)).collect()
+        adjoint
     }
 
     fn atom_adjoint(&mut self, id: Id, f: &Function, args: &[Id], g: Id, adjoint: &mut [Id]) {
