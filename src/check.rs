@@ -6,10 +6,11 @@
 //! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
 
 use crate::cas::{self, Agreement, Symbolic};
-use crate::eval::{free_indices, index_assignments, Budget, Env, EvalError, Instance};
+use crate::eval::{free_indices, index_assignments, Budget, Caches, Env, EvalError, Instance};
 pub use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
 use crate::modular::{self, Outcome};
 pub use cache::{fingerprint, VerdictCache};
+use std::cell::RefCell;
 
 mod cache;
 use crate::numeric;
@@ -148,6 +149,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
     // claims get no float cross-check rather than a false disagreement.
     let assumptions_hold = scope.assumptions.iter().all(|a| numeric::satisfy(&floats, a).unwrap_or(false));
     let assuming: Vec<String> = scope.assumptions.iter().map(|a| a.tex.clone()).collect();
+    let shared = SharedPoints::default();
     plan.claims
         .iter()
         .map(|claim| {
@@ -162,9 +164,9 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                 let floats = assumptions_hold.then_some(&floats);
                 let verdict = guarded(|| {
                     if claim.holds {
-                        check_claim(scope, claim, floats)
+                        check_claim(scope, claim, floats, Some(&shared))
                     } else {
-                        check_failing_claim(scope, claim)
+                        check_failing_claim(scope, claim, &shared)
                     }
                 });
                 Verdict { assuming: assuming.clone(), ..verdict }
@@ -185,7 +187,12 @@ fn section_seed(number: &str) -> u64 {
 
 /// Checks one claim at every size and index assignment; a verified claim is cross-checked in
 /// floating point when `floats` is given.
-pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeric::Numeric>>) -> Verdict {
+pub fn check_claim(
+    scope: &Scope,
+    claim: &Claim,
+    floats: Option<&Instance<numeric::Numeric>>,
+    shared: Option<&SharedPoints>,
+) -> Verdict {
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
         return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
     }
@@ -196,43 +203,51 @@ pub fn check_claim(scope: &Scope, claim: &Claim, floats: Option<&Instance<numeri
     let restricted = scope.size_assignments_of(&|name| used.contains(name));
     let all = scope.size_combinations();
     if restricted.len() == all {
-        return check_at(scope, claim, &scope.size_assignments(), floats);
+        return check_at(scope, claim, &scope.size_assignments(), floats, shared);
     }
-    let verdict = check_at(scope, claim, &restricted, floats);
+    let verdict = check_at(scope, claim, &restricted, floats, shared);
     if verdict.status == Status::Undecided && !verdict.inconsistent && all <= crate::spec::MAX_SIZE_COMBINATIONS {
-        return check_at(scope, claim, &scope.size_assignments(), floats);
+        return check_at(scope, claim, &scope.size_assignments(), floats, shared);
     }
     verdict
 }
 
 /// Checks one claim at the given size assignments: randomized exact testing first (fast, no
-/// CAS); where it cannot prove the claim, the CAS decides as before — within a short time when
-/// the randomized test already saw the sides differ, after which a float counterexample refutes.
+/// CAS; it also takes the cross-check sizes where it can); where it cannot prove the claim, the CAS
+/// decides as before — within a short time when the randomized test already saw the sides
+/// differ, after which a float counterexample refutes.
 fn check_at(
     scope: &Scope,
     claim: &Claim,
     size_sets: &[BTreeMap<String, i64>],
     floats: Option<&Instance<numeric::Numeric>>,
+    shared: Option<&SharedPoints>,
 ) -> Verdict {
     let deadline = Instant::now() + CLAIM_TIME;
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
-    match randomized_at(scope, claim, size_sets, &free, deadline) {
+    match randomized_at(scope, claim, size_sets, &free, deadline, shared) {
         Randomized::Proven { error, assignments } => {
-            let reason = Reason::Checked { assignments, rounded: false };
-            // An error of 0: every difference was the exact constant 0 (exact rational arithmetic,
-            // no random point involved), a symbolic proof.
-            let verified = if error == 0.0 {
-                Verdict::new(Status::Verified, Some(Method::Symbolic), sizes_text, reason)
-            } else {
-                Verdict {
-                    error_bound_log2: Some(error.log2().floor()),
-                    ..Verdict::new(Status::Verified, Some(Method::Randomized), sizes_text, reason)
+            let Some(floats) = floats else { return randomized_verdict(error, assignments, sizes_text) };
+            // The cross-check sizes: proven there too (the verdict lists them), or — where the
+            // randomized test cannot prove them — in floating point, which may find a
+            // counterexample that only larger sizes show.
+            let larger = vec![floats.sizes.clone()];
+            if size_sets.contains(&larger[0]) {
+                return randomized_verdict(error, assignments, sizes_text);
+            }
+            match randomized_at(scope, claim, &larger, &free, deadline, shared) {
+                Randomized::Proven { error: more_error, assignments: more } => {
+                    let all: Vec<_> = size_sets.iter().chain(&larger).cloned().collect();
+                    randomized_verdict(error + more_error, assignments + more, describe_sizes(&all))
                 }
-            };
-            match floats {
-                Some(floats) => with_numeric_crosscheck(scope, floats, claim, &free, verified),
-                None => verified,
+                _ => with_numeric_crosscheck(
+                    scope,
+                    floats,
+                    claim,
+                    &free,
+                    randomized_verdict(error, assignments, sizes_text),
+                ),
             }
         }
         Randomized::Refutes { error, sizes, env } => refuted_by_shape(&error, claim, sizes_text, &sizes, env),
@@ -243,7 +258,7 @@ fn check_at(
                 return exact;
             }
             let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline };
-            let seed = claim_seed(claim, 0, 0);
+            let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
             match numeric::crosscheck::counterexample(scope, claim, &sizes, &env, seed, budget) {
                 Some(mismatch) => {
                     let reason = refutation(&mismatch, &sizes, &env);
@@ -254,6 +269,19 @@ fn check_at(
             }
         }
         Randomized::Inapplicable => symbolic_at(scope, claim, size_sets, floats, deadline),
+    }
+}
+
+/// A claim the randomized test proved. An error of 0 means every difference was the exact
+/// constant 0 (exact rational arithmetic, no random point involved): a symbolic proof.
+fn randomized_verdict(error: f64, assignments: usize, sizes_text: String) -> Verdict {
+    let reason = Reason::Checked { assignments, rounded: false };
+    if error == 0.0 {
+        return Verdict::new(Status::Verified, Some(Method::Symbolic), sizes_text, reason);
+    }
+    Verdict {
+        error_bound_log2: Some(error.log2().floor()),
+        ..Verdict::new(Status::Verified, Some(Method::Randomized), sizes_text, reason)
     }
 }
 
@@ -276,45 +304,87 @@ enum Randomized {
     Inapplicable,
 }
 
+/// The random points of a section: per size assignment (and redraw), a backend whose tape holds
+/// one random point, and the values computed there. The section's claims share them, so a
+/// definition or an adjoint is computed once per section (each claim's error bound holds
+/// whatever other claims were tested at the same point).
+#[derive(Default)]
+pub struct SharedPoints {
+    points: RefCell<Vec<Point>>,
+}
+
+struct Point {
+    sizes: BTreeMap<String, i64>,
+    draw: u64,
+    backend: modular::Modular,
+    caches: Caches<modular::Residue>,
+}
+
+impl SharedPoints {
+    /// The point for `sizes` and `draw`, taken out (to be put back by [`SharedPoints::put`]),
+    /// or a new one.
+    fn take(&self, sizes: &BTreeMap<String, i64>, draw: u64) -> Point {
+        let mut points = self.points.borrow_mut();
+        match points.iter().position(|p| &p.sizes == sizes && p.draw == draw) {
+            Some(k) => points.swap_remove(k),
+            None => Point::new(sizes, draw),
+        }
+    }
+
+    /// Keeps a point for the next claims, unless something went wrong on its tape.
+    fn put(&self, point: Point) {
+        if !point.backend.troubled() {
+            self.points.borrow_mut().push(point);
+        }
+    }
+}
+
+impl Point {
+    fn new(sizes: &BTreeMap<String, i64>, draw: u64) -> Point {
+        let seed = sizes.iter().fold(draw.wrapping_mul(0x9E37_79B9_7F4A_7C15), |h, (k, v)| {
+            k.bytes().chain(v.to_le_bytes()).fold(h, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)))
+        });
+        let backend = modular::Modular::new(seed);
+        Point { sizes: sizes.clone(), draw, backend, caches: Caches::default() }
+    }
+}
+
 fn randomized_at(
     scope: &Scope,
     claim: &Claim,
     size_sets: &[BTreeMap<String, i64>],
     free: &[String],
     deadline: Instant,
+    shared: Option<&SharedPoints>,
 ) -> Randomized {
     let printed = printed_tolerance(&claim.lhs).is_some() || printed_tolerance(&claim.rhs).is_some();
     if !scope.assumptions.is_empty() || claim.approx || claim.kind == ClaimKind::Printed || printed {
         return Randomized::Inapplicable;
     }
     let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline };
+    let own = SharedPoints::default();
+    let shared = shared.unwrap_or(&own);
     let (mut error, mut assignments) = (0.0f64, 0usize);
-    for (n, sizes) in size_sets.iter().enumerate() {
+    for sizes in size_sets {
         let mut settled = false;
-        'draw: for draw in 0..modular::REDRAWS {
-            let backend = modular::Modular::new(claim_seed(claim, n as u64, draw));
-            let inst = Instance::new(&backend, scope, sizes, None, budget);
-            let Ok(envs) = index_assignments(&inst, free, &claim.conditions, claim, &Env::new()) else {
-                return Randomized::Inapplicable;
-            };
-            let (mut here_error, mut here_assignments) = (0.0, 0);
-            for env in envs {
-                match modular::test_at(&inst, &claim.lhs, &claim.rhs, &env) {
-                    Ok(Outcome::Zero { error, .. }) => {
-                        here_error += error;
-                        here_assignments += 1;
-                    }
-                    Ok(Outcome::Nonzero { .. }) => return Randomized::Differs { sizes: sizes.clone(), env },
-                    Ok(Outcome::Redraw) => continue 'draw,
-                    Ok(Outcome::Inapplicable(_)) => return Randomized::Inapplicable,
-                    Err(error) if error.refutes() => return Randomized::Refutes { error, sizes: sizes.clone(), env },
-                    Err(_) => return Randomized::Inapplicable,
+        for draw in 0..modular::REDRAWS {
+            let mut point = shared.take(sizes, draw);
+            point.backend.activate();
+            let inst = Instance::new(&point.backend, scope, sizes, None, budget)
+                .with_caches(std::mem::take(&mut point.caches));
+            let outcome = test_all(&inst, claim, free);
+            point.caches = inst.into_caches();
+            shared.put(point);
+            match outcome {
+                Ok((here_error, here_assignments)) => {
+                    error += here_error;
+                    assignments += here_assignments;
+                    settled = true;
+                    break;
                 }
+                Err(None) => continue,
+                Err(Some(verdict)) => return verdict.at(sizes),
             }
-            error += here_error;
-            assignments += here_assignments;
-            settled = true;
-            break;
         }
         if !settled {
             return Randomized::Inapplicable;
@@ -326,9 +396,47 @@ fn randomized_at(
     Randomized::Proven { error, assignments }
 }
 
-fn claim_seed(claim: &Claim, sizes: u64, draw: u64) -> u64 {
-    let h = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    h ^ sizes.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ draw.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+/// How a claim ended at one point when it was not proven there.
+enum Unproven {
+    Differs(Env),
+    Refutes(EvalError, Env),
+    Inapplicable,
+}
+
+impl Unproven {
+    fn at(self, sizes: &BTreeMap<String, i64>) -> Randomized {
+        match self {
+            Unproven::Differs(env) => Randomized::Differs { sizes: sizes.clone(), env },
+            Unproven::Refutes(error, env) => Randomized::Refutes { error, sizes: sizes.clone(), env },
+            Unproven::Inapplicable => Randomized::Inapplicable,
+        }
+    }
+}
+
+/// The claim at every index assignment at one point: the summed error bound and the count, or
+/// `Err(None)` to draw another point, or how it ended.
+fn test_all(
+    inst: &Instance<modular::Modular>,
+    claim: &Claim,
+    free: &[String],
+) -> Result<(f64, usize), Option<Unproven>> {
+    let envs = index_assignments(inst, free, &claim.conditions, claim, &Env::new())
+        .map_err(|_| Some(Unproven::Inapplicable))?;
+    let (mut error, mut assignments) = (0.0, 0);
+    for env in envs {
+        match modular::test_at(inst, &claim.lhs, &claim.rhs, &env) {
+            Ok(Outcome::Zero { error: e, .. }) => {
+                error += e;
+                assignments += 1;
+            }
+            Ok(Outcome::Nonzero { .. }) => return Err(Some(Unproven::Differs(env))),
+            Ok(Outcome::Redraw) => return Err(None),
+            Ok(Outcome::Inapplicable(_)) => return Err(Some(Unproven::Inapplicable)),
+            Err(e) if e.refutes() => return Err(Some(Unproven::Refutes(e, env))),
+            Err(_) => return Err(Some(Unproven::Inapplicable)),
+        }
+    }
+    Ok((error, assignments))
 }
 
 /// A claim whose shapes do not fit: refuted, pointing at the operation.
@@ -423,7 +531,7 @@ fn with_numeric_crosscheck(
         v.method = Some(Method::SymbolicNumeric);
     } else if !check.agree && evaluated {
         let larger = vec![floats.sizes.clone()];
-        let exact = check_at(scope, claim, &larger, None);
+        let exact = check_at(scope, claim, &larger, None, None);
         match exact.status {
             Status::Refuted => return Verdict { numeric: Some(check), ..exact },
             Status::Undecided => {
@@ -461,8 +569,8 @@ fn focus_of(e: &EvalError, claim: &Claim) -> Option<(usize, usize)> {
 }
 
 /// A claim the text says does not hold in general: a counterexample verifies that.
-fn check_failing_claim(scope: &Scope, claim: &Claim) -> Verdict {
-    expected_to_fail(check_claim(scope, claim, None))
+fn check_failing_claim(scope: &Scope, claim: &Claim, shared: &SharedPoints) -> Verdict {
+    expected_to_fail(check_claim(scope, claim, None, Some(shared)))
 }
 
 fn expected_to_fail(v: Verdict) -> Verdict {
@@ -527,8 +635,31 @@ fn refutation(m: &Mismatch, sizes: &BTreeMap<String, i64>, env: &Env) -> Reason 
     Reason::Differs { entry: m.entry, lhs: m.lhs, rhs: m.rhs, at, difference: m.difference.clone() }
 }
 
-/// `N = 2, 3, 4, 5; d = 2`: the section's sizes the claim was instantiated at.
+/// `N = 2, 3, 4, 5; d = 2`: the section's sizes the claim was instantiated at. Where the sets
+/// are not every combination of those values, groups that are are joined by ` | `
+/// (`d = 2, 3; n = 2 | d = 8; n = 4`).
 fn describe_sizes(sets: &[BTreeMap<String, i64>]) -> String {
+    if is_grid(sets) {
+        return describe_grid(sets);
+    }
+    let (grid, rest) = sets.split_at(sets.len() - 1);
+    let head = if is_grid(grid) { describe_grid(grid) } else { describe_sizes(grid) };
+    format!("{head} | {}", describe_grid(rest))
+}
+
+/// Whether `sets` are exactly all combinations of the values each name takes in them.
+fn is_grid(sets: &[BTreeMap<String, i64>]) -> bool {
+    let mut per_name: BTreeMap<&str, BTreeSet<i64>> = BTreeMap::new();
+    for set in sets {
+        for (k, v) in set {
+            per_name.entry(k.as_str()).or_default().insert(*v);
+        }
+    }
+    let distinct: BTreeSet<&BTreeMap<String, i64>> = sets.iter().collect();
+    per_name.values().map(BTreeSet::len).product::<usize>() == distinct.len()
+}
+
+fn describe_grid(sets: &[BTreeMap<String, i64>]) -> String {
     let mut per_name: BTreeMap<&str, BTreeSet<i64>> = BTreeMap::new();
     for set in sets {
         for (k, v) in set {
@@ -603,7 +734,7 @@ mod tests {
         };
         cas::worker::run(move || {
             if randomized_first {
-                check_claim(&scope, &claim, None)
+                check_claim(&scope, &claim, None, None)
             } else {
                 symbolic_at(&scope, &claim, &scope.size_assignments(), None, Instant::now() + CLAIM_TIME)
             }

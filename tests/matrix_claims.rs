@@ -33,12 +33,11 @@ fn seed_matrix_sections_all_verified() {
     let sbar = matrix.iter().find(|c| c["id"] == "15.3#10").unwrap();
     assert_eq!(sbar["method"], "randomized");
     assert!(sbar["error_bound_log2"].as_f64().unwrap() <= -60.0);
-    assert_eq!(sbar["numeric"]["sizes"], "N = 8; d = 16; d_k = 4; n = 16");
-    assert_eq!(sbar["sizes"], "N = 8; d = 16; d_k = 4; n = 8");
+    assert_eq!(sbar["sizes"], "N = 8; d = 16; d_k = 4; n = 8, 16", "and at the cross-check size");
     let ln = matrix.iter().find(|c| c["id"] == "15.5#12").unwrap();
     assert_eq!(
         (ln["method"].as_str(), ln["sizes"].as_str()),
-        (Some("symbolic+numeric"), Some("d = 2, 3, 4; h = 3; n = 2"))
+        (Some("randomized"), Some("d = 2, 3, 4; h = 3; n = 2 | d = 8; h = 6; n = 4"))
     );
     let causal =
         matrix.iter().find(|c| c["id"].as_str().unwrap().ends_with("causal-mask-breaks-equivariance")).unwrap();

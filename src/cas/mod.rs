@@ -116,6 +116,10 @@ impl Backend for Symbolic {
         })
     }
 
+    fn moves_leaves(&self) -> bool {
+        false
+    }
+
     fn bind(&self, _leaves: &Value<Atom>, _actual: &Value<Atom>) {}
 
     fn substitute(&self, v: Value<Atom>, leaves: &Value<Atom>, actual: &Value<Atom>) -> Value<Atom> {

@@ -20,8 +20,19 @@ impl<B: Backend> Instance<'_, B> {
             return self.derivative_through(key.as_str(), wrt.span, &|inner| inner.eval(of, env));
         }
         let x = self.eval(wrt, env)?;
-        let f = || self.fresh(None).eval(of, env);
+        let f = || self.in_plain(|i| i.eval(of, env));
         self.backend.differentiate(&f, &x, wrt.span)
+    }
+
+    /// An instance without an opaque definition to evaluate a function in for differentiation:
+    /// this one, caches and all, when the backend evaluates once and nothing here is opaque;
+    /// otherwise a fresh one.
+    fn in_plain<T>(&self, f: impl FnOnce(&Instance<B>) -> T) -> T {
+        if !self.backend.moves_leaves() && self.opaque.is_none() {
+            f(self)
+        } else {
+            f(&self.fresh(None))
+        }
     }
 
     /// A fresh instance (empty caches) of the same scope and sizes.
@@ -82,7 +93,7 @@ impl<B: Backend> Instance<'_, B> {
             self.derivative_through(target, span, &|inner| inner.named(&loss, &anywhere, &Env::new()))?
         } else {
             let x = self.named(target, &anywhere, &Env::new())?;
-            let f = || self.fresh(None).named(&loss, &anywhere, &Env::new());
+            let f = || self.in_plain(|i| i.named(&loss, &anywhere, &Env::new()));
             self.backend.differentiate(&f, &x, span)?
         };
         self.adjoints.borrow_mut().insert(target.to_string(), value.clone());
@@ -102,7 +113,7 @@ impl<B: Backend> Instance<'_, B> {
         let mut total: Option<Value<B::S>> = None;
         for key in &self.scope.vary {
             let leaves = self.named(key, &anywhere, &Env::new())?;
-            let f = || self.fresh(None).eval(operand, env);
+            let f = || self.in_plain(|i| i.eval(operand, env));
             let jacobian = self.backend.differentiate(&f, &leaves, operand.span)?;
             let directions: Vec<B::S> =
                 leaves.data.iter().map(|l| self.backend.differential(l, operand.span)).collect::<Result<_, _>>()?;

@@ -29,6 +29,18 @@ pub struct Budget {
 
 /// A definition at the values of the indices it uses: the key of the expansion cache.
 type DefinitionAt = (String, Env);
+
+/// What an instance has computed and a later one may reuse ([`Instance::into_caches`]).
+pub struct Caches<S> {
+    definitions: HashMap<DefinitionAt, Value<S>>,
+    adjoints: HashMap<String, Value<S>>,
+}
+
+impl<S> Default for Caches<S> {
+    fn default() -> Self {
+        Caches { definitions: HashMap::new(), adjoints: HashMap::new() }
+    }
+}
 /// Evaluates something again in a fresh instance (after leaves moved).
 pub(super) type Recompute<'r, B> = dyn Fn(&Instance<B>) -> Result<Value<<B as Backend>::S>, EvalError> + 'r;
 /// A function of one value, evaluated in an instance (a derivative's body).
@@ -39,7 +51,7 @@ pub struct Instance<'a, B: Backend> {
     pub backend: &'a B,
     pub(super) scope: &'a Scope,
     pub sizes: &'a BTreeMap<String, i64>,
-    opaque: Option<&'a str>,
+    pub(super) opaque: Option<&'a str>,
     /// The opaque definition's shape, once known (so it is not expanded again).
     pub(super) opaque_shape: Cell<Option<(usize, usize)>>,
     pub(super) budget: Budget,
@@ -88,6 +100,20 @@ impl<'a, B: Backend> Instance<'a, B> {
         let lhs = self.eval(&assumption.lhs, env)?;
         let rhs = self.eval(&assumption.rhs, env)?;
         Ok(lhs.as_scalar(span, "an assumption's side")?.minus(rhs.as_scalar(span, "an assumption's side")?))
+    }
+
+    /// The values of definitions and adjoints computed so far, to serve a later instance of the
+    /// same backend, scope and sizes ([`Instance::with_caches`]).
+    pub fn into_caches(self) -> Caches<B::S> {
+        Caches { definitions: self.cache.into_inner(), adjoints: self.adjoints.into_inner() }
+    }
+
+    /// This instance, starting from the caches of an earlier one of the same backend, scope and
+    /// sizes (whose values are still valid in the backend).
+    pub fn with_caches(self, caches: Caches<B::S>) -> Self {
+        *self.cache.borrow_mut() = caches.definitions;
+        *self.adjoints.borrow_mut() = caches.adjoints;
+        self
     }
 
     /// Forgets the values of definitions computed so far (after leaves were given new values).

@@ -15,7 +15,7 @@ mod value;
 
 pub use calculus::unbarred_key;
 pub use indices::{dependencies, free_indices, index_assignments, sizes_used};
-pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Env, Instance};
+pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
 pub use scalar::{Backend, Elementary, Scalar};
 pub use value::Value;
 

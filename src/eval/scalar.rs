@@ -78,6 +78,13 @@ pub trait Backend {
     /// Replaces opaque leaves in `v` by what they stand for (exact: substitute; numeric: nothing).
     fn substitute(&self, v: Value<Self::S>, leaves: &Value<Self::S>, actual: &Value<Self::S>) -> Value<Self::S>;
 
+    /// Whether [`Backend::differentiate`] evaluates its function again with leaves moved (numeric
+    /// differences): then each evaluation needs a fresh instance. An exact backend evaluates once,
+    /// and the instance's caches may serve it.
+    fn moves_leaves(&self) -> bool {
+        true
+    }
+
     /// The differential `d leaf` of a leaf (a fresh variable, or a fixed random direction).
     fn differential(&self, leaf: &Self::S, span: Span) -> Result<Self::S, EvalError>;
 }

@@ -28,6 +28,7 @@ use crate::syntax::ast::Span;
 use field::{Ratio, LANES, PRIMES_IN_RANGE_LOG2, PRIME_BITS};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use tape::{with_tape, Function, Id, Trouble};
 
 /// A value in the prime field: a node of this thread's tape.
@@ -102,17 +103,37 @@ impl Scalar for Residue {
 /// The prime-field backend: leaves are random residues, named once (a fresh instance asking for
 /// the same leaf gets the same node).
 pub struct Modular {
+    tape: Rc<RefCell<tape::Tape>>,
     leaves: RefCell<HashMap<String, Id>>,
+    /// Leaf matrices by (key, rows, cols): made once, as their names are.
+    blocks: RefCell<HashMap<(String, usize, usize), Vec<Residue>>>,
     /// Opaque leaves bound to what they stand for (for [`Backend::substitute`]).
     bound: RefCell<HashMap<Id, Id>>,
 }
 
 impl Modular {
-    /// A backend on a fresh tape with a new random point from `seed`. Values made before on
-    /// this thread are void.
+    /// A backend on a fresh tape with new primes and a new random point from `seed`, active on
+    /// this thread (values of another backend are void until it is activated again).
     pub fn new(seed: u64) -> Modular {
-        with_tape(|t| t.reset(seed));
-        Modular { leaves: RefCell::new(HashMap::new()), bound: RefCell::new(HashMap::new()) }
+        let tape = tape::shared(seed);
+        tape::activate(&tape);
+        Modular {
+            tape,
+            leaves: RefCell::new(HashMap::new()),
+            blocks: RefCell::new(HashMap::new()),
+            bound: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Makes this backend's tape the one this thread's values live on.
+    pub fn activate(&self) {
+        tape::activate(&self.tape);
+    }
+
+    /// Whether something went wrong on the tape (a zero denominator, a tape too large): its
+    /// values and everything cached from them must not be used again.
+    pub fn troubled(&self) -> bool {
+        self.tape.borrow().trouble.is_some()
     }
 
     fn named_leaf(&self, name: &str) -> Id {
@@ -130,6 +151,16 @@ impl Backend for Modular {
 
     fn leaf(&self, name: &str, _shown: &str) -> Residue {
         Residue(self.named_leaf(name))
+    }
+
+    fn leaf_block(&self, key: &str, rows: usize, cols: usize, make: &dyn Fn(usize, usize) -> Residue) -> Vec<Residue> {
+        let block = (key.to_string(), rows, cols);
+        if let Some(leaves) = self.blocks.borrow().get(&block) {
+            return leaves.clone();
+        }
+        let made: Vec<Residue> = (0..rows * cols).map(|k| make(k / cols, k % cols)).collect();
+        self.blocks.borrow_mut().insert(block, made.clone());
+        made
     }
 
     fn generic(&self, function: &str, index: Option<i64>, args: &[Residue], primes: usize) -> Residue {
@@ -168,6 +199,10 @@ impl Backend for Modular {
             what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
             span,
         })
+    }
+
+    fn moves_leaves(&self) -> bool {
+        false
     }
 
     fn bind(&self, leaves: &Value<Residue>, actual: &Value<Residue>) {

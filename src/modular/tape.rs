@@ -11,8 +11,10 @@
 
 use super::field::{self, Lanes, Ratio};
 use rand::{Rng, SeedableRng};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A node of the tape: what [`crate::eval::Scalar`] values are in this domain.
 pub type Id = u32;
@@ -110,8 +112,9 @@ pub enum Function {
     Sin,
     Cos,
     Abs,
-    /// u^r for a rational r that is not an integer.
-    Root(Ratio),
+    /// The principal q-th root u^{1/q} (q ≥ 2); u^{p/q} is taken as its p-th power, which holds
+    /// on the principal branch for every u ≠ 0.
+    Root(u32),
     Pi,
     /// A spec's function: σ⁽ᵏ⁾ (`index` None, one argument) or entry `index` of F; `partials`
     /// counts the derivatives taken in each argument.
@@ -132,28 +135,24 @@ enum Op {
     Div(Id, Id),
     Neg(Id),
     Pow(Id, i64),
-    Atom(Function, Box<[Id]>),
+    /// An entry of [`Tape::atoms`].
+    Atom(u32),
 }
 
-impl Op {
-    fn operands(&self) -> Vec<Id> {
-        match self {
-            Op::Constant | Op::Leaf => Vec::new(),
-            Op::Add(a, b) | Op::Sub(a, b) | Op::Mul(a, b) | Op::Div(a, b) => vec![*a, *b],
-            Op::Neg(a) | Op::Pow(a, _) => vec![*a],
-            Op::Atom(_, args) => args.to_vec(),
-        }
-    }
-}
+/// A function applied to arguments.
+type Application = (Function, Box<[Id]>);
 
 #[derive(Debug, Clone)]
 struct Node {
     op: Op,
     value: Lanes,
     measure: Measure,
-    /// The exact value of a constant, while it is a small rational.
-    exact: Option<Ratio>,
+    /// The exact value of a constant while it is a small rational: an entry of [`Tape::ratios`]
+    /// ([`NO_RATIO`] for none).
+    exact: u32,
 }
+
+const NO_RATIO: u32 = u32::MAX;
 
 /// Why an evaluation cannot stand as a test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,14 +167,17 @@ pub enum Trouble {
 
 pub struct Tape {
     nodes: Vec<Node>,
+    ratios: Vec<Ratio>,
+    atoms: Vec<Application>,
+    atom_nodes: FxHashMap<Application, Id>,
     /// Each lane's prime.
     pub primes: Lanes,
-    atom_values: HashMap<(Function, usize, Vec<u64>), u64>,
+    atom_values: FxHashMap<(Function, usize, Vec<u64>), u64>,
     /// Every operation recorded once: evaluating the same formula again (a fresh instance, the
     /// next index assignment) finds its nodes instead of growing the tape. Cleared by
     /// [`Tape::bind`], which changes a leaf's value under the nodes above it.
-    consed: HashMap<Op, Id>,
-    constants: HashMap<Ratio, Id>,
+    consed: FxHashMap<Op, Id>,
+    constants: FxHashMap<Ratio, Id>,
     /// The adjoints of the last reverse sweep, by its output.
     last_sweep: Option<(Id, Vec<Id>)>,
     rng: rand::rngs::StdRng,
@@ -187,12 +189,29 @@ pub struct Tape {
 }
 
 thread_local! {
-    static TAPE: RefCell<Tape> = RefCell::new(Tape::new(0));
+    /// The tape of the backend in use on this thread ([`Tape::activate`]).
+    static CURRENT: RefCell<Option<Rc<RefCell<Tape>>>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` on this thread's tape.
+/// Runs `f` on the tape in use on this thread. Panics when none is: values of this domain exist
+/// only while their backend is active.
 pub fn with_tape<R>(f: impl FnOnce(&mut Tape) -> R) -> R {
-    TAPE.with(|t| f(&mut t.borrow_mut()))
+    CURRENT.with(|current| {
+        let current = current.borrow();
+        let tape = current.as_ref().expect("a modular backend is active on this thread");
+        let mut tape = tape.borrow_mut();
+        f(&mut tape)
+    })
+}
+
+/// A tape, shared by its backend and the thread's current slot.
+pub fn shared(seed: u64) -> Rc<RefCell<Tape>> {
+    Rc::new(RefCell::new(Tape::new(seed)))
+}
+
+/// Makes `tape` the one this thread's values live on.
+pub fn activate(tape: &Rc<RefCell<Tape>>) {
+    CURRENT.with(|current| *current.borrow_mut() = Some(tape.clone()));
 }
 
 /// Node 0 is the constant 0, node 1 the constant 1.
@@ -201,28 +220,52 @@ pub const ONE: Id = 1;
 
 impl Tape {
     fn new(seed: u64) -> Tape {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let primes = field::lanes(|_| field::random_prime(&mut rng));
         let mut tape = Tape {
             nodes: Vec::new(),
-            primes,
-            atom_values: HashMap::new(),
-            consed: HashMap::new(),
-            constants: HashMap::new(),
+            ratios: Vec::new(),
+            atoms: Vec::new(),
+            atom_nodes: FxHashMap::default(),
+            primes: [0; field::LANES],
+            atom_values: FxHashMap::default(),
+            consed: FxHashMap::default(),
+            constants: FxHashMap::default(),
             last_sweep: None,
-            rng,
+            rng: rand::rngs::StdRng::seed_from_u64(seed),
             trouble: None,
             atoms_made: 0,
             atom_argument: (0, 0.0),
         };
-        tape.constant(Ratio::int(0));
-        tape.constant(Ratio::int(1));
+        tape.reset(seed);
         tape
     }
 
-    /// Starts over with a new random point.
+    /// Starts over with new primes and a new random point (keeping the allocations).
     pub fn reset(&mut self, seed: u64) {
-        *self = Tape::new(seed);
+        self.rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let rng = &mut self.rng;
+        self.primes = field::lanes(|_| field::random_prime(rng));
+        self.nodes.clear();
+        self.ratios.clear();
+        self.atoms.clear();
+        self.atom_nodes.clear();
+        self.atom_values.clear();
+        self.consed.clear();
+        self.constants.clear();
+        self.last_sweep = None;
+        self.trouble = None;
+        self.atoms_made = 0;
+        self.atom_argument = (0, 0.0);
+        self.constant(Ratio::int(0));
+        self.constant(Ratio::int(1));
+    }
+
+    fn operands(&self, id: Id) -> Vec<Id> {
+        match &self.nodes[id as usize].op {
+            Op::Constant | Op::Leaf => Vec::new(),
+            Op::Add(a, b) | Op::Sub(a, b) | Op::Mul(a, b) | Op::Div(a, b) => vec![*a, *b],
+            Op::Neg(a) | Op::Pow(a, _) => vec![*a],
+            Op::Atom(k) => self.atoms[*k as usize].1.to_vec(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -246,7 +289,7 @@ impl Tape {
     }
 
     fn push(&mut self, op: Op, value: Lanes, measure: Measure, exact: Option<Ratio>) -> Id {
-        let consable = !matches!(op, Op::Leaf | Op::Constant);
+        let consable = !matches!(op, Op::Leaf | Op::Constant | Op::Atom(_));
         if consable {
             if let Some(id) = self.consed.get(&op) {
                 return *id;
@@ -260,18 +303,29 @@ impl Tape {
         if consable {
             self.consed.insert(op.clone(), id);
         }
+        let exact = match exact {
+            Some(r) => {
+                self.ratios.push(r);
+                (self.ratios.len() - 1) as u32
+            }
+            None => NO_RATIO,
+        };
         self.nodes.push(Node { op, value, measure, exact });
         (self.nodes.len() - 1) as Id
     }
 
     /// The exact value of a node that is a known rational constant.
     pub fn exact(&self, id: Id) -> Option<Ratio> {
-        self.nodes[id as usize].exact
+        let k = self.nodes[id as usize].exact;
+        (k != NO_RATIO).then(|| self.ratios[k as usize])
     }
 
     /// Whether the node is e (the exp atom at 1).
     pub fn is_euler(&self, id: Id) -> bool {
-        matches!(&self.nodes[id as usize].op, Op::Atom(Function::Exp, args) if args[..] == [ONE])
+        match &self.nodes[id as usize].op {
+            Op::Atom(k) => matches!(&self.atoms[*k as usize], (Function::Exp, args) if args[..] == [ONE]),
+            _ => false,
+        }
     }
 
     fn is(&self, id: Id, r: i128) -> bool {
@@ -309,6 +363,7 @@ impl Tape {
     pub fn bind(&mut self, leaf: Id, actual: Id) {
         if self.nodes[leaf as usize].value != self.nodes[actual as usize].value {
             self.consed.clear();
+            self.atom_nodes.clear();
             self.last_sweep = None;
         }
         self.nodes[leaf as usize].value = self.nodes[actual as usize].value;
@@ -438,8 +493,9 @@ impl Tape {
         self.folded(exact, value, measure).unwrap_or_else(|| self.push(Op::Pow(a, k), value, measure, None))
     }
 
-    /// a^r for a rational r: exact where a is a constant with a rational root (4^{1/2} = 2),
-    /// else an atom.
+    /// a^r for a rational r = p/q: exact where a is a constant with a rational root (4^{1/2} = 2),
+    /// else (a^{1/q})^p with the root an atom — so √u · √u is u's root squared, and the
+    /// root's derivative d u^{1/q} = (1/q)(u^{1/q})^{1−q} du stays in the same variable.
     pub fn pow_rational(&mut self, a: Id, r: Ratio) -> Id {
         if r.is_integer() {
             if let Ok(k) = i64::try_from(r.numerator) {
@@ -452,7 +508,18 @@ impl Tape {
             let b = self.constant(base);
             return self.pow(b, k);
         }
-        self.atom(Function::Root(r), &[a])
+        match (u32::try_from(r.denominator), i64::try_from(r.numerator)) {
+            (Ok(q), Ok(p)) => {
+                let root = self.atom(Function::Root(q), &[a]);
+                self.pow(root, p)
+            }
+            _ => {
+                let log = self.atom(Function::Log, &[a]);
+                let exponent = self.constant(r);
+                let product = self.mul(exponent, log);
+                self.atom(Function::Exp, &[product])
+            }
+        }
     }
 
     /// e^u with the exponential's own law applied first (true for all real and complex u):
@@ -512,6 +579,11 @@ impl Tape {
                 _ => {}
             }
         }
+        let application: Application = (f, args.into());
+        if let Some(id) = self.atom_nodes.get(&application) {
+            return *id;
+        }
+        let f = application.0.clone();
         for a in args {
             let (degree, height) = self.measure(*a).total();
             self.atom_argument = (self.atom_argument.0.max(degree), self.atom_argument.1.max(height));
@@ -523,7 +595,10 @@ impl Tape {
             let (rng, prime) = (&mut self.rng, self.primes[lane]);
             *self.atom_values.entry(key).or_insert_with(|| rng.random_range(0..prime))
         });
-        self.push(Op::Atom(f, args.into()), value, Measure::VARIABLE, None)
+        self.atoms.push(application.clone());
+        let id = self.push(Op::Atom((self.atoms.len() - 1) as u32), value, Measure::VARIABLE, None);
+        self.atom_nodes.insert(application, id);
+        id
     }
 
     fn accumulate(&mut self, adjoint: &mut [Id], target: Id, contribution: Id) {
@@ -594,7 +669,10 @@ impl Tape {
                     let da = self.mul(g, local);
                     self.accumulate(&mut adjoint, a, da);
                 }
-                Op::Atom(f, args) => self.atom_adjoint(id, &f, &args, g, &mut adjoint),
+                Op::Atom(k) => {
+                    let (f, args) = self.atoms[k as usize].clone();
+                    self.atom_adjoint(id, &f, &args, g, &mut adjoint)
+                }
             }
         }
         adjoint
@@ -611,10 +689,10 @@ impl Tape {
                 self.neg(s)
             }
             Function::Abs => self.div(args[0], id),
-            Function::Root(r) => {
-                let r_const = self.constant(*r);
-                let over = self.div(id, args[0]);
-                self.mul(r_const, over)
+            Function::Root(q) => {
+                let over_q = self.constant(Ratio::new(1, i128::from(*q)).unwrap_or(Ratio::int(0)));
+                let power = self.pow(id, 1 - i64::from(*q));
+                self.mul(over_q, power)
             }
             Function::Generic { name, index, partials } => {
                 for (k, arg) in args.iter().enumerate() {
@@ -642,7 +720,7 @@ impl Tape {
             if id < lowest || done.contains_key(&id) {
                 continue;
             }
-            let operands = self.nodes[id as usize].op.operands();
+            let operands = self.operands(id);
             if !expanded {
                 stack.push((id, true));
                 stack.extend(operands.iter().filter(|o| **o >= lowest && !done.contains_key(o)).map(|o| (*o, false)));
@@ -661,7 +739,8 @@ impl Tape {
                     Op::Div(a, b) => self.div(new(&a), new(&b)),
                     Op::Neg(a) => self.neg(new(&a)),
                     Op::Pow(a, k) => self.pow(new(&a), k),
-                    Op::Atom(f, args) => {
+                    Op::Atom(k) => {
+                        let (f, args) = self.atoms[k as usize].clone();
                         let args: Vec<Id> = args.iter().map(new).collect();
                         self.atom(f, &args)
                     }
