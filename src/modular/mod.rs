@@ -136,6 +136,16 @@ impl Modular {
         self.tape.borrow().trouble.is_some()
     }
 
+    /// Whether the tape outgrew its limit or its time: other claims at these sizes would too.
+    pub fn too_large(&self) -> bool {
+        matches!(self.tape.borrow().trouble, Some(Trouble::TooLarge | Trouble::OutOfTime))
+    }
+
+    /// The time by which the current claim's work must stop.
+    pub fn set_deadline(&self, deadline: std::time::Instant) {
+        self.tape.borrow_mut().deadline = Some(deadline);
+    }
+
     fn named_leaf(&self, name: &str) -> Id {
         if let Some(id) = self.leaves.borrow().get(name) {
             return *id;
@@ -272,6 +282,7 @@ fn troubled(trouble: Trouble) -> Outcome {
         Trouble::ZeroAtSample => Outcome::Redraw,
         Trouble::DivisionByZero => Outcome::Inapplicable("a division by zero".into()),
         Trouble::TooLarge => Outcome::Inapplicable(format!("more than {} operations", tape::MAX_NODES)),
+        Trouble::OutOfTime => Outcome::Inapplicable("the claim's time ran out".into()),
     }
 }
 

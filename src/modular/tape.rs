@@ -15,12 +15,14 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Instant;
 
 /// A node of the tape: what [`crate::eval::Scalar`] values are in this domain.
 pub type Id = u32;
 
-/// Nodes past this many are refused: the claim is left to the other methods.
-pub const MAX_NODES: usize = 40_000_000;
+/// Nodes past this many are refused (about 600 MB with the tables): the claim is left to the
+/// other methods.
+pub const MAX_NODES: usize = 6_000_000;
 
 /// Bounds on a rational function N/D in the leaves and atoms as independent variables: the
 /// degrees of N and D, and their heights — log₂ of the sum of the absolute values of their
@@ -163,6 +165,8 @@ pub enum Trouble {
     DivisionByZero,
     /// The tape outgrew [`MAX_NODES`].
     TooLarge,
+    /// The claim's time ran out while the tape grew.
+    OutOfTime,
 }
 
 pub struct Tape {
@@ -182,6 +186,8 @@ pub struct Tape {
     last_sweep: Option<(Id, Vec<Id>)>,
     rng: rand::rngs::StdRng,
     pub trouble: Option<Trouble>,
+    /// When the work must stop (checked as the tape grows).
+    pub deadline: Option<Instant>,
     /// Atoms made, and the largest total degree of an atom's argument: what bounds the chance
     /// that two different arguments meet at one value.
     pub atoms_made: u64,
@@ -232,6 +238,7 @@ impl Tape {
             last_sweep: None,
             rng: rand::rngs::StdRng::seed_from_u64(seed),
             trouble: None,
+            deadline: None,
             atoms_made: 0,
             atom_argument: (0, 0.0),
         };
@@ -297,6 +304,10 @@ impl Tape {
         }
         if self.nodes.len() >= MAX_NODES {
             self.trouble = Some(Trouble::TooLarge);
+            return ZERO;
+        }
+        if self.nodes.len().is_multiple_of(4096) && self.deadline.is_some_and(|d| Instant::now() > d) {
+            self.trouble = Some(Trouble::OutOfTime);
             return ZERO;
         }
         let id = self.nodes.len() as Id;
@@ -628,7 +639,7 @@ impl Tape {
         adjoint[output as usize] = ONE;
         for id in (0..=output).rev() {
             let g = adjoint[id as usize];
-            if g == NONE || self.trouble == Some(Trouble::TooLarge) {
+            if g == NONE || matches!(self.trouble, Some(Trouble::TooLarge | Trouble::OutOfTime)) {
                 continue;
             }
             let op = self.nodes[id as usize].op.clone();

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 
 /// Central-difference step and the agreement tolerance (relative to the values' magnitude).
 pub const EPSILON: f64 = 1e-6;
+/// The step of a second try where the first disagrees (less rounding, more truncation error).
+pub const COARSE_EPSILON: f64 = 1e-3;
 const TOLERANCE: f64 = 1e-5;
 /// At most this many index assignments are evaluated (spread over all of them).
 const MAX_ASSIGNMENTS: usize = 12;
@@ -60,7 +62,10 @@ pub fn crosscheck(inst: &Instance<Numeric>, claim: &Claim, free: &[String]) -> N
             assignments,
             max_difference,
             agree: true,
-            detail: format!("agrees at {assignments} assignment(s), largest relative difference {max_difference:.1e}"),
+            detail: format!(
+                "agrees at {assignments} assignment(s), largest relative difference {max_difference:.1e} (central differences, step {:.0e})",
+                inst.backend.epsilon
+            ),
             differs: None,
         },
         Ok((assignments, max_difference, Some((at, lhs, rhs)))) => NumericCheck {
