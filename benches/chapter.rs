@@ -1,81 +1,133 @@
-//! Benchmark: the whole shipped chapter, and how the cost of the attention-module claims
-//! (section 15.3) grows with the number of positions n. Run with `cargo bench`.
-//! Targets (README): the whole chapter well under a minute on a 2-core machine.
+//! Benchmarks (criterion; `cargo bench`): the whole shipped chapter, the verdict cache, the
+//! attention module (section 15.3) and LayerNorm backward (15.5) as their sizes grow, and a
+//! synthetic book of 50 chapters. Targets and measured numbers are in README ("Speed").
+//! `cargo bench -- attention` runs one group.
 
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use derivcheck::cli::{check_documents, verdict_cache, CheckOptions};
 use derivcheck::notes::Document;
 use derivcheck::spec::Spec;
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-fn load(dir: &Path, spec_text: &str) -> (Vec<Document>, Spec) {
-    let mut docs = Vec::new();
-    for name in ["notes.en.md", "notes.zh.md"] {
-        let path = dir.join(name);
-        docs.push(Document::parse(&path.display().to_string(), std::fs::read_to_string(&path).unwrap()));
-    }
-    (docs, Spec::parse("checks.toml", spec_text).unwrap())
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
-fn time_check(docs: &[Document], spec: Spec, text: &str) -> (Duration, usize, usize) {
-    time_cached(docs, spec, text, None)
+fn document(path: &Path) -> Document {
+    Document::parse(&path.display().to_string(), std::fs::read_to_string(path).unwrap())
 }
 
-fn time_cached(
-    docs: &[Document],
-    spec: Spec,
-    text: &str,
-    cache: Option<std::sync::Arc<dyn derivcheck::check::VerdictCache>>,
-) -> (Duration, usize, usize) {
-    let start = Instant::now();
-    let options = derivcheck::cli::CheckOptions { cache, ..derivcheck::cli::CheckOptions::uncached() };
-    let report = derivcheck::cli::check_documents(docs, Some(spec), text.to_string(), options)
-        .expect("the shipped spec is valid");
-    (start.elapsed(), report.summary.claims, report.summary.verified)
+fn chapter_dir() -> PathBuf {
+    root().join("derivations/ch15")
 }
 
-fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("derivations/ch15");
-    let spec_text = std::fs::read_to_string(dir.join("checks.toml")).unwrap();
-    let (docs, spec) = load(&dir, &spec_text);
-    let (warm, claims, verified) = time_check(&docs, spec.clone(), &spec_text);
-    let runs = 3;
-    let mut best = warm;
-    for _ in 0..runs {
-        best = best.min(time_check(&docs, spec.clone(), &spec_text).0);
-    }
-    println!(
-        "whole chapter (2 files, {claims} claims, {verified} verified): best of {} runs {:.3} s",
-        runs + 1,
-        best.as_secs_f64()
-    );
+fn shipped_spec() -> String {
+    std::fs::read_to_string(chapter_dir().join("checks.toml")).unwrap()
+}
 
-    // The verdict cache: a first run fills it, a second over the unchanged chapter is served from
-    // it (target: at least 10x faster).
+/// Checks `docs` under `spec_text`, uncached unless a cache is given; every claim must be
+/// verified (a benchmark of a failing check would measure the wrong thing).
+fn check(docs: &[Document], spec_text: &str, options: CheckOptions) -> usize {
+    let spec = Spec::parse("checks.toml", spec_text).unwrap();
+    let report = check_documents(docs, Some(spec), spec_text.to_string(), options).expect("valid spec");
+    assert_eq!(report.summary.verified, report.summary.claims, "every claim verified");
+    report.summary.claims
+}
+
+fn whole_chapter(c: &mut Criterion) {
+    let docs: Vec<Document> =
+        ["notes.en.md", "notes.zh.md"].iter().map(|name| document(&chapter_dir().join(name))).collect();
+    let spec = shipped_spec();
+    let mut group = c.benchmark_group("chapter");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group.bench_function("whole chapter, both languages (target < 0.1 s)", |b| {
+        b.iter(|| check(&docs, &spec, CheckOptions::uncached()))
+    });
+    // The verdict cache: a run over the unchanged chapter served from a filled cache.
     let cache_dir = std::env::temp_dir().join(format!("derivcheck-bench-cache-{}", std::process::id()));
-    let cache = || derivcheck::cli::verdict_cache(Some(&cache_dir), false);
-    let (cold, _, _) = time_cached(&docs, spec.clone(), &spec_text, cache());
-    let mut hot = Duration::MAX;
-    for _ in 0..runs {
-        hot = hot.min(time_cached(&docs, spec.clone(), &spec_text, cache()).0);
-    }
+    let cached = || CheckOptions { cache: verdict_cache(Some(&cache_dir), false), ..CheckOptions::uncached() };
+    check(&docs, &spec, cached());
+    group.bench_function("whole chapter from the verdict cache", |b| b.iter(|| check(&docs, &spec, cached())));
+    group.finish();
     let _ = std::fs::remove_dir_all(&cache_dir);
-    println!(
-        "verdict cache: first run {:.3} s, unchanged chapter from the cache {:.3} s ({:.0}x faster; target >= 10x)",
-        cold.as_secs_f64(),
-        hot.as_secs_f64(),
-        cold.as_secs_f64() / hot.as_secs_f64()
-    );
+}
 
-    println!("section 15.3 (attention module) by positions n, d = d_k = 2:");
-    let only_en = &docs[..1];
-    for n in [2, 3, 4, 5] {
-        let text = spec_text.replacen(
-            "sizes = { n = [3], d = [2], d_k = [2], N = [3] }",
-            &format!("sizes = {{ n = [{n}], d = [2], d_k = [2], N = [3] }}"),
+/// The English file with section 15.3 at n positions, width d, d_k = 4 (2 where d = 2).
+fn attention(c: &mut Criterion) {
+    let docs = vec![document(&chapter_dir().join("notes.en.md"))];
+    let shipped = shipped_spec();
+    let mut group = c.benchmark_group("attention (15.3)");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    for (n, d) in [(3, 2), (4, 4), (8, 16), (16, 16)] {
+        let d_k = if d == 2 { 2 } else { 4 };
+        let spec = shipped
+            .replacen(
+                "sizes = { n = [8], d = [16], d_k = [4], N = [8] }",
+                &format!("sizes = {{ n = [{n}], d = [{d}], d_k = [{d_k}], N = [8] }}"),
+                1,
+            )
+            .replacen(
+                "crosscheck = { n = [16], d = [16], d_k = [4], N = [8] }",
+                &format!("crosscheck = {{ n = [{n}], d = [{d}], d_k = [{d_k}], N = [8] }}"),
+                1,
+            );
+        group.bench_with_input(BenchmarkId::new("whole file, n × d", format!("{n}x{d}")), &spec, |b, spec| {
+            b.iter(|| check(&docs, spec, CheckOptions::uncached()))
+        });
+    }
+    group.finish();
+}
+
+/// Section 15.5 (LayerNorm backward and the FFN) at width d.
+fn layer_norm(c: &mut Criterion) {
+    let docs = vec![document(&chapter_dir().join("notes.en.md"))];
+    let shipped = shipped_spec();
+    let mut group = c.benchmark_group("layer norm (15.5)");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    for d in [2, 4, 8, 16, 32] {
+        let spec = shipped.replacen(
+            "sizes = { d = [2, 3, 4], n = [2], h = [3] }",
+            &format!("sizes = {{ d = [{d}], n = [2], h = [3] }}\ncrosscheck = {{ d = [{d}] }}"),
             1,
         );
-        let spec = Spec::parse("checks.toml", &text).unwrap();
-        let (t, _, _) = time_check(only_en, spec, &text);
-        println!("  n = {n}: {:.3} s (whole file, 15.3 dominating)", t.as_secs_f64());
+        group.bench_with_input(BenchmarkId::new("whole file, d", d), &spec, |b, spec| {
+            b.iter(|| check(&docs, spec, CheckOptions::uncached()))
+        });
     }
+    group.finish();
 }
+
+/// 50 chapters: the test chapters (each with its spec) over and over.
+fn book(c: &mut Criterion) {
+    let dir = root().join("tests/chapters");
+    let mut chapters: Vec<(Document, String)> = Vec::new();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md"))
+        .collect();
+    names.sort();
+    for path in names.iter().cycle().take(50) {
+        let spec = std::fs::read_to_string(path.with_extension("toml")).unwrap_or_default();
+        chapters.push((document(path), spec));
+    }
+    let mut group = c.benchmark_group("book");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group.bench_function("50 chapters", |b| {
+        b.iter(|| {
+            chapters
+                .iter()
+                .map(|(doc, spec)| {
+                    let parsed = (!spec.is_empty()).then(|| Spec::parse("spec.toml", spec).unwrap());
+                    let docs = std::slice::from_ref(doc);
+                    check_documents(docs, parsed, spec.clone(), CheckOptions::uncached()).unwrap().summary.claims
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, whole_chapter, attention, layer_norm, book);
+criterion_main!(benches);

@@ -1,9 +1,11 @@
 //! Stage 6 — `check`: section plans in, a [`Verdict`] per claim out.
 //!
 //! Each claim is instantiated at every combination of the section's sizes and at every
-//! assignment of its free indices that its conditions allow, and both sides are compared by
-//! the CAS. A verdict says exactly what was shown: the method (symbolic or numeric) and the
-//! sizes covered; a refutation carries a counterexample. Runs on the CAS worker thread.
+//! assignment of its free indices that its conditions allow, and both sides are compared: by
+//! randomized exact testing first (`modular`, with a stated error bound), then by the CAS where
+//! that cannot prove the claim, with floats at larger sizes. A verdict says exactly what was
+//! shown: the method (randomized, symbolic, numeric) and the sizes covered; a refutation carries
+//! a counterexample. Runs on the CAS worker thread.
 
 use crate::cas::{self, Agreement, Symbolic};
 use crate::eval::{free_indices, index_assignments, Budget, Caches, Env, EvalError, Instance};

@@ -19,6 +19,9 @@ fn ends_cleanly(out: &std::process::Output) {
     let err = stderr(out);
     assert!(matches!(out.status.code(), Some(0..=2)), "exit {:?}: {err}", out.status.code());
     assert!(!err.contains("panicked") && !err.contains("overflow") && !err.contains("aborting"), "{err}");
+    // Every case here stays under 2 GB (the largest peak of the checks run so far).
+    let peak = children_peak_rss();
+    assert!(peak < 2 << 30, "a hostile case reached {} MB", peak >> 20);
 }
 
 #[test]

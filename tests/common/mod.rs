@@ -121,3 +121,12 @@ pub fn refuted_at_edit(from: &str, to: &str) -> Vec<serde_json::Value> {
     }
     outside
 }
+
+/// The largest peak resident set (bytes) of the children this process has waited for.
+pub fn children_peak_rss() -> u64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we own; RUSAGE_CHILDREN is a valid selector.
+    let status = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    assert_eq!(status, 0, "getrusage failed");
+    u64::try_from(usage.ru_maxrss).unwrap() * 1024 // kilobytes on Linux
+}
