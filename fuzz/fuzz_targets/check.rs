@@ -1,0 +1,40 @@
+//! The whole `check` pipeline, the CAS included, on a spec and notes separated by a line `----`
+//! (as `sema_float`): never a panic, an abort, a hang or a stack overflow. Slow (the CAS and
+//! Symbolica's one worker thread); each run gets a 10-second time limit for its claims. Do not
+//! run beside another Symbolica-using process (its licence mode allows one thread per user).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(path) = std::env::var("FUZZ_LAST_INPUT") {
+        let _ = std::fs::write(path, data);
+    }
+    let data = data.to_vec();
+    // As in the binary, the work runs on a thread with a large stack.
+    std::thread::Builder::new()
+        .stack_size(512 * 1024 * 1024)
+        .spawn(move || check(&data))
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+});
+
+fn check(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (spec_text, notes) = text.split_once("\n----\n").unwrap_or(("", text));
+    let spec = if spec_text.is_empty() {
+        None
+    } else {
+        match derivcheck::spec::Spec::parse("fuzz.toml", spec_text) {
+            Ok(spec) => Some(spec),
+            Err(_) => return,
+        }
+    };
+    let doc = derivcheck::notes::Document::parse("fuzz.md", notes.to_string());
+    let options = derivcheck::cli::CheckOptions {
+        cache: None,
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
+    };
+    let _ = derivcheck::cli::check_documents(&[doc], spec, spec_text.to_string(), options);
+}
