@@ -133,8 +133,9 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 }
 
 impl Ratio {
+    /// n/d in lowest terms; `None` for d = 0 and for i128::MIN (whose negation overflows).
     pub fn new(numerator: i128, denominator: i128) -> Option<Ratio> {
-        if denominator == 0 {
+        if denominator == 0 || numerator == i128::MIN || denominator == i128::MIN {
             return None;
         }
         let g = gcd(numerator, denominator).max(1);
@@ -243,5 +244,7 @@ mod tests {
         assert_eq!(Ratio::int(2).root(2), None);
         assert_eq!(Ratio::int(10).pow(40), None, "overflow is not a wrong value");
         assert_eq!(Ratio::int(2).pow(-2), Ratio::new(1, 4));
+        assert_eq!(Ratio::new(i128::MIN, -1), None, "no overflow on the edge");
+        assert_eq!(Ratio::int(-(1 << 63)).mul(&Ratio::int(1 << 64)), None);
     }
 }

@@ -675,7 +675,7 @@ impl Tape {
                 }
                 Op::Pow(a, k) => {
                     let k_const = self.constant(Ratio::int(i128::from(k)));
-                    let lower = self.pow(a, k - 1);
+                    let lower = self.pow(a, k.saturating_sub(1));
                     let local = self.mul(k_const, lower);
                     let da = self.mul(g, local);
                     self.accumulate(&mut adjoint, a, da);
