@@ -132,3 +132,22 @@ fn the_run_time_limit_leaves_the_rest_undecided() {
     assert!(all_claims(&v).iter().all(|c| c["verdict"] == "undecided"));
     assert!(all_claims(&v)[0]["detail"].as_str().unwrap().contains("time limit"));
 }
+
+/// Inputs the fuzzers found slow (ambiguous `|` bars backtrack until pest's call limit, about
+/// 0.4 s a formula): as notes and as one display formula, they end with verdicts or parse
+/// errors. Kept in `tests/data/fuzz/`.
+#[test]
+fn inputs_the_fuzzers_found_end_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let as_notes = tempfile::tempdir().unwrap();
+        let notes = as_notes.path().join("notes.md");
+        std::fs::write(&notes, &text).unwrap();
+        let (_formula_dir, formula) = notes_with(text.trim());
+        for path in [notes.to_str().unwrap(), formula.as_str()] {
+            ends_cleanly(&run_with_limit(&["formulas", path], LIMIT));
+            ends_cleanly(&run_with_limit(&["check", path, "--no-cache"], LIMIT));
+        }
+    }
+}
