@@ -12,7 +12,7 @@ pub mod worker;
 pub use crate::model::{Method, Mismatch};
 pub use compare::{compare, weaker, Agreement, Assumptions};
 
-use crate::eval::{sanitize, Backend, Elementary, EvalError, Scalar, Value};
+use crate::eval::{derivative_layout, sanitize, Backend, Elementary, EvalError, Scalar, Value};
 use crate::model::NotRead;
 use crate::syntax::ast::Span;
 use symbolica::prelude::*;
@@ -101,19 +101,7 @@ impl Backend for Symbolic {
     ) -> Result<Value<Atom>, EvalError> {
         let f = f()?;
         let vars = leaf_symbols(x, span)?;
-        if f.is_scalar() {
-            let fa = &f.data[0];
-            return Ok(Value::matrix(x.rows, x.cols, vars.iter().map(|v| fa.derivative(*v)).collect()));
-        }
-        let is_vector = |v: &Value<Atom>| v.rows == 1 || v.cols == 1;
-        if is_vector(&f) && is_vector(x) {
-            return Ok(Value::from_fn(f.data.len(), vars.len(), |i, j| f.data[i].derivative(vars[j])));
-        }
-        Err(EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
-            span,
-        })
+        derivative_layout(&f, x, span, |i| vars.iter().map(|v| f.data[i].derivative(*v)).collect())
     }
 
     fn moves_leaves(&self) -> bool {

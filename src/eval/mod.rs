@@ -16,7 +16,7 @@ mod value;
 pub use calculus::unbarred_key;
 pub use indices::{dependencies, free_indices, index_assignments, sizes_used};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
-pub use scalar::{Backend, Elementary, Scalar};
+pub use scalar::{derivative_layout, Backend, Elementary, Scalar};
 pub use value::Value;
 
 use crate::model::Reason;

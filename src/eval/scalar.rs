@@ -88,3 +88,27 @@ pub trait Backend {
     /// The differential `d leaf` of a leaf (a fresh variable, or a fixed random direction).
     fn differential(&self, leaf: &Self::S, span: Span) -> Result<Self::S, EvalError>;
 }
+
+/// ∂f/∂x as the evaluator lays it out, for every backend: for a scalar f, the gradient in x's
+/// shape; for a vector f and a vector x, the Jacobian (a row per entry of f, numerator layout);
+/// anything else is refused. `row(i)` gives ∂f_i/∂x_j for every entry j of x.
+pub fn derivative_layout<S: Scalar>(
+    f: &Value<S>,
+    x: &Value<S>,
+    span: Span,
+    mut row: impl FnMut(usize) -> Vec<S>,
+) -> Result<Value<S>, EvalError> {
+    if f.is_scalar() {
+        return Ok(Value::matrix(x.rows, x.cols, row(0)));
+    }
+    let is_vector = |v: &Value<S>| v.rows == 1 || v.cols == 1;
+    if is_vector(f) && is_vector(x) {
+        let jacobian: Vec<S> = (0..f.data.len()).flat_map(&mut row).collect();
+        return Ok(Value::matrix(f.data.len(), x.data.len(), jacobian));
+    }
+    Err(EvalError::Unsupported {
+        category: crate::model::NotRead::Outside,
+        what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
+        span,
+    })
+}

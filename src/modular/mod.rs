@@ -22,8 +22,7 @@
 pub mod field;
 pub mod tape;
 
-use crate::eval::{Backend, Elementary, EvalError, Instance, Scalar, Value};
-use crate::model::NotRead;
+use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Instance, Scalar, Value};
 use crate::syntax::ast::Span;
 use field::{Ratio, LANES, PRIMES_IN_RANGE_LOG2, PRIME_BITS};
 use std::cell::RefCell;
@@ -194,20 +193,8 @@ impl Backend for Modular {
             return Err(EvalError::NotALeaf { what: format!("node {not_leaf}"), span });
         }
         let f = f()?;
-        let rows_of = |output: &Residue| with_tape(|t| t.gradient(output.0, &wrt));
-        if f.is_scalar() {
-            let gradient = rows_of(&f.data[0]);
-            return Ok(Value::matrix(x.rows, x.cols, gradient.into_iter().map(Residue).collect()));
-        }
-        let is_vector = |v: &Value<Residue>| v.rows == 1 || v.cols == 1;
-        if is_vector(&f) && is_vector(x) {
-            let jacobian: Vec<Residue> = f.data.iter().flat_map(rows_of).map(Residue).collect();
-            return Ok(Value::matrix(f.data.len(), wrt.len(), jacobian));
-        }
-        Err(EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
-            span,
+        derivative_layout(&f, x, span, |i| {
+            with_tape(|t| t.gradient(f.data[i].0, &wrt)).into_iter().map(Residue).collect()
         })
     }
 

@@ -8,8 +8,7 @@
 pub mod crosscheck;
 pub mod example;
 
-use crate::eval::{Backend, Elementary, EvalError, Scalar, Value};
-use crate::model::NotRead;
+use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Scalar, Value};
 use crate::syntax::ast::Span;
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
@@ -199,18 +198,7 @@ impl Backend for Numeric {
         let columns = central_differences(self, &ids, self.epsilon, || {
             f().map(|v| Array1::from_iter(v.data.iter().map(|n| n.value)))
         })?;
-        if shape.is_scalar() {
-            return Ok(Value::matrix(x.rows, x.cols, columns.iter().map(|c| Num::of(c[0])).collect()));
-        }
-        let is_vector = |v: &Value<Num>| v.rows == 1 || v.cols == 1;
-        if is_vector(&shape) && is_vector(x) {
-            return Ok(Value::from_fn(shape.data.len(), ids.len(), |i, j| Num::of(columns[j][i])));
-        }
-        Err(EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: format!("the derivative of a {}×{} matrix by a {}×{} one", shape.rows, shape.cols, x.rows, x.cols),
-            span,
-        })
+        derivative_layout(&shape, x, span, |i| columns.iter().map(|c| Num::of(c[i])).collect())
     }
 
     fn bind(&self, leaves: &Value<Num>, actual: &Value<Num>) {
