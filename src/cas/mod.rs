@@ -12,6 +12,40 @@ pub mod worker;
 pub use crate::model::{Method, Mismatch};
 pub use compare::{compare, weaker, Agreement, Assumptions};
 
+/// The name of [`euler`]'s symbol, shown to readers as 𝑒.
+const EULER_NAME: &str = "derivcheck_euler";
+
+/// Euler's number as the CAS holds it: a positive constant of derivcheck's own, never
+/// Symbolica's built-in `E`.
+///
+/// Symbolica 3.0.0 rewrites a power of its `E` whenever the exponent contains a log, and where
+/// that rewrite does not apply it drops the power: `E^(log(x)^2)` normalizes to `log(x)^2`,
+/// `E^(log(x)^2-1/2)` to `log(x)^2-1/2` (`simplify_exp_log` in its `normalize.rs`). Every
+/// normalization can hit this — building an exponential, a derivative, a substitution of a
+/// leaf by an expression with a log — so the CAS never uses `E`: ℯ^u is an ordinary power of a
+/// positive constant, `log(ℯ)` (which the derivative of a power leaves) is replaced by 1
+/// ([`derivative`]), and e^{n ln z} = z^n is applied by the normal form itself.
+pub fn euler() -> Atom {
+    Atom::var(symbol!(EULER_NAME; Positive, Real))
+}
+
+/// d a / d x, with `log(ℯ)` replaced by 1 (Symbolica's rule for a power leaves it).
+pub fn derivative(a: &Atom, x: Symbol) -> Atom {
+    let d = a.derivative(x);
+    if !d.contains_symbol(euler_symbol()) {
+        return d;
+    }
+    let log_e = FunctionBuilder::new(Symbol::LOG).add_arg(euler()).finish();
+    d.replace(log_e.to_pattern()).with(Atom::num(1).to_pattern())
+}
+
+fn euler_symbol() -> Symbol {
+    match euler().as_view() {
+        AtomView::Var(v) => v.get_symbol(),
+        _ => unreachable!("euler() is a variable"),
+    }
+}
+
 use crate::eval::{derivative_layout, sanitize, Backend, Elementary, EvalError, Scalar, Value};
 use crate::model::NotRead;
 use crate::syntax::ast::Span;
@@ -25,7 +59,7 @@ impl Scalar for Atom {
         Atom::num(numerator) / Atom::num(denominator)
     }
     fn euler() -> Self {
-        Atom::var(Symbol::E)
+        euler()
     }
     fn pi() -> Self {
         Atom::var(Symbol::PI)
@@ -52,8 +86,11 @@ impl Scalar for Atom {
         if f == Elementary::Abs {
             return (x * x).pow(Atom::num(1) / Atom::num(2));
         }
+        if f == Elementary::Exp {
+            return euler().pow(x);
+        }
         let symbol = match f {
-            Elementary::Exp => Symbol::EXP,
+            Elementary::Exp => unreachable!("handled above"),
             Elementary::Log => Symbol::LOG,
             Elementary::Sin => Symbol::SIN,
             Elementary::Cos => Symbol::COS,
@@ -101,7 +138,7 @@ impl Backend for Symbolic {
     ) -> Result<Value<Atom>, EvalError> {
         let f = f()?;
         let vars = leaf_symbols(x, span)?;
-        derivative_layout(&f, x, span, |i| vars.iter().map(|v| f.data[i].derivative(*v)).collect())
+        derivative_layout(&f, x, span, |i| vars.iter().map(|v| derivative(&f.data[i], *v)).collect())
     }
 
     fn moves_leaves(&self) -> bool {
@@ -166,7 +203,7 @@ pub fn correct_tex(inst: &crate::eval::Instance<Symbolic>, v: &Value<Atom>) -> O
         return None;
     }
     let simplified = compare::guarded_normal_form(&v.data[0])?;
-    let text = format!("{}", simplified.printer(PrintOptions::latex()));
+    let text = format!("{}", simplified.printer(PrintOptions::latex())).replace(EULER_NAME, "e");
     let text = compare::shown(inst, &text);
     (text.chars().count() <= LONGEST).then_some(text)
 }
@@ -180,7 +217,7 @@ fn solve_for_a_variable(residual: &Atom) -> Option<(Atom, Atom)> {
     for variable in candidates {
         let AtomView::Var(v) = variable.as_view() else { continue };
         let symbol = v.get_symbol();
-        let slope = residual.derivative(symbol);
+        let slope = derivative(residual, symbol);
         if slope.contains_symbol(symbol) {
             continue;
         }
