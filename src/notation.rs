@@ -82,8 +82,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "delimiters",
-        written: r"\|x\|, \lVert x\rVert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1",
-        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; other norms are refused",
+        written: r"\|x\|, ||x||, \lVert x\rVert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1",
+        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; other norms are refused. A bare || is a norm, never |(|x|)|",
         example: r"\|u\|^2=u^\top u",
     },
     Notation {
