@@ -133,8 +133,8 @@ fn the_run_time_limit_leaves_the_rest_undecided() {
     assert!(all_claims(&v)[0]["detail"].as_str().unwrap().contains("time limit"));
 }
 
-/// Inputs the fuzzers found slow (ambiguous `|` bars backtrack until pest's call limit, about
-/// 0.4 s a formula): as notes and as one display formula, they end with verdicts or parse
+/// Inputs the fuzzers found slow (ambiguous `|` bars backtracked until pest's fixed call limit,
+/// about 0.4 s a formula, before the budget grew with the length): as notes and as one display formula, they end with verdicts or parse
 /// errors. Kept in `tests/data/fuzz/`.
 #[test]
 fn inputs_the_fuzzers_found_end_cleanly() {
@@ -149,5 +149,22 @@ fn inputs_the_fuzzers_found_end_cleanly() {
             ends_cleanly(&run_with_limit(&["formulas", path], LIMIT));
             ends_cleanly(&run_with_limit(&["check", path, "--no-cache"], LIMIT));
         }
+    }
+}
+
+/// Hundreds of formulas of ambiguous `|` bars in one file: each gets a parse budget that grows
+/// with its length (not pest's fixed limit, ~0.4 s each, which made such a file take minutes),
+/// and each is a parse error that says what to write instead.
+#[test]
+fn a_file_of_ambiguous_bars_is_read_in_bounded_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    let formula = "||l".repeat(60) + "|l|o|l|";
+    let text: String = (0..300).map(|i| format!("## {i} S\n\n$${formula}$$\n\n")).collect();
+    std::fs::write(&notes, text).unwrap();
+    for command in ["formulas", "check"] {
+        let out = run_with_limit(&[command, notes.to_str().unwrap()], LIMIT);
+        ends_cleanly(&out);
+        assert!(stderr(&out).contains("too ambiguous to read within"), "{command}: {}", stderr(&out));
     }
 }

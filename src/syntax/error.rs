@@ -22,8 +22,8 @@ pub enum SyntaxErrorKind {
     TooDeep { limit: usize },
     #[error("formula too long: a chain of {operands} operands or postfixes (limit {limit}); split it")]
     TooLong { operands: usize, limit: usize },
-    #[error("parser budget exceeded ({detail})")]
-    Budget { detail: String },
+    #[error("formula too ambiguous to read within {calls} parser steps (its length allows no more); bare | bars that could open or close? write \\lvert…\\rvert or \\left|…\\right|")]
+    Budget { calls: usize },
     #[error("internal error: the parser could not build this formula's tree (please report it)")]
     Internal,
     #[error("{detail}")]
