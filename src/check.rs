@@ -842,6 +842,16 @@ mod tests {
         // The exponential's law is applied before atoms are made; sin² + cos² = 1 is a relation
         // between two atoms the test does not know: the CAS proves it.
         assert_randomized_proof(&verdict("sizes = {}", &[], "e^{a+b-2c} = e^a e^b/(e^c)^2", ""));
+        // A constant power of e is its exponential, not a root of e.
+        assert_randomized_proof(&verdict("sizes = {}", &[], "e^{x-\\frac12} = \\frac{e^x}{e^{1/2}}", ""));
+        assert_randomized_proof(&verdict(
+            "sizes = {}",
+            &[],
+            "e^{(\\ln x)^2-\\frac12} = \\frac{e^{(\\ln x)^2}}{e^{1/2}}",
+            "",
+        ));
+        let v = verdict("sizes = {}", &[], "e^{x-\\frac12} = \\frac{e^x}{e^{1/3}}", "");
+        assert_eq!(v.status, Status::Refuted, "{v:?}");
         let v = verdict("sizes = {}", &[], "\\sin(x)^2+\\cos(x)^2 = 1", "");
         assert_eq!((v.status, v.method), (Status::Verified, Some(Method::Symbolic)), "{v:?}");
         // A constant that is a multiple of a 61-bit prime is not zero.

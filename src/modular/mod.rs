@@ -73,11 +73,12 @@ impl Scalar for Residue {
     /// exp atom; any other a^b is e^{b ln a}.
     fn power(&self, e: &Self) -> Self {
         on_tape(|t| {
-            if let Some(r) = t.exact(e.0) {
-                return t.pow_rational(self.0, r);
-            }
+            // e^{1/2} is exp(1/2), not a root of e: the same atom as in e^{x-1/2} = e^x/e^{1/2}.
             if t.is_euler(self.0) {
                 return t.atom(Function::Exp, &[e.0]);
+            }
+            if let Some(r) = t.exact(e.0) {
+                return t.pow_rational(self.0, r);
             }
             let log = t.atom(Function::Log, &[self.0]);
             let exponent = t.mul(e.0, log);
