@@ -6,23 +6,13 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(path) = std::env::var("FUZZ_LAST_INPUT") {
-        let _ = std::fs::write(path, data);
-    }
-    let data = data.to_vec();
-    // As in the binary, the work runs on a thread with a large stack.
-    std::thread::Builder::new()
-        .stack_size(512 * 1024 * 1024)
-        .spawn(move || check(&data))
-        .expect("spawn")
-        .join()
-        .expect("no panic");
-});
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| common::run_on_big_stack(data, check));
 
 fn check(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let (spec_text, notes) = text.split_once("\n----\n").unwrap_or(("", text));
+    let Some((spec_text, notes)) = common::spec_and_notes(data) else { return };
     let spec = if spec_text.is_empty() {
         None
     } else {

@@ -4,29 +4,13 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    // As in the binary, the work runs on a thread with a large stack.
-    if let Ok(path) = std::env::var("FUZZ_LAST_INPUT") {
-        let _ = std::fs::write(path, data);
-    }
-    let data = data.to_vec();
-    std::thread::Builder::new()
-        .stack_size(stack_megabytes() * 1024 * 1024)
-        .spawn(move || check(&data))
-        .expect("spawn")
-        .join()
-        .expect("no panic");
-});
+#[path = "common.rs"]
+mod common;
 
-/// 512 MB as in the binary; `FUZZ_STACK_MB=8` to find inputs that recurse deeper than a
-/// default stack.
-fn stack_megabytes() -> usize {
-    std::env::var("FUZZ_STACK_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
-}
+fuzz_target!(|data: &[u8]| common::run_on_big_stack(data, check));
 
 fn check(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let (spec_text, notes) = text.split_once("\n----\n").unwrap_or(("", text));
+    let Some((spec_text, notes)) = common::spec_and_notes(data) else { return };
     let spec = derivcheck::spec::Spec::parse("fuzz.toml", spec_text).ok();
     let doc = derivcheck::notes::Document::parse("fuzz.md", notes.to_string());
     let parsed: Vec<_> = doc.formulas.iter().map(|f| derivcheck::syntax::parse_formula(&f.tex)).collect();

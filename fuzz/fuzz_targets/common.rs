@@ -1,0 +1,30 @@
+//! What the spec-and-notes targets (`sema_float`, `check`) share: the input's layout and the
+//! large stack the binary also gives its work.
+
+/// Runs `work` on the input in a thread with the binary's stack (512 MB; `FUZZ_STACK_MB=8` to
+/// find inputs that recurse deeper than a default stack). With `FUZZ_LAST_INPUT=FILE` each input
+/// is written there first, so an input that kills the process without libFuzzer's report (a
+/// SIGSEGV on another thread's stack) is kept.
+pub fn run_on_big_stack(data: &[u8], work: fn(&[u8])) {
+    if let Ok(path) = std::env::var("FUZZ_LAST_INPUT") {
+        let _ = std::fs::write(path, data);
+    }
+    let data = data.to_vec();
+    std::thread::Builder::new()
+        .stack_size(stack_megabytes() * 1024 * 1024)
+        .spawn(move || work(&data))
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
+
+fn stack_megabytes() -> usize {
+    std::env::var("FUZZ_STACK_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+}
+
+/// The input as UTF-8 text split into a spec (TOML) and notes at a line `----`; without one, it
+/// is all notes. `None` for input that is not UTF-8 (the notes reader's own target covers it).
+pub fn spec_and_notes(data: &[u8]) -> Option<(&str, &str)> {
+    let text = std::str::from_utf8(data).ok()?;
+    Some(text.split_once("\n----\n").unwrap_or(("", text)))
+}
