@@ -11,7 +11,9 @@ pub mod print;
 
 use ast::Expr;
 pub use error::{SyntaxError, SyntaxErrorKind};
-pub use parser::{is_greek_or_symbol_name, is_known_command, parse_formula, MAX_FORMULA_BYTES, MAX_NESTING};
+pub use parser::{
+    is_greek_or_symbol_name, is_known_command, parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING,
+};
 
 /// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
 pub fn canonical_key(tex: &str) -> Result<String, String> {

@@ -10,6 +10,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
 use std::collections::HashSet;
+use std::num::NonZeroUsize;
 use std::sync::{LazyLock, Mutex};
 
 #[derive(Parser)]
@@ -41,6 +42,12 @@ fn call_budget(bytes: usize) -> usize {
 
 /// Parses one formula's TeX (without the `$` delimiters).
 pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
+    parse_formula_within(tex, NonZeroUsize::new(call_budget(tex.len())))
+}
+
+/// [`parse_formula`] with another bound on pest's rule calls (`None`: unbounded) — for
+/// measuring what formulas need (`examples/parse_budget.rs`).
+pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Result<Statement, SyntaxError> {
     check_limits(tex)?;
     if tex.trim().is_empty() {
         return Err(SyntaxError::new(SyntaxErrorKind::Empty, Span::new(0, tex.len())));
@@ -50,10 +57,10 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
     static PEST: Mutex<()> = Mutex::new(());
     let parsed = {
         let _pest = PEST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        pest::set_call_limit(std::num::NonZeroUsize::new(call_budget(tex.len())));
+        pest::set_call_limit(call_limit);
         LatexParser::parse(Rule::formula, tex)
     };
-    let mut pairs = parsed.map_err(|e| convert_error(tex, e))?;
+    let mut pairs = parsed.map_err(|e| convert_error(tex, e, call_limit))?;
     let formula = pairs.next().expect("pest returns the formula rule on success");
     let span = span_of(&formula);
     // A long sum, product or run of primes becomes a chain of that depth in the tree, and every
@@ -151,7 +158,7 @@ fn check_environments(tex: &str) -> Result<(), SyntaxError> {
     }
 }
 
-fn convert_error(tex: &str, err: pest::error::Error<Rule>) -> SyntaxError {
+fn convert_error(tex: &str, err: pest::error::Error<Rule>, call_limit: Option<NonZeroUsize>) -> SyntaxError {
     use pest::error::{ErrorVariant, InputLocation};
     let pos = match err.location {
         InputLocation::Pos(p) => p,
@@ -163,7 +170,7 @@ fn convert_error(tex: &str, err: pest::error::Error<Rule>) -> SyntaxError {
     };
     if custom.is_some() {
         // pest reports a reached call limit as a custom error (its only one here).
-        let kind = SyntaxErrorKind::Budget { calls: call_budget(tex.len()) };
+        let kind = SyntaxErrorKind::Budget { calls: call_limit.map_or(0, NonZeroUsize::get) };
         return SyntaxError::new(kind, Span::new(pos, pos));
     }
     let found = offending_token(tex, pos);
