@@ -11,7 +11,7 @@ use derivcheck::syntax::{parse_formula, print};
 use proptest::prelude::*;
 
 /// A random expression in x and y, written as an author might: sums, differences, products,
-/// quotients, powers, exponentials and logs of positive things.
+/// quotients, powers, exponentials, logs of positive things, sines and cosines.
 fn leaf() -> impl Strategy<Value = String> + Clone {
     prop_oneof![
         Just("x".to_string()),
@@ -33,6 +33,8 @@ fn expression() -> impl Strategy<Value = String> {
             (inner.clone(), 2u32..4).prop_map(|(a, k)| format!("({a})^{{{k}}}")),
             (leaf(), leaf()).prop_map(|(a, b)| format!("e^{{{a}-{b}}}")),
             leaf().prop_map(|a| format!("\\ln(1+e^{{{a}}})")),
+            inner.clone().prop_map(|a| format!("\\sin({a})")),
+            (leaf(), leaf()).prop_map(|(a, b)| format!("\\cos({a}-{b})")),
         ]
     })
 }

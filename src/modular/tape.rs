@@ -113,6 +113,8 @@ pub enum Function {
     Log,
     Sin,
     Cos,
+    /// tan(u/2), the variable sin and cos are made of ([`Tape::sin_cos`]).
+    HalfTan,
     Abs,
     /// The principal q-th root u^{1/q} (q ≥ 2); u^{p/q} is taken as its p-th power, which holds
     /// on the principal branch for every u ≠ 0.
@@ -125,6 +127,20 @@ pub enum Function {
         index: Option<i64>,
         partials: Vec<u32>,
     },
+}
+
+/// The largest integer k for which e^{ku}, sin ku and cos ku are built from u's.
+const LARGEST_MULTIPLE: i128 = 64;
+
+/// The argument of an exponential or a sine/cosine, as the addition laws see it.
+enum Argument {
+    Sum(Id, Id),
+    Difference(Id, Id),
+    Negation(Id),
+    /// k·a for a small integer k.
+    Multiple(i64, Id),
+    /// Anything else: the function of it is an atom.
+    Base,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -537,48 +553,114 @@ impl Tape {
     /// e^{a+b} = e^a e^b, e^{a−b} = e^a / e^b, e^{−a} = 1/e^a, e^{ka} = (e^a)^k for a small
     /// integer k — so e^{s_j−c} and e^{s_j}/e^c are the same function to the test.
     fn exp(&mut self, u: Id) -> Id {
-        const LARGEST_MULTIPLE: i128 = 64;
-        let small_integer = |t: &Tape, id: Id| {
-            t.exact(id).filter(|r| r.is_integer() && r.numerator.abs() <= LARGEST_MULTIPLE).map(|r| r.numerator as i64)
-        };
-        if let Some(k) = small_integer(self, u).filter(|k| *k != 0 && *k != 1) {
+        if let Some(k) = self.small_integer(u).filter(|k| *k != 0 && *k != 1) {
             let e = self.plain_atom(Function::Exp, &[ONE]);
             return self.pow(e, k);
         }
-        match self.nodes[u as usize].op.clone() {
-            Op::Add(a, b) => {
+        match self.split_argument(u) {
+            Argument::Sum(a, b) => {
                 let (ea, eb) = (self.exp(a), self.exp(b));
                 self.mul(ea, eb)
             }
-            Op::Sub(a, b) => {
+            Argument::Difference(a, b) => {
                 let (ea, eb) = (self.exp(a), self.exp(b));
                 self.div(ea, eb)
             }
-            Op::Neg(a) => {
+            Argument::Negation(a) => {
                 let ea = self.exp(a);
                 self.pow(ea, -1)
             }
-            Op::Mul(a, b) if small_integer(self, a).is_some() || small_integer(self, b).is_some() => {
-                let (k, rest) = match small_integer(self, a) {
-                    Some(k) => (k, b),
-                    None => (small_integer(self, b).unwrap_or(1), a),
-                };
-                let e = self.exp(rest);
+            Argument::Multiple(k, a) => {
+                let e = self.exp(a);
                 self.pow(e, k)
             }
-            _ => self.plain_atom(Function::Exp, &[u]),
+            Argument::Base => self.plain_atom(Function::Exp, &[u]),
+        }
+    }
+
+    /// A constant integer of at most [`LARGEST_MULTIPLE`] in size.
+    fn small_integer(&self, id: Id) -> Option<i64> {
+        self.exact(id).filter(|r| r.is_integer() && r.numerator.abs() <= LARGEST_MULTIPLE).map(|r| r.numerator as i64)
+    }
+
+    /// How the argument of e^u, sin u, cos u splits for the addition laws.
+    fn split_argument(&self, u: Id) -> Argument {
+        match self.nodes[u as usize].op {
+            Op::Add(a, b) => Argument::Sum(a, b),
+            Op::Sub(a, b) => Argument::Difference(a, b),
+            Op::Neg(a) => Argument::Negation(a),
+            Op::Mul(a, b) => match (self.small_integer(a), self.small_integer(b)) {
+                (Some(k), _) => Argument::Multiple(k, b),
+                (None, Some(k)) => Argument::Multiple(k, a),
+                (None, None) => Argument::Base,
+            },
+            _ => Argument::Base,
         }
     }
 
     /// f(args): an atom, with simple exact values folded (e⁰ = 1, ln 1 = 0, sin 0 = 0, cos 0 = 1)
     /// and exponentials of sums split ([`Tape::exp`]).
     pub fn atom(&mut self, f: Function, args: &[Id]) -> Id {
-        if let (Function::Exp, [u]) = (&f, args) {
-            if !self.is(*u, 1) {
-                return self.exp(*u);
+        match (&f, args) {
+            (Function::Exp, [u]) if !self.is(*u, 1) => self.exp(*u),
+            (Function::Sin, [u]) => self.sin_cos(*u).0,
+            (Function::Cos, [u]) => self.sin_cos(*u).1,
+            _ => self.plain_atom(f, args),
+        }
+    }
+
+    /// (sin u, cos u) as rational functions of the half-angle tangent t = tan(a/2) of each base
+    /// argument a: sin a = 2t/(1+t²), cos a = (1−t²)/(1+t²), with the addition laws applied
+    /// first (u = a ± b, −a, k·a for a small integer k; true for all real and complex u) — so
+    /// sin² + cos² = 1 and R(a)ᵀR(b) = R(b−a) are identities of the variables, as e^{a+b} =
+    /// e^a e^b is for the exponential. The tangent's derivative is (1+t²)/2.
+    fn sin_cos(&mut self, u: Id) -> (Id, Id) {
+        if self.is(u, 0) {
+            return (ZERO, ONE);
+        }
+        match self.split_argument(u) {
+            Argument::Sum(a, b) | Argument::Difference(a, b) => {
+                let minus = matches!(self.nodes[u as usize].op, Op::Sub(..));
+                let (sa, ca) = self.sin_cos(a);
+                let (sb, cb) = self.sin_cos(b);
+                let sb = if minus { self.neg(sb) } else { sb };
+                let (c, s) = self.rotate((ca, sa), (cb, sb));
+                (s, c)
+            }
+            Argument::Negation(a) => {
+                let (sa, ca) = self.sin_cos(a);
+                (self.neg(sa), ca)
+            }
+            Argument::Multiple(k, a) => {
+                let (s, c) = self.sin_cos(a);
+                let s = if k < 0 { self.neg(s) } else { s };
+                // (cos + i sin)^|k| by repeated squaring, as (cos, sin) pairs.
+                let (mut result, mut base, mut n) = ((ONE, ZERO), (c, s), k.unsigned_abs());
+                while n > 0 {
+                    if n & 1 == 1 {
+                        result = self.rotate(result, base);
+                    }
+                    base = self.rotate(base, base);
+                    n >>= 1;
+                }
+                (result.1, result.0)
+            }
+            Argument::Base => {
+                let t = self.plain_atom(Function::HalfTan, &[u]);
+                let t2 = self.mul(t, t);
+                let one_plus = self.add(ONE, t2);
+                let one_minus = self.sub(ONE, t2);
+                let two_t = self.add(t, t);
+                (self.div(two_t, one_plus), self.div(one_minus, one_plus))
             }
         }
-        self.plain_atom(f, args)
+    }
+
+    /// The angle sum of (cos a, sin a) and (cos b, sin b): (cos(a+b), sin(a+b)).
+    fn rotate(&mut self, (ca, sa): (Id, Id), (cb, sb): (Id, Id)) -> (Id, Id) {
+        let (ca_cb, sa_sb) = (self.mul(ca, cb), self.mul(sa, sb));
+        let (sa_cb, ca_sb) = (self.mul(sa, cb), self.mul(ca, sb));
+        (self.sub(ca_cb, sa_sb), self.add(sa_cb, ca_sb))
     }
 
     fn plain_atom(&mut self, f: Function, args: &[Id]) -> Id {
@@ -698,6 +780,13 @@ impl Tape {
             Function::Cos => {
                 let s = self.atom(Function::Sin, args);
                 self.neg(s)
+            }
+            Function::HalfTan => {
+                // d tan(u/2) = (1 + tan²(u/2))/2 du
+                let t2 = self.mul(id, id);
+                let one_plus = self.add(ONE, t2);
+                let half = self.constant(Ratio::new(1, 2).unwrap_or(Ratio::int(0)));
+                self.mul(half, one_plus)
             }
             Function::Abs => self.div(args[0], id),
             Function::Root(q) => {
@@ -820,6 +909,40 @@ mod tests {
         let dds = t.gradient(ds, &[x])[0];
         let minus_s = t.neg(s);
         assert_eq!(t.value(dds), t.value(minus_s));
+    }
+
+    #[test]
+    fn sines_and_cosines_are_made_of_half_angle_tangents() {
+        let mut t = fresh();
+        let (x, y) = (t.leaf(), t.leaf());
+        let (sx, cx) = (t.atom(Function::Sin, &[x]), t.atom(Function::Cos, &[x]));
+        let (s2, c2) = (t.mul(sx, sx), t.mul(cx, cx));
+        let one = t.add(s2, c2);
+        assert_eq!(t.exact(one), None, "a rational function, not folded");
+        assert_eq!(t.value(one), t.value(ONE), "sin² + cos² = 1");
+        // sin(x − y) = sin x cos y − cos x sin y
+        let difference = t.sub(x, y);
+        let whole = t.atom(Function::Sin, &[difference]);
+        let (sy, cy) = (t.atom(Function::Sin, &[y]), t.atom(Function::Cos, &[y]));
+        let (a, b) = (t.mul(sx, cy), t.mul(cx, sy));
+        let parts = t.sub(a, b);
+        assert_eq!(t.value(whole), t.value(parts));
+        // sin 3x = 3 sin x − 4 sin³ x, and cos(−x) = cos x
+        let three = t.constant(Ratio::int(3));
+        let triple = t.mul(three, x);
+        let s3x = t.atom(Function::Sin, &[triple]);
+        let (three_s, s_cubed) = (t.mul(three, sx), t.pow(sx, 3));
+        let four = t.constant(Ratio::int(4));
+        let four_s_cubed = t.mul(four, s_cubed);
+        let expected = t.sub(three_s, four_s_cubed);
+        assert_eq!(t.value(s3x), t.value(expected));
+        let minus_x = t.neg(x);
+        let c_minus = t.atom(Function::Cos, &[minus_x]);
+        assert_eq!(t.value(c_minus), t.value(cx));
+        // d/dx sin x = cos x; a wrong identity stays nonzero
+        let d = t.gradient(sx, &[x])[0];
+        assert_eq!(t.value(d), t.value(cx));
+        assert_ne!(t.value(s3x), t.value(sx));
     }
 
     #[test]
