@@ -168,3 +168,23 @@ fn a_file_of_ambiguous_bars_is_read_in_bounded_time() {
         assert!(stderr(&out).contains("too ambiguous to read within"), "{command}: {}", stderr(&out));
     }
 }
+
+/// Specs and notes the whole-`check` fuzzer found (`tests/data/fuzz-check/NAME.md` with
+/// `NAME.toml`): a tanh layer of width 93 made the CAS's normal form run past 24 GB before
+/// the normal form was limited to differences of at most 64 transcendental atoms.
+#[test]
+fn specs_the_check_fuzzer_found_end_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-check");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let notes = entry.unwrap().path();
+        if notes.extension().is_some_and(|e| e == "md") {
+            let spec = notes.with_extension("toml");
+            let out = run_with_limit(
+                &["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--no-cache"],
+                LIMIT,
+            );
+            ends_cleanly(&out);
+            assert!(stdout(&out).contains("verified"), "{}", stdout(&out));
+        }
+    }
+}
