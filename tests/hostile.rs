@@ -133,8 +133,11 @@ fn the_run_time_limit_leaves_the_rest_undecided() {
     assert!(all_claims(&v)[0]["detail"].as_str().unwrap().contains("time limit"));
 }
 
-/// Inputs the fuzzers found slow (ambiguous `|` bars backtracked until pest's fixed call limit,
-/// about 0.4 s a formula, before the budget grew with the length): as notes and as one display formula, they end with verdicts or parse
+/// Inputs the fuzzers found slow or crashing, kept in `tests/data/fuzz/`: ambiguous `|` bars
+/// (backtracking until pest's fixed call limit, about 0.4 s a formula, before the budget grew
+/// with the length), and an index whose `auto` range was read off a matrix whose subscript
+/// needed that range again (an endless recursion: SIGSEGV in the fuzzer, an abort in the
+/// binary, before the cycle became an `undecided`). As notes and as one display formula, they end with verdicts or parse
 /// errors. Kept in `tests/data/fuzz/`.
 #[test]
 fn inputs_the_fuzzers_found_end_cleanly() {

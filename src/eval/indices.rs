@@ -83,10 +83,20 @@ impl<B: Backend> Instance<'_, B> {
     /// matrices with it (`S_{ij}` with S n×n gives i, j ≤ n).
     pub fn range_of(&self, letter: &str, uses: &[&Expr], env: &Env, span: Span) -> Result<i64, EvalError> {
         match self.scope.decls.get(letter) {
-            Some(Decl::Index { range }) if range == crate::spec::AUTO_RANGE => uses
-                .iter()
-                .find_map(|e| self.infer_range(letter, e, env))
-                .ok_or(EvalError::UnboundIndex { name: letter.to_string(), span }),
+            Some(Decl::Index { range }) if range == crate::spec::AUTO_RANGE => {
+                // Reading the range off a matrix evaluates it, which may need this range again
+                // (`X_{\ldots Z_i \ldots}`): a cycle, not an endless recursion.
+                // Keyed by the expressions it is read from: reading the same range from other
+                // expressions meanwhile (a definition's own sum over i) is no cycle.
+                let at: Vec<usize> = uses.iter().map(|e| std::ptr::from_ref::<Expr>(e) as usize).collect();
+                let key = format!("\u{1}range of {letter} in {at:?}");
+                if !self.in_progress.borrow_mut().insert(key.clone()) {
+                    return Err(EvalError::Cyclic { key: letter.to_string(), span });
+                }
+                let range = uses.iter().find_map(|e| self.infer_range(letter, e, env));
+                self.in_progress.borrow_mut().remove(&key);
+                range.ok_or(EvalError::UnboundIndex { name: letter.to_string(), span })
+            }
             Some(Decl::Index { range }) => Ok(self.size_of(range, span)? as i64),
             _ => Err(EvalError::UnboundIndex { name: letter.to_string(), span }),
         }
