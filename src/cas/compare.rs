@@ -156,9 +156,7 @@ fn is_rational_function(a: &Atom) -> bool {
             AtomView::Mul(m) => m.iter().all(walk),
             AtomView::Pow(p) => {
                 let (base, exponent) = p.get_base_exp();
-                matches!(exponent, AtomView::Num(_))
-                    && exponent.to_owned().to_string().parse::<i64>().is_ok()
-                    && walk(base)
+                integer(exponent).is_some() && walk(base)
             }
             _ => false,
         }
@@ -194,9 +192,7 @@ fn transcendental_atoms(a: &Atom) -> usize {
             }
             AtomView::Pow(p) => {
                 let (base, exponent) = p.get_base_exp();
-                let integer_power =
-                    matches!(exponent, AtomView::Num(_)) && exponent.to_owned().to_string().parse::<i64>().is_ok();
-                if integer_power {
+                if integer(exponent).is_some() {
                     walk(base, seen);
                 } else if seen.insert(v) {
                     walk(base, seen);
@@ -320,13 +316,20 @@ fn integer_multiple_of_log(term: AtomView) -> Option<(i64, Atom)> {
     let AtomView::Mul(m) = term else { return None };
     let factors: Vec<AtomView> = m.iter().collect();
     let [a, b] = factors[..] else { return None };
-    let (number, log) = match (a, b) {
-        (AtomView::Num(_), other) => (a, other),
-        (other, AtomView::Num(_)) => (b, other),
+    let (n, log) = match (integer(a), integer(b)) {
+        (Some(n), _) => (n, b),
+        (None, Some(n)) => (n, a),
         _ => return None,
     };
-    let n: i64 = number.to_owned().to_string().parse().ok()?;
     Some((n, log_argument(log)?))
+}
+
+/// The value of an integer number atom (one that fits an i64).
+fn integer(v: AtomView) -> Option<i64> {
+    match v {
+        AtomView::Num(_) => v.to_owned().to_string().parse().ok(),
+        _ => None,
+    }
 }
 
 /// ln of a factor that is positive for every real value of the leaves, expanded; `None` when
