@@ -39,6 +39,7 @@ impl<B: Backend> Instance<'_, B> {
     fn fresh<'s>(&'s self, opaque: Option<&'s str>) -> Instance<'s, B> {
         let mut inner = Instance::new(self.backend, self.scope, self.sizes, opaque, self.budget);
         inner.names = self.names.clone();
+        inner.in_progress = self.in_progress.clone();
         inner.positive_leaves = self.positive_leaves.clone();
         inner
     }

@@ -58,7 +58,10 @@ pub struct Instance<'a, B: Backend> {
     steps: Cell<usize>,
     cache: RefCell<HashMap<DefinitionAt, Value<B::S>>>,
     pub(super) adjoints: RefCell<HashMap<String, Value<B::S>>>,
-    pub(super) in_progress: RefCell<HashSet<String>>,
+    /// Definitions, functions and index ranges being evaluated. Shared by the fresh instances a
+    /// derivative or an adjoint makes: a definition met again inside one of them (a loss whose
+    /// definition uses its own adjoint `\bar H`, Y = ∂Y/∂x) is a cycle, not a deeper recursion.
+    pub(super) in_progress: Rc<RefCell<HashSet<String>>>,
     /// Arguments of the notes' functions being applied (`z` in `\sigma(z)=…`), innermost last.
     /// A definition's body starts a fresh frame: arguments are lexically scoped.
     pub(super) bound: RefCell<Vec<HashMap<String, Value<B::S>>>>,
@@ -87,7 +90,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             steps: Cell::new(0),
             cache: RefCell::new(HashMap::new()),
             adjoints: RefCell::new(HashMap::new()),
-            in_progress: RefCell::new(HashSet::new()),
+            in_progress: Rc::new(RefCell::new(HashSet::new())),
             bound: RefCell::new(Vec::new()),
             names: Rc::new(RefCell::new(BTreeMap::new())),
             positive_leaves: Rc::new(RefCell::new(HashSet::new())),
@@ -189,7 +192,16 @@ impl<'a, B: Backend> Instance<'a, B> {
                 span,
             });
         }
-        if n.is_multiple_of(256) && Instant::now() > self.budget.deadline {
+        if n.is_multiple_of(256) {
+            return self.on_time(span);
+        }
+        Ok(())
+    }
+
+    /// An error once the claim's deadline has passed: for loops that do much work per step
+    /// (a determinant's minors).
+    pub(super) fn on_time(&self, span: Span) -> Result<(), EvalError> {
+        if Instant::now() > self.budget.deadline {
             return Err(EvalError::Budget { what: "time limit for this claim".into(), span });
         }
         Ok(())
@@ -574,7 +586,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             let what = format!("a matrix to a power beyond {MAX_MATRIX_POWER}");
             return Err(EvalError::Budget { what, span });
         }
-        let base_matrix = if n < 0 { super::builtins::inverse(&b, span)? } else { b.clone() };
+        let base_matrix = if n < 0 { super::builtins::inverse(&b, span, &|| self.on_time(span))? } else { b.clone() };
         let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
         for _ in 0..n.unsigned_abs() {
             acc = acc.matmul(&base_matrix, span)?;
