@@ -165,7 +165,7 @@ fn is_rational_function(a: &Atom) -> bool {
 }
 
 pub(super) fn guarded_normal_form(a: &Atom) -> Option<Atom> {
-    if transcendental_atoms(a) > MAX_TRANSCENDENTAL_ATOMS {
+    if transcendental_atoms(a) > MAX_TRANSCENDENTAL_ATOMS || common_numerator_terms(a) > MAX_COMMON_NUMERATOR_TERMS {
         return None;
     }
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| normal_form(a))).ok()
@@ -205,6 +205,91 @@ fn transcendental_atoms(a: &Atom) -> usize {
     }
     walk(a.as_view(), &mut seen);
     seen.len()
+}
+
+/// The most terms the numerator of a difference over its common denominator may have, by
+/// [`common_numerator_terms`], for its normal form to be tried: Symbolica's `together`
+/// multiplies it out with no budget able to stop it: the check fuzzer's tanh layer of width 6,
+/// with a mangled claim, bounded at 5.6·10¹⁰ terms, asked for a 1.9 GB polynomial. Beyond this
+/// the randomized test and the floats decide. The bound is loose: the largest in the test suite,
+/// 7.9 million (an MLP chapter), takes 17 ms.
+const MAX_COMMON_NUMERATOR_TERMS: f64 = 1e8;
+
+/// An upper bound on the number of terms of `a`'s numerator once put over one denominator and
+/// multiplied out, as `together` does: each sum takes the union of its terms' denominators
+/// (equal bases counted once, at their highest power), and each term's numerator is multiplied
+/// by the denominator factors it lacks. Atoms that are not rational (ℯ^u, roots, functions)
+/// count as variables, their arguments bounded on their own.
+fn common_numerator_terms(a: &Atom) -> f64 {
+    bound(a.as_view()).numerator
+}
+
+/// A rational expression's size: terms of its numerator, and its denominator as bases (with
+/// their own numerator's terms) to powers.
+struct RationalSize<'a> {
+    numerator: f64,
+    denominator: HashMap<AtomView<'a>, (i64, f64)>,
+}
+
+/// Terms of a sum of `terms` terms to the power k: at most C(terms + k − 1, k).
+fn power_terms(terms: f64, k: i64) -> f64 {
+    (1..=k.min(1 << 20)).fold(1.0, |acc, i| acc * (terms + i as f64 - 1.0) / i as f64).min(f64::MAX)
+}
+
+fn bound(v: AtomView<'_>) -> RationalSize<'_> {
+    let atom = |numerator: f64| RationalSize { numerator, denominator: HashMap::new() };
+    match v {
+        AtomView::Num(_) | AtomView::Var(_) => atom(1.0),
+        AtomView::Fun(f) => atom(f.iter().map(|arg| bound(arg).numerator).fold(1.0, f64::max)),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            let inner = bound(base);
+            match integer(exponent) {
+                Some(k) if k > 0 => RationalSize {
+                    numerator: power_terms(inner.numerator, k),
+                    denominator: inner
+                        .denominator
+                        .into_iter()
+                        .map(|(b, (m, t))| (b, (m.saturating_mul(k), t)))
+                        .collect(),
+                },
+                Some(k) if k < 0 => {
+                    let numerator =
+                        inner.denominator.values().map(|&(m, t)| power_terms(t, m.saturating_mul(-k))).product();
+                    let denominator = HashMap::from([(base, (-k, inner.numerator))]);
+                    RationalSize { numerator, denominator }
+                }
+                _ => atom(inner.numerator.max(bound(exponent).numerator)),
+            }
+        }
+        AtomView::Mul(product) => product.iter().map(bound).fold(atom(1.0), |mut acc, factor| {
+            acc.numerator *= factor.numerator;
+            for (b, (m, t)) in factor.denominator {
+                acc.denominator.entry(b).or_insert((0, t)).0 += m;
+            }
+            acc
+        }),
+        AtomView::Add(sum) => {
+            let terms: Vec<RationalSize> = sum.iter().map(bound).collect();
+            let mut denominator: HashMap<AtomView, (i64, f64)> = HashMap::new();
+            for t in &terms {
+                for (b, &(m, size)) in &t.denominator {
+                    let entry = denominator.entry(*b).or_insert((0, size));
+                    entry.0 = entry.0.max(m);
+                }
+            }
+            let numerator = terms
+                .iter()
+                .map(|t| {
+                    let missing = denominator
+                        .iter()
+                        .map(|(b, &(m, size))| power_terms(size, m - t.denominator.get(b).map_or(0, |&(own, _)| own)));
+                    t.numerator * missing.product::<f64>()
+                })
+                .sum();
+            RationalSize { numerator, denominator }
+        }
+    }
 }
 
 /// Rational normal form (exp atoms included); then, if needed, logs of products of positive
@@ -625,5 +710,25 @@ mod tests {
     fn roots_of_squares_are_not_simplified() {
         assert_ne!(nf("(x^2)^(1/2) - x"), "0");
         assert_ne!(nf("(a^2*b^2)^(1/2) - a*b"), "0");
+    }
+
+    fn terms(text: &str) -> f64 {
+        let text = text.to_string();
+        crate::cas::worker::run(move || common_numerator_terms(&parse!(text.as_str())))
+    }
+
+    #[test]
+    fn common_numerators_are_bounded_before_the_normal_form() {
+        // Equal denominators are counted once; distinct ones multiply the other terms.
+        assert_eq!(terms("1/(1+x) + y/(1+x)"), 2.0);
+        assert_eq!(terms("1/(1+x) + 1/(1+y)"), 4.0);
+        assert_eq!(terms("x/(1+x)^2 - 1/(1+x)"), 3.0);
+        assert_eq!(terms("(a+b)^2"), 3.0);
+        // Sums of reciprocals of distinct binomials: n·2ⁿ⁻¹ terms over the common denominator.
+        let reciprocals = |n: usize| (1..=n).map(|i| format!("1/(1+x{i})")).collect::<Vec<_>>().join(" + ");
+        assert_eq!(terms(&reciprocals(20)), 20.0 * 2f64.powi(19));
+        assert!(terms(&reciprocals(30)) > MAX_COMMON_NUMERATOR_TERMS);
+        let too_big = reciprocals(30);
+        assert!(crate::cas::worker::run(move || guarded_normal_form(&parse!(too_big.as_str()))).is_none());
     }
 }
