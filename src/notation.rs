@@ -77,7 +77,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "delimiters",
         written: r"|x|, \lvert x\rvert, \left|x\right|",
-        meaning: "the absolute value of a scalar; of a vector or matrix it is refused (a determinant? a norm?)",
+        meaning: "the absolute value of a scalar; of a vector or matrix it is refused (a determinant? a norm?). Bare bars that read two ways (|a|b|c|: |a|·b·|c| or |a·|b|·c|) are a parse error",
         example: r"|a-b|=|b-a|",
     },
     Notation {

@@ -145,6 +145,7 @@ pub fn syntax_error_chinese(kind: &crate::syntax::SyntaxErrorKind) -> String {
         K::TooDeep { limit } => format!("公式嵌套过深（超过 {limit} 层）"),
         K::TooLong { operands, limit } => format!("公式过长：一串 {operands} 个运算项或后缀（上限 {limit}），请拆开"),
         K::Budget { calls } => format!("公式歧义过多，在 {calls} 步解析预算内无法读出（预算随公式长度增长）；是否有既可开又可闭的 | ？请写 \\lvert…\\rvert 或 \\left|…\\right|"),
+        K::AmbiguousBars => "这些 | 有两种读法（|a|b|c| 可读作 |a|·b·|c| 或 |a·|b|·c|）；请写 \\lvert…\\rvert、\\left|…\\right| 或 \\cdot".into(),
         K::Internal => "内部错误：无法构建此公式的语法树（请报告）".into(),
         K::UnbalancedEnvironment { .. } => "环境的 \\begin 与 \\end 不配对".into(),
         K::UnknownCommand { command } => format!("未知命令 `{command}`"),

@@ -24,6 +24,8 @@ pub enum SyntaxErrorKind {
     TooLong { operands: usize, limit: usize },
     #[error("formula too ambiguous to read within {calls} parser steps (its length allows no more); bare | bars that could open or close? write \\lvert…\\rvert or \\left|…\\right|")]
     Budget { calls: usize },
+    #[error("these bare | bars read two ways (|a|b|c| is |a|·b·|c| or |a·|b|·c|); write \\lvert…\\rvert, \\left|…\\right| or \\cdot")]
+    AmbiguousBars,
     #[error("internal error: the parser could not build this formula's tree (please report it)")]
     Internal,
     #[error("{detail}")]

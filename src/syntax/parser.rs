@@ -70,6 +70,7 @@ pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Resu
         let at = Span::new(span.start, span.start + 1);
         return Err(SyntaxError::new(SyntaxErrorKind::TooLong { operands, limit: MAX_CHAIN }, at));
     }
+    check_bars_read_one_way(formula.clone())?;
     // The builders trust the grammar's shape; should they ever disagree, report instead of crash.
     let built = std::panic::catch_unwind(|| {
         formula
@@ -91,6 +92,59 @@ pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Resu
 fn chain_depth(pair: Pair<Rule>) -> usize {
     let children: Vec<Pair<Rule>> = pair.into_inner().collect();
     children.len() + children.into_iter().map(chain_depth).max().unwrap_or(0)
+}
+
+/// Refuses bare `|` bars that read two ways. In `|a|b|c|` the second bar may close `|a|`
+/// (|a|·b·|c|, the reading pest finds first) or open an inner `|b|` (|a·|b|·c|); a guess would
+/// verify or refute the wrong formula. The second reading exists when, in one sum, an absolute
+/// value whose closing bar is a bare `|` without a script is followed by a juxtaposed factor,
+/// and a later absolute value opened by a bare `|` is juxtaposed to the factor before it: the
+/// bars around what lies between can pair up instead. `|a|\,|b|`, `|a|^2 b|c|`, `|a| + |b|`
+/// and `|a|\cdot b|c|` read one way only and are kept.
+/// (`pair.into_inner().flatten()` walks the tree without recursion.)
+fn check_bars_read_one_way(formula: Pair<Rule>) -> Result<(), SyntaxError> {
+    for sum in formula.into_inner().flatten().filter(|p| p.as_rule() == Rule::expr) {
+        // The sum's factors in order, each with whether it is juxtaposed to the one before.
+        let mut factors: Vec<(bool, Pair<Rule>)> = Vec::new();
+        for term in sum.into_inner().filter(|p| p.as_rule() == Rule::term) {
+            let mut juxtaposed = false;
+            for part in term.into_inner() {
+                match part.as_rule() {
+                    Rule::mulop => juxtaposed = false,
+                    Rule::factor => {
+                        factors.push((juxtaposed, part));
+                        juxtaposed = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (i, (_, first)) in factors.iter().enumerate() {
+            let Some((_, close, scripted)) = absolute_value_bars(first) else { continue };
+            if close.as_str() != "|" || scripted || !factors.get(i + 1).is_some_and(|(juxt, _)| *juxt) {
+                continue;
+            }
+            let reopened = factors[i + 2..].iter().any(|(juxt, later)| {
+                *juxt && absolute_value_bars(later).is_some_and(|(open, _, _)| open.as_str() == "|")
+            });
+            if reopened {
+                let at = span_of(&close);
+                return Err(SyntaxError::new(SyntaxErrorKind::AmbiguousBars, at));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A factor that is an absolute value: its opening and closing bars, and whether a script or
+/// prime follows it.
+fn absolute_value_bars<'i>(factor: &Pair<'i, Rule>) -> Option<(Pair<'i, Rule>, Pair<'i, Rule>, bool)> {
+    let mut parts = factor.clone().into_inner();
+    let primary = parts.next().filter(|p| p.as_rule() == Rule::abs)?;
+    let scripted = parts.next().is_some();
+    let mut bars = primary.into_inner().filter(|p| matches!(p.as_rule(), Rule::abs_open | Rule::abs_close));
+    let (open, close) = (bars.next()?, bars.next()?);
+    Some((open, close, scripted))
 }
 
 /// Refuses formulas that are too large or too deeply nested, before any recursion happens.

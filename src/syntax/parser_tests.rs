@@ -92,3 +92,27 @@ fn known_commands_come_from_the_grammar() {
     assert!(!is_known_command("\\fra"));
     assert!(!is_known_command("\\foo"));
 }
+
+#[test]
+fn bare_bars_that_read_two_ways_are_refused() {
+    // |a|·b·|c| or |a·|b|·c|: the closing bar of |a| is named.
+    for (tex, at) in [("|a|b|c| = 1", 2), ("|a| b |c|", 2), ("x|a|b + c|d|", 3), ("|a| |b| c |d|", 2)] {
+        let e = err(tex);
+        assert_eq!(e.kind, SyntaxErrorKind::AmbiguousBars, "{tex}");
+        assert_eq!(e.span, Span::new(at, at + 1), "{tex}");
+    }
+    // One reading only: nothing between, a script, an operator, explicit or sized bars, groups.
+    for (tex, reading) in [
+        ("|a| |b|", "(* (abs a) (abs b))"),
+        ("|a|\\,|b|", "(* (abs a) (abs b))"),
+        ("|a|^2 b|c|", "(* (* (^ (abs a) 2) b) (abs c))"),
+        ("|a| + |b|", "(+ (abs a) (abs b))"),
+        ("|a| b + |c|", "(+ (* (abs a) b) (abs c))"),
+        ("|a|\\cdot b|c|", "(* (cdot (abs a) b) (abs c))"),
+        ("\\lvert a\\rvert b \\lvert c\\rvert", "(* (* (abs a) b) (abs c))"),
+        ("\\frac{|a| b}{|c|}", "(frac (* (abs a) b) (abs c))"),
+        ("|x| y", "(* (abs x) y)"),
+    ] {
+        assert_eq!(sx(tex), reading, "{tex}");
+    }
+}
