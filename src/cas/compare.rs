@@ -265,7 +265,8 @@ fn bound(v: AtomView<'_>) -> RationalSize<'_> {
         AtomView::Mul(product) => product.iter().map(bound).fold(atom(1.0), |mut acc, factor| {
             acc.numerator *= factor.numerator;
             for (b, (m, t)) in factor.denominator {
-                acc.denominator.entry(b).or_insert((0, t)).0 += m;
+                let power = &mut acc.denominator.entry(b).or_insert((0, t)).0;
+                *power = power.saturating_add(m);
             }
             acc
         }),
