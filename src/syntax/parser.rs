@@ -70,7 +70,9 @@ pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Resu
         let at = Span::new(span.start, span.start + 1);
         return Err(SyntaxError::new(SyntaxErrorKind::TooLong { operands, limit: MAX_CHAIN }, at));
     }
-    check_bars_read_one_way(formula.clone())?;
+    if tex.contains('|') {
+        check_bars_read_one_way(formula.clone())?;
+    }
     // The builders trust the grammar's shape; should they ever disagree, report instead of crash.
     let built = std::panic::catch_unwind(|| {
         formula
@@ -99,37 +101,55 @@ fn chain_depth(pair: Pair<Rule>) -> usize {
 /// verify or refute the wrong formula. The second reading exists when, in one sum, an absolute
 /// value whose closing bar is a bare `|` without a script is followed by a juxtaposed factor,
 /// and a later absolute value opened by a bare `|` is juxtaposed to the factor before it: the
-/// bars around what lies between can pair up instead. `|a|\,|b|`, `|a|^2 b|c|`, `|a| + |b|`
-/// and `|a|\cdot b|c|` read one way only and are kept.
+/// bars around what lies between can pair up instead; it matters when what lies between may be
+/// negative. `|a|\,|b|`, `|a|^2 b|c|`, `|a| + |b|` and `|a|\cdot b|c|` read one way only, and
+/// `|a|\,|b|\,|c|` two ways of equal value: they are kept.
 /// (`pair.into_inner().flatten()` walks the tree without recursion.)
 fn check_bars_read_one_way(formula: Pair<Rule>) -> Result<(), SyntaxError> {
     for sum in formula.into_inner().flatten().filter(|p| p.as_rule() == Rule::expr) {
-        // The sum's factors in order, each with whether it is juxtaposed to the one before.
-        let mut factors: Vec<(bool, Pair<Rule>)> = Vec::new();
-        for term in sum.into_inner().filter(|p| p.as_rule() == Rule::term) {
+        // The sum's factors in order: the term each is in, and whether it is juxtaposed to the
+        // factor before it.
+        let mut factors: Vec<(usize, bool, Pair<Rule>)> = Vec::new();
+        for (term_index, term) in sum.into_inner().filter(|p| p.as_rule() == Rule::term).enumerate() {
             let mut juxtaposed = false;
             for part in term.into_inner() {
                 match part.as_rule() {
                     Rule::mulop => juxtaposed = false,
                     Rule::factor => {
-                        factors.push((juxtaposed, part));
+                        factors.push((term_index, juxtaposed, part));
                         juxtaposed = true;
                     }
                     _ => {}
                 }
             }
         }
-        for (i, (_, first)) in factors.iter().enumerate() {
-            let Some((_, close, scripted)) = absolute_value_bars(first) else { continue };
-            if close.as_str() != "|" || scripted || !factors.get(i + 1).is_some_and(|(juxt, _)| *juxt) {
+        let n = factors.len();
+        let bars: Vec<_> = factors.iter().map(|(_, _, factor)| absolute_value_bars(factor)).collect();
+        // One pass from the end each, so a long sum stays linear. reopened_from[k]: a factor at k
+        // or later is an absolute value opened by a bare bar, juxtaposed to the factor before it;
+        // next_not_abs[k]: the first factor at k or later that is not an absolute value;
+        // term_end[k]: the first factor after k in another term.
+        let (mut reopened_from, mut next_not_abs, mut term_end) = (vec![false; n + 1], vec![n; n + 1], vec![n; n]);
+        for k in (0..n).rev() {
+            let reopens = factors[k].1 && bars[k].as_ref().is_some_and(|(open, _, _)| open.as_str() == "|");
+            reopened_from[k] = reopens || reopened_from[k + 1];
+            next_not_abs[k] = if bars[k].is_some() { next_not_abs[k + 1] } else { k };
+            if k + 1 < n {
+                term_end[k] = if factors[k + 1].0 != factors[k].0 { k + 1 } else { term_end[k + 1] };
+            }
+        }
+        for (i, bar) in bars.iter().enumerate() {
+            let Some((_, close, scripted)) = bar else { continue };
+            let followed = factors.get(i + 1).is_some_and(|(_, juxtaposed, _)| *juxtaposed);
+            if close.as_str() != "|" || *scripted || !followed {
                 continue;
             }
-            let reopened = factors[i + 2..].iter().any(|(juxt, later)| {
-                *juxt && absolute_value_bars(later).is_some_and(|(open, _, _)| open.as_str() == "|")
-            });
-            if reopened {
-                let at = span_of(&close);
-                return Err(SyntaxError::new(SyntaxErrorKind::AmbiguousBars, at));
+            // The two readings differ only if what lies between may be negative: a factor that is
+            // not an absolute value, or a sign (the end of i's term). |a| |b| |c| is the same
+            // either way, |a·||b||·c|.
+            let signed_from = next_not_abs[i + 1].min(term_end[i]);
+            if signed_from < n && reopened_from[signed_from + 1] {
+                return Err(SyntaxError::new(SyntaxErrorKind::AmbiguousBars, span_of(close)));
             }
         }
     }

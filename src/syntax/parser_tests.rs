@@ -96,7 +96,9 @@ fn known_commands_come_from_the_grammar() {
 #[test]
 fn bare_bars_that_read_two_ways_are_refused() {
     // |a|·b·|c| or |a·|b|·c|: the closing bar of |a| is named.
-    for (tex, at) in [("|a|b|c| = 1", 2), ("|a| b |c|", 2), ("x|a|b + c|d|", 3), ("|a| |b| c |d|", 2)] {
+    for (tex, at) in
+        [("|a|b|c| = 1", 2), ("|a| b |c|", 2), ("x|a|b + c|d|", 3), ("|a| |b| c |d|", 2), ("|a| |b| + |c| |d|", 2)]
+    {
         let e = err(tex);
         assert_eq!(e.kind, SyntaxErrorKind::AmbiguousBars, "{tex}");
         assert_eq!(e.span, Span::new(at, at + 1), "{tex}");
@@ -112,6 +114,7 @@ fn bare_bars_that_read_two_ways_are_refused() {
         ("\\lvert a\\rvert b \\lvert c\\rvert", "(* (* (abs a) b) (abs c))"),
         ("\\frac{|a| b}{|c|}", "(frac (* (abs a) b) (abs c))"),
         ("|x| y", "(* (abs x) y)"),
+        ("|a|\\,|b|\\,|c|", "(* (* (abs a) (abs b)) (abs c))"),
     ] {
         assert_eq!(sx(tex), reading, "{tex}");
     }
