@@ -16,8 +16,8 @@ use std::cell::RefCell;
 
 mod cache;
 use crate::numeric;
-use crate::sema::Scope;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
+use crate::sema::{Definition, Scope};
 use crate::syntax::ast::Statement;
 use crate::syntax::ast::{Expr, ExprKind};
 use serde::Serialize;
@@ -160,27 +160,126 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             }
             let key = cache.map(|_| fingerprint(scope, claim));
             if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
-                return CheckedClaim { from_cache: true, ..checked_claim(claim, verdict) };
+                return CheckedClaim {
+                    from_cache: true,
+                    ..checked_claim(claim, other_readings(scope, claim, verdict))
+                };
             }
             let verdict = timed(|| {
-                let floats = assumptions_hold.then_some(&floats);
                 let verdict = guarded(|| {
+                    // Values the prose gives for this claim (a binding, an example definition) make
+                    // a scope of its own; it shares no points with the section's.
+                    if let Some(own) = claim_scope(scope, claim) {
+                        return check_claim(&own, claim, None, None);
+                    }
+                    let floats = assumptions_hold.then_some(&floats);
                     if claim.holds {
                         check_claim(scope, claim, floats, Some(&shared))
                     } else {
                         check_failing_claim(scope, claim, &shared)
                     }
                 });
-                Verdict { assuming: assuming.clone(), ..verdict }
+                let mut assuming = assuming.clone();
+                assuming.extend(claim.reading.given.iter().cloned());
+                Verdict { assuming, ..verdict }
             });
             // A verdict cut short by a time or size budget depends on the machine: not kept.
             let budget = matches!(verdict.reason, Reason::Budget { .. } | Reason::Internal { .. });
             if let (Some(cache), Some(key), false) = (cache, &key, budget) {
                 cache.put(key, &verdict);
             }
-            checked_claim(claim, verdict)
+            checked_claim(claim, other_readings(scope, claim, verdict))
         })
         .collect()
+}
+
+/// The section's scope with the claim's own definitions in force (bindings of its paragraph,
+/// example definitions made before it); `None` when it has none.
+fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
+    if claim.reading.overrides.is_empty() {
+        return None;
+    }
+    let mut own = scope.clone();
+    for definition in &claim.reading.overrides {
+        own.defs.insert(definition.key.clone(), definition.clone());
+    }
+    Some(own)
+}
+
+/// A refutation stands only if every plausible reading of the claim refutes it:
+/// - the words make it a condition, or a new meaning of a letter (the claim's alternative);
+/// - a letter an earlier section defined may be a fresh one here (unless the spec pins the
+///   section): checked again with those letters fresh;
+/// - it may fail only where a variable is negative or zero: checked again with every variable
+///   positive.
+///
+/// Otherwise the claim is undecided, naming the reading (a counterexample is kept).
+fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    if verdict.status != Status::Refuted || !claim.holds {
+        return verdict;
+    }
+    let undecided = |reason: Reason, verdict: Verdict| Verdict { status: Status::Undecided, reason, ..verdict };
+    if let Some(other) = &claim.reading.alternative {
+        let reason = Reason::OtherReading {
+            reading: other.reading,
+            symbol: other.symbol.clone(),
+            earlier: other.earlier.clone(),
+        };
+        return undecided(reason, verdict);
+    }
+    let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    if !base.pinned {
+        let used = crate::eval::dependencies(&base, claim);
+        let inherited: Vec<&Definition> = base
+            .defs
+            .values()
+            .filter(|d| d.inherited && !d.function && mentions(claim, &d.key) && used.contains(&d.key))
+            .collect();
+        if let Some(first) = inherited.first() {
+            let mut fresh = base.clone();
+            for d in &inherited {
+                fresh.defs.remove(&d.key);
+            }
+            let again = guarded(|| check_claim(&fresh, claim, None, None));
+            if again.status != Status::Refuted {
+                let earlier = first.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
+                let earlier = earlier.into_iter().rev().collect::<Vec<_>>().join(":");
+                let reason = Reason::OtherReading {
+                    reading: crate::model::Reading::EarlierMeaning,
+                    symbol: Some(first.key.clone()),
+                    earlier: Some(earlier),
+                };
+                return undecided(reason, verdict);
+            }
+        }
+    }
+    let below_zero = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).is_some_and(|m| {
+        m.point.iter().any(|(_, v)| *v <= 0.0) || m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some()
+    });
+    if below_zero && !base.all_positive {
+        let positive = Scope { all_positive: true, ..base };
+        let again = guarded(|| check_claim(&positive, claim, None, None));
+        if again.status == Status::Verified {
+            let symbols = verdict
+                .counterexample
+                .as_ref()
+                .and_then(|c| c.mismatch.as_ref())
+                .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
+                .unwrap_or_default();
+            return undecided(Reason::HoldsForPositive { symbols }, verdict);
+        }
+    }
+    verdict
+}
+
+/// Does the claim write the letter `key` itself (not only through a definition)?
+fn mentions(claim: &Claim, key: &str) -> bool {
+    fn walk(e: &Expr, key: &str) -> bool {
+        e.symbol_key().is_some_and(|k| k == key)
+            || matches!(&e.kind, ExprKind::Call { func, .. } if func.symbol_key().is_some_and(|k| k == key))
+            || e.children().any(|c| walk(c, key))
+    }
+    walk(&claim.lhs, key) || walk(&claim.rhs, key)
 }
 
 fn section_seed(number: &str) -> u64 {
@@ -757,6 +856,7 @@ mod tests {
             variant: false,
             approx: false,
             understood: String::new(),
+            reading: Default::default(),
         };
         cas::worker::run(move || {
             if randomized_first {

@@ -309,6 +309,36 @@ pub enum Reason {
     ExampleSetup {
         detail: String,
     },
+    /// False as an identity, but the text leaves another reading open under which it claims
+    /// nothing false (an equation to solve, a new meaning of a letter): not a finding.
+    OtherReading {
+        reading: Reading,
+        /// The letter whose meaning is in question, for [`Reading::Redefinition`] and
+        /// [`Reading::EarlierMeaning`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        symbol: Option<String>,
+        /// Where the earlier meaning was written (`12:3`), where there is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        earlier: Option<String>,
+    },
+    /// False at a point where a variable is negative or zero (a log, a root, a real power), true
+    /// wherever the variables are positive: the verdict's counterexample is the point. Fails the
+    /// run only under `--strict`.
+    HoldsForPositive {
+        symbols: Vec<String>,
+    },
+}
+
+/// A way of reading a formula other than "an identity for every value of its letters".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reading {
+    /// A condition or an equation to solve (`2x+y=1`, `\det(A-\lambda I)=0`, "where A = Aᵀ").
+    Condition,
+    /// An example that gives the letter a new meaning (`f(x)=\exp(x)` after another f).
+    Redefinition,
+    /// The letter may be a fresh one rather than the one an earlier section defined.
+    EarlierMeaning,
 }
 
 /// A printed entry of the worked example that differs.
@@ -334,6 +364,8 @@ pub enum SkipReason {
     DefinitionNotTaken,
     /// The spec's `ignore` entry, with the author's reason.
     Ignored { because: String },
+    /// A side is `[a, b]`: an interval or a row of two? Not read.
+    Interval,
 }
 
 /// What a formula of the notes is to derivcheck; every formula has exactly one role, so the
@@ -355,4 +387,13 @@ pub enum FormulaRole {
     NotChecked,
     /// The formula does not parse.
     NotParsed,
+    /// Gives a letter a value for the sentence or paragraph that follows (`x=10`,
+    /// `\mathbf v_0=\mathbf s_0=0`); later claims there are checked with that value.
+    Binding,
+    /// A condition or an equation to solve (`H=0`, `2x+y=1`, `0=(2-\lambda)(3-\lambda)-2`):
+    /// false as an identity, and the words around it say it is not one.
+    Condition,
+    /// An example that gives a letter a new meaning from here on (`f(x)=\exp(x)`,
+    /// `\mathbf A=\begin{bmatrix}…`), shadowing the earlier one.
+    ExampleDefinition,
 }

@@ -56,6 +56,13 @@ pub struct FormulaSite {
     /// 1-based line and column (in characters) of the opening delimiter.
     pub line: usize,
     pub col: usize,
+    /// The prose just before the formula, in its sentence (`we use $…$ as the initial value`
+    /// gives `we use`; other formulas of the sentence appear as `$`): the words that say what the
+    /// formula is for. A display formula standing alone takes the end of the paragraph above.
+    pub lead: String,
+    /// The Markdown block (paragraph, list item, heading) the formula stands in, counted from 0:
+    /// what a binding (`if $x=10$, …`) reaches.
+    pub block: usize,
 }
 
 /// A 1-based line and character column.
@@ -85,7 +92,18 @@ impl Document {
         let mut counters: Vec<usize> = Vec::new();
         let mut before_first = 0;
         let mut block_start: Option<usize> = None;
+        let mut prose = Prose::default();
         for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
+            match &event {
+                Event::Start(Tag::CodeBlock(_)) | Event::End(TagEnd::Heading(_)) => prose.clear(),
+                Event::Start(Tag::Paragraph) | Event::Start(Tag::Item) | Event::Start(Tag::TableCell) => {
+                    prose.block += 1;
+                    prose.push(" ");
+                }
+                Event::Text(text) | Event::Code(text) => prose.push(text),
+                Event::SoftBreak | Event::HardBreak => prose.push(" "),
+                _ => {}
+            }
             match event {
                 Event::Start(Tag::Heading { .. }) | Event::Start(Tag::Paragraph) => block_start = Some(range.start),
                 Event::End(TagEnd::Heading(_)) => {
@@ -108,7 +126,10 @@ impl Document {
                         None => &mut before_first,
                     };
                     *counter += 1;
-                    let site = self.formula_site(&source, &lines, range, display, *counter);
+                    let mut site = self.formula_site(&source, &lines, range, display, *counter);
+                    site.lead = prose.lead();
+                    site.block = prose.block;
+                    prose.push("$");
                     self.formulas.push(site);
                 }
                 Event::Text(_) => self.warn_lone_dollars(&source, &lines, range),
@@ -143,6 +164,8 @@ impl Document {
             tex_range,
             line: pos.line,
             col: pos.col,
+            lead: String::new(),
+            block: 0,
         }
     }
 
@@ -166,6 +189,49 @@ impl Document {
     /// Source position of a byte offset inside a formula's TeX.
     pub fn position_in_formula(&self, site: &FormulaSite, tex_offset: usize) -> Position {
         LineIndex::new(&self.source).position(site.tex_range.start + tex_offset.min(site.tex.len()))
+    }
+}
+
+/// The running prose of the current stretch of text (cleared at headings and code blocks):
+/// where each formula's lead is read from.
+#[derive(Default)]
+struct Prose {
+    text: String,
+    block: usize,
+}
+
+impl Prose {
+    /// Longest lead kept, in characters.
+    const LEAD: usize = 160;
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.block += 1;
+    }
+
+    fn push(&mut self, text: &str) {
+        self.text.push_str(text);
+        // Only the tail can ever be a lead: keep the buffer short.
+        if self.text.len() > 4 * Self::LEAD {
+            let cut = self.text.char_indices().rev().nth(Self::LEAD).map_or(0, |(i, _)| i);
+            self.text.drain(..cut);
+        }
+    }
+
+    /// The current sentence so far: after the last sentence end (`. `, `。`, `!`, `?`, `；`),
+    /// whitespace collapsed, at most [`Prose::LEAD`] characters.
+    fn lead(&self) -> String {
+        static SENTENCE_END: LazyLock<regex::Regex> =
+            LazyLock::new(|| regex::Regex::new(r"[.!?](\s|$)|[。！？；]").expect("valid regex"));
+        let text = self.text.trim_end();
+        // A sentence that ended just before the formula (`… as follows.` then a display) still
+        // introduces it: look for the end before that one.
+        let body = text.trim_end_matches(['.', '。', ':', '：']);
+        let start = SENTENCE_END.find_iter(body).last().map_or(0, |m| m.end());
+        let words: Vec<&str> = body[start..].split_whitespace().collect();
+        let lead = words.join(" ");
+        let skip = lead.chars().count().saturating_sub(Self::LEAD);
+        lead.chars().skip(skip).collect()
     }
 }
 
@@ -299,6 +365,20 @@ mod tests {
         assert_eq!(d.formulas.len(), 1);
         assert_eq!(d.warnings.len(), 1);
         assert_eq!((d.warnings[0].line, d.warnings[0].col), (1, 7));
+    }
+
+    #[test]
+    fn a_formula_knows_the_words_before_it_and_its_block() {
+        let d = doc(
+            "Intro. We use $x=10$ as the start and assume $\\eta=0.2$.\n\nThus we solve\n\n$$a=b$$\n\n## H\n\n$$c$$\n",
+        );
+        let leads: Vec<&str> = d.formulas.iter().map(|f| f.lead.as_str()).collect();
+        assert_eq!(leads, ["We use", "We use $ as the start and assume", "Thus we solve", ""]);
+        assert_eq!(d.formulas[0].block, d.formulas[1].block);
+        assert!(d.formulas[2].block > d.formulas[1].block);
+        let zh = doc("设$x=1$，则$y=2$。若$z=0$");
+        let leads: Vec<&str> = zh.formulas.iter().map(|f| f.lead.as_str()).collect();
+        assert_eq!(leads, ["设", "设$，则", "若"]);
     }
 
     #[test]

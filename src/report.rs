@@ -3,7 +3,7 @@
 
 use crate::check::{CheckedClaim, Status};
 use crate::listing::{FileListing, Listing};
-use crate::model::FormulaRole;
+use crate::model::{FormulaRole, Reason};
 use crate::sema::{Origin, Skipped};
 use serde::Serialize;
 
@@ -104,6 +104,9 @@ pub struct Coverage {
     pub ignored: usize,
     pub not_checked: usize,
     pub not_parsed: usize,
+    pub bindings: usize,
+    pub conditions: usize,
+    pub example_definitions: usize,
 }
 
 impl Coverage {
@@ -115,6 +118,9 @@ impl Coverage {
         self.ignored += other.ignored;
         self.not_checked += other.not_checked;
         self.not_parsed += other.not_parsed;
+        self.bindings += other.bindings;
+        self.conditions += other.conditions;
+        self.example_definitions += other.example_definitions;
     }
 
     fn count(&mut self, role: FormulaRole) {
@@ -126,6 +132,9 @@ impl Coverage {
             FormulaRole::Ignored => &mut self.ignored,
             FormulaRole::NotChecked => &mut self.not_checked,
             FormulaRole::NotParsed => &mut self.not_parsed,
+            FormulaRole::Binding => &mut self.bindings,
+            FormulaRole::Condition => &mut self.conditions,
+            FormulaRole::ExampleDefinition => &mut self.example_definitions,
         };
         *slot += 1;
     }
@@ -205,8 +214,22 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
         .into_iter()
         .zip(checked)
         .map(|(mut file, outcome)| {
-            let roles: std::collections::HashMap<&str, FormulaRole> =
+            let mut roles: std::collections::HashMap<&str, FormulaRole> =
                 outcome.roles.iter().map(|(id, role)| (id.as_str(), *role)).collect();
+            // A formula whose every claim turned out a condition (false as an identity, and the
+            // words make it an equation to solve) has that role.
+            for (id, role) in roles.iter_mut().filter(|(_, r)| **r == FormulaRole::Claims) {
+                let mut of_formula = outcome
+                    .claims
+                    .iter()
+                    .filter(|c| c.id == *id || c.id.strip_prefix(*id).is_some_and(|rest| rest.starts_with('.')));
+                let condition = |c: &CheckedClaim| {
+                    matches!(c.verdict.reason, Reason::OtherReading { reading: crate::model::Reading::Condition, .. })
+                };
+                if of_formula.clone().next().is_some() && of_formula.all(condition) {
+                    *role = FormulaRole::Condition;
+                }
+            }
             for formula in &mut file.formulas {
                 let role = match roles.get(formula.id.as_str()) {
                     _ if !formula.parsed => FormulaRole::NotParsed,
@@ -294,7 +317,11 @@ pub fn render_summary(report: &CheckReport, lang: Lang) -> String {
         (c.not_checked, w.not_checked),
         (c.not_parsed, w.not_parsed),
     ];
-    let roles: Vec<String> = roles.iter().map(|(n, word)| format!("{n} {word}")).collect();
+    let mut roles: Vec<String> = roles.iter().map(|(n, word)| format!("{n} {word}")).collect();
+    // The roles prose gives formulas (issue 20's), shown where a chapter has them.
+    let prose =
+        [(c.bindings, w.bindings), (c.conditions, w.conditions), (c.example_definitions, w.example_definitions)];
+    roles.extend(prose.iter().filter(|(n, _)| *n > 0).map(|(n, word)| format!("{n} {word}")));
     format!(
         "{}: {} {} ({}), {} {}: {} {}, {} {}, {} {}\n",
         w.summary,

@@ -6,6 +6,7 @@
 //! other equation, and every further link of a chain `A = B = C`, is a claim. Relations between
 //! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
 
+pub mod roles;
 pub mod scope;
 
 use crate::notes::Document;
@@ -67,6 +68,29 @@ pub struct Claim {
     pub approx: bool,
     /// The claim printed back with every operation explicit (`a_j\cdot a_k`), as read.
     pub understood: String,
+    /// How the text around it bears on the claim: values in force, another plausible reading.
+    pub reading: ClaimReading,
+}
+
+/// What the prose around a claim adds to it.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimReading {
+    /// Definitions in force for this claim only, replacing the section's: a binding of the
+    /// paragraph (`x=10`), an example definition made earlier in the section (`f(x)=\exp(x)`).
+    pub overrides: Vec<Definition>,
+    /// The bindings among them, as written (`x=10`): the verdict says it was checked with them.
+    pub given: Vec<String>,
+    /// Another reading the text leaves open: a counterexample then leaves the claim undecided,
+    /// naming it, instead of refuting it.
+    pub alternative: Option<OtherReading>,
+}
+
+/// A reading of a formula other than "an identity for every value of its letters".
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherReading {
+    pub reading: crate::model::Reading,
+    pub symbol: Option<String>,
+    pub earlier: Option<String>,
 }
 
 /// A formula (or chain) that is not checked, and why.
@@ -201,6 +225,23 @@ struct SectionBuilder<'a> {
     /// appears once).
     owns_spec: bool,
     spec_problems: Vec<SpecProblem>,
+    /// Values and meanings given in the prose so far, in order: each reaches the claims of the
+    /// blocks up to `until` (the rest of the section where `None`).
+    given: Vec<Given>,
+    /// The role a binding or an example definition gave the formula being added.
+    formula_role: Option<crate::model::FormulaRole>,
+    /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
+    pinned: bool,
+}
+
+/// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
+/// paragraph) or an example definition (`f(x)=\exp(x)`, for the rest of the section).
+struct Given {
+    definition: Definition,
+    /// The last block it reaches; `None`: the rest of the section.
+    until: Option<usize>,
+    /// As written, for the verdict (`x=10`); empty for an example definition.
+    tex: String,
 }
 
 impl<'a> SectionBuilder<'a> {
@@ -227,6 +268,9 @@ impl<'a> SectionBuilder<'a> {
             notes_shapes: Vec::new(),
             owns_spec: false,
             spec_problems: Vec::new(),
+            given: Vec::new(),
+            formula_role: None,
+            pinned: section_spec_present(spec, number),
         }
     }
 
@@ -385,6 +429,7 @@ impl<'a> SectionBuilder<'a> {
                 scope.values = values;
                 scope.matrix_like = matrix_like;
                 scope.assumptions = self.assumptions(&spec);
+                scope.pinned = self.pinned;
                 scope
             })
             .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
@@ -498,7 +543,7 @@ impl<'a> SectionBuilder<'a> {
                 } else {
                     format!("{}/{}.{}", self.number, claim.name, k + 1)
                 };
-                self.chain_claims(chain, &id, &tex.tex, origin.clone(), &conditions, false);
+                self.chain_claims(chain, &id, &tex.tex, origin.clone(), &conditions, None);
             }
             self.claims[first_new..].iter_mut().for_each(|c| {
                 c.holds = claim.holds;
@@ -518,9 +563,12 @@ impl<'a> SectionBuilder<'a> {
             return;
         }
         let before = (self.claims.len(), self.definitions_made, self.skipped.len());
+        self.formula_role = None;
         self.add_chains(f);
         let chains = &f.statement.chains;
-        let role = if self.claims.len() > before.0 {
+        let role = if let Some(role) = self.formula_role.take().filter(|_| self.claims.len() == before.0) {
+            role
+        } else if self.claims.len() > before.0 {
             FormulaRole::Claims
         } else if self.definitions_made > before.1 || !shape_declarations(f.statement).is_empty() {
             FormulaRole::Definition
@@ -558,7 +606,12 @@ impl<'a> SectionBuilder<'a> {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
-            self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, true);
+            if chain.exprs().any(roles::is_interval_like) {
+                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
+                continue;
+            }
+            let prose = Prose { lead: &site.lead, block: site.block, cue: roles::cue(&site.lead) };
+            self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
         }
     }
 
@@ -590,7 +643,9 @@ impl<'a> SectionBuilder<'a> {
             && chain.exprs().all(|e| integer_like(e, &self.index_letters, &sizes))
     }
 
-    /// The first link may define its left side; every other link is a claim.
+    /// The first link may define its left side, bind it, or give it a new meaning; every other
+    /// link is a claim. `prose` (for the notes' formulas, not the spec's) is what the words
+    /// around the formula say.
     fn chain_claims(
         &mut self,
         chain: &Chain,
@@ -598,42 +653,245 @@ impl<'a> SectionBuilder<'a> {
         tex: &str,
         origin: Origin,
         conditions: &[Chain],
-        may_define: bool,
+        prose: Option<Prose>,
     ) {
         let Some(first) = &chain.first else { return };
         let site_origin = match &origin {
             Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
             Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
         };
-        let defined = may_define && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
-        // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
-        // defines, so it is no claim; it is listed as not checked.
-        let declined = !defined && chain.links[0].op == RelOp::Define;
-        if declined {
-            self.skipped
-                .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+        let block = prose.as_ref().map(|p| p.block);
+        // Links before `skip` are taken (a definition, a binding, an example definition).
+        let mut skip = 0;
+        let mut alternative = None;
+        if let Some(prose) = &prose {
+            if let Some(bound) = self.binding(chain, prose) {
+                skip = bound;
+                self.formula_role = Some(crate::model::FormulaRole::Binding);
+            }
+        }
+        if skip == 0 {
+            let defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
+            // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
+            // defines, so it is no claim; it is listed as not checked.
+            let declined = !defined && chain.links[0].op == RelOp::Define;
+            if declined {
+                self.skipped
+                    .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+            }
+            if defined || declined {
+                skip = 1;
+            } else if let Some(prose) = &prose {
+                match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+                    Some(Ok(())) => {
+                        skip = 1;
+                        self.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
+                    }
+                    Some(Err(other)) => alternative = Some(other),
+                    None => {}
+                }
+            }
         }
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
-            if !(k == 0 && (defined || declined)) {
+            if k >= skip {
                 let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
+                let mut reading = self.reading_in(block);
+                reading.alternative = match (&alternative, &prose) {
+                    (Some(other), _) if k == 0 => Some(other.clone()),
+                    (_, Some(prose)) => self.condition_reading(prev, &link.rhs, prose, &reading),
+                    _ => None,
+                };
+                let origin = self.link_origin(&origin, tex, prev, &link.rhs);
+                let (lhs, rhs) = zero_of_vectors(prev, &link.rhs);
                 self.claims.push(Claim {
                     id: claim_id,
                     section: self.number.clone(),
-                    origin: origin.clone(),
+                    origin,
                     tex: tex.to_string(),
                     kind: claim_kind(prev, &link.rhs),
-                    lhs: prev.clone(),
-                    rhs: link.rhs.clone(),
+                    lhs,
+                    rhs,
                     conditions: conditions.to_vec(),
                     holds: true,
                     variant: false,
                     approx: link.op == RelOp::Approx,
                     understood: String::new(),
+                    reading,
                 });
             }
             prev = &link.rhs;
         }
+    }
+
+    /// The claim's position: in a formula of several lines, the line and column of its own
+    /// relation sign (the first non-blank character after its left side).
+    fn link_origin(&self, origin: &Origin, tex: &str, lhs: &Expr, rhs: &Expr) -> Origin {
+        let Origin::Notes { formula, range, .. } = origin else { return origin.clone() };
+        let Some(site) = self.doc.formulas.iter().find(|f| f.id == *formula) else { return origin.clone() };
+        if !tex.contains('\n') {
+            return origin.clone();
+        }
+        let between = tex.get(lhs.span.end..rhs.span.start).unwrap_or("");
+        let skip = between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&').len();
+        let at = self.doc.position_in_formula(site, lhs.span.end + skip);
+        Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
+    }
+
+    /// The values and meanings given earlier in the prose that reach `block`.
+    fn reading_in(&self, block: Option<usize>) -> ClaimReading {
+        let mut reading = ClaimReading::default();
+        let Some(block) = block else { return reading };
+        for given in self.given.iter().filter(|g| g.until.is_none_or(|until| block <= until)) {
+            reading.overrides.retain(|d| d.key != given.definition.key);
+            reading.overrides.push(given.definition.clone());
+            if !given.tex.is_empty() {
+                reading.given.push(given.tex.clone());
+            }
+        }
+        reading
+    }
+
+    /// `x=10`, `\mathbf v_0=\mathbf s_0=0`, `d=28^2=784`: letters given a value (a number, or
+    /// arithmetic of numbers) by the first links of the chain. A letter new to the section is
+    /// defined by it, as before; one that already has a meaning gets the value for this block and
+    /// the next (a binding). Gives how many links it took; `None` when the chain is no binding
+    /// (the words ask to solve, a letter is an entry of something known, or it already has a
+    /// value of its own: `c=5` then `c=6` is a claim).
+    fn binding(&mut self, chain: &Chain, prose: &Prose) -> Option<usize> {
+        if prose.cue == roles::Cue::Solve || chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Define)) {
+            return None;
+        }
+        let exprs: Vec<&Expr> = chain.exprs().collect();
+        let bound = |key: &str| self.bound_at(key, prose.block);
+        let at = exprs.iter().position(|e| roles::is_constant(e, &bound))?;
+        if at == 0 {
+            return None;
+        }
+        let mut targets = Vec::new();
+        for e in &exprs[..at] {
+            let key = roles::value_target(e)?;
+            // An entry of a declared or defined matrix (`x_j=5`, `Z_1=7`) is a claim about it.
+            let plain = matches!(e.kind, ExprKind::Power { .. }) || self.definable(e).is_some();
+            let own_value = self.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
+            if !plain || own_value || self.index_letters.contains(&key) {
+                return None;
+            }
+            targets.push((key, *e));
+        }
+        let value = exprs[at];
+        for (key, target) in targets {
+            let written =
+                format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(value, &|_| false));
+            let definition = Definition {
+                key: key.clone(),
+                params: Vec::new(),
+                body: value.clone(),
+                origin: format!("{}:{}", self.doc.path, prose.lead.len()),
+                from_notes: true,
+                function: false,
+                inherited: false,
+            };
+            let new = !self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
+            if new && at == 1 && !matches!(target.kind, ExprKind::Power { .. }) {
+                self.record(definition);
+            } else if !matches!(target.kind, ExprKind::Power { .. }) {
+                self.given.push(Given { definition, until: Some(prose.block + 1), tex: written });
+            }
+        }
+        Some(at)
+    }
+
+    /// Is `key` given a number here (a binding in force in `block`)?
+    fn bound_at(&self, key: &str, block: usize) -> bool {
+        self.given.iter().any(|g| {
+            g.definition.key == key
+                && g.until.is_some_and(|until| block <= until)
+                && roles::is_constant(&g.definition.body, &|_| false)
+        })
+    }
+
+    /// A definition of a letter that already has a meaning (`f(x)=\exp(x)` after another f,
+    /// `\mathbf A=\begin{bmatrix}…` after another A). With a value written out, or words that
+    /// define (`the function`, `take`, `设`), it is an example: the letter means this from here
+    /// on (`Ok`). Otherwise the claim about the old meaning stands, with this reading as its
+    /// alternative (`Err`). `None`: not definition-shaped, or the letter is new.
+    fn example_definition(
+        &mut self,
+        target: &Expr,
+        body: &Expr,
+        prose: &Prose,
+        origin: &str,
+    ) -> Option<Result<(), OtherReading>> {
+        let (key, params, function) = match self.function_target(target) {
+            Some((key, params)) => (key, params, true),
+            None => {
+                let (key, params) = self.definable(target)?;
+                (key, params, false)
+            }
+        };
+        let earlier = self.defs.iter().find(|d| d.key == key).map(|d| d.origin.clone())?;
+        if mentions_key(body, &key) {
+            return None;
+        }
+        let earlier_at =
+            earlier.rsplitn(3, ':').take(2).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(":");
+        // A spec entry for the section pins what its letters mean: only a value written out
+        // gives one a new meaning there.
+        if roles::is_literal(body) || (prose.cue == roles::Cue::Define && !self.pinned) {
+            let definition = Definition {
+                key,
+                params,
+                body: body.clone(),
+                origin: origin.to_string(),
+                from_notes: true,
+                function,
+                inherited: false,
+            };
+            self.given.retain(|g| g.definition.key != definition.key);
+            self.given.push(Given { definition, until: None, tex: String::new() });
+            return Some(Ok(()));
+        }
+        if self.pinned {
+            return None;
+        }
+        Some(Err(OtherReading {
+            reading: crate::model::Reading::Redefinition,
+            symbol: Some(key),
+            earlier: Some(earlier_at),
+        }))
+    }
+
+    /// A link the words make a condition or an equation to solve (`where $A=A^\top$`, `solve
+    /// $Av=\lambda v$`), or one that sets an expression of free letters equal to a number
+    /// (`2x+y=1`, `\det(A-\lambda I)=0`) without words that assert it: if it is false as an
+    /// identity, it is read as a condition.
+    fn condition_reading(&self, lhs: &Expr, rhs: &Expr, prose: &Prose, reading: &ClaimReading) -> Option<OtherReading> {
+        let condition =
+            || Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None });
+        if matches!(prose.cue, roles::Cue::Condition | roles::Cue::Solve) {
+            return condition();
+        }
+        let bound =
+            |key: &str| reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
+        let (l, r) = (roles::is_constant(lhs, &bound), roles::is_constant(rhs, &bound));
+        if l == r {
+            return None;
+        }
+        // `2x+y=1`, `\mathbf b_1+2\mathbf b_2=0`: of letters the notes never define, an equation
+        // to solve, whatever the words. `\sum_i\hat x_i=0` of a defined x̂ is a claim when the
+        // words assert it or say nothing.
+        // A spec entry pins the section's letters: there only the words make a condition.
+        let varying = if l { rhs } else { lhs };
+        let defined = self.defs.iter().any(|d| mentions_key(varying, &d.key));
+        let identity_like = contains(varying, &|x| {
+            matches!(x.kind, ExprKind::Apply { .. } | ExprKind::BigOp { .. } | ExprKind::Derivative { .. })
+                && !matches!(&x.kind, ExprKind::Apply { func, .. } if func.name == "det")
+        });
+        if !self.pinned && !defined && !identity_like {
+            return condition();
+        }
+        None
     }
 
     /// Records `target = body` as a definition if the target is a new symbol of this section
@@ -773,6 +1031,34 @@ impl<'a> SectionBuilder<'a> {
             _ => None,
         }
     }
+}
+
+/// What the words around a formula of the notes say, for [`SectionBuilder::chain_claims`].
+struct Prose<'a> {
+    lead: &'a str,
+    block: usize,
+    cue: roles::Cue,
+}
+
+/// `\mathbf b_1+2\mathbf b_2=0`: a side `0` against a side written with vectors (bold letters)
+/// is the zero vector of that side's shape, read as `0\cdot(\mathbf b_1+2\mathbf b_2)`.
+fn zero_of_vectors(lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
+    let zero = |e: &Expr| matches!(&e.kind, ExprKind::Number { value } if value == "0");
+    let vectors = |e: &Expr| contains(e, &|x| roles::is_bold(x));
+    let scaled = |other: &Expr, at: Span| {
+        let zero = Expr::new(ExprKind::Number { value: "0".into() }, at);
+        Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(zero), rhs: Box::new(other.clone()) }, at)
+    };
+    match (zero(lhs), zero(rhs)) {
+        (false, true) if vectors(lhs) => (lhs.clone(), scaled(lhs, rhs.span)),
+        (true, false) if vectors(rhs) => (scaled(rhs, lhs.span), rhs.clone()),
+        _ => (lhs.clone(), rhs.clone()),
+    }
+}
+
+/// Does the spec have an entry of its own for this section (which pins its readings)?
+fn section_spec_present(spec: Option<&Spec>, number: &str) -> bool {
+    spec.is_some_and(|s| s.section(number).is_some())
 }
 
 fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {

@@ -82,6 +82,7 @@ mod tests {
             variant: false,
             approx: false,
             understood: String::new(),
+            reading: Default::default(),
         }
     }
 

@@ -330,7 +330,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub fn leaf(&self, key: &str, indices: &[i64]) -> B::S {
         let (name, shown) = leaf_name(key, indices);
         let leaf = self.backend.leaf(&name, &shown);
-        if self.scope.positive.iter().any(|p| p == key) {
+        if self.scope.all_positive || self.scope.positive.iter().any(|p| p == key) {
             self.positive_leaves.borrow_mut().insert(name.clone());
         }
         self.names.borrow_mut().insert(name, shown);
@@ -504,6 +504,17 @@ impl<'a, B: Backend> Instance<'a, B> {
             {
                 if s.is_bold_one() && open == "[" && !self.resolves(&s.key(), env) {
                     return self.indicator(condition, env); // `\mathbb 1[a>0]`
+                }
+            }
+            // `E[X^2]`, `\mathbb E[w]`, `P[A]`: an operator on a bracket (an expectation?), never a
+            // product of an unknown letter with a bracketed group.
+            if let (Some(key), ExprKind::Fenced { open, .. }) = (last_factor(lhs).symbol_key(), &rhs.kind) {
+                if open == "[" && !self.resolves(&key, env) {
+                    return Err(EvalError::Unsupported {
+                        category: NotRead::Ambiguous,
+                        what: format!("`{key}[…]`: an operator such as an expectation, or a product with a bracket? (define it, or write `\\cdot`)"),
+                        span,
+                    });
                 }
             }
             if matches!(rhs.kind, ExprKind::Number { .. }) {
@@ -823,5 +834,13 @@ pub(super) fn unsupported(e: &Expr) -> EvalError {
         category: NotRead::Outside,
         what: format!("`{}`", crate::syntax::print::expr(e)),
         span: e.span,
+    }
+}
+
+/// The last factor of an implicit product (`E` in `2E`), or the expression itself.
+fn last_factor(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),
+        _ => e,
     }
 }

@@ -80,7 +80,7 @@ impl Counts {
 
     fn add_role(&mut self, role: FormulaRole) {
         match role {
-            FormulaRole::Definition => self.definitions += 1,
+            FormulaRole::Definition | FormulaRole::ExampleDefinition => self.definitions += 1,
             FormulaRole::NotChecked | FormulaRole::NotParsed => self.not_checked += 1,
             _ => {}
         }
@@ -348,6 +348,9 @@ fn role_words(role: FormulaRole, w: &AppendixWords) -> (&'static str, &'static s
         FormulaRole::Ignored => (w.role_ignored, "ignored"),
         FormulaRole::NotChecked => (w.role_not_checked, "not-checked"),
         FormulaRole::NotParsed => (w.role_not_parsed, "not-parsed"),
+        FormulaRole::Binding => (w.role_binding, "binding"),
+        FormulaRole::Condition => (w.role_condition, "condition"),
+        FormulaRole::ExampleDefinition => (w.role_example_definition, "definition"),
     }
 }
 

@@ -3,7 +3,7 @@
 //! without its sentence in either table does not compile.
 
 use super::Lang;
-use crate::model::{ExampleEntry, Method, NotRead, Reason};
+use crate::model::{ExampleEntry, Method, NotRead, Reading, Reason};
 
 /// The labels of the text report.
 pub struct Words {
@@ -29,6 +29,9 @@ pub struct Words {
     pub printed_numbers: &'static str,
     pub ignored: &'static str,
     pub not_checked: &'static str,
+    pub bindings: &'static str,
+    pub conditions: &'static str,
+    pub example_definitions: &'static str,
     pub worked_example: &'static str,
     /// Before the spec's assumptions a verdict used.
     pub assuming: &'static str,
@@ -86,6 +89,9 @@ pub fn words(lang: Lang) -> Words {
             printed_numbers: "printed numbers",
             ignored: "ignored",
             not_checked: "not checked",
+            bindings: "bindings",
+            conditions: "conditions",
+            example_definitions: "example definitions",
             worked_example: "worked example",
             assuming: "assuming",
             max_difference: "max difference",
@@ -120,6 +126,9 @@ pub fn words(lang: Lang) -> Words {
             printed_numbers: "印出数值",
             ignored: "已忽略",
             not_checked: "未检查",
+            bindings: "取值",
+            conditions: "条件",
+            example_definitions: "示例定义",
             worked_example: "算例",
             assuming: "假设",
             max_difference: "最大差",
@@ -239,6 +248,20 @@ fn english(reason: &Reason) -> String {
         }
         Reason::ExampleUnusable { inner } => format!("the worked example could not be evaluated: {}", english(inner)),
         Reason::ExampleSetup { detail } => format!("the worked example cannot be set up: {detail}"),
+        Reason::OtherReading { reading, symbol, earlier } => {
+            let symbol = symbol.as_deref().unwrap_or("?");
+            let earlier = earlier.as_deref().map(|e| format!(" of {e}")).unwrap_or_default();
+            match reading {
+                Reading::Condition => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim (mark it `<!-- derivcheck: claim -->` to have it checked)".into(),
+                Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which (mark it `<!-- derivcheck: claim -->` or `<!-- derivcheck: definition -->`)"),
+                Reading::EarlierMeaning => format!("false with `{symbol}` as defined earlier{earlier}, not refuted with `{symbol}` a fresh letter: depends on whether `{symbol}` is the `{symbol}`{earlier}"),
+            }
+        }
+        Reason::HoldsForPositive { symbols } => format!(
+            "holds where {} {} positive, false at the counterexample (a negative or zero value): state the domain, or run with --strict to fail on it",
+            symbols.join(", "),
+            if symbols.len() == 1 { "is" } else { "are" }
+        ),
     }
 }
 
@@ -323,6 +346,19 @@ fn chinese(reason: &Reason) -> String {
         }
         Reason::ExampleUnusable { inner } => format!("算例无法求值：{}", chinese(inner)),
         Reason::ExampleSetup { .. } => "算例无法建立（spec 中的算例有误）".into(),
+        Reason::OtherReading { reading, symbol, earlier } => {
+            let symbol = symbol.as_deref().unwrap_or("?");
+            let earlier = earlier.as_deref().map(|e| format!("（{e} 处）")).unwrap_or_default();
+            match reading {
+                Reading::Condition => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言（若要检查，请标注 `<!-- derivcheck: claim -->`）".into(),
+                Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法（可标注 `<!-- derivcheck: claim -->` 或 `<!-- derivcheck: definition -->`）"),
+                Reading::EarlierMeaning => format!("按先前定义的 `{symbol}`{earlier} 不成立，把 `{symbol}` 当作新字母则未被驳回：取决于这里的 `{symbol}` 是否就是先前那个"),
+            }
+        }
+        Reason::HoldsForPositive { symbols } => format!(
+            "当 {} 为正时成立，在反例处（负值或零）不成立：请写明定义域，或用 --strict 使其判为失败",
+            symbols.join("、")
+        ),
     }
 }
 
@@ -497,6 +533,9 @@ pub struct AppendixWords {
     pub role_ignored: &'static str,
     pub role_not_checked: &'static str,
     pub role_not_parsed: &'static str,
+    pub role_binding: &'static str,
+    pub role_condition: &'static str,
+    pub role_example_definition: &'static str,
     pub role_spec_claim: &'static str,
     pub from_spec: &'static str,
     pub contents: &'static str,
@@ -549,6 +588,9 @@ pub fn appendix_words(lang: Lang) -> AppendixWords {
             role_ignored: "ignored",
             role_not_checked: "not checked",
             role_not_parsed: "not parsed",
+            role_binding: "binding",
+            role_condition: "condition",
+            role_example_definition: "example definition",
             role_spec_claim: "claim stated in the spec",
             from_spec: "Claims the spec states in words",
             contents: "Contents",
@@ -598,6 +640,9 @@ pub fn appendix_words(lang: Lang) -> AppendixWords {
             role_ignored: "已忽略",
             role_not_checked: "未检查",
             role_not_parsed: "无法解析",
+            role_binding: "取值",
+            role_condition: "条件",
+            role_example_definition: "示例定义",
             role_spec_claim: "规格文件中的断言",
             from_spec: "规格文件以文字陈述的断言",
             contents: "目录",
@@ -618,5 +663,7 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
         }
         (SkipReason::DefinitionNotTaken, Lang::Zh) => "定义（:=）的左边不是 derivcheck 能定义的符号".into(),
         (SkipReason::Ignored { because }, _) => because.clone(),
+        (SkipReason::Interval, Lang::En) => "a side is `[a, b]`: an interval or a row of two? not read".into(),
+        (SkipReason::Interval, Lang::Zh) => "一边是 `[a, b]`：区间还是两元素的行？不作判断".into(),
     }
 }

@@ -86,6 +86,11 @@ pub struct Scope {
     /// Keys whose leaves are positive (the spec's `positive`): sampled positive, and the exact
     /// stage may use ln(ab) = ln a + ln b and √(x²) = x for them.
     pub positive: Vec<String>,
+    /// Every leaf is positive (a claim's second look, for [`crate::model::Reason::HoldsForPositive`]).
+    pub all_positive: bool,
+    /// A spec entry gives this section (or the defaults): it pins the readings of its letters, so
+    /// an earlier section's definition is not second-guessed.
+    pub pinned: bool,
     /// Symbols the section's formulas write as values somewhere (not only directly before
     /// parentheses): for them `x(1-x)` is a product, not an application of an unknown x.
     pub values: std::collections::HashSet<String>,
@@ -141,6 +146,8 @@ impl Scope {
             loss,
             vary,
             positive,
+            all_positive: false,
+            pinned: false,
             values: Default::default(),
             matrix_like: Default::default(),
             assumptions: Vec::new(),

@@ -437,6 +437,9 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                     Some((head_op, head)) if op.is_none() && bare_argument_call(&head, &f) => {
                         factors.push((head_op, extend_bare_argument(head, f)))
                     }
+                    Some((head_op, head)) if op.is_none() && bare_argument_goes_on(&head, &f) => {
+                        factors.push((head_op, extend_bare_product(head, f)))
+                    }
                     Some(prev) => factors.extend([prev, (op, f)]),
                     None => factors.push((op, f)),
                 }
@@ -552,6 +555,33 @@ fn bare_argument_call(head: &Expr, next: &Expr) -> bool {
         ExprKind::Apply { args, parenthesized: false, .. } => args.last().is_some_and(|a| is_call(a, next)),
         _ => false,
     }
+}
+
+/// `\log a b`, `\ln xy`, `\sin 2x`: by the usual convention the bare argument of a real
+/// function is the whole product of letters after it — log(ab), never (log a)·b. It stops at
+/// anything else (`\sin x\cos x` is sin x · cos x, `\ln x\cdot y` is (ln x)·y).
+fn bare_argument_goes_on(head: &Expr, next: &Expr) -> bool {
+    const REAL: [&str; 11] = ["ln", "log", "lg", "exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arctan"];
+    let letter = |e: &Expr| match &e.kind {
+        ExprKind::Symbol(s) => s.name.chars().count() == 1 || s.name.starts_with('\\'),
+        _ => false,
+    };
+    let simple = letter(next)
+        || matches!(&next.kind, ExprKind::Subscript { base, .. } | ExprKind::Power { base, .. } if letter(base));
+    match &head.kind {
+        ExprKind::Apply { func, args, parenthesized: false } => {
+            REAL.contains(&func.name.as_str()) && func.primes == 0 && args.len() == 1 && simple
+        }
+        _ => false,
+    }
+}
+
+fn extend_bare_product(head: Expr, next: Expr) -> Expr {
+    let span = Span::new(head.span.start, next.span.end);
+    let ExprKind::Apply { func, mut args, parenthesized } = head.kind else { return head };
+    let last = args.pop().expect("checked: a bare argument");
+    args.push(binary(BinOp::Implicit, last, next));
+    Expr::new(ExprKind::Apply { func, args, parenthesized }, span)
 }
 
 fn extend_bare_argument(head: Expr, fenced: Expr) -> Expr {

@@ -1,0 +1,329 @@
+//! What a formula is *for*, read from its shape and the words before it (its lead, from
+//! `notes`): a claim, a binding (`we use $x=10$`), a condition or an equation to solve (`where
+//! $\mathbf A=\mathbf A^\top$`, `solve $\mathbf A\mathbf v=\lambda\mathbf v$`), or an example that
+//! gives a letter a new meaning (`the function $f(x)=\exp(x)$`). Pure functions over the tree and
+//! the lead; `sema` decides with them and records the role.
+//!
+//! The rule behind every choice: derivcheck refutes only what the text commits to. Where the
+//! words leave a reading open, the claim carries the other reading, and a counterexample then
+//! ends `undecided`, naming it.
+
+use crate::syntax::ast::{Accent, BinOp, Expr, ExprKind, Style};
+
+/// What the words right before a formula say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    /// `thus`, `we have`, `hence`, `即`, `因此`: the formula is stated as true.
+    Assert,
+    /// `if`, `when`, `where`, `such that`, `若`, `当`, `其中`, `使得`: a condition.
+    Condition,
+    /// `solve`, `find`, `equation`, `解`, `方程`: an equation to solve.
+    Solve,
+    /// `let`, `take`, `for instance`, `the function`, `设`, `令`, `取`, `例如`: a (new) meaning.
+    Define,
+    /// No cue word near the formula.
+    None,
+}
+
+/// Cue words, English (matched as whole words, case-insensitive) and Chinese (as substrings).
+/// Each is a row of the notation table's relations group; README lists them.
+const CUES: &[(Cue, &[&str])] = &[
+    (
+        Cue::Assert,
+        &[
+            "thus",
+            "so",
+            "hence",
+            "therefore",
+            "we have",
+            "have",
+            "we get",
+            "get",
+            "obtain",
+            "gives",
+            "yields",
+            "i.e.",
+            "that is",
+            "equals",
+            "we see",
+            "see that",
+            "shows",
+            "implies",
+            "becomes",
+            "fact that",
+            "recall",
+            "since",
+            "because",
+            "then",
+            "simplifies",
+            "reduces",
+            "say",
+            "write",
+            "means",
+            "note that",
+            "verify",
+            "check",
+            "即",
+            "因此",
+            "所以",
+            "于是",
+            "得到",
+            "可得",
+            "就有",
+            "则有",
+            "我们有",
+            "则",
+            "注意到",
+            "可以写成",
+            "等于",
+            "表明",
+            "可见",
+            "由于",
+            "事实",
+        ],
+    ),
+    (
+        Cue::Condition,
+        &[
+            "if",
+            "when",
+            "whenever",
+            "where",
+            "such that",
+            "so that",
+            "unless",
+            "assume",
+            "assuming",
+            "suppose",
+            "supposing",
+            "provided",
+            "iff",
+            "satisfying",
+            "satisfies",
+            "satisfy",
+            "for which",
+            "whose",
+            "with",
+            "at",
+            "condition",
+            "constraint",
+            "whether",
+            "若",
+            "如果",
+            "当",
+            "假设",
+            "假定",
+            "其中",
+            "使得",
+            "满足",
+            "只要",
+            "条件",
+            "要求",
+            "在",
+        ],
+    ),
+    (Cue::Solve, &["solve", "solving", "solution", "find", "finding", "equation", "roots", "解", "求解", "方程", "求"]),
+    (
+        Cue::Define,
+        &[
+            "let",
+            "set",
+            "define",
+            "defined",
+            "denote",
+            "take",
+            "consider",
+            "choose",
+            "pick",
+            "given",
+            "for instance",
+            "for example",
+            "e.g.",
+            "such as",
+            "function",
+            "matrix",
+            "vector",
+            "initialize",
+            "initial",
+            "use",
+            "value",
+            "设",
+            "令",
+            "取",
+            "考虑",
+            "定义",
+            "例如",
+            "比如",
+            "函数",
+            "矩阵",
+            "向量",
+            "记",
+            "给定",
+            "初始化",
+            "选择",
+            "例子",
+        ],
+    ),
+];
+
+/// How many words before the formula a cue may stand (`if we now take $…$`: `take`).
+const CUE_REACH: usize = 6;
+
+/// The cue nearest the end of `lead` within its last few words; `None` without one. Chinese
+/// cues are found anywhere in the last few characters.
+pub fn cue(lead: &str) -> Cue {
+    let lower = lead.to_lowercase();
+    // The words of the lead up to the last formula sign: `we use $ as the initial value and
+    // assume` reads `as the initial value and assume`.
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let tail: Vec<&str> = words.iter().rev().take(CUE_REACH).rev().copied().collect();
+    let mut best: Option<(usize, Cue)> = None;
+    for &(kind, phrases) in CUES {
+        for phrase in phrases {
+            let at = if phrase.is_ascii() {
+                let parts: Vec<&str> = phrase.split(' ').collect();
+                (0..tail.len().saturating_sub(parts.len() - 1))
+                    .rev()
+                    .find(|&i| parts.iter().enumerate().all(|(k, p)| tail[i + k].trim_matches(['.', ':', ';']) == *p))
+                    .map(|i| (i + parts.len()) * 100)
+            } else {
+                // Chinese: within the last dozen characters; position in characters.
+                let chars: Vec<char> = lower.chars().collect();
+                let window: String = chars[chars.len().saturating_sub(12)..].iter().collect();
+                window.rfind(phrase).map(|i| 10_000 + window[..i].chars().count() + phrase.chars().count())
+            };
+            if let Some(at) = at {
+                if best.is_none_or(|(b, _)| at > b) {
+                    best = Some((at, kind));
+                }
+            }
+        }
+    }
+    best.map_or(Cue::None, |(_, kind)| kind)
+}
+
+/// A number, π, e, or arithmetic and functions of them: a side that names no letter.
+/// `bound` says which letters have a value here (a binding in force).
+pub fn is_constant(e: &Expr, bound: &dyn Fn(&str) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Symbol(s) => {
+            let key = s.key();
+            matches!(key.as_str(), "\\pi" | "e" | "\\mathrm{e}") || bound(&key)
+        }
+        ExprKind::Subscript { .. } => e.symbol_key().is_some_and(|k| bound(&k)),
+        ExprKind::Neg { .. }
+        | ExprKind::Frac { .. }
+        | ExprKind::Sqrt { .. }
+        | ExprKind::Power { .. }
+        | ExprKind::Fenced { .. } => e.children().all(|c| is_constant(c, bound)),
+        ExprKind::Binary { op, .. } if *op != BinOp::Hadamard => e.children().all(|c| is_constant(c, bound)),
+        ExprKind::Apply { args, .. } => !args.is_empty() && args.iter().all(|a| is_constant(a, bound)),
+        _ => false,
+    }
+}
+
+/// The letter a binding gives a value to: `x`, `\eta`, `x_1`, `\mathbf v_0`, `\mu_X`, `\sigma^2`
+/// (σ² itself); bars (adjoints) never. Gives its key.
+pub fn value_target(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) && !s.is_bold_one() => Some(s.key()),
+        ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar)) => {
+            e.symbol_key()
+        }
+        ExprKind::Power { base, exponent } => match &exponent.kind {
+            ExprKind::Number { value } => value_target(base).map(|k| format!("{k}^{value}")),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A value written out: a matrix or vector of entries (`\begin{bmatrix}1&2\end{bmatrix}`,
+/// `[1,2,3]^\top`), a number. Given to a letter, it is an example, never a claim about the
+/// letter's earlier meaning.
+pub fn is_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Matrix { env, .. } => env.ends_with("matrix"),
+        ExprKind::Transpose { operand } => is_literal(operand),
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "[" || open == "(" => {
+            matches!(&inner.kind, ExprKind::Tuple { items } if items.iter().all(|i| is_constant(i, &|_| false)))
+        }
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } => is_literal(operand),
+        _ => false,
+    }
+}
+
+/// `[a, b]` with two items, the way intervals are written (`[0.7, 1.3]`, `[a_{11}-r_1,
+/// a_{11}+r_1]`): an interval or a row of two? derivcheck does not guess.
+pub fn is_interval_like(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Fenced { open, close, inner: Some(inner) } => {
+            (open == "[" || close == "]" || close == "[" || open == "]")
+                && matches!(&inner.kind, ExprKind::Tuple { items } if items.len() == 2)
+        }
+        _ => false,
+    }
+}
+
+/// A bold or arrowed letter (`\mathbf A`, `\vec v`): written as a vector or matrix.
+pub fn is_bold(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Symbol(s) if s.style == Some(Style::Bold) || s.accents.contains(&Accent::Vec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(tex: &str) -> Expr {
+        let s = crate::syntax::parse_formula(tex).unwrap();
+        s.chains[0].first.clone().unwrap()
+    }
+
+    #[test]
+    fn the_nearest_cue_word_decides() {
+        let cases = [
+            ("Next, we use", Cue::Define),
+            ("we use $ as the initial value and assume", Cue::Condition),
+            ("when we set the learning rate to", Cue::Define),
+            ("which are those matrices where", Cue::Condition),
+            ("To find the associated vectors, we then need to solve", Cue::Solve),
+            ("we see this is equivalent to the polynomial equation", Cue::Solve),
+            ("Thus, we have", Cue::Assert),
+            ("Conversely, the function", Cue::Define),
+            ("Thus, if we call the length of this interval $, we can say", Cue::Assert),
+            ("As discussed in that section, we fix this by use the fact that", Cue::Assert),
+            ("设", Cue::Define),
+            ("因此", Cue::Assert),
+            ("若", Cue::Condition),
+            ("我们需要求解", Cue::Solve),
+            ("", Cue::None),
+            ("The derivative of the sigmoid is", Cue::None),
+        ];
+        for (lead, want) in cases {
+            assert_eq!(cue(lead), want, "{lead}");
+        }
+    }
+
+    #[test]
+    fn constants_targets_and_literals() {
+        let none = |_: &str| false;
+        assert!(is_constant(&first("28^2"), &none));
+        assert!(is_constant(&first("\\frac{1}{2}+\\pi"), &none));
+        assert!(!is_constant(&first("1-\\beta"), &none));
+        assert!(is_constant(&first("1-\\beta"), &|k| k == "\\beta"));
+        assert_eq!(value_target(&first("\\mathbf{v}_0")).as_deref(), Some("v_0"));
+        assert!(value_target(&first("\\sigma^2")).is_some());
+        assert!(value_target(&first("\\bar x")).is_none());
+        assert!(value_target(&first("2x")).is_none());
+        assert!(is_literal(&first("\\begin{bmatrix}1&2\\\\3&4\\end{bmatrix}")));
+        assert!(is_literal(&first("[1,2,3]^\\top")));
+        assert!(!is_literal(&first("XW")));
+        assert!(is_interval_like(&first("[0.7, 1.3]")));
+        assert!(!is_interval_like(&first("[x]")));
+    }
+}
