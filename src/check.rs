@@ -215,10 +215,17 @@ fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
 ///
 /// Otherwise the claim is undecided, naming the reading (a counterexample is kept).
 fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    let undecided = |reason: Reason, verdict: Verdict| Verdict { status: Status::Undecided, reason, ..verdict };
+    // An equation the words say is to be solved (`solve Av = λv`) claims nothing whatever kept it
+    // from a verdict: it is a condition, not an unread claim.
+    let condition = claim.reading.alternative.as_ref().filter(|o| o.reading == crate::model::Reading::Condition);
+    if let (Some(other), Status::Undecided, true) = (condition, verdict.status, claim.holds) {
+        let reason = Reason::OtherReading { reading: other.reading, symbol: None, earlier: None };
+        return undecided(reason, verdict);
+    }
     if verdict.status != Status::Refuted || !claim.holds {
         return verdict;
     }
-    let undecided = |reason: Reason, verdict: Verdict| Verdict { status: Status::Undecided, reason, ..verdict };
     if let Some(other) = &claim.reading.alternative {
         let reason = Reason::OtherReading {
             reading: other.reading,
@@ -838,6 +845,7 @@ mod tests {
                 from_notes: false,
                 function: false,
                 inherited: false,
+                section_only: false,
             })
             .collect();
         let scope = Scope::new("1", &spec, defs).unwrap();

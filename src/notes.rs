@@ -96,10 +96,13 @@ impl Document {
         for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
             match &event {
                 Event::Start(Tag::CodeBlock(_)) | Event::End(TagEnd::Heading(_)) => prose.clear(),
-                Event::Start(Tag::Paragraph) | Event::Start(Tag::Item) | Event::Start(Tag::TableCell) => {
+                // A paragraph may continue the sentence before it (`… we get` then a display of
+                // its own); a list item or a table cell starts afresh.
+                Event::Start(Tag::Paragraph) => {
                     prose.block += 1;
                     prose.push(" ");
                 }
+                Event::Start(Tag::Item) | Event::Start(Tag::TableCell) => prose.clear(),
                 Event::Text(text) | Event::Code(text) => prose.push(text),
                 Event::SoftBreak | Event::HardBreak => prose.push(" "),
                 _ => {}

@@ -167,6 +167,7 @@ pub fn plan(
     // What the notes define (`\sigma(z)=…`, `z=w^\top x+b`) stays defined in the sections
     // after, unless a later section defines the same name again (which shadows it, and says so).
     let mut chapter_defs: Vec<Definition> = Vec::new();
+    let mut contested: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut shapes: Vec<(String, [String; 2])> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
     for (section, fs) in by_section {
@@ -181,9 +182,17 @@ pub fn plan(
         builder.owns_spec = with_spec_only;
         let (plan, defined) = builder.build_with_definitions(title, &fs);
         for def in defined {
+            // A letter two sections define differently (`f` of each worked example) has no one
+            // meaning to carry on: the sections after that do not define it see it undefined.
+            let written = |d: &Definition| print::explicit_tex(&d.body, &|_| false);
+            let differs = chapter_defs.iter().any(|f| f.key == def.key && written(f) != written(&def));
             chapter_defs.retain(|f| f.key != def.key);
+            if differs {
+                contested.insert(def.key.clone());
+            }
             chapter_defs.push(def);
         }
+        chapter_defs.retain(|d| !contested.contains(&d.key));
         plans.push(plan);
     }
     if let (Some(spec), true) = (spec, with_spec_only) {
@@ -318,6 +327,9 @@ impl<'a> SectionBuilder<'a> {
                     spec.sizes.insert(bound.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
                 }
             }
+            if letter.is_empty() {
+                continue;
+            }
             if let ([bound], false) = (bounds.iter().collect::<Vec<_>>().as_slice(), given(spec, letter)) {
                 if spec.sizes.contains_key(*bound) {
                     spec.index.insert(letter.clone(), toml::Spanned::new(0..0, (*bound).clone()));
@@ -357,7 +369,7 @@ impl<'a> SectionBuilder<'a> {
             Ok(scope) => scope
                 .defs
                 .values()
-                .filter(|d| d.from_notes && !d.inherited && !inherited.contains(&d.origin))
+                .filter(|d| d.from_notes && !d.inherited && !d.section_only && !inherited.contains(&d.origin))
                 .cloned()
                 .collect(),
             Err(_) => Vec::new(),
@@ -473,6 +485,7 @@ impl<'a> SectionBuilder<'a> {
                         from_notes: false,
                         function: false,
                         inherited: false,
+                        section_only: false,
                     });
                 }
             }
@@ -610,7 +623,12 @@ impl<'a> SectionBuilder<'a> {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
                 continue;
             }
-            let prose = Prose { lead: &site.lead, block: site.block, cue: roles::cue(&site.lead) };
+            // Words written between this relation and the one before it in the same formula
+            // (`…, \textrm{ where } \sum_i p_i = 1`) are its lead; otherwise the sentence's.
+            let between = k.checked_sub(1).and_then(|p| site.tex.get(equations[p].span.end..chain.span.start));
+            let words = between.map(roles::words_in_formula).unwrap_or_default();
+            let lead = if words.is_empty() { site.lead.clone() } else { format!("{} $ {words}", site.lead) };
+            let prose = Prose { lead: &lead, block: site.block, cue: roles::cue(&lead) };
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
         }
     }
@@ -665,8 +683,14 @@ impl<'a> SectionBuilder<'a> {
         let mut skip = 0;
         let mut alternative = None;
         if let Some(prose) = &prose {
-            if let Some(bound) = self.binding(chain, prose) {
+            if let Some(bound) = self.binding(chain, prose, &site_origin) {
                 skip = bound;
+                self.formula_role = Some(crate::model::FormulaRole::Binding);
+            }
+        }
+        if let (0, Some(prose)) = (skip, &prose) {
+            if self.conditional_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+                skip = 1;
                 self.formula_role = Some(crate::model::FormulaRole::Binding);
             }
         }
@@ -758,12 +782,17 @@ impl<'a> SectionBuilder<'a> {
     /// the next (a binding). Gives how many links it took; `None` when the chain is no binding
     /// (the words ask to solve, a letter is an entry of something known, or it already has a
     /// value of its own: `c=5` then `c=6` is a claim).
-    fn binding(&mut self, chain: &Chain, prose: &Prose) -> Option<usize> {
+    fn binding(&mut self, chain: &Chain, prose: &Prose, origin: &str) -> Option<usize> {
         if prose.cue == roles::Cue::Solve || chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Define)) {
             return None;
         }
         let exprs: Vec<&Expr> = chain.exprs().collect();
-        let bound = |key: &str| self.bound_at(key, prose.block);
+        // A letter with a number in force (a binding, or a section definition by a number) is
+        // itself a number: after `\epsilon = 10^{-7}`, `\epsilon^2 = 10^{-13}` is a claim.
+        let bound = |key: &str| {
+            self.bound_at(key, prose.block)
+                || self.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+        };
         let at = exprs.iter().position(|e| roles::is_constant(e, &bound))?;
         if at == 0 {
             return None;
@@ -787,10 +816,11 @@ impl<'a> SectionBuilder<'a> {
                 key: key.clone(),
                 params: Vec::new(),
                 body: value.clone(),
-                origin: format!("{}:{}", self.doc.path, prose.lead.len()),
+                origin: origin.to_string(),
                 from_notes: true,
                 function: false,
                 inherited: false,
+                section_only: true,
             };
             let new = !self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
             if new && at == 1 && !matches!(target.kind, ExprKind::Power { .. }) {
@@ -800,6 +830,40 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         Some(at)
+    }
+
+    /// A definition under words of condition (`for $f(x)=\frac12x^2$ we have …`, `对于$f(x)=…$`,
+    /// `if $g(x)=x^3$, then …`): it holds for its sentence and the next paragraph only, like a
+    /// binding, and neither defines the letter for the section nor is checked against an
+    /// earlier meaning. Not where a spec entry pins the section's letters.
+    fn conditional_definition(&mut self, target: &Expr, body: &Expr, prose: &Prose, origin: &str) -> bool {
+        if !roles::is_conditional(prose.lead) || self.pinned {
+            return false;
+        }
+        let (key, params, function) = match self.function_target(target) {
+            Some((key, params)) => (key, params, true),
+            None => match self.definable(target) {
+                Some((key, params)) => (key, params, false),
+                None => return false,
+            },
+        };
+        let declared = self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
+        if declared || mentions_key(body, &key) || self.index_letters.contains(&key) {
+            return false;
+        }
+        let definition = Definition {
+            key,
+            params,
+            body: body.clone(),
+            origin: origin.to_string(),
+            from_notes: true,
+            function,
+            inherited: false,
+            section_only: true,
+        };
+        let tex = format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(body, &|_| false));
+        self.given.push(Given { definition, until: Some(prose.block + 1), tex });
+        true
     }
 
     /// Is `key` given a number here (a binding in force in `block`)?
@@ -847,6 +911,7 @@ impl<'a> SectionBuilder<'a> {
                 from_notes: true,
                 function,
                 inherited: false,
+                section_only: false,
             };
             self.given.retain(|g| g.definition.key != definition.key);
             self.given.push(Given { definition, until: None, tex: String::new() });
@@ -905,6 +970,7 @@ impl<'a> SectionBuilder<'a> {
             from_notes,
             function,
             inherited: false,
+            section_only: false,
         };
         if let Some((key, params)) = self.function_target(target) {
             let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
@@ -1145,22 +1211,33 @@ fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool 
     })
 }
 
-/// Sums with written limits from 1 to a letter (`\sum_{j=1}^q`): each summation letter with the
-/// upper bounds it is given.
+/// Sums with written limits from a number to a letter (`\sum_{j=1}^q`, `\sum_{i=0}^{t-1}`):
+/// each summation letter with the upper bounds it is given. A sum from 1 to a letter `q` names
+/// the letter's range 1..q; other limits (`0`, `t-1`) only make the bound's letter a size, and
+/// are recorded under the summation letter `""` (no range for it).
 fn bounded_sums(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
     if let ExprKind::BigOp { lower: Some(lower), upper: Some(upper), .. } = &e.kind {
-        let from_one = match &lower.kind {
+        let start = match &lower.kind {
             ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
-                (Some(letter), [link]) if link.op == RelOp::Eq => {
-                    let one = matches!(&link.rhs.kind, ExprKind::Number { value } if value == "1");
-                    letter.symbol_key().filter(|_| one)
-                }
+                (Some(letter), [link]) if link.op == RelOp::Eq => match &link.rhs.kind {
+                    ExprKind::Number { value } if value.parse::<u32>().is_ok() => {
+                        letter.symbol_key().map(|l| (l, value == "1"))
+                    }
+                    _ => None,
+                },
                 _ => None,
             },
             _ => None,
         };
-        let bound = upper.symbol_key().filter(|k| k.chars().count() == 1);
-        if let (Some(letter), Some(bound)) = (from_one, bound) {
+        let single = |x: &Expr| x.symbol_key().filter(|k| k.chars().count() == 1);
+        let (bound, plain) = match &upper.kind {
+            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } if matches!(&rhs.kind, ExprKind::Number { value } if value.parse::<u32>().is_ok()) => {
+                (single(lhs), false)
+            }
+            _ => (single(upper), true),
+        };
+        if let (Some((letter, from_one)), Some(bound)) = (start, bound) {
+            let letter = if from_one && plain { letter } else { String::new() };
             out.entry(letter).or_default().insert(bound);
         }
     }

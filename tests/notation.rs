@@ -6,7 +6,12 @@ use common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-const WORDS: [&str; 5] = ["verified", "refuted", "undecided", "unsupported", "definition"];
+/// Verdicts, and the roles of formulas that claim nothing (or nothing that could fail):
+/// `binding` (a value for the sentence that follows), `condition` (an equation to solve, or a
+/// chain whose only false link is one), `example` (a letter given a new meaning), `skipped`
+/// (a relation not checked: intervals, `<`).
+const WORDS: [&str; 9] =
+    ["verified", "refuted", "undecided", "unsupported", "definition", "binding", "condition", "example", "skipped"];
 
 /// The expectation written at the start of a line (`- verified: $…$`) or at its end, as an
 /// HTML comment an author's reader never sees (`… $…$ <!-- refuted -->`).
@@ -26,19 +31,28 @@ fn expectation(line: &str) -> Option<&'static str> {
 struct Got {
     verdicts: Vec<String>,
     unparsed: bool,
+    /// The roles of the line's formulas (`claims`, `binding`, …).
+    roles: Vec<String>,
+    /// Claims left undecided because the words around them read the formula as a condition.
+    conditions: usize,
 }
 
 fn got_by_line(report: &Value) -> BTreeMap<u64, Got> {
     let mut out: BTreeMap<u64, Got> = BTreeMap::new();
     for file in report["files"].as_array().unwrap() {
         for f in file["formulas"].as_array().unwrap() {
-            if f["parsed"] == false {
-                out.entry(f["line"].as_u64().unwrap()).or_default().unparsed = true;
-            }
+            let got = out.entry(f["line"].as_u64().unwrap()).or_default();
+            got.unparsed |= f["parsed"] == false;
+            got.roles.push(f["role"].as_str().unwrap_or_default().to_string());
         }
         for c in file["claims"].as_array().unwrap().iter().filter(|c| c["source"] == "notes") {
             let got = out.entry(c["line"].as_u64().unwrap()).or_default();
-            got.verdicts.push(c["verdict"].as_str().unwrap().to_string());
+            // A link read as a condition claims nothing: it is counted, not a verdict.
+            if c["reason"]["reason"] == "other_reading" && c["reason"]["reading"] == "condition" {
+                got.conditions += 1;
+            } else {
+                got.verdicts.push(c["verdict"].as_str().unwrap().to_string());
+            }
         }
     }
     out
@@ -53,7 +67,29 @@ fn matches(expected: &str, got: &Got) -> bool {
         "undecided" => all("undecided"),
         "refuted" => got.verdicts.iter().any(|g| g == "refuted") && !got.verdicts.iter().any(|g| g == "undecided"),
         "unsupported" => (got.unparsed || !got.verdicts.is_empty()) && got.verdicts.iter().all(|g| g == "undecided"),
-        "definition" => got.verdicts.is_empty() && !got.unparsed,
+        "definition" => {
+            got.verdicts.is_empty()
+                && got.conditions == 0
+                && !got.unparsed
+                && got.roles.iter().all(|r| r == "definition" || r == "mention")
+        }
+        "binding" | "example" | "skipped" => {
+            let role = match expected {
+                "binding" => "binding",
+                "example" => "example_definition",
+                _ => "not_checked",
+            };
+            got.verdicts.is_empty()
+                && got.conditions == 0
+                && got.roles.iter().any(|r| r == role)
+                && got.roles.iter().all(|r| r == role || r == "mention")
+        }
+        // Nothing refuted, and at least one relation read as a condition (a chain's true links
+        // may still verify: `0 = (2-\lambda)(3-\lambda)-2 = (4-\lambda)(1-\lambda)`).
+        "condition" => {
+            !got.verdicts.iter().any(|g| g == "refuted")
+                && (got.conditions > 0 || (!got.roles.is_empty() && got.roles.iter().all(|r| r == "condition")))
+        }
         _ => false,
     }
 }

@@ -97,6 +97,7 @@ mod tests {
                 from_notes: true,
                 function: false,
                 inherited: false,
+                section_only: false,
             })
             .collect();
         Scope::new("1", &Default::default(), defs).unwrap()

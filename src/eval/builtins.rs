@@ -192,7 +192,17 @@ impl<B: Backend> Instance<'_, B> {
                 let what = format!("`{key}(…)` with a subscript or power after the parentheses: as a product of {key} and the parenthesis, the subscript or power would belong to the parenthesis only (write `{key}\\,(…)` or declare {key} a function)");
                 return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
             }
-            return self.eval(func, env)?.matmul(&self.eval(one, env)?, span);
+            let product = self.eval(func, env)?.matmul(&self.eval(one, env)?, span);
+            // Where the shapes refuse the product and no spec pins the letter's meaning, the
+            // other reading, an application, is as plausible: no verdict (`p(\mathbf z)` of a
+            // vector p).
+            return match product {
+                Err(EvalError::ShapeMismatch { .. }) if !self.scope.pinned => {
+                    let what = format!("`{key}(…)`: as a product of {key} and the parenthesis the shapes do not fit, so this may be a function application (define {key} as a function, or declare it in the spec)");
+                    Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span })
+                }
+                other => other,
+            };
         };
         let [arg] = args else {
             return Err(EvalError::Unsupported {

@@ -288,6 +288,7 @@ fn generated_definitions(spec: &ExampleSpec) -> Result<Vec<Definition>, String> 
                 from_notes: false,
                 function: false,
                 inherited: false,
+                section_only: false,
             })
         })
         .collect()
@@ -325,6 +326,7 @@ fn backward_definition(claim: &Claim, scope: &Scope) -> Option<Definition> {
         from_notes: true,
         function: false,
         inherited: false,
+        section_only: false,
     })
 }
 

@@ -180,6 +180,16 @@ pub fn describe(reason: &Reason, lang: Lang) -> String {
     }
 }
 
+/// A value for a sentence: six decimals, or six significant digits in scientific notation
+/// where decimals would print a small or large value as `0.000000` or a long row of digits.
+fn number(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-3..1e7).contains(&x.abs()) {
+        format!("{x:.6e}")
+    } else {
+        format!("{x:.6}")
+    }
+}
+
 fn english(reason: &Reason) -> String {
     match reason {
         Reason::Checked { assignments, rounded: false } => format!("{assignments} assignment(s) checked"),
@@ -188,7 +198,7 @@ fn english(reason: &Reason) -> String {
         }
         Reason::Differs { entry, lhs, rhs, at, difference } => {
             let entry = entry.map(|(i, j)| format!(" entry ({i},{j})")).unwrap_or_default();
-            let mut text = format!("sides differ{entry}: left {lhs:.6}, right {rhs:.6}");
+            let mut text = format!("sides differ{entry}: left {}, right {}", number(*lhs), number(*rhs));
             if !at.is_empty() {
                 text.push_str(&format!(" at {}", assignment(at)));
             }
@@ -279,7 +289,7 @@ fn chinese(reason: &Reason) -> String {
         Reason::Checked { assignments, rounded: true } => format!("已检查 {assignments} 组取值；与印出的位数相符"),
         Reason::Differs { entry, lhs, rhs, at, difference } => {
             let entry = entry.map(|(i, j)| format!("第 ({i},{j}) 项")).unwrap_or_default();
-            let mut text = format!("两边{entry}不等：左边 {lhs:.6}，右边 {rhs:.6}");
+            let mut text = format!("两边{entry}不等：左边 {}，右边 {}", number(*lhs), number(*rhs));
             if !at.is_empty() {
                 text.push_str(&format!("，取值 {}", assignment(at)));
             }

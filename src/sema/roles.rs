@@ -9,6 +9,7 @@
 //! ends `undecided`, naming it.
 
 use crate::syntax::ast::{Accent, BinOp, Expr, ExprKind, Style};
+use std::sync::LazyLock;
 
 /// What the words right before a formula say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,17 +173,24 @@ const CUE_REACH: usize = 6;
 /// The cue nearest the end of `lead` within its last few words; `None` without one. Chinese
 /// cues are found anywhere in the last few characters.
 pub fn cue(lead: &str) -> Cue {
-    let lower = lead.to_lowercase();
-    // The words of the lead up to the last formula sign: `we use $ as the initial value and
-    // assume` reads `as the initial value and assume`.
+    nearest_cue(lead, CUES, &[])
+}
+
+/// The kind of the cue word nearest the end of `lead` (after its last formula), from `table`,
+/// leaving the phrases in `except` out of every kind but [`Cue::Condition`].
+fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
+    // The words of the lead after the last formula (`$`): `we use $ as the initial value and
+    // assume` reads `as the initial value and assume`; in `if $ then`, the `if` was the earlier
+    // formula's.
+    let lower = lead.rsplit('$').next().unwrap_or_default().to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
         .filter(|w| !w.is_empty())
         .collect();
     let tail: Vec<&str> = words.iter().rev().take(CUE_REACH).rev().copied().collect();
     let mut best: Option<(usize, Cue)> = None;
-    for &(kind, phrases) in CUES {
-        for phrase in phrases {
+    for &(kind, phrases) in table {
+        for phrase in phrases.iter().filter(|p| kind == Cue::Condition || !except.contains(p)) {
             let at = if phrase.is_ascii() {
                 let parts: Vec<&str> = phrase.split(' ').collect();
                 (0..tail.len().saturating_sub(parts.len() - 1))
@@ -203,6 +211,34 @@ pub fn cue(lead: &str) -> Cue {
         }
     }
     best.map_or(Cue::None, |(_, kind)| kind)
+}
+
+/// Does the lead put what follows under a condition in so many words (`for`, `if`, `when`,
+/// `suppose`, `given`; `对于`, `若`, `如果`, `当`, `假设`, `给定`)? Narrower than [`Cue::Condition`]: `with` and
+/// `where` introduce definitions as often as conditions.
+pub fn is_conditional(lead: &str) -> bool {
+    const CONDITIONAL: &[&str] =
+        &["for", "if", "when", "suppose", "assume", "assuming", "given", "对于", "若", "如果", "当", "假设", "给定"];
+    let lead = lead
+        .replace("for instance", "")
+        .replace("for example", "")
+        .replace("For instance", "")
+        .replace("For example", "");
+    let mut table: Vec<(Cue, &[&str])> = vec![(Cue::Condition, CONDITIONAL)];
+    table.extend(CUES.iter().filter(|(kind, _)| *kind != Cue::Condition).copied());
+    nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
+}
+
+/// The words a formula writes as text (`\textrm{ where }`, `\text{and hence}`, `\quad\text{若}`),
+/// joined by spaces: the lead of the relation after them.
+pub fn words_in_formula(tex: &str) -> String {
+    static TEXT: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"\\(?:text|textrm|mathrm|mbox|textit|textbf|operatorname)\s*\{([^{}]*)\}")
+            .expect("valid regex")
+    });
+    let words: Vec<&str> =
+        TEXT.captures_iter(tex).filter_map(|c| c.get(1)).map(|m| m.as_str().trim()).filter(|w| !w.is_empty()).collect();
+    words.join(" ")
 }
 
 /// A number, π, e, or arithmetic and functions of them: a side that names no letter.
@@ -301,12 +337,33 @@ mod tests {
             ("因此", Cue::Assert),
             ("若", Cue::Condition),
             ("我们需要求解", Cue::Solve),
+            ("If $, then", Cue::Assert),
+            ("当$时，", Cue::None),
             ("", Cue::None),
             ("The derivative of the sigmoid is", Cue::None),
         ];
         for (lead, want) in cases {
             assert_eq!(cue(lead), want, "{lead}");
         }
+    }
+
+    #[test]
+    fn words_written_inside_a_formula() {
+        assert_eq!(words_in_formula(r", \textrm{ where } "), "where");
+        assert_eq!(words_in_formula(r"\quad\text{and hence}\quad"), "and hence");
+        assert_eq!(words_in_formula(r", \quad "), "");
+    }
+
+    #[test]
+    fn conditions_in_so_many_words() {
+        assert!(is_conditional("As a simple example, for"));
+        assert!(is_conditional("举一个简单的例子，对于"));
+        assert!(is_conditional("If"));
+        assert!(!is_conditional("With"));
+        assert!(!is_conditional("For instance, take"));
+        assert!(!is_conditional("Given a convex hyperbolic cosine function"));
+        assert!(!is_conditional("where"));
+        assert!(!is_conditional("If $, then"));
     }
 
     #[test]

@@ -22,6 +22,10 @@ pub struct Definition {
     /// Written in an earlier section of the notes and in scope here by inheritance.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub inherited: bool,
+    /// Holds for its own section only (a binding `\eta = 0.2` of a new letter): the sections
+    /// after it do not inherit it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub section_only: bool,
 }
 
 /// A constraint the spec assumes (`\sum_{j=1}^q y_j = 1`): one of its variables is solved for and
