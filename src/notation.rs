@@ -155,6 +155,12 @@ pub const NOTATION: &[Notation] = &[
         example: r"a(b+c)=ab+ac",
     },
     Notation {
+        group: "functions",
+        written: r"\binom{n}{k}, {n \choose k}",
+        meaning: "the binomial coefficient n(n−1)⋯(n−k+1)/k! for a whole number k (written, or a size with a value); any other k is refused",
+        example: r"\binom{a}{2}=\frac{a(a-1)}{2}",
+    },
+    Notation {
         group: "sums",
         written: r"\sum_r, \sum_{ir}, \sum_{i=1}^n, \sum_i^{m}, \sum_{r\in J_i}, \sum_{k\ne j}, \prod",
         meaning: "over index ranges: declared in the spec (or read off the shapes indexed), or the limits written; the body is the rest of the product (`\\sum_r h_rU_{rj}+b_j` sums only h_rU_{rj})",
@@ -251,6 +257,42 @@ pub const NOTATION: &[Notation] = &[
         group: "relations",
         written: r"\begin{aligned} a&=b\\&=c\end{aligned}, align, gather, array",
         meaning: "each `&=` row is a link of one chain; a row starting with + or − goes on with the expression above; other rows start new chains. `cases` is read as a definition that cannot be evaluated (undecided)",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"binding: `using $x=10$ as the initial value`, `if $\epsilon=10^{-7}$, then $\epsilon^2=10^{-14}$`, `设$\sigma^2=1$`",
+        meaning: "a letter (or its power) set to a number, not a claim: the value holds for that paragraph and the next, where claims are checked with it (a new letter keeps it for the section). Not after words that assert (then, hence, 因此, 则) when the letter already has a value, nor for an entry of a known matrix",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"binding by words: `for $f(x)=\frac12x^2$ we have …`, `if $g(x)=x^3$`, `对于$f(x)=…$`, `若`, `当`, `假设`",
+        meaning: "a definition after if, for, when, suppose, assume (对于, 若, 如果, 当, 假设, 给定) holds for its paragraph and the next only, and is never checked against an earlier meaning",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"condition: `solve $2x+y=1$`, `such that $\sum_i\alpha_i=1$`, `使得$\mathbf A\mathbf v=\lambda\mathbf v$`, `$0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)$`",
+        meaning: "an equation to solve or a constraint: after solve, find, where, such that, if and only if, satisfies (解, 求解, 使得, 满足, 其中, 若), or a side that is a number against letters the notes never define. Never refuted; in a chain, the links after it between two expressions are still claims",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"example definition: `take $f(x)=\exp(x)$`, `例如，取$g(x)=\exp(x)$`, `$\mathbf A=\begin{bmatrix}…\end{bmatrix}$` for a letter defined before",
+        meaning: "a definition-shaped formula of a letter that already has a meaning, with a value written out or words that define (take, let, consider, 设, 令, 取): the letter means this from here on in its section. Without such words, a claim about the earlier meaning that is refuted only under it is undecided, naming both places. A letter two sections define differently is not carried into the sections after",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"`\log a b=\log a+\log b`, `\sqrt{x^2}=x`",
+        meaning: "a claim false only where a letter is zero or negative (a log, a root, a real power) and true for positive values: undecided, saying so (holds for positive a, b), unless `--strict`",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"[a-r, a+r] = [0.7, 1.3]",
+        meaning: "intervals and tuples in brackets compared with `=` are not vectors: not checked",
         example: "",
     },
 ];

@@ -63,7 +63,13 @@ pub struct FormulaSite {
     /// The Markdown block (paragraph, list item, heading) the formula stands in, counted from 0:
     /// what a binding (`if $x=10$, …`) reaches.
     pub block: usize,
+    /// The words right after the formula, up to the next formula or the end of the sentence
+    /// (at most [`TRAIL`] characters): `$\gamma$ to 0.9.` gives ` to 0.9.`.
+    pub trail: String,
 }
+
+/// Longest trail kept, in characters.
+const TRAIL: usize = 60;
 
 /// A 1-based line and character column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -93,7 +99,21 @@ impl Document {
         let mut before_first = 0;
         let mut block_start: Option<usize> = None;
         let mut prose = Prose::default();
+        // The formula whose trail is being read (the last one, until a sentence or block ends).
+        let mut trailing: Option<usize> = None;
         for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
+            match (&event, trailing) {
+                (Event::Text(text) | Event::Code(text), Some(i)) => {
+                    let trail = &mut self.formulas[i].trail;
+                    trail.push_str(text);
+                    if trail.chars().count() >= TRAIL || trail.contains(['.', '。', '!', '?', '；', ';']) {
+                        trailing = None;
+                    }
+                }
+                (Event::SoftBreak | Event::HardBreak, Some(i)) => self.formulas[i].trail.push(' '),
+                (Event::Start(_) | Event::End(_), _) => trailing = None,
+                _ => {}
+            }
             match &event {
                 Event::Start(Tag::CodeBlock(_)) | Event::End(TagEnd::Heading(_)) => prose.clear(),
                 // A paragraph may continue the sentence before it (`… we get` then a display of
@@ -134,6 +154,7 @@ impl Document {
                     site.block = prose.block;
                     prose.push("$");
                     self.formulas.push(site);
+                    trailing = Some(self.formulas.len() - 1);
                 }
                 Event::Text(_) => self.warn_lone_dollars(&source, &lines, range),
                 _ => {}
@@ -169,6 +190,7 @@ impl Document {
             col: pos.col,
             lead: String::new(),
             block: 0,
+            trail: String::new(),
         }
     }
 

@@ -606,6 +606,9 @@ impl<'a> SectionBuilder<'a> {
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
+                if equations.len() == 1 && self.binding_in_words(chain, site) {
+                    self.formula_role = Some(crate::model::FormulaRole::Binding);
+                }
                 if let Some(env) = chain.first.as_ref().and_then(nested_relations) {
                     self.skipped
                         .push(Skipped { formula: id, reason: crate::model::SkipReason::NestedRelations { env } });
@@ -723,7 +726,7 @@ impl<'a> SectionBuilder<'a> {
                 let mut reading = self.reading_in(block);
                 reading.alternative = match (&alternative, &prose) {
                     (Some(other), _) if k == 0 => Some(other.clone()),
-                    (_, Some(prose)) => self.condition_reading(prev, &link.rhs, prose, &reading),
+                    (_, Some(prose)) => self.condition_reading(prev, &link.rhs, prose, &reading, k),
                     _ => None,
                 };
                 let origin = self.link_origin(&origin, tex, prev, &link.rhs);
@@ -757,7 +760,8 @@ impl<'a> SectionBuilder<'a> {
             return origin.clone();
         }
         let between = tex.get(lhs.span.end..rhs.span.start).unwrap_or("");
-        let skip = between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&').len();
+        let skip =
+            between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
         let at = self.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
     }
@@ -866,6 +870,33 @@ impl<'a> SectionBuilder<'a> {
         true
     }
 
+    /// `we set … $\gamma$ to 0.9`: a lone letter the words after it give a number is bound to it
+    /// for this paragraph and the next, as `$\gamma=0.9$` would be.
+    fn binding_in_words(&mut self, chain: &Chain, site: &crate::notes::FormulaSite) -> bool {
+        let Some(target) = &chain.first else { return false };
+        let (Some(key), Some(value)) = (roles::value_target(target), roles::value_in_words(&site.trail)) else {
+            return false;
+        };
+        let plain = self.definable(target).is_some() && !matches!(target.kind, ExprKind::Power { .. });
+        if !plain || self.index_letters.contains(&key) || (self.pinned && self.known.contains(&key)) {
+            return false;
+        }
+        let body = Expr::new(ExprKind::Number { value: value.clone() }, target.span);
+        let tex = format!("{}={value}", print::explicit_tex(target, &|_| false));
+        let definition = Definition {
+            key,
+            params: Vec::new(),
+            body,
+            origin: format!("{}:{}:{}", self.doc.path, site.line, site.col),
+            from_notes: true,
+            function: false,
+            inherited: false,
+            section_only: true,
+        };
+        self.given.push(Given { definition, until: Some(site.block + 1), tex });
+        true
+    }
+
     /// Is `key` given a number here (a binding in force in `block`)?
     fn bound_at(&self, key: &str, block: usize) -> bool {
         self.given.iter().any(|g| {
@@ -931,15 +962,25 @@ impl<'a> SectionBuilder<'a> {
     /// $Av=\lambda v$`), or one that sets an expression of free letters equal to a number
     /// (`2x+y=1`, `\det(A-\lambda I)=0`) without words that assert it: if it is false as an
     /// identity, it is read as a condition.
-    fn condition_reading(&self, lhs: &Expr, rhs: &Expr, prose: &Prose, reading: &ClaimReading) -> Option<OtherReading> {
+    fn condition_reading(
+        &self,
+        lhs: &Expr,
+        rhs: &Expr,
+        prose: &Prose,
+        reading: &ClaimReading,
+        link: usize,
+    ) -> Option<OtherReading> {
         let condition =
             || Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None });
-        if matches!(prose.cue, roles::Cue::Condition | roles::Cue::Solve) {
-            return condition();
-        }
         let bound =
             |key: &str| reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
         let (l, r) = (roles::is_constant(lhs, &bound), roles::is_constant(rhs, &bound));
+        // The words govern the chain's first link (`solve $\mathbf A\mathbf v=\lambda\mathbf v$`);
+        // a later link between two expressions rewrites one into the other and is a claim
+        // (`0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`).
+        if matches!(prose.cue, roles::Cue::Condition | roles::Cue::Solve) && (link == 0 || l || r) {
+            return condition();
+        }
         if l == r {
             return None;
         }

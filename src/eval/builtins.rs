@@ -32,6 +32,9 @@ impl<B: Backend> Instance<'_, B> {
         if func.sub.is_none() && self.scope.defs.get(&own).is_some_and(|d| d.function) {
             return self.apply_defined(&own, func.primes, args, span, env);
         }
+        if let ("binom", [n, k], 0, None) = (func.name.as_str(), args, func.primes, &func.sub) {
+            return self.binomial(n, k, span, env);
+        }
         let [arg] = args else {
             return Err(EvalError::Unsupported {
                 category: NotRead::Malformed,
@@ -77,6 +80,23 @@ impl<B: Backend> Instance<'_, B> {
                 span,
             }),
         }
+    }
+
+    /// `\binom{n}{k}` for a whole number k (written, or a size or index with a value):
+    /// n(n−1)⋯(n−k+1)/k!, so n may be any scalar. A k with no whole value is refused.
+    fn binomial(&self, n: &Expr, k: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let k = self.integer(k, env).ok().filter(|k| (0..=40).contains(k)).ok_or_else(|| EvalError::Unsupported {
+            category: NotRead::Outside,
+            what: "a binomial coefficient whose lower entry is not a whole number here".into(),
+            span,
+        })?;
+        let upper = self.eval(n, env)?;
+        let n = upper.as_scalar(span, "the upper entry of a binomial coefficient")?;
+        let mut value = B::S::int(1);
+        for j in 0..k {
+            value = value.times(&n.minus(&B::S::int(j))).over(&B::S::int(j + 1));
+        }
+        Ok(Value::scalar(value))
     }
 
     fn plain_function(&self, name: &str, value: Value<B::S>, span: Span) -> Result<Value<B::S>, EvalError> {

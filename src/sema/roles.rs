@@ -229,6 +229,18 @@ pub fn is_conditional(lead: &str) -> bool {
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
 }
 
+/// A number the words right after a lone letter give it: `$\gamma$ to 0.9.`, `$\eta$ is set
+/// to 0.1,`, `$\gamma$设置为0.9。`. The number must end the phrase (`to 0.9 times` gives none).
+pub fn value_in_words(trail: &str) -> Option<String> {
+    static VALUE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"^\s*(?:is set to|is fixed to|set to|equal to|equals|to|设置为|设为|设定为|取为|等于|为)\s*(-?\d+(?:\.\d+)?)\s*(?:$|[,;:)，。；、]|\.(?:\s|$)|and\b|和|且)",
+        )
+        .expect("valid regex")
+    });
+    VALUE.captures(trail).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
+}
+
 /// The words a formula writes as text (`\textrm{ where }`, `\text{and hence}`, `\quad\text{若}`),
 /// joined by spaces: the lead of the relation after them.
 pub fn words_in_formula(tex: &str) -> String {
@@ -345,6 +357,16 @@ mod tests {
         for (lead, want) in cases {
             assert_eq!(cue(lead), want, "{lead}");
         }
+    }
+
+    #[test]
+    fn values_given_in_words() {
+        assert_eq!(value_in_words(" to 0.9. That is,").as_deref(), Some("0.9"));
+        assert_eq!(value_in_words("设置为0.9。").as_deref(), Some("0.9"));
+        assert_eq!(value_in_words(" is set to 0.1, and").as_deref(), Some("0.1"));
+        assert_eq!(value_in_words(" to 0.9 times the rate"), None);
+        assert_eq!(value_in_words(" tends to 0"), None);
+        assert_eq!(value_in_words(" to 10%"), None);
     }
 
     #[test]

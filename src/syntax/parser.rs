@@ -712,6 +712,7 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         Rule::ellipsis => ExprKind::Ellipsis,
         Rule::text => ExprKind::Text { text: text_body(pair) },
         Rule::fraction => build_fraction(pair),
+        Rule::binomial | Rule::choose => build_binomial(pair),
         Rule::sqrt => build_sqrt(pair),
         Rule::big_operator => build_big_operator(pair),
         Rule::function_call => build_function_call(pair),
@@ -745,6 +746,17 @@ fn build_fraction(pair: Pair<Rule>) -> ExprKind {
     let num = args.next().expect("grammar: \\frac numerator");
     let den = args.next().expect("grammar: \\frac denominator");
     ExprKind::Frac { num: Box::new(num), den: Box::new(den) }
+}
+
+/// `\binom{n}{k}` and `{n \choose k}`: the built-in `binom` applied to n and k.
+fn build_binomial(pair: Pair<Rule>) -> ExprKind {
+    let args: Vec<Expr> = pair
+        .into_inner()
+        .filter(|p| !matches!(p.as_rule(), Rule::binom_cmd | Rule::choose_cmd))
+        .map(|p| if p.as_rule() == Rule::expr { build_expr(p) } else { build_arg(p) })
+        .collect();
+    let func = Function { name: "binom".into(), primes: 0, sub: None, sup: None };
+    ExprKind::Apply { func, args, parenthesized: true }
 }
 
 fn build_sqrt(pair: Pair<Rule>) -> ExprKind {

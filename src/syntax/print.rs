@@ -213,6 +213,9 @@ impl Explicit<'_> {
                 }
                 out
             }
+            Apply { func, args, .. } if func.name == "binom" && args.len() == 2 && func.primes == 0 => {
+                format!("\\binom{{{}}}{{{}}}", x(&args[0]), x(&args[1]))
+            }
             Apply { func, args, .. } => {
                 let mut head = format!("\\operatorname{{{}}}{}", func.name, "'".repeat(func.primes));
                 if let Some(s) = &func.sub {
