@@ -816,16 +816,7 @@ impl<'a> SectionBuilder<'a> {
         for (key, target) in targets {
             let written =
                 format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(value, &|_| false));
-            let definition = Definition {
-                key: key.clone(),
-                params: Vec::new(),
-                body: value.clone(),
-                origin: origin.to_string(),
-                from_notes: true,
-                function: false,
-                inherited: false,
-                section_only: true,
-            };
+            let definition = notes_definition(key.clone(), Vec::new(), value, origin, false, true);
             let new = !self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
             if new && at == 1 && !matches!(target.kind, ExprKind::Power { .. }) {
                 self.record(definition);
@@ -855,16 +846,7 @@ impl<'a> SectionBuilder<'a> {
         if declared || mentions_key(body, &key) || self.index_letters.contains(&key) {
             return false;
         }
-        let definition = Definition {
-            key,
-            params,
-            body: body.clone(),
-            origin: origin.to_string(),
-            from_notes: true,
-            function,
-            inherited: false,
-            section_only: true,
-        };
+        let definition = notes_definition(key, params, body, origin, function, true);
         let tex = format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(body, &|_| false));
         self.given.push(Given { definition, until: Some(prose.block + 1), tex });
         true
@@ -883,16 +865,8 @@ impl<'a> SectionBuilder<'a> {
         }
         let body = Expr::new(ExprKind::Number { value: value.clone() }, target.span);
         let tex = format!("{}={value}", print::explicit_tex(target, &|_| false));
-        let definition = Definition {
-            key,
-            params: Vec::new(),
-            body,
-            origin: format!("{}:{}:{}", self.doc.path, site.line, site.col),
-            from_notes: true,
-            function: false,
-            inherited: false,
-            section_only: true,
-        };
+        let origin = format!("{}:{}:{}", self.doc.path, site.line, site.col);
+        let definition = notes_definition(key, Vec::new(), &body, &origin, false, true);
         self.given.push(Given { definition, until: Some(site.block + 1), tex });
         true
     }
@@ -934,16 +908,7 @@ impl<'a> SectionBuilder<'a> {
         // A spec entry for the section pins what its letters mean: only a value written out
         // gives one a new meaning there.
         if roles::is_literal(body) || (prose.cue == roles::Cue::Define && !self.pinned) {
-            let definition = Definition {
-                key,
-                params,
-                body: body.clone(),
-                origin: origin.to_string(),
-                from_notes: true,
-                function,
-                inherited: false,
-                section_only: false,
-            };
+            let definition = notes_definition(key, params, body, origin, function, false);
             self.given.retain(|g| g.definition.key != definition.key);
             self.given.push(Given { definition, until: None, tex: String::new() });
             return Some(Ok(()));
@@ -1145,6 +1110,28 @@ struct Prose<'a> {
     lead: &'a str,
     block: usize,
     cue: roles::Cue,
+}
+
+/// A definition the notes write at `origin` (a binding, a conditional or an example
+/// definition). `section_only`: the sections after do not inherit it.
+fn notes_definition(
+    key: String,
+    params: Vec<String>,
+    body: &Expr,
+    origin: &str,
+    function: bool,
+    section_only: bool,
+) -> Definition {
+    Definition {
+        key,
+        params,
+        body: body.clone(),
+        origin: origin.to_string(),
+        from_notes: true,
+        function,
+        inherited: false,
+        section_only,
+    }
 }
 
 /// `\mathbf b_1+2\mathbf b_2=0`: a side `0` against a side written with vectors (bold letters)

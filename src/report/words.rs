@@ -262,8 +262,8 @@ fn english(reason: &Reason) -> String {
             let symbol = symbol.as_deref().unwrap_or("?");
             let earlier = earlier.as_deref().map(|e| format!(" of {e}")).unwrap_or_default();
             match reading {
-                Reading::Condition => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim (mark it `<!-- derivcheck: claim -->` to have it checked)".into(),
-                Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which (mark it `<!-- derivcheck: claim -->` or `<!-- derivcheck: definition -->`)"),
+                Reading::Condition => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim".into(),
+                Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which"),
                 Reading::EarlierMeaning => format!("false with `{symbol}` as defined earlier{earlier}, not refuted with `{symbol}` a fresh letter: depends on whether `{symbol}` is the `{symbol}`{earlier}"),
             }
         }
@@ -360,8 +360,8 @@ fn chinese(reason: &Reason) -> String {
             let symbol = symbol.as_deref().unwrap_or("?");
             let earlier = earlier.as_deref().map(|e| format!("（{e} 处）")).unwrap_or_default();
             match reading {
-                Reading::Condition => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言（若要检查，请标注 `<!-- derivcheck: claim -->`）".into(),
-                Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法（可标注 `<!-- derivcheck: claim -->` 或 `<!-- derivcheck: definition -->`）"),
+                Reading::Condition => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言".into(),
+                Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法"),
                 Reading::EarlierMeaning => format!("按先前定义的 `{symbol}`{earlier} 不成立，把 `{symbol}` 当作新字母则未被驳回：取决于这里的 `{symbol}` 是否就是先前那个"),
             }
         }

@@ -219,11 +219,7 @@ fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
 pub fn is_conditional(lead: &str) -> bool {
     const CONDITIONAL: &[&str] =
         &["for", "if", "when", "suppose", "assume", "assuming", "given", "对于", "若", "如果", "当", "假设", "给定"];
-    let lead = lead
-        .replace("for instance", "")
-        .replace("for example", "")
-        .replace("For instance", "")
-        .replace("For example", "");
+    let lead = lead.to_lowercase().replace("for instance", "").replace("for example", "");
     let mut table: Vec<(Cue, &[&str])> = vec![(Cue::Condition, CONDITIONAL)];
     table.extend(CUES.iter().filter(|(kind, _)| *kind != Cue::Condition).copied());
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
