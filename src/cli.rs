@@ -88,6 +88,10 @@ struct CheckArgs {
     /// Check every claim again; neither read nor write the cache.
     #[arg(long)]
     no_cache: bool,
+    /// Give every formula that does not parse its own diagnostic (by default only those that
+    /// hold a relation derivcheck would check; the rest are counted in one line).
+    #[arg(long)]
+    list_unparsed: bool,
     /// Also write the appendices (`report.{zh,en}.{md,html}`) into this folder.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -326,15 +330,24 @@ fn run_check(args: &CheckArgs) -> i32 {
         }
     }
     let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
-    if !json {
-        emit_parse_diagnostics(&docs, &parse_failures);
-    }
+    let unparsed = if args.list_unparsed { Unparsed::All } else { Unparsed::CouldBeClaims };
     let spec_file = spec_path.as_ref().map(|_| (spec_shown.as_str(), spec_source.as_str()));
     let written = match args.format {
         CheckFormat::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
         CheckFormat::Junit => write_stdout(&crate::report::appendix::render_junit(&report)),
-        CheckFormat::Text => write_stdout(&render_diagnostics(&report, &docs, spec_file, lang)),
-        CheckFormat::Lines => write_stdout(&crate::report::render_text(&report, lang, spec_file.map(|(path, _)| path))),
+        // Findings first (refuted, then undecided), then the formulas that do not parse, then
+        // the totals: the first screen of a run shows what is wrong in the chapter.
+        CheckFormat::Text => {
+            let (findings, totals) = render_diagnostics(&report, &docs, spec_file, lang);
+            write_stdout(&findings).and_then(|_| {
+                emit_parse_diagnostics(&docs, &parse_failures, unparsed, lang);
+                write_stdout(&totals)
+            })
+        }
+        CheckFormat::Lines => {
+            emit_parse_diagnostics(&docs, &parse_failures, unparsed, lang);
+            write_stdout(&crate::report::render_text(&report, lang, spec_file.map(|(path, _)| path)))
+        }
     };
     if let Err(code) = written {
         return code;
@@ -397,7 +410,7 @@ fn run_report(args: &ReportArgs) -> i32 {
         Ok(checked) => checked,
         Err(failure) => return failure.report(false),
     };
-    emit_parse_diagnostics(&checked.docs, &checked.parse_failures);
+    emit_parse_diagnostics(&checked.docs, &checked.parse_failures, Unparsed::CouldBeClaims, crate::report::Lang::En);
     let run = run_info(&args.path, checked.spec_path.as_deref(), &checked.spec_source);
     if let Err(code) =
         write_appendices(&checked.report, &run, &args.out, &args.lang, &args.format, args.templates.as_deref())
@@ -686,7 +699,7 @@ fn run_formulas(args: &FormulasArgs) -> i32 {
     let written = match args.format {
         Format::Json => write_stdout(&(serde_json::to_string_pretty(&listing).expect("listing serializes") + "\n")),
         Format::Text | Format::Lines => {
-            emit_parse_diagnostics(&docs, &failures);
+            emit_parse_diagnostics(&docs, &failures, Unparsed::All, crate::report::Lang::En);
             write_stdout(&render_listing_text(&listing))
         }
     };
@@ -784,14 +797,14 @@ fn one_line(tex: &str) -> String {
 
 /// The default `check` report: a compiler-style diagnostic for every claim not verified (the
 /// failing link underlined in its source line, the reason as the label, the counterexample's
-/// point as a note), then per file how many claims were verified, then the summary. Colour only
-/// when stdout is a terminal.
+/// point as a note), the refuted ones first; and, apart, per file how many claims were verified
+/// and the summary. Colour only when stdout is a terminal.
 fn render_diagnostics(
     report: &crate::report::CheckReport,
     docs: &[Document],
     spec: Option<(&str, &str)>,
     lang: crate::report::Lang,
-) -> String {
+) -> (String, String) {
     use crate::model::Status;
     use std::io::IsTerminal;
     let w = crate::report::words(lang);
@@ -814,7 +827,13 @@ fn render_diagnostics(
             tail.push_str(&format!("{}: {verified}/{} {}\n", file.listing.path, file.claims.len(), w.verified));
         }
         tail.push_str(&crate::report::render_shadowed(file, lang));
-        for c in file.claims.iter().filter(|c| c.verdict != Status::Verified) {
+    }
+    let findings = [Status::Refuted, Status::Undecided]
+        .into_iter()
+        .flat_map(|status| report.files.iter().map(move |file| (status, file)))
+        .flat_map(|(status, file)| file.claims.iter().filter(move |c| c.verdict == status).map(move |c| (file, c)));
+    {
+        for (file, c) in findings {
             let (severity, status) = match c.verdict {
                 Status::Refuted => (codespan_reporting::diagnostic::Severity::Error, w.refuted),
                 _ => (codespan_reporting::diagnostic::Severity::Warning, w.undecided),
@@ -846,10 +865,8 @@ fn render_diagnostics(
             let _ = term::emit(&mut buffer, &config, &files, &diagnostic);
         }
     }
-    let mut out = String::from_utf8_lossy(buffer.as_slice()).into_owned();
-    out.push_str(&tail);
-    out.push_str(&crate::report::render_summary(report, lang));
-    out
+    tail.push_str(&crate::report::render_summary(report, lang));
+    (String::from_utf8_lossy(buffer.as_slice()).into_owned(), tail)
 }
 
 /// The byte offset of a 1-based line and character column.
@@ -859,8 +876,18 @@ fn offset_of(text: &str, line: usize, col: usize) -> usize {
     start + rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len().min(1), |(i, _)| i)
 }
 
+/// Which formulas that do not parse get a diagnostic of their own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unparsed {
+    /// Every one (`formulas`, `check --list-unparsed`).
+    All,
+    /// Those that hold a relation `check` would check, each with what to write instead; the
+    /// rest are counted in one line naming the constructs.
+    CouldBeClaims,
+}
+
 /// Compiler-style diagnostics (file:line:col, the line, a caret under the token) on stderr.
-fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure]) {
+fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure], shown: Unparsed, lang: crate::report::Lang) {
     let mut files = SimpleFiles::new();
     let ids: Vec<usize> = docs.iter().map(|d| files.add(d.path.clone(), d.source.clone())).collect();
     use std::io::IsTerminal;
@@ -879,20 +906,38 @@ fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure]) {
             .with_labels(vec![Label::primary(ids[file], w.offset..w.offset + 1)]);
         let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
     }
-    for failure in failures.iter().take(MAX_DIAGNOSTICS) {
+    let (listed, folded): (Vec<&ParseFailure>, Vec<&ParseFailure>) =
+        failures.iter().partition(|f| shown == Unparsed::All || f.could_be_claim());
+    for failure in listed.iter().take(MAX_DIAGNOSTICS) {
         let start = failure.formula.tex_range.start + failure.error.span.start;
         let end = (failure.formula.tex_range.start + failure.error.span.end).max(start);
-        let diagnostic = Diagnostic::error()
+        let mut diagnostic = Diagnostic::error()
             .with_message(format!("formula {} does not parse: {}", failure.formula.id, failure.error))
             .with_labels(vec![Label::primary(ids[failure.file], start..end).with_message(failure.error.to_string())]);
+        if failure.could_be_claim() {
+            diagnostic = diagnostic.with_notes(vec![crate::report::unparsed_advice(&failure.error.kind, lang)]);
+        }
         let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
     }
-    let more = (warnings.len().saturating_sub(MAX_DIAGNOSTICS), failures.len().saturating_sub(MAX_DIAGNOSTICS));
+    let more = (warnings.len().saturating_sub(MAX_DIAGNOSTICS), listed.len().saturating_sub(MAX_DIAGNOSTICS));
     if more != (0, 0) {
         eprintln!(
             "… and {} more warning(s), {} more formula(s) that do not parse (`derivcheck formulas` lists them all)",
             more.0, more.1
         );
+    }
+    if !folded.is_empty() {
+        let mut constructs: Vec<(String, usize)> = Vec::new();
+        for failure in &folded {
+            let construct = failure.construct();
+            match constructs.iter_mut().find(|(c, _)| *c == construct) {
+                Some((_, n)) => *n += 1,
+                None => constructs.push((construct, 1)),
+            }
+        }
+        constructs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        constructs.truncate(8);
+        eprintln!("{}", crate::report::unparsed_summary(folded.len(), &constructs, lang));
     }
 }
 

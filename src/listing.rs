@@ -66,6 +66,32 @@ pub struct ParseFailure {
     pub error: SyntaxError,
 }
 
+impl ParseFailure {
+    /// Could the formula have been a claim: does it hold a relation `check` would check (`=`,
+    /// `\approx`, `:=`)? Only such failures are errors; the rest are counted.
+    pub fn could_be_claim(&self) -> bool {
+        let tex = self.formula.tex.as_str();
+        let bytes = tex.as_bytes();
+        let equals =
+            tex.char_indices().any(|(i, c)| c == '=' && !(i > 0 && matches!(bytes[i - 1], b'<' | b'>' | b'!' | b'\\')));
+        equals || ["\\approx", "\\coloneqq", "\\triangleq", "\\equiv"].iter().any(|r| tex.contains(r))
+    }
+
+    /// The construct the parser stopped at, as a summary names it: the unknown command, the
+    /// unexpected token, or the kind of error.
+    pub fn construct(&self) -> String {
+        use crate::syntax::SyntaxErrorKind as K;
+        match &self.error.kind {
+            K::UnknownCommand { command } => command.clone(),
+            K::Unexpected { found, .. } => found.chars().take(12).collect(),
+            K::UnexpectedEnd { .. } => "end of formula".into(),
+            K::Empty => "empty".into(),
+            K::UnbalancedEnvironment { .. } => "\\begin/\\end".into(),
+            _ => "size".into(),
+        }
+    }
+}
+
 /// Each document's formulas, parsed (in the order of `Document::formulas`).
 pub type Parsed = Vec<Vec<Result<Statement, SyntaxError>>>;
 

@@ -264,7 +264,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
 
 pub mod appendix;
 mod words;
-pub use words::{describe, words, Words};
+pub use words::{describe, unparsed_advice, unparsed_summary, words, Words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {

@@ -297,7 +297,9 @@ impl<'a> SectionBuilder<'a> {
                 .chain(spec.functions.keys())
                 .any(|k| crate::syntax::canonical_key(k).ok().as_deref() == Some(key))
         };
-        for (key, dims) in &self.notes_shapes {
+        // The latest declaration of a letter is in force (`\mathbf x\in\mathbb R^n`, then a later
+        // section's `\mathbf x\in\mathbb R^d`).
+        for (key, dims) in self.notes_shapes.iter().rev() {
             // `O\in\mathbb R^{n\times q}` then `O = HW + b`: O is defined, not a leaf.
             let defined = assigned_in(self.doc, formulas, key) || self.inherited.iter().any(|d| d.key == *key);
             if declared(spec, key) || defined {
@@ -616,7 +618,12 @@ impl<'a> SectionBuilder<'a> {
                 continue;
             }
             if shape_declaration(chain).is_some() {
-                continue; // a declaration, read by `plan`
+                // A declaration, read by `plan`; `\boldsymbol\eta = [\eta_1; \eta_2] = [a; b]` also
+                // gives each entry its value.
+                if let [own, value, ..] = chain.links.as_slice() {
+                    self.define_entries(&own.rhs, &value.rhs, &origin_text(&origin, &self.doc.path));
+                }
+                continue;
             }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
@@ -677,10 +684,7 @@ impl<'a> SectionBuilder<'a> {
         prose: Option<Prose>,
     ) {
         let Some(first) = &chain.first else { return };
-        let site_origin = match &origin {
-            Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
-            Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
-        };
+        let site_origin = origin_text(&origin, &self.doc.path);
         let block = prose.as_ref().map(|p| p.block);
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
@@ -994,11 +998,34 @@ impl<'a> SectionBuilder<'a> {
         // A family `R_i = …` may share its letter with a declared function `R(θ)`.
         let shares_function = !params.is_empty() && self.declared_functions.iter().any(|(k, _)| *k == key);
         let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && !shares_function);
-        if taken || (!shares_function && mentions_key(body, &key)) {
+        let own_entries = own_entries_shape(target, body).is_some();
+        if taken || own_entries || (!shares_function && mentions_key(body, &key)) {
             return false;
         }
         self.record(new(key, params, false));
         true
+    }
+
+    /// `[\eta_1; \eta_2] = [a; b]`: each entry written on the left is defined by the value in
+    /// the same cell on the right.
+    fn define_entries(&mut self, entries: &Expr, values: &Expr, origin: &str) {
+        let cells = |e: &Expr| match &e.kind {
+            ExprKind::Matrix { rows, .. } => rows
+                .iter()
+                .flatten()
+                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.clone()))
+                .collect::<Option<Vec<Expr>>>(),
+            _ => None,
+        };
+        let (Some(entries), Some(values)) = (cells(entries), cells(values)) else { return };
+        if entries.len() != values.len() {
+            return;
+        }
+        for (entry, value) in entries.iter().zip(&values) {
+            if !matches!(entry.kind, ExprKind::Ellipsis) {
+                self.try_define(entry, value, origin, true);
+            }
+        }
     }
 
     fn record(&mut self, definition: Definition) {
@@ -1114,6 +1141,14 @@ struct Prose<'a> {
 
 /// A definition the notes write at `origin` (a binding, a conditional or an example
 /// definition). `section_only`: the sections after do not inherit it.
+/// Where a definition comes from, as shown: `notes.md:12:3` or `spec:4:1`.
+fn origin_text(origin: &Origin, path: &str) -> String {
+    match origin {
+        Origin::Notes { line, col, .. } => format!("{path}:{line}:{col}"),
+        Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+    }
+}
+
 fn notes_definition(
     key: String,
     params: Vec<String>,
@@ -1177,8 +1212,24 @@ pub const DEFAULT_SIZES: [i64; 2] = [2, 3];
 
 /// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
 /// `b\in\mathbb R^{1\times m}` -> (b, [1, m]).
+/// `\mathbf x, \mathbf y \in \mathbb R^d` declares both: bare symbols listed before a declaration
+/// in the same formula share its shape.
 fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
-    statement.chains.iter().filter_map(shape_declaration).collect()
+    let mut out = Vec::new();
+    let mut listed: Vec<String> = Vec::new();
+    for chain in &statement.chains {
+        if let Some((key, shape)) = shape_declaration(chain) {
+            out.extend(listed.drain(..).map(|k| (k, shape.clone())));
+            out.push((key, shape));
+        } else if let (Some(ExprKind::Symbol(s)), true) =
+            (chain.first.as_ref().map(|e| &e.kind), chain.links.is_empty())
+        {
+            listed.push(s.key());
+        } else {
+            listed.clear();
+        }
+    }
+    out
 }
 
 fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
@@ -1186,8 +1237,11 @@ fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
         ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
         _ => e.symbol_key(),
     };
-    let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { return None };
-    if link.op != RelOp::In {
+    let (Some(first), Some(link)) = (&chain.first, chain.links.first()) else { return None };
+    if link.op == RelOp::Eq {
+        return own_entries_shape(first, &link.rhs);
+    }
+    if link.op != RelOp::In || chain.links.len() != 1 {
         return None;
     }
     let ExprKind::Power { base, exponent } = &link.rhs.kind else { return None };
@@ -1198,6 +1252,55 @@ fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
         _ => dim(exponent).map(|n| [n, "1".to_string()]),
     }?;
     Some((key, shape))
+}
+
+/// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}`: a vector written as the
+/// column (or row) of its own entries declares its shape, (x, [n, 1]); it defines nothing.
+fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])> {
+    let key = target.symbol_key().filter(|_| matches!(target.kind, ExprKind::Symbol(_)))?;
+    // `[x_1, x_2, \ldots, x_d]^\top`: a transposed row of entries is a column.
+    let (list, transposed) = match &body.kind {
+        ExprKind::Transpose { operand } => (operand.as_ref(), true),
+        _ => (body, false),
+    };
+    if let ExprKind::Fenced { inner: Some(inner), .. } = &list.kind {
+        let ExprKind::Tuple { items } = &inner.kind else { return None };
+        let cell = |e: &Expr| {
+            let chain = Chain { first: Some(e.clone()), links: Vec::new(), span: e.span };
+            Some(Statement { chains: vec![chain], span: e.span })
+        };
+        let rows: Vec<Vec<Option<Statement>>> = if transposed {
+            items.iter().map(|i| vec![cell(i)]).collect()
+        } else {
+            vec![items.iter().map(cell).collect()]
+        };
+        let column = Expr::new(ExprKind::Matrix { env: "bmatrix".into(), rows }, body.span);
+        return own_entries_shape(target, &column);
+    }
+    let ExprKind::Matrix { rows, .. } = &body.kind else { return None };
+    let cells: Vec<&Expr> = rows
+        .iter()
+        .flatten()
+        .map(|cell| cell.as_ref().and_then(|s| (s.chains.len() == 1).then(|| s.chains[0].first.as_ref()).flatten()))
+        .collect::<Option<_>>()?;
+    let last_index = |e: &Expr| match &e.kind {
+        ExprKind::Subscript { base, index } if base.symbol_key().as_deref() == Some(key.as_str()) => {
+            match &index.kind {
+                ExprKind::Number { value } => Some(value.clone()),
+                _ => index.symbol_key(),
+            }
+        }
+        _ => None,
+    };
+    let entries_only = cells.iter().all(|c| matches!(c.kind, ExprKind::Ellipsis) || last_index(c).is_some());
+    let size = last_index(cells.last()?)?;
+    let column = rows.iter().all(|r| r.len() == 1);
+    let shape = match (column, rows.len()) {
+        (true, _) => [size, "1".to_string()],
+        (false, 1) => ["1".to_string(), size],
+        _ => return None,
+    };
+    (entries_only && cells.len() >= 2).then_some((key, shape))
 }
 
 /// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).

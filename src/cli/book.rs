@@ -5,7 +5,7 @@
 
 use super::{
     check_path, emit_parse_diagnostics, render_diagnostics, strict_problems, write_stdout, CheckArgs, CheckFailure,
-    CheckFormat, Checked, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
+    CheckFormat, Checked, LangArg, Unparsed, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
 };
 use crate::report::{CheckReport, CheckSummary, Lang};
 use std::path::{Path, PathBuf};
@@ -69,6 +69,8 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     let mut total = CheckSummary::default();
     let (mut bad, mut strict_failed) = (0usize, false);
     let mut text = String::new();
+    // The text format's per-chapter totals, printed after every chapter's findings.
+    let mut tails = String::new();
     let mut chapters: Vec<serde_json::Value> = Vec::new();
     let mut junit =
         CheckReport { schema: crate::report::JSON_SCHEMA, files: Vec::new(), summary: total, from_cache: 0 };
@@ -107,8 +109,9 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     CheckFormat::Json => chapters.push(serde_json::json!({ "path": shown, "report": report })),
                     CheckFormat::Junit => junit.files.extend(report.files.iter().cloned()),
                     CheckFormat::Text => {
-                        emit_parse_diagnostics(&checked.docs, &checked.parse_failures);
-                        text.push_str(&render_diagnostics(report, &checked.docs, spec_file, lang));
+                        let (findings, totals) = render_diagnostics(report, &checked.docs, spec_file, lang);
+                        text.push_str(&findings);
+                        tails.push_str(&totals);
                     }
                     CheckFormat::Lines => {
                         text.push_str(&crate::report::render_text(report, lang, spec_file.map(|(p, _)| p)))
@@ -124,7 +127,16 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
             write_stdout(&(serde_json::to_string_pretty(&value).expect("serializes") + "\n"))
         }
         CheckFormat::Junit => write_stdout(&crate::report::appendix::render_junit(&junit)),
-        CheckFormat::Text | CheckFormat::Lines => {
+        CheckFormat::Text => write_stdout(&text).and_then(|_| {
+            let unparsed = if args.list_unparsed { Unparsed::All } else { Unparsed::CouldBeClaims };
+            for (_, outcome) in &outcomes {
+                if let Outcome::Checked(checked) = outcome {
+                    emit_parse_diagnostics(&checked.docs, &checked.parse_failures, unparsed, lang);
+                }
+            }
+            write_stdout(&(tails.clone() + total_line(&total, outcomes.len(), bad, lang).as_str()))
+        }),
+        CheckFormat::Lines => {
             text.push_str(&total_line(&total, outcomes.len(), bad, lang));
             write_stdout(&text)
         }

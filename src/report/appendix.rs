@@ -118,6 +118,10 @@ struct SectionView {
     anchor: String,
     number: String,
     title: String,
+    /// `15.3 Title`, or the title alone for a heading without a number (printed once).
+    heading: String,
+    /// Inline formulas that only mention symbols (`$x$`, `$f(x)$`): counted, not listed.
+    inline_mentions: usize,
     counts: Counts,
     /// The sizes the section's claims were checked at (distinct, in order).
     sizes: Vec<String>,
@@ -268,6 +272,8 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
             anchor: format!("s-{}", anchor_text(number)),
             number: number.to_string(),
             title: title.to_string(),
+            heading: if title.is_empty() || number == title { number.to_string() } else { format!("{number} {title}") },
+            inline_mentions: 0,
             counts: Counts::default(),
             sizes: Vec::new(),
             formulas: Vec::new(),
@@ -298,6 +304,10 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
             section.counts.add_role(role);
             for c in file.claims.iter().filter(|c| c.range == Some(f.range)) {
                 section.add_claim(c);
+            }
+            if role == FormulaRole::Mention && !f.display && claims.is_empty() {
+                section.inline_mentions += 1;
+                continue;
             }
             let (role_word, role_class) = role_words(role, &w);
             section.formulas.push(FormulaView {

@@ -163,6 +163,60 @@ pub fn syntax_error_chinese(kind: &crate::syntax::SyntaxErrorKind) -> String {
     }
 }
 
+/// What to write instead of a formula that does not parse but holds a relation derivcheck would
+/// check: the fix for the construct the parser stopped at, or the mark that says to skip it.
+pub fn unparsed_advice(kind: &crate::syntax::SyntaxErrorKind, lang: Lang) -> String {
+    use crate::syntax::SyntaxErrorKind as K;
+    let found = match kind {
+        K::Unexpected { found, .. } => found.as_str(),
+        _ => "",
+    };
+    let (en, zh): (String, String) = match (kind, found) {
+        (K::UnknownCommand { command }, _) => (
+            format!("`{command}` is not in the notation table (`derivcheck notation`): write the formula with what it lists"),
+            format!("`{command}` 不在记号表中（`derivcheck notation`）：请用表中的写法"),
+        ),
+        (_, ")" | "]") => (
+            "a half-open interval such as `(a, b]`, or an unbalanced bracket: say the interval in words".into(),
+            "半开区间（如 `(a, b]`）或括号不配对：请用文字说明区间".into(),
+        ),
+        (_, ".") => ("write an ellipsis as `\\ldots` or `\\cdots`".into(), "省略号请写 `\\ldots` 或 `\\cdots`".into()),
+        (_, "?") => ("end the formula before the `?`".into(), "请把 `?` 放在公式之外".into()),
+        (_, "=") => (
+            "a relation inside a `cases` row or after another one's condition: split the formula".into(),
+            "`cases` 行内或条件之后的关系：请拆开公式".into(),
+        ),
+        (K::UnexpectedEnd { .. }, _) => (
+            "the formula ends before its expression does: a `$` inside it, or a relation with one side missing".into(),
+            "公式在表达式结束前就结束了：公式里有 `$`，或关系缺少一边".into(),
+        ),
+        _ => (
+            "write it with the constructs of `derivcheck notation`".into(),
+            "请用 `derivcheck notation` 列出的写法".into(),
+        ),
+    };
+    match lang {
+        Lang::En => format!("{en}, or put `<!-- derivcheck: skip -->` before it"),
+        Lang::Zh => format!("{zh}，或在其前加 `<!-- derivcheck: skip -->`"),
+    }
+}
+
+/// The one line that counts formulas that do not parse and state no relation derivcheck would
+/// check, with the constructs the parser stopped at.
+pub fn unparsed_summary(count: usize, constructs: &[(String, usize)], lang: Lang) -> String {
+    let named: Vec<String> = constructs.iter().map(|(c, n)| format!("`{c}` ×{n}")).collect();
+    match lang {
+        Lang::En => format!(
+            "note: {count} formula(s) that do not parse state no relation derivcheck would check ({}); `--list-unparsed` lists them",
+            named.join(", ")
+        ),
+        Lang::Zh => format!(
+            "注：{count} 个无法解析的公式不含 derivcheck 会检查的关系（{}）；`--list-unparsed` 逐一列出",
+            named.join("，")
+        ),
+    }
+}
+
 /// `k = 2, i = 1`.
 fn assignment(at: &[(String, i64)]) -> String {
     at.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
@@ -539,6 +593,8 @@ pub struct AppendixWords {
     pub role_claims: &'static str,
     pub role_definition: &'static str,
     pub role_mention: &'static str,
+    /// "inline formulas that only mention symbols", after a count.
+    pub inline_mentions: &'static str,
     pub role_printed: &'static str,
     pub role_ignored: &'static str,
     pub role_not_checked: &'static str,
@@ -594,6 +650,7 @@ pub fn appendix_words(lang: Lang) -> AppendixWords {
             role_claims: "claim",
             role_definition: "definition",
             role_mention: "mention",
+            inline_mentions: "inline formula(s) that only mention symbols, not listed",
             role_printed: "printed numbers",
             role_ignored: "ignored",
             role_not_checked: "not checked",
@@ -646,6 +703,7 @@ pub fn appendix_words(lang: Lang) -> AppendixWords {
             role_claims: "断言",
             role_definition: "定义",
             role_mention: "提及",
+            inline_mentions: "个仅提及符号的行内公式，未逐一列出",
             role_printed: "印出数值",
             role_ignored: "已忽略",
             role_not_checked: "未检查",

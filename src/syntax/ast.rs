@@ -39,6 +39,11 @@ pub struct Link {
     pub rhs: Expr,
 }
 
+/// The label of a starred symbol (`x^*` is "x star", a symbol of its own).
+pub const STAR_LABEL: &str = "*";
+/// The function name under which `n!` is an application: `factorial(n)`.
+pub const FACTORIAL: &str = "factorial";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RelOp {
@@ -62,6 +67,17 @@ pub enum RelOp {
     Mid,
     MuchLess,
     MuchGreater,
+    /// `f: A \to B`, `\{x : x > 0\}`.
+    Colon,
+    LessApprox,
+    GreaterApprox,
+    Succeq,
+    Preceq,
+    Simeq,
+    Perp,
+    Parallel,
+    Ni,
+    Supset,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -236,6 +252,10 @@ pub enum BinOp {
     Otimes,
     Compose,
     Div,
+    /// Set operations `\cap`, `\cup`, `\setminus`: read, never evaluated.
+    Intersection,
+    Union,
+    SetMinus,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -291,6 +311,8 @@ pub enum Accent {
     Check,
     Breve,
     Underline,
+    RightArrow,
+    LeftArrow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -448,8 +470,10 @@ impl fmt::Display for Symbol {
         for accent in &self.accents {
             text = format!("\\{}{{{}}}", accent.command(), text);
         }
-        if let Some(label) = &self.label {
-            text = format!("{text}^{{({label})}}");
+        match self.label.as_deref() {
+            Some(STAR_LABEL) => text = format!("{text}^{{*}}"),
+            Some(label) => text = format!("{text}^{{({label})}}"),
+            None => {}
         }
         f.write_str(&text)
     }
@@ -489,6 +513,8 @@ impl Accent {
             Accent::Check => "check",
             Accent::Breve => "breve",
             Accent::Underline => "underline",
+            Accent::RightArrow => "overrightarrow",
+            Accent::LeftArrow => "overleftarrow",
         }
     }
 }

@@ -346,6 +346,24 @@ fn relop_of(text: &str) -> RelOp {
     }
     match t {
         "=" => RelOp::Eq,
+        _ if t.starts_with("\\not") && t.ends_with('=') => RelOp::Ne,
+        _ if t.starts_with("\\not") => RelOp::NotIn,
+        "\\leqslant" => RelOp::Le,
+        "\\geqslant" => RelOp::Ge,
+        ":" => RelOp::Colon,
+        "\\lessapprox" | "\\lesssim" => RelOp::LessApprox,
+        "\\gtrapprox" | "\\gtrsim" => RelOp::GreaterApprox,
+        "\\succeq" | "\\succ" => RelOp::Succeq,
+        "\\preceq" | "\\prec" => RelOp::Preceq,
+        "\\simeq" | "\\cong" => RelOp::Simeq,
+        "\\perp" => RelOp::Perp,
+        "\\parallel" => RelOp::Parallel,
+        "\\ni" => RelOp::Ni,
+        "\\supset" | "\\supseteq" => RelOp::Supset,
+        "\\subsetneq" => RelOp::Subset,
+        "\\longrightarrow" => RelOp::To,
+        "\\Longrightarrow" => RelOp::Implies,
+        "\\Leftrightarrow" | "\\Longleftrightarrow" => RelOp::Iff,
         ":=" | "\\coloneqq" | "\\triangleq" => RelOp::Define,
         "\\ne" | "\\neq" => RelOp::Ne,
         "<" => RelOp::Lt,
@@ -416,6 +434,9 @@ fn mulop_of(text: &str) -> BinOp {
         "\\odot" => BinOp::Hadamard,
         "\\otimes" => BinOp::Otimes,
         "\\circ" => BinOp::Compose,
+        "\\cap" => BinOp::Intersection,
+        "\\cup" => BinOp::Union,
+        "\\setminus" => BinOp::SetMinus,
         _ => BinOp::Div,
     }
 }
@@ -657,6 +678,25 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
     let kind = match p.as_rule() {
         Rule::transpose => ExprKind::Transpose { operand: Box::new(base) },
         Rule::prime => ExprKind::Prime { operand: Box::new(base) },
+        Rule::starred => match base.kind {
+            ExprKind::Symbol(mut symbol) if symbol.label.is_none() => {
+                symbol.label = Some(STAR_LABEL.to_string());
+                ExprKind::Symbol(symbol)
+            }
+            kind => ExprKind::Power {
+                base: Box::new(Expr::new(kind, base.span)),
+                exponent: Box::new(Expr::new(ExprKind::Text { text: "*".into() }, span_of(&p))),
+            },
+        },
+        Rule::factorial => ExprKind::Apply {
+            func: Function { name: FACTORIAL.into(), primes: 0, sub: None, sup: None },
+            args: vec![base],
+            parenthesized: false,
+        },
+        Rule::percent => ExprKind::Frac {
+            num: Box::new(base),
+            den: Box::new(Expr::new(ExprKind::Number { value: "100".into() }, span_of(&p))),
+        },
         Rule::subscript => ExprKind::Subscript { base: Box::new(base), index: Box::new(script_of(p)) },
         _ => {
             let exponent = script_of(p);
@@ -726,6 +766,8 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         Rule::set_braces => ExprKind::Fenced { open: "\\{".into(), close: "\\}".into(), inner: inner_of(pair) },
         Rule::angle => ExprKind::Fenced { open: "\\langle".into(), close: "\\rangle".into(), inner: inner_of(pair) },
         Rule::accented => return build_accented(pair),
+        // The expression under the brace; its note is commentary.
+        Rule::braced_note => return build_arg(pair.into_inner().nth(1).expect("grammar: a brace has its expression")),
         Rule::styled => return build_styled(pair),
         other => unreachable!("grammar rule {other:?} is not a primary"),
     };
@@ -1048,6 +1090,8 @@ fn accent_of(text: &str) -> Accent {
         "\\ddot" => Accent::Ddot,
         "\\check" => Accent::Check,
         "\\breve" => Accent::Breve,
+        "\\overrightarrow" => Accent::RightArrow,
+        "\\overleftarrow" => Accent::LeftArrow,
         _ => Accent::Underline,
     }
 }

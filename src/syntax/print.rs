@@ -50,6 +50,16 @@ fn relop(op: RelOp) -> &'static str {
         RelOp::Mid => "mid",
         RelOp::MuchLess => "<<",
         RelOp::MuchGreater => ">>",
+        RelOp::Colon => ":",
+        RelOp::LessApprox => "lessapprox",
+        RelOp::GreaterApprox => "gtrapprox",
+        RelOp::Succeq => "succeq",
+        RelOp::Preceq => "preceq",
+        RelOp::Simeq => "simeq",
+        RelOp::Perp => "perp",
+        RelOp::Parallel => "parallel",
+        RelOp::Ni => "ni",
+        RelOp::Supset => "supset",
     }
 }
 
@@ -66,6 +76,9 @@ fn binop(op: BinOp) -> &'static str {
         BinOp::Otimes => "otimes",
         BinOp::Compose => "circ",
         BinOp::Div => "/",
+        BinOp::Intersection => "cap",
+        BinOp::Union => "cup",
+        BinOp::SetMinus => "setminus",
     }
 }
 
@@ -216,6 +229,9 @@ impl Explicit<'_> {
             Apply { func, args, .. } if func.name == "binom" && args.len() == 2 && func.primes == 0 => {
                 format!("\\binom{{{}}}{{{}}}", x(&args[0]), x(&args[1]))
             }
+            Apply { func, args, .. } if func.name == super::ast::FACTORIAL && args.len() == 1 => {
+                format!("{}!", self.grouped(&args[0], 4))
+            }
             Apply { func, args, .. } => {
                 let mut head = format!("\\operatorname{{{}}}{}", func.name, "'".repeat(func.primes));
                 if let Some(s) = &func.sub {
@@ -314,6 +330,7 @@ fn precedence(op: BinOp) -> u8 {
         BinOp::Add | BinOp::Sub | BinOp::PlusMinus | BinOp::DirectSum => 1,
         BinOp::Implicit | BinOp::Cdot | BinOp::Times | BinOp::Hadamard | BinOp::Div => 2,
         BinOp::Otimes | BinOp::Compose => 3,
+        BinOp::Intersection | BinOp::Union | BinOp::SetMinus => 2,
     }
 }
 
@@ -329,6 +346,9 @@ fn explicit_op(op: BinOp) -> &'static str {
         BinOp::Otimes => "\\otimes ",
         BinOp::Compose => "\\circ ",
         BinOp::Div => "/",
+        BinOp::Intersection => "\\cap ",
+        BinOp::Union => "\\cup ",
+        BinOp::SetMinus => "\\setminus ",
     }
 }
 
@@ -370,5 +390,15 @@ pub fn relation_tex(op: RelOp) -> &'static str {
         RelOp::Mid => "\\mid",
         RelOp::MuchLess => "\\ll",
         RelOp::MuchGreater => "\\gg",
+        RelOp::Colon => ":",
+        RelOp::LessApprox => "\\lessapprox",
+        RelOp::GreaterApprox => "\\gtrapprox",
+        RelOp::Succeq => "\\succeq",
+        RelOp::Preceq => "\\preceq",
+        RelOp::Simeq => "\\simeq",
+        RelOp::Perp => "\\perp",
+        RelOp::Parallel => "\\parallel",
+        RelOp::Ni => "\\ni",
+        RelOp::Supset => "\\supset",
     }
 }
