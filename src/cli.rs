@@ -832,38 +832,34 @@ fn render_diagnostics(
         .into_iter()
         .flat_map(|status| report.files.iter().map(move |file| (status, file)))
         .flat_map(|(status, file)| file.claims.iter().filter(move |c| c.verdict == status).map(move |c| (file, c)));
-    {
-        for (file, c) in findings {
-            let (severity, status) = match c.verdict {
-                Status::Refuted => (codespan_reporting::diagnostic::Severity::Error, w.refuted),
-                _ => (codespan_reporting::diagnostic::Severity::Warning, w.undecided),
-            };
-            let notes_file = ids.iter().find(|(p, _)| *p == file.listing.path).map(|(_, id)| *id);
-            // The construct not understood when the verdict names one, else the failing link.
-            let (start, end) = c.focus.unwrap_or(c.link);
-            let location = match (c.range, notes_file, &spec_file) {
-                (Some(range), Some(id), _) => Some((id, range.0 + start..range.0 + end)),
-                (None, _, Some((id, text))) => {
-                    Some((*id, offset_of(text, c.line, c.col)..offset_of(text, c.line, c.col) + 1))
-                }
-                _ => None,
-            };
-            let mut diagnostic = Diagnostic::new(severity).with_message(format!("{status} {}", c.id));
-            if let Some((id, range)) = location {
-                diagnostic = diagnostic.with_labels(vec![
-                    Label::primary(id, range).with_message(crate::report::describe(&c.reason, lang))
-                ]);
-            } else {
-                diagnostic = diagnostic.with_notes(vec![crate::report::describe(&c.reason, lang)]);
+    for (file, c) in findings {
+        let (severity, status) = match c.verdict {
+            Status::Refuted => (codespan_reporting::diagnostic::Severity::Error, w.refuted),
+            _ => (codespan_reporting::diagnostic::Severity::Warning, w.undecided),
+        };
+        let notes_file = ids.iter().find(|(p, _)| *p == file.listing.path).map(|(_, id)| *id);
+        // The construct not understood when the verdict names one, else the failing link.
+        let (start, end) = c.focus.unwrap_or(c.link);
+        let location = match (c.range, notes_file, &spec_file) {
+            (Some(range), Some(id), _) => Some((id, range.0 + start..range.0 + end)),
+            (None, _, Some((id, text))) => {
+                Some((*id, offset_of(text, c.line, c.col)..offset_of(text, c.line, c.col) + 1))
             }
-            if let Some(point) =
-                c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).filter(|m| !m.point.is_empty())
-            {
-                let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
-                diagnostic = diagnostic.with_notes(vec![values.join(", ")]);
-            }
-            let _ = term::emit(&mut buffer, &config, &files, &diagnostic);
+            _ => None,
+        };
+        let mut diagnostic = Diagnostic::new(severity).with_message(format!("{status} {}", c.id));
+        if let Some((id, range)) = location {
+            diagnostic = diagnostic
+                .with_labels(vec![Label::primary(id, range).with_message(crate::report::describe(&c.reason, lang))]);
+        } else {
+            diagnostic = diagnostic.with_notes(vec![crate::report::describe(&c.reason, lang)]);
         }
+        if let Some(point) = c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).filter(|m| !m.point.is_empty())
+        {
+            let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
+            diagnostic = diagnostic.with_notes(vec![values.join(", ")]);
+        }
+        let _ = term::emit(&mut buffer, &config, &files, &diagnostic);
     }
     tail.push_str(&crate::report::render_summary(report, lang));
     (String::from_utf8_lossy(buffer.as_slice()).into_owned(), tail)

@@ -1009,19 +1009,15 @@ impl<'a> SectionBuilder<'a> {
     /// `[\eta_1; \eta_2] = [a; b]`: each entry written on the left is defined by the value in
     /// the same cell on the right.
     fn define_entries(&mut self, entries: &Expr, values: &Expr, origin: &str) {
-        let cells = |e: &Expr| match &e.kind {
-            ExprKind::Matrix { rows, .. } => rows
-                .iter()
-                .flatten()
-                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.clone()))
-                .collect::<Option<Vec<Expr>>>(),
-            _ => None,
+        let matrices = [entries, values].iter().all(|e| matches!(e.kind, ExprKind::Matrix { .. }));
+        let (Some((entries, _)), Some((values, _)), true) = (vector_cells(entries), vector_cells(values), matrices)
+        else {
+            return;
         };
-        let (Some(entries), Some(values)) = (cells(entries), cells(values)) else { return };
         if entries.len() != values.len() {
             return;
         }
-        for (entry, value) in entries.iter().zip(&values) {
+        for (entry, value) in entries.into_iter().zip(values) {
             if !matches!(entry.kind, ExprKind::Ellipsis) {
                 self.try_define(entry, value, origin, true);
             }
@@ -1139,8 +1135,6 @@ struct Prose<'a> {
     cue: roles::Cue,
 }
 
-/// A definition the notes write at `origin` (a binding, a conditional or an example
-/// definition). `section_only`: the sections after do not inherit it.
 /// Where a definition comes from, as shown: `notes.md:12:3` or `spec:4:1`.
 fn origin_text(origin: &Origin, path: &str) -> String {
     match origin {
@@ -1149,6 +1143,8 @@ fn origin_text(origin: &Origin, path: &str) -> String {
     }
 }
 
+/// A definition the notes write at `origin` (a binding, a conditional or an example
+/// definition). `section_only`: the sections after do not inherit it.
 fn notes_definition(
     key: String,
     params: Vec<String>,
@@ -1210,10 +1206,8 @@ fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
 /// Sizes a size letter takes when only the notes name it (`X\in\mathbb R^{n\times d}`).
 pub const DEFAULT_SIZES: [i64; 2] = [2, 3];
 
-/// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
-/// `b\in\mathbb R^{1\times m}` -> (b, [1, m]).
-/// `\mathbf x, \mathbf y \in \mathbb R^d` declares both: bare symbols listed before a declaration
-/// in the same formula share its shape.
+/// The shapes a formula declares. `\mathbf x, \mathbf y \in \mathbb R^d` declares both: bare
+/// symbols listed before a declaration in the same formula share its shape.
 fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
     let mut out = Vec::new();
     let mut listed: Vec<String> = Vec::new();
@@ -1232,6 +1226,8 @@ fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
     out
 }
 
+/// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
+/// `b\in\mathbb R^{1\times m}` -> (b, [1, m]); a vector of its own entries (`own_entries_shape`).
 fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
     let dim = |e: &Expr| match &e.kind {
         ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
@@ -1254,35 +1250,12 @@ fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
     Some((key, shape))
 }
 
-/// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}`: a vector written as the
-/// column (or row) of its own entries declares its shape, (x, [n, 1]); it defines nothing.
+/// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}` or `[x_1, \ldots, x_d]^\top`: a
+/// vector written as the column (or row) of its own entries declares its shape, (x, [n, 1]); it
+/// defines nothing.
 fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])> {
     let key = target.symbol_key().filter(|_| matches!(target.kind, ExprKind::Symbol(_)))?;
-    // `[x_1, x_2, \ldots, x_d]^\top`: a transposed row of entries is a column.
-    let (list, transposed) = match &body.kind {
-        ExprKind::Transpose { operand } => (operand.as_ref(), true),
-        _ => (body, false),
-    };
-    if let ExprKind::Fenced { inner: Some(inner), .. } = &list.kind {
-        let ExprKind::Tuple { items } = &inner.kind else { return None };
-        let cell = |e: &Expr| {
-            let chain = Chain { first: Some(e.clone()), links: Vec::new(), span: e.span };
-            Some(Statement { chains: vec![chain], span: e.span })
-        };
-        let rows: Vec<Vec<Option<Statement>>> = if transposed {
-            items.iter().map(|i| vec![cell(i)]).collect()
-        } else {
-            vec![items.iter().map(cell).collect()]
-        };
-        let column = Expr::new(ExprKind::Matrix { env: "bmatrix".into(), rows }, body.span);
-        return own_entries_shape(target, &column);
-    }
-    let ExprKind::Matrix { rows, .. } = &body.kind else { return None };
-    let cells: Vec<&Expr> = rows
-        .iter()
-        .flatten()
-        .map(|cell| cell.as_ref().and_then(|s| (s.chains.len() == 1).then(|| s.chains[0].first.as_ref()).flatten()))
-        .collect::<Option<_>>()?;
+    let (cells, column) = vector_cells(body)?;
     let last_index = |e: &Expr| match &e.kind {
         ExprKind::Subscript { base, index } if base.symbol_key().as_deref() == Some(key.as_str()) => {
             match &index.kind {
@@ -1294,13 +1267,37 @@ fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])
     };
     let entries_only = cells.iter().all(|c| matches!(c.kind, ExprKind::Ellipsis) || last_index(c).is_some());
     let size = last_index(cells.last()?)?;
-    let column = rows.iter().all(|r| r.len() == 1);
-    let shape = match (column, rows.len()) {
-        (true, _) => [size, "1".to_string()],
-        (false, 1) => ["1".to_string(), size],
-        _ => return None,
-    };
+    let shape = if column { [size, "1".to_string()] } else { ["1".to_string(), size] };
     (entries_only && cells.len() >= 2).then_some((key, shape))
+}
+
+/// The entries of a vector written out, and whether it is a column: a one-column or one-row
+/// matrix (`bmatrix`, …), or a bracketed list (a row; a column when transposed). `None` for
+/// anything else, or a cell holding more than one expression.
+fn vector_cells(e: &Expr) -> Option<(Vec<&Expr>, bool)> {
+    let (list, transposed) = match &e.kind {
+        ExprKind::Transpose { operand } => (operand.as_ref(), true),
+        _ => (e, false),
+    };
+    match &list.kind {
+        ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
+            ExprKind::Tuple { items } => Some((items.iter().collect(), transposed)),
+            _ => None,
+        },
+        ExprKind::Matrix { rows, .. } if !transposed => {
+            let column = rows.iter().all(|r| r.len() == 1);
+            if !column && rows.len() != 1 {
+                return None;
+            }
+            let cells = rows
+                .iter()
+                .flatten()
+                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.as_ref()))
+                .collect::<Option<Vec<&Expr>>>()?;
+            Some((cells, column))
+        }
+        _ => None,
+    }
 }
 
 /// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).

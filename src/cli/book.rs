@@ -134,7 +134,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     emit_parse_diagnostics(&checked.docs, &checked.parse_failures, unparsed, lang);
                 }
             }
-            write_stdout(&(tails.clone() + total_line(&total, outcomes.len(), bad, lang).as_str()))
+            write_stdout(&(tails + total_line(&total, outcomes.len(), bad, lang).as_str()))
         }),
         CheckFormat::Lines => {
             text.push_str(&total_line(&total, outcomes.len(), bad, lang));
