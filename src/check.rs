@@ -170,7 +170,8 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                     // Values the prose gives for this claim (a binding, an example definition) make
                     // a scope of its own; it shares no points with the section's.
                     if let Some(own) = claim_scope(scope, claim) {
-                        return check_claim(&own, claim, None, None);
+                        let verdict = check_claim(&own, claim, None, None);
+                        return if claim.holds { verdict } else { expected_to_fail(verdict) };
                     }
                     let floats = assumptions_hold.then_some(&floats);
                     if claim.holds {
@@ -235,7 +236,8 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         return undecided(reason, verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
-    if !base.pinned {
+    // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
+    if !base.pinned && !claim.reading.marked {
         let used = crate::eval::dependencies(&base, claim);
         let inherited: Vec<&Definition> = base
             .defs

@@ -32,6 +32,9 @@ pub struct FormulaEntry {
     pub display: bool,
     pub tex: String,
     pub parsed: bool,
+    /// The author's mark before it (`<!-- derivcheck: skip -->`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<crate::notes::Mark>,
     /// What the formula is to `check` (set by the check report; absent in `formulas`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<crate::model::FormulaRole>,
@@ -116,6 +119,8 @@ pub fn build_from(docs: &[Document], parsed: &Parsed, with_ast: bool) -> (Listin
             summary.formulas += 1;
             match result {
                 Ok(_) => summary.parsed += 1,
+                // The author asked not to check it: no diagnostic.
+                Err(_) if site.mark == Some(crate::notes::Mark::Skip) => {}
                 Err(error) => failures.push(ParseFailure { file, formula: site.clone(), error: error.clone() }),
             }
             formulas.push(entry);
@@ -138,6 +143,7 @@ fn entry(doc: &Document, site: &FormulaSite, result: &Result<Statement, SyntaxEr
         display: site.display,
         tex: site.tex.clone(),
         parsed: result.is_ok(),
+        mark: site.mark,
         role: None,
         error: result.as_ref().err().map(ToString::to_string),
         error_kind: result.as_ref().err().map(|e| e.kind.clone()),

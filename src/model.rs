@@ -366,6 +366,8 @@ pub enum SkipReason {
     Ignored { because: String },
     /// A side is `[a, b]`: an interval or a row of two? Not read.
     Interval,
+    /// The author's mark `<!-- derivcheck: skip -->` before it.
+    Marked,
 }
 
 /// What a formula of the notes is to derivcheck; every formula has exactly one role, so the

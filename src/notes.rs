@@ -66,6 +66,48 @@ pub struct FormulaSite {
     /// The words right after the formula, up to the next formula or the end of the sentence
     /// (at most [`TRAIL`] characters): `$\gamma$ to 0.9.` gives ` to 0.9.`.
     pub trail: String,
+    /// What the author says the formula is for, in a mark before it
+    /// (`<!-- derivcheck: condition -->`): it overrides what the words and shape suggest.
+    pub mark: Option<Mark>,
+}
+
+/// An author's mark: an HTML comment `<!-- derivcheck: WORD -->` (invisible when the chapter is
+/// rendered) that applies to the next formula in the same section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// Every link is a claim: nothing is defined or bound by it, no condition reading.
+    Claim,
+    /// It gives its letters values for the paragraph that follows (`x=10`).
+    Binding,
+    /// A condition or an equation to solve: never checked.
+    Condition,
+    /// Not checked at all.
+    Skip,
+    /// Deliberately wrong (a rejected guess, a frequent slip): a counterexample is the expected
+    /// outcome, and a proof of it is the finding.
+    Wrong,
+}
+
+impl Mark {
+    /// Each mark with the word that writes it.
+    pub const WORDS: [(Mark, &'static str); 5] = [
+        (Mark::Claim, "claim"),
+        (Mark::Binding, "binding"),
+        (Mark::Condition, "condition"),
+        (Mark::Skip, "skip"),
+        (Mark::Wrong, "wrong"),
+    ];
+
+    pub fn word(self) -> &'static str {
+        Mark::WORDS.iter().find(|(m, _)| *m == self).map_or("", |(_, w)| w)
+    }
+}
+
+/// A mark read but not yet given to a formula.
+struct PendingMark {
+    mark: Mark,
+    offset: usize,
 }
 
 /// Longest trail kept, in characters.
@@ -101,6 +143,7 @@ impl Document {
         let mut prose = Prose::default();
         // The formula whose trail is being read (the last one, until a sentence or block ends).
         let mut trailing: Option<usize> = None;
+        let mut pending: Option<PendingMark> = None;
         for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
             match (&event, trailing) {
                 (Event::Text(text) | Event::Code(text), Some(i)) => {
@@ -128,7 +171,16 @@ impl Document {
                 _ => {}
             }
             match event {
-                Event::Start(Tag::Heading { .. }) | Event::Start(Tag::Paragraph) => block_start = Some(range.start),
+                Event::Html(ref html) | Event::InlineHtml(ref html) => {
+                    if let Some(mark) = self.read_mark(html, range.start, &lines) {
+                        self.warn_unused_mark(pending.replace(mark), &lines);
+                    }
+                }
+                Event::Start(Tag::Heading { .. }) => {
+                    self.warn_unused_mark(pending.take(), &lines);
+                    block_start = Some(range.start);
+                }
+                Event::Start(Tag::Paragraph) => block_start = Some(range.start),
                 Event::End(TagEnd::Heading(_)) => {
                     if let Some(start) = block_start.take() {
                         let text = heading_text(&source[start..range.end]);
@@ -152,6 +204,7 @@ impl Document {
                     let mut site = self.formula_site(&source, &lines, range, display, *counter);
                     site.lead = prose.lead();
                     site.block = prose.block;
+                    site.mark = pending.take().map(|p| p.mark);
                     prose.push("$");
                     self.formulas.push(site);
                     trailing = Some(self.formulas.len() - 1);
@@ -160,7 +213,40 @@ impl Document {
                 _ => {}
             }
         }
+        self.warn_unused_mark(pending, &lines);
         self.source = source;
+    }
+
+    /// `<!-- derivcheck: WORD -->` in an HTML event starting at `start`: the mark, or a warning
+    /// for a word that is none. Other HTML is not a mark.
+    fn read_mark(&mut self, html: &str, start: usize, lines: &LineIndex) -> Option<PendingMark> {
+        static MARK: LazyLock<regex::Regex> =
+            LazyLock::new(|| regex::Regex::new(r"<!--\s*derivcheck\s*:\s*([^\s>]*)\s*-->").expect("valid regex"));
+        let found = MARK.captures(html)?;
+        let offset = start + found.get(0).map_or(0, |m| m.start());
+        let word = found[1].to_lowercase();
+        match Mark::WORDS.iter().find(|(_, w)| *w == word) {
+            Some(&(mark, _)) => Some(PendingMark { mark, offset }),
+            None => {
+                let known: Vec<String> = Mark::WORDS.iter().map(|(_, w)| format!("`{w}`")).collect();
+                let pos = lines.position(offset);
+                let message = format!("unknown derivcheck mark `{word}` (marks are {}): ignored", known.join(", "));
+                self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
+                None
+            }
+        }
+    }
+
+    /// A mark that no formula took (a heading, another mark or the end came first).
+    fn warn_unused_mark(&mut self, unused: Option<PendingMark>, lines: &LineIndex) {
+        if let Some(PendingMark { mark, offset }) = unused {
+            let pos = lines.position(offset);
+            let message = format!(
+                "the mark `<!-- derivcheck: {} -->` has no formula after it in its section: it applies to the next formula",
+                mark.word()
+            );
+            self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
+        }
     }
 
     fn push_section(&mut self, (number, title): (String, String), line: usize, counters: &mut Vec<usize>) {
@@ -191,6 +277,7 @@ impl Document {
             lead: String::new(),
             block: 0,
             trail: String::new(),
+            mark: None,
         }
     }
 

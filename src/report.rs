@@ -232,6 +232,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
             }
             for formula in &mut file.formulas {
                 let role = match roles.get(formula.id.as_str()) {
+                    _ if !formula.parsed && formula.mark == Some(crate::notes::Mark::Skip) => FormulaRole::Ignored,
                     _ if !formula.parsed => FormulaRole::NotParsed,
                     Some(role) => *role,
                     None => FormulaRole::Mention,

@@ -9,7 +9,7 @@
 pub mod roles;
 pub mod scope;
 
-use crate::notes::Document;
+use crate::notes::{Document, Mark};
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
 use crate::syntax::print;
@@ -83,6 +83,9 @@ pub struct ClaimReading {
     /// Another reading the text leaves open: a counterexample then leaves the claim undecided,
     /// naming it, instead of refuting it.
     pub alternative: Option<OtherReading>,
+    /// The author marked it a claim (`<!-- derivcheck: claim -->` or `wrong`): its letters mean
+    /// what they mean where it stands, no other reading is tried.
+    pub marked: bool,
 }
 
 /// A reading of a formula other than "an identity for every value of its letters".
@@ -570,6 +573,19 @@ impl<'a> SectionBuilder<'a> {
     fn add_formula(&mut self, f: &ParsedFormula) {
         use crate::model::FormulaRole;
         let site = &self.doc.formulas[f.index];
+        // The author's mark settles what the formula is for.
+        match site.mark {
+            Some(Mark::Skip) => {
+                self.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Marked });
+                self.roles.push((site.id.clone(), FormulaRole::Ignored));
+                return;
+            }
+            Some(Mark::Condition) => {
+                self.roles.push((site.id.clone(), FormulaRole::Condition));
+                return;
+            }
+            _ => {}
+        }
         if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim()))
         {
             let reason = crate::model::SkipReason::Ignored { because: ignore.reason.clone() };
@@ -638,7 +654,7 @@ impl<'a> SectionBuilder<'a> {
             let between = k.checked_sub(1).and_then(|p| site.tex.get(equations[p].span.end..chain.span.start));
             let words = between.map(roles::words_in_formula).unwrap_or_default();
             let lead = if words.is_empty() { site.lead.clone() } else { format!("{} $ {words}", site.lead) };
-            let prose = Prose { lead: &lead, block: site.block, cue: roles::cue(&lead) };
+            let prose = Prose { lead: &lead, block: site.block, cue: roles::cue(&lead), mark: site.mark };
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
         }
     }
@@ -689,7 +705,9 @@ impl<'a> SectionBuilder<'a> {
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
         let mut alternative = None;
-        if let Some(prose) = &prose {
+        let as_written = prose.as_ref().is_some_and(Prose::marked_claim);
+        let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
+        if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
             if let Some(bound) = self.binding(chain, prose, &site_origin) {
                 skip = bound;
                 self.formula_role = Some(crate::model::FormulaRole::Binding);
@@ -701,7 +719,7 @@ impl<'a> SectionBuilder<'a> {
                 self.formula_role = Some(crate::model::FormulaRole::Binding);
             }
         }
-        if skip == 0 {
+        if skip == 0 && !as_written {
             let defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
             // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
             // defines, so it is no claim; it is listed as not checked.
@@ -728,7 +746,13 @@ impl<'a> SectionBuilder<'a> {
             if k >= skip {
                 let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 let mut reading = self.reading_in(block);
+                reading.marked = as_written;
                 reading.alternative = match (&alternative, &prose) {
+                    (_, Some(prose)) if prose.marked_claim() => None,
+                    // Marked a binding, yet not one derivcheck could take: never a claim.
+                    (_, Some(prose)) if prose.mark == Some(Mark::Binding) => {
+                        Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None })
+                    }
                     (Some(other), _) if k == 0 => Some(other.clone()),
                     (_, Some(prose)) => self.condition_reading(prev, &link.rhs, prose, &reading, k),
                     _ => None,
@@ -744,7 +768,7 @@ impl<'a> SectionBuilder<'a> {
                     lhs,
                     rhs,
                     conditions: conditions.to_vec(),
-                    holds: true,
+                    holds,
                     variant: false,
                     approx: link.op == RelOp::Approx,
                     understood: String::new(),
@@ -791,7 +815,8 @@ impl<'a> SectionBuilder<'a> {
     /// (the words ask to solve, a letter is an entry of something known, or it already has a
     /// value of its own: `c=5` then `c=6` is a claim).
     fn binding(&mut self, chain: &Chain, prose: &Prose, origin: &str) -> Option<usize> {
-        if prose.cue == roles::Cue::Solve || chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Define)) {
+        let solve = prose.cue == roles::Cue::Solve && prose.mark != Some(Mark::Binding);
+        if solve || chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Define)) {
             return None;
         }
         let exprs: Vec<&Expr> = chain.exprs().collect();
@@ -836,7 +861,7 @@ impl<'a> SectionBuilder<'a> {
     /// binding, and neither defines the letter for the section nor is checked against an
     /// earlier meaning. Not where a spec entry pins the section's letters.
     fn conditional_definition(&mut self, target: &Expr, body: &Expr, prose: &Prose, origin: &str) -> bool {
-        if !roles::is_conditional(prose.lead) || self.pinned {
+        if !prose.conditional() || self.pinned {
             return false;
         }
         let (key, params, function) = match self.function_target(target) {
@@ -1133,6 +1158,20 @@ struct Prose<'a> {
     lead: &'a str,
     block: usize,
     cue: roles::Cue,
+    /// The author's mark, which overrides the words.
+    mark: Option<Mark>,
+}
+
+impl Prose<'_> {
+    /// Marked a claim (or a deliberate slip): every link is a claim, read as written.
+    fn marked_claim(&self) -> bool {
+        matches!(self.mark, Some(Mark::Claim | Mark::Wrong))
+    }
+
+    /// Words of condition before it (`if`, `for`, `若`), or the author's binding mark.
+    fn conditional(&self) -> bool {
+        self.mark == Some(Mark::Binding) || roles::is_conditional(self.lead)
+    }
 }
 
 /// Where a definition comes from, as shown: `notes.md:12:3` or `spec:4:1`.
@@ -1602,6 +1641,32 @@ pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
         if !letters.is_empty() {
             let names: Vec<&str> = letters.iter().map(|k| k.as_str()).collect();
             out.push_str(&format!("# index letters of sums, their range read off shapes: {}\n", names.join(", ")));
+        }
+        let mut open: Vec<String> = plan
+            .claims
+            .iter()
+            .filter_map(|c| {
+                let (Origin::Notes { line, .. }, Some(other)) = (&c.origin, &c.reading.alternative) else {
+                    return None;
+                };
+                let choice = match (other.reading, &other.symbol) {
+                    (crate::model::Reading::Condition, _) => "a claim, or a condition".to_string(),
+                    (_, Some(symbol)) => format!("`{symbol}` as before, or a new `{symbol}`"),
+                    _ => "a claim, or another reading".to_string(),
+                };
+                let tex = c.tex.split_whitespace().collect::<Vec<_>>().join(" ");
+                let short: String = tex.chars().take(70).collect();
+                let more = if short.len() < tex.len() { "…" } else { "" };
+                Some(format!("#   line {line}: `{short}{more}` ({choice})\n"))
+            })
+            .collect();
+        open.dedup();
+        if !open.is_empty() {
+            out.push_str(
+                "# the text leaves open what these are for; a mark just before the formula in the notes settles it:\n\
+                 # <!-- derivcheck: claim --> (or binding, condition, skip, wrong)\n",
+            );
+            open.iter().for_each(|line| out.push_str(line));
         }
         out.push_str("# loss = 'L'          # for bars: \\bar Y is dL/dY\n");
         out.push_str("# positive = ['x']    # symbols that are positive (branch identities then hold)\n");

@@ -9,9 +9,20 @@ use std::collections::BTreeMap;
 /// Verdicts, and the roles of formulas that claim nothing (or nothing that could fail):
 /// `binding` (a value for the sentence that follows), `condition` (an equation to solve, or a
 /// chain whose only false link is one), `example` (a letter given a new meaning), `skipped`
-/// (a relation not checked: intervals, `<`).
-const WORDS: [&str; 9] =
-    ["verified", "refuted", "undecided", "unsupported", "definition", "binding", "condition", "example", "skipped"];
+/// (a relation not checked: intervals, `<`), `ignored` (the author's `skip` mark, or the spec's
+/// `ignore`).
+const WORDS: [&str; 10] = [
+    "verified",
+    "refuted",
+    "undecided",
+    "unsupported",
+    "definition",
+    "binding",
+    "condition",
+    "example",
+    "skipped",
+    "ignored",
+];
 
 /// The expectation written at the start of a line (`- verified: $…$`) or at its end, as an
 /// HTML comment an author's reader never sees (`… $…$ <!-- refuted -->`).
@@ -73,10 +84,11 @@ fn matches(expected: &str, got: &Got) -> bool {
                 && !got.unparsed
                 && got.roles.iter().all(|r| r == "definition" || r == "mention")
         }
-        "binding" | "example" | "skipped" => {
+        "binding" | "example" | "skipped" | "ignored" => {
             let role = match expected {
                 "binding" => "binding",
                 "example" => "example_definition",
+                "ignored" => "ignored",
                 _ => "not_checked",
             };
             got.verdicts.is_empty()

@@ -316,9 +316,9 @@ fn english(reason: &Reason) -> String {
             let symbol = symbol.as_deref().unwrap_or("?");
             let earlier = earlier.as_deref().map(|e| format!(" of {e}")).unwrap_or_default();
             match reading {
-                Reading::Condition => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim".into(),
-                Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which"),
-                Reading::EarlierMeaning => format!("false with `{symbol}` as defined earlier{earlier}, not refuted with `{symbol}` a fresh letter: depends on whether `{symbol}` is the `{symbol}`{earlier}"),
+                Reading::Condition => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim (`<!-- derivcheck: claim -->` before it makes it one)".into(),
+                Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which (`<!-- derivcheck: claim -->` before it checks it against the earlier one)"),
+                Reading::EarlierMeaning => format!("false with `{symbol}` as defined earlier{earlier}, not refuted with `{symbol}` a fresh letter: depends on whether `{symbol}` is the `{symbol}`{earlier} (`<!-- derivcheck: claim -->` before it says it is)"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(
@@ -414,9 +414,9 @@ fn chinese(reason: &Reason) -> String {
             let symbol = symbol.as_deref().unwrap_or("?");
             let earlier = earlier.as_deref().map(|e| format!("（{e} 处）")).unwrap_or_default();
             match reading {
-                Reading::Condition => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言".into(),
-                Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法"),
-                Reading::EarlierMeaning => format!("按先前定义的 `{symbol}`{earlier} 不成立，把 `{symbol}` 当作新字母则未被驳回：取决于这里的 `{symbol}` 是否就是先前那个"),
+                Reading::Condition => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言（在其前加 `<!-- derivcheck: claim -->` 则作为断言检查）".into(),
+                Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法（在其前加 `<!-- derivcheck: claim -->` 则按先前的含义检查）"),
+                Reading::EarlierMeaning => format!("按先前定义的 `{symbol}`{earlier} 不成立，把 `{symbol}` 当作新字母则未被驳回：取决于这里的 `{symbol}` 是否就是先前那个（在其前加 `<!-- derivcheck: claim -->` 表示就是）"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(
@@ -733,5 +733,7 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
         (SkipReason::Ignored { because }, _) => because.clone(),
         (SkipReason::Interval, Lang::En) => "a side is `[a, b]`: an interval or a row of two? not read".into(),
         (SkipReason::Interval, Lang::Zh) => "一边是 `[a, b]`：区间还是两元素的行？不作判断".into(),
+        (SkipReason::Marked, Lang::En) => "marked `<!-- derivcheck: skip -->` by the author".into(),
+        (SkipReason::Marked, Lang::Zh) => "作者以 `<!-- derivcheck: skip -->` 标记跳过".into(),
     }
 }
