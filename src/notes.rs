@@ -432,6 +432,24 @@ mod tests {
     }
 
     #[test]
+    fn a_mark_applies_to_the_next_formula_only() {
+        let d = doc("# A\n\n<!-- derivcheck: skip -->\n$$x=1$$\n\nso <!--derivcheck:Wrong-->$y=2$ and $z=3$.\n");
+        let marks: Vec<Option<Mark>> = d.formulas.iter().map(|f| f.mark).collect();
+        assert_eq!(marks, [Some(Mark::Skip), Some(Mark::Wrong), None]);
+        assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    }
+
+    #[test]
+    fn unknown_and_unused_marks_warn_at_the_mark() {
+        let d = doc("# A\n\n<!-- derivcheck: maybe -->\n$x=1$\n\n<!-- derivcheck: claim -->\n\n# B\n\n$y=2$\n");
+        assert_eq!(d.formulas.iter().map(|f| f.mark).collect::<Vec<_>>(), [None, None]);
+        let at: Vec<(usize, bool)> = d.warnings.iter().map(|w| (w.line, w.message.contains("unknown"))).collect();
+        assert_eq!(at, [(3, true), (6, false)]);
+        // Other HTML comments are not marks.
+        assert!(doc("<!-- a note -->\n$x$\n").warnings.is_empty());
+    }
+
+    #[test]
     fn finds_inline_and_display_math_with_positions() {
         let d = doc("intro $a=b$ and\n\n$$\nx^2\n$$\n");
         assert_eq!(d.formulas.len(), 2);
