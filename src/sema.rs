@@ -6,6 +6,7 @@
 //! other equation, and every further link of a chain `A = B = C`, is a claim. Relations between
 //! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
 
+pub mod recurrence;
 pub mod roles;
 pub mod scope;
 
@@ -126,6 +127,8 @@ pub struct SectionPlan {
     /// Spec entries that could not take effect (a define of a declared symbol, a duplicate):
     /// the run stops on them, at the spec's line.
     pub spec_problems: Vec<SpecProblem>,
+    /// The recurrences in force at the end of the section (its own and earlier ones).
+    pub recurrences: Vec<recurrence::Recurrence>,
 }
 
 /// A name an earlier section defined, defined again: from here on the new definition holds.
@@ -172,6 +175,7 @@ pub fn plan(
     let mut chapter_defs: Vec<Definition> = Vec::new();
     let mut contested: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut shapes: Vec<(String, [String; 2])> = Vec::new();
+    let mut recurrences: Vec<recurrence::Recurrence> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
     for (section, fs) in by_section {
         let (number, title) = section
@@ -182,8 +186,10 @@ pub fn plan(
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
         builder.notes_shapes = shapes.clone();
         builder.inherited = chapter_defs.clone();
+        builder.recurrences = std::mem::take(&mut recurrences);
         builder.owns_spec = with_spec_only;
         let (plan, defined) = builder.build_with_definitions(title, &fs);
+        recurrences = plan.recurrences.clone();
         for def in defined {
             // A letter two sections define differently (`f` of each worked example) has no one
             // meaning to carry on: the sections after that do not define it see it undefined.
@@ -244,6 +250,8 @@ struct SectionBuilder<'a> {
     formula_role: Option<crate::model::FormulaRole>,
     /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
     pinned: bool,
+    /// Sequences defined by recursion, in this section and the ones before (newest last).
+    recurrences: Vec<recurrence::Recurrence>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -283,6 +291,7 @@ impl<'a> SectionBuilder<'a> {
             given: Vec::new(),
             formula_role: None,
             pinned: section_spec_present(spec, number),
+            recurrences: Vec::new(),
         }
     }
 
@@ -470,6 +479,7 @@ impl<'a> SectionBuilder<'a> {
             roles: self.roles,
             shadowed: self.shadowed,
             spec_problems: self.spec_problems,
+            recurrences: self.recurrences,
         }
     }
 
@@ -641,6 +651,11 @@ impl<'a> SectionBuilder<'a> {
                 }
                 continue;
             }
+            if let ([link], Some(first)) = (chain.links.as_slice(), &chain.first) {
+                if link.op == RelOp::Assign && self.add_recurrence(first, &link.rhs, site) {
+                    continue;
+                }
+            }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
@@ -719,6 +734,19 @@ impl<'a> SectionBuilder<'a> {
                 self.formula_role = Some(crate::model::FormulaRole::Binding);
             }
         }
+        // `m_t = \beta m_{t-1} + (1-\beta) g_t` defines m by recursion, unless m already is.
+        if let (0, false, Origin::Notes { formula, .. }) = (skip, as_written, &origin) {
+            let site = self.doc.formulas.iter().find(|f| f.id == *formula);
+            let fresh = |r: &recurrence::Recurrence| !self.recurrences.iter().any(|o| o.key == r.key);
+            if let Some(site) = site.filter(|_| prose.is_some() && chain.links[0].op != RelOp::Approx) {
+                let site = site.clone();
+                if recurrence::read(first, &chain.links[0].rhs, String::new()).is_some_and(|r| fresh(&r))
+                    && self.add_recurrence(first, &chain.links[0].rhs, &site)
+                {
+                    skip = 1;
+                }
+            }
+        }
         if skip == 0 && !as_written {
             let defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
             // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
@@ -758,7 +786,13 @@ impl<'a> SectionBuilder<'a> {
                     _ => None,
                 };
                 let origin = self.link_origin(&origin, tex, prev, &link.rhs);
-                let (lhs, rhs) = zero_of_vectors(prev, &link.rhs);
+                let (lhs, rhs) = match recurrence::rewrite(&self.recurrences, prev, &link.rhs) {
+                    Some(read) => {
+                        reading.given.extend(read.reading);
+                        (read.lhs, read.rhs)
+                    }
+                    None => zero_of_vectors(prev, &link.rhs),
+                };
                 self.claims.push(Claim {
                     id: claim_id,
                     section: self.number.clone(),
@@ -792,6 +826,23 @@ impl<'a> SectionBuilder<'a> {
             between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
         let at = self.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
+    }
+
+    /// `target \leftarrow body` or `target = body` read as a recurrence (see [`recurrence`]),
+    /// recorded from here on.
+    fn add_recurrence(&mut self, target: &Expr, body: &Expr, site: &crate::notes::FormulaSite) -> bool {
+        let written = format!(
+            "`{} \\leftarrow {}` ({}:{})",
+            print::explicit_tex(target, &|_| false),
+            print::explicit_tex(body, &|_| false),
+            self.doc.path,
+            site.line
+        );
+        let Some(found) = recurrence::read(target, body, written) else { return false };
+        self.recurrences.retain(|r| r.key != found.key);
+        self.recurrences.push(found);
+        self.definitions_made += 1;
+        true
     }
 
     /// The values and meanings given earlier in the prose that reach `block`.

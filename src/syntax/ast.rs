@@ -62,6 +62,8 @@ pub enum RelOp {
     NotIn,
     Subset,
     To,
+    /// `\leftarrow`, `\gets`: an update rule (`s_t \leftarrow \gamma s_{t-1} + …`).
+    Assign,
     Implies,
     Iff,
     Mid,

@@ -1,0 +1,341 @@
+//! Recurrences the notes define (`\mathbf s_t \leftarrow \gamma\mathbf s_{t-1} + (1-\gamma)\mathbf
+//! g_t^2`, `m_t = \beta m_{t-1} + (1-\beta) g_t`) and the claims written about them: a restated
+//! step (`\mathbf s_t = (1-\gamma)\mathbf g_t^2 + \gamma\mathbf s_{t-1}`) and an unrolled series
+//! (`= (1-\gamma)(\mathbf g_t^2 + \gamma\mathbf g_{t-1}^2 + \gamma^2\mathbf g_{t-2}^2 + \ldots)`).
+//!
+//! Takes: a recurrence's two sides, a claim's two sides. Gives: the claim rewritten into an
+//! ordinary identity of plain letters, which every backend checks as any other, and the words
+//! that say how it was read (they go into the verdict):
+//! - every value of the sequence at a lag below the claim's deepest term is unrolled by the
+//!   recurrence; what is left (`\mathbf s_{t-3}`) and every other term of the sequence (`\mathbf
+//!   g_{t-1}`) is a free letter;
+//! - a side ending in `+\ldots` (or `\cdots`) is read as its written terms plus terms *older*
+//!   than the oldest written one: the claim is that the two sides differ by something that does
+//!   not depend on the written lags. It is checked as `D(\text{copy }A) = D(\text{copy }B)` for
+//!   the difference `D` of the sides with the written lags' letters taken twice, independently.
+//! - vectors (bold) are read coordinate by coordinate, which is sound only where every operation
+//!   is elementwise: sums, scalar multiples, powers, quotients, roots, `\odot`. Anything else
+//!   (a transpose, a norm, a product of two vectors, a function) leaves the claim as it was.
+
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, Style, Symbol};
+
+/// `x_t = body` where body uses `x_{t-1}` (or an older lag) and not `x_t` itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recurrence {
+    /// The sequence's key (`s` for `\mathbf s`).
+    pub key: String,
+    /// The step letter (`t`).
+    pub step: String,
+    pub body: Expr,
+    /// As written, for the verdict: `\mathbf{s}_t \leftarrow …` (line 16).
+    pub written: String,
+}
+
+/// Reads `target = body` (or `target \leftarrow body`) as a recurrence.
+pub fn read(target: &Expr, body: &Expr, written: String) -> Option<Recurrence> {
+    let ExprKind::Subscript { base, index } = &target.kind else { return None };
+    let key = sequence_key(base)?;
+    let ExprKind::Symbol(step) = &index.kind else { return None };
+    if !step.accents.is_empty() || step.label.is_some() || step.name.chars().count() != 1 {
+        return None;
+    }
+    let step = step.name.clone();
+    let lags = lags_of(body, &key, &step);
+    (!lags.is_empty() && !lags.contains(&0)).then(|| Recurrence { key, step, body: body.clone(), written })
+}
+
+/// A claim rewritten through the recurrences it uses.
+#[derive(Debug, Clone)]
+pub struct Rewritten {
+    pub lhs: Expr,
+    pub rhs: Expr,
+    /// How it was read, for the verdict.
+    pub reading: Vec<String>,
+}
+
+/// The claim `lhs = rhs` read through `recurrence` (the newest one whose sequence it uses);
+/// `None` when it uses none, or cannot be read soundly that way.
+pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rewritten> {
+    let rec = recurrences.iter().rev().find(|r| mentions_sequence(lhs, r) || mentions_sequence(rhs, r))?;
+    let bold = uses_bold(&rec.body) || uses_bold(lhs) || uses_bold(rhs);
+    if !(elementwise(&rec.body, bold) && elementwise(lhs, bold) && elementwise(rhs, bold)) {
+        return None;
+    }
+    // The deepest lag of the other sequences written in the claim: the sequence is unrolled up
+    // to it, so that each of those terms meets its counterpart.
+    let mut other_lags = Vec::new();
+    for side in [lhs, rhs] {
+        time_terms(side, &rec.step, &mut |key, lag| {
+            if key != rec.key {
+                other_lags.push(lag)
+            }
+        });
+    }
+    let deepest = other_lags.iter().copied().max().unwrap_or(0);
+    let (mut l, mut r) = (lhs.clone(), rhs.clone());
+    for side in [&mut l, &mut r] {
+        unroll(side, rec, deepest + 1)?;
+    }
+    let mut reading = vec![format!("{} unrolled to lag {}", rec.written, deepest + 1)];
+    if bold {
+        reading.push("vectors read coordinate by coordinate (every operation is elementwise)".into());
+    }
+    let tails = usize::from(has_ellipsis(&l)) + usize::from(has_ellipsis(&r));
+    let (lhs, rhs) = match tails {
+        0 => (scalar_terms(&l, &rec.step, ""), scalar_terms(&r, &rec.step, "")),
+        1 => {
+            if !tail_only(&l) || !tail_only(&r) {
+                return None;
+            }
+            let span = Span::new(lhs.span.start, rhs.span.end);
+            let difference = Expr::new(
+                ExprKind::Binary { op: BinOp::Sub, lhs: Box::new(drop_tail(&l)), rhs: Box::new(drop_tail(&r)) },
+                span,
+            );
+            reading.push(format!(
+                "`\\ldots` read as terms older than lag {deepest}: the sides may differ only by those, so their difference is checked not to depend on lags 0..{deepest} (two independent copies, ' and '')"
+            ));
+            let copies = |mark: &str| scalar_terms_upto(&difference, &rec.step, mark, deepest);
+            (copies("'"), copies("''"))
+        }
+        _ => return None,
+    };
+    Some(Rewritten { lhs, rhs, reading })
+}
+
+/// The key a sequence's values are looked up by (`s` for `\mathbf s`).
+fn sequence_key(base: &Expr) -> Option<String> {
+    match &base.kind {
+        ExprKind::Symbol(s) if s.label.is_none() => Some(s.key()),
+        _ => None,
+    }
+}
+
+/// `t` gives 0, `t-2` gives 2; `None` for any other index.
+fn lag(index: &Expr, step: &str) -> Option<u32> {
+    match &index.kind {
+        ExprKind::Symbol(s) if s.name == step && s.accents.is_empty() && s.label.is_none() => Some(0),
+        ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {
+            let ExprKind::Number { value } = &rhs.kind else { return None };
+            (lag(lhs, step)? == 0).then(|| value.parse().ok()).flatten()
+        }
+        ExprKind::Fenced { inner: Some(inner), .. } => lag(inner, step),
+        _ => None,
+    }
+}
+
+/// Calls `found(key, lag)` for each term `x_{t-k}` of any sequence in `e`.
+fn time_terms(e: &Expr, step: &str, found: &mut dyn FnMut(&str, u32)) {
+    if let ExprKind::Subscript { base, index } = &e.kind {
+        if let (Some(key), Some(k)) = (sequence_key(base), lag(index, step)) {
+            found(&key, k);
+            return;
+        }
+    }
+    e.children().for_each(|c| time_terms(c, step, found));
+}
+
+fn lags_of(e: &Expr, key: &str, step: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    time_terms(e, step, &mut |k, lag| {
+        if k == key {
+            out.push(lag)
+        }
+    });
+    out
+}
+
+fn mentions_sequence(e: &Expr, rec: &Recurrence) -> bool {
+    !lags_of(e, &rec.key, &rec.step).is_empty()
+}
+
+fn uses_bold(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => s.style == Some(Style::Bold) && !s.is_bold_one(),
+        _ => e.children().any(uses_bold),
+    }
+}
+
+/// Only operations that act coordinate by coordinate (where `bold`: vectors are present), and
+/// only kinds [`map`] rebuilds.
+fn elementwise(e: &Expr, bold: bool) -> bool {
+    let ok = match &e.kind {
+        ExprKind::Number { .. } | ExprKind::Symbol(_) | ExprKind::Ellipsis => true,
+        ExprKind::Subscript { .. } => true,
+        ExprKind::Neg { .. } | ExprKind::Frac { .. } | ExprKind::Sqrt { index: None, .. } => true,
+        ExprKind::Fenced { open, .. } => matches!(open.as_str(), "(" | "[" | "\\{" | ""),
+        ExprKind::Power { exponent, .. } => !bold || matches!(exponent.kind, ExprKind::Number { .. }),
+        ExprKind::Binary { op, lhs, rhs } => match op {
+            BinOp::Add | BinOp::Sub | BinOp::Hadamard | BinOp::Div => true,
+            // A product of two vectors has no one elementwise reading.
+            BinOp::Implicit | BinOp::Cdot | BinOp::Times => !(uses_bold(lhs) && uses_bold(rhs)),
+            _ => false,
+        },
+        _ => false,
+    };
+    // A subscript is a term of a sequence or a plain name: not looked into.
+    ok && (matches!(e.kind, ExprKind::Subscript { .. }) || e.children().all(|c| elementwise(c, bold)))
+}
+
+/// Rebuilds `e` bottom-up, replacing each node `f` maps to `Some`. Only the kinds
+/// [`elementwise`] admits are looked into.
+fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
+    if let Some(replaced) = f(e) {
+        return replaced;
+    }
+    let boxed = |x: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>| Box::new(map(x, f));
+    let kind = match &e.kind {
+        ExprKind::Neg { operand } => ExprKind::Neg { operand: boxed(operand, f) },
+        ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: boxed(lhs, f), rhs: boxed(rhs, f) },
+        ExprKind::Frac { num, den } => ExprKind::Frac { num: boxed(num, f), den: boxed(den, f) },
+        ExprKind::Sqrt { index, radicand } => {
+            ExprKind::Sqrt { index: index.as_ref().map(|i| boxed(i, f)), radicand: boxed(radicand, f) }
+        }
+        ExprKind::Power { base, exponent } => ExprKind::Power { base: boxed(base, f), exponent: boxed(exponent, f) },
+        ExprKind::Fenced { open, close, inner } => {
+            ExprKind::Fenced { open: open.clone(), close: close.clone(), inner: inner.as_ref().map(|i| boxed(i, f)) }
+        }
+        other => other.clone(),
+    };
+    Expr::new(kind, e.span)
+}
+
+/// The sequence's terms at lags below `below` replaced by its recurrence, until none is left;
+/// `None` if that does not end (a recurrence that does not go back in time). Gives the number
+/// of passes.
+fn unroll(e: &mut Expr, rec: &Recurrence, below: u32) -> Option<u32> {
+    let mut steps = 0;
+    while lags_of(e, &rec.key, &rec.step).iter().any(|&k| k < below) {
+        steps += 1;
+        if steps > 64 {
+            return None;
+        }
+        *e = map(e, &mut |x| {
+            let ExprKind::Subscript { base, index } = &x.kind else { return None };
+            let k = lag(index, &rec.step)?;
+            (sequence_key(base)? == rec.key && k < below).then(|| shifted(&rec.body, &rec.step, k, x.span))
+        });
+    }
+    Some(steps)
+}
+
+/// `body` with every lag increased by `by` (its value at `t-by`), spans set to `span`.
+fn shifted(body: &Expr, step: &str, by: u32, span: Span) -> Expr {
+    let mut out = map(body, &mut |x| {
+        let ExprKind::Subscript { base, index } = &x.kind else { return None };
+        let k = lag(index, step)?;
+        Some(Expr::new(
+            ExprKind::Subscript { base: base.clone(), index: Box::new(lag_index(step, k + by, index.span)) },
+            x.span,
+        ))
+    });
+    set_span(&mut out, span);
+    Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(out)) }, span)
+}
+
+fn set_span(e: &mut Expr, span: Span) {
+    *e = map(e, &mut |_| None);
+    e.span = span;
+}
+
+fn lag_index(step: &str, k: u32, span: Span) -> Expr {
+    let t = Expr::new(ExprKind::Symbol(Symbol::plain(step)), span);
+    if k == 0 {
+        return t;
+    }
+    let number = Expr::new(ExprKind::Number { value: k.to_string() }, span);
+    Expr::new(ExprKind::Binary { op: BinOp::Sub, lhs: Box::new(t), rhs: Box::new(number) }, span)
+}
+
+fn has_ellipsis(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Ellipsis) || e.children().any(has_ellipsis)
+}
+
+/// Every ellipsis stands as a summand (`… + \ldots`), possibly inside parentheses multiplied by
+/// a factor without an ellipsis: what it leaves out is then a sum of older terms.
+fn tail_only(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ellipsis => true,
+        ExprKind::Binary { op: BinOp::Add, lhs, rhs } => tail_only(lhs) && tail_only(rhs),
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+            (!has_ellipsis(lhs) && tail_only(rhs)) || (tail_only(lhs) && !has_ellipsis(rhs))
+        }
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" || open.is_empty() => tail_only(inner),
+        _ => !has_ellipsis(e),
+    }
+}
+
+/// The ellipsis replaced by 0.
+fn drop_tail(e: &Expr) -> Expr {
+    map(e, &mut |x| {
+        matches!(x.kind, ExprKind::Ellipsis).then(|| Expr::new(ExprKind::Number { value: "0".into() }, x.span))
+    })
+}
+
+/// Each term of a sequence made a plain letter of its own, labelled by its lag (`\mathbf g_{t-2}`
+/// becomes the letter `g^{(t-2)}`, a number: one coordinate), with `mark` appended.
+fn scalar_terms(e: &Expr, step: &str, mark: &str) -> Expr {
+    scalar_terms_upto(e, step, mark, u32::MAX)
+}
+
+/// As [`scalar_terms`], marking only the terms at lags up to `deepest` (the others are shared).
+fn scalar_terms_upto(e: &Expr, step: &str, mark: &str, deepest: u32) -> Expr {
+    map(e, &mut |x| {
+        let ExprKind::Subscript { base, index } = &x.kind else { return None };
+        let ExprKind::Symbol(s) = &base.kind else { return None };
+        let k = lag(index, step)?;
+        let lag_text = if k == 0 { step.to_string() } else { format!("{step}-{k}") };
+        let mark = if k <= deepest { mark } else { "" };
+        // Not bold: a coordinate is a number.
+        let mut accents = s.accents.clone();
+        accents.retain(|a| *a != crate::syntax::ast::Accent::Vec);
+        let letter = Symbol { name: s.name.clone(), accents, style: None, label: Some(format!("{lag_text}{mark}")) };
+        Some(Expr::new(ExprKind::Symbol(letter), x.span))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse_formula;
+
+    fn sides(tex: &str) -> (Expr, Expr) {
+        let s = parse_formula(tex).unwrap();
+        let chain = &s.chains[0];
+        (chain.first.clone().unwrap(), chain.links[0].rhs.clone())
+    }
+
+    fn rmsprop() -> Recurrence {
+        let (t, b) = sides(r"\mathbf{s}_t = \gamma \mathbf{s}_{t-1} + (1 - \gamma) \mathbf{g}_t^2");
+        read(&t, &b, "s".into()).expect("a recurrence")
+    }
+
+    #[test]
+    fn reads_a_recurrence_and_refuses_what_is_none() {
+        assert_eq!(rmsprop().key, "s");
+        for tex in [r"s_t = s_t + 1", r"s_t = g_t", r"s_{t+1} = s_t", r"s_i = s_{i-1}^\top"] {
+            let (t, b) = sides(tex);
+            let got = read(&t, &b, String::new()).filter(|r| elementwise(&r.body, true));
+            assert!(got.is_none() || tex.contains("top"), "{tex}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_series_with_a_tail_becomes_two_copies_of_its_difference() {
+        let (l, r) = sides(
+            r"(1 - \gamma) \mathbf{g}_t^2 + \gamma \mathbf{s}_{t-1} = (1 - \gamma) \left(\mathbf{g}_t^2 + \gamma \mathbf{g}_{t-1}^2 + \gamma^2 \mathbf{g}_{t-2} + \ldots \right)",
+        );
+        let got = rewrite(&[rmsprop()], &l, &r).expect("read");
+        let printed = crate::syntax::print::explicit_tex(&got.lhs, &|_| false);
+        assert!(printed.contains("g^{(t-2')}") && printed.contains("s^{(t-3)}"), "{printed}");
+        assert!(!printed.contains("''") && !printed.contains("\\ldots"), "{printed}");
+    }
+
+    #[test]
+    fn products_of_vectors_and_functions_are_not_read_coordinatewise() {
+        let (l, r) = sides(r"\mathbf{s}_t = \mathbf{g}_t^\top \mathbf{s}_{t-1}");
+        assert!(rewrite(&[rmsprop()], &l, &r).is_none());
+        let (l, r) = sides(r"\mathbf{s}_t = \mathbf{g}_t \mathbf{s}_{t-1}");
+        assert!(rewrite(&[rmsprop()], &l, &r).is_none());
+    }
+}
