@@ -720,7 +720,11 @@ impl<'a> SectionBuilder<'a> {
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
         let mut alternative = None;
-        let as_written = prose.as_ref().is_some_and(Prose::marked_claim);
+        // A claim about a sequence defined by recursion (`m_t = …` after `m_t \leftarrow …`)
+        // is read as written too: it defines nothing.
+        let marked = prose.as_ref().is_some_and(Prose::marked_claim);
+        let as_written =
+            marked || (chain.links[0].op != RelOp::Define && recurrence::is_term(first, &self.recurrences));
         let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
         if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
             if let Some(bound) = self.binding(chain, prose, &site_origin) {
@@ -774,7 +778,7 @@ impl<'a> SectionBuilder<'a> {
             if k >= skip {
                 let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 let mut reading = self.reading_in(block);
-                reading.marked = as_written;
+                reading.marked = marked;
                 reading.alternative = match (&alternative, &prose) {
                     (_, Some(prose)) if prose.marked_claim() => None,
                     // Marked a binding, yet not one derivcheck could take: never a claim.

@@ -19,6 +19,13 @@
 
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, Style, Symbol};
 
+/// Is `e` a term of a sequence some recurrence defines (`m_t`, `\mathbf s_{t-1}`)? Such a left
+/// side is no new definition: the claim is about the sequence.
+pub fn is_term(e: &Expr, recurrences: &[Recurrence]) -> bool {
+    let ExprKind::Subscript { base, index } = &e.kind else { return false };
+    recurrences.iter().any(|r| sequence_key(base).as_deref() == Some(r.key.as_str()) && lag(index, &r.step).is_some())
+}
+
 /// `x_t = body` where body uses `x_{t-1}` (or an older lag) and not `x_t` itself.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recurrence {
@@ -164,6 +171,8 @@ fn elementwise(e: &Expr, bold: bool) -> bool {
         ExprKind::Subscript { .. } => true,
         ExprKind::Neg { .. } | ExprKind::Frac { .. } | ExprKind::Sqrt { index: None, .. } => true,
         ExprKind::Fenced { open, .. } => matches!(open.as_str(), "(" | "[" | "\\{" | ""),
+        // `\beta(1-\beta)`: a product or a function of a number, as the evaluator decides.
+        ExprKind::Call { func, .. } => matches!(func.kind, ExprKind::Symbol(_)) && !uses_bold(func),
         ExprKind::Power { exponent, .. } => !bold || matches!(exponent.kind, ExprKind::Number { .. }),
         ExprKind::Binary { op, lhs, rhs } => match op {
             BinOp::Add | BinOp::Sub | BinOp::Hadamard | BinOp::Div => true,
@@ -192,6 +201,9 @@ fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
             ExprKind::Sqrt { index: index.as_ref().map(|i| boxed(i, f)), radicand: boxed(radicand, f) }
         }
         ExprKind::Power { base, exponent } => ExprKind::Power { base: boxed(base, f), exponent: boxed(exponent, f) },
+        ExprKind::Call { func, args, postfixed } => {
+            ExprKind::Call { func: func.clone(), args: args.iter().map(|a| map(a, f)).collect(), postfixed: *postfixed }
+        }
         ExprKind::Fenced { open, close, inner } => {
             ExprKind::Fenced { open: open.clone(), close: close.clone(), inner: inner.as_ref().map(|i| boxed(i, f)) }
         }
