@@ -6,13 +6,23 @@
 //! other equation, and every further link of a chain `A = B = C`, is a claim. Relations between
 //! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
 
+mod chains;
+mod declarations;
 pub mod recurrence;
 pub mod roles;
 pub mod scope;
+mod skeleton;
+
+use chains::{claim_kind, contains, flatten_environments, mentions_key, nested_relations, zero_of_vectors};
+use declarations::{
+    bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values,
+    own_entries_shape, shape_declaration, shape_declarations, summation_letters, vector_cells,
+};
+pub use skeleton::spec_skeleton;
 
 use crate::notes::{Document, Mark};
 use crate::spec::{SectionSpec, Spec};
-use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
+use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;
 pub use scope::{Assumption, Decl, Definition, FunctionKind, Scope};
 use serde::Serialize;
@@ -1133,7 +1143,7 @@ impl<'a> SectionBuilder<'a> {
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
                 self.entry_subscript(lhs) && self.entry_subscript(rhs)
             }
-            ExprKind::Tuple { items } => items.iter().all(|i| self.entry_subscript(i)),
+            ExprKind::Tuple { items, .. } => items.iter().all(|i| self.entry_subscript(i)),
             _ => false,
         }
     }
@@ -1259,160 +1269,13 @@ fn notes_definition(
     }
 }
 
-/// `\mathbf b_1+2\mathbf b_2=0`: a side `0` against a side written with vectors (bold letters)
-/// is the zero vector of that side's shape, read as `0\cdot(\mathbf b_1+2\mathbf b_2)`.
-fn zero_of_vectors(lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
-    let zero = |e: &Expr| matches!(&e.kind, ExprKind::Number { value } if value == "0");
-    let vectors = |e: &Expr| contains(e, &|x| roles::is_bold(x));
-    let scaled = |other: &Expr, at: Span| {
-        let zero = Expr::new(ExprKind::Number { value: "0".into() }, at);
-        Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(zero), rhs: Box::new(other.clone()) }, at)
-    };
-    match (zero(lhs), zero(rhs)) {
-        (false, true) if vectors(lhs) => (lhs.clone(), scaled(lhs, rhs.span)),
-        (true, false) if vectors(rhs) => (scaled(rhs, lhs.span), rhs.clone()),
-        _ => (lhs.clone(), rhs.clone()),
-    }
-}
-
 /// Does the spec have an entry of its own for this section (which pins its readings)?
 fn section_spec_present(spec: Option<&Spec>, number: &str) -> bool {
     spec.is_some_and(|s| s.section(number).is_some())
 }
 
-fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
-    let is_derivative =
-        |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }));
-    let is_printed = |e: &Expr| matches!(e.kind, ExprKind::Matrix { .. });
-    let is_adjoint = matches!(&lhs.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar))
-        || matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar)));
-    if is_printed(lhs) || is_printed(rhs) {
-        ClaimKind::Printed
-    } else if is_adjoint {
-        ClaimKind::Adjoint
-    } else if is_derivative(lhs) || is_derivative(rhs) {
-        ClaimKind::Derivative
-    } else {
-        ClaimKind::Identity
-    }
-}
-
 /// Sizes a size letter takes when only the notes name it (`X\in\mathbb R^{n\times d}`).
 pub const DEFAULT_SIZES: [i64; 2] = [2, 3];
-
-/// The shapes a formula declares. `\mathbf x, \mathbf y \in \mathbb R^d` declares both: bare
-/// symbols listed before a declaration in the same formula share its shape.
-fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
-    let mut out = Vec::new();
-    let mut listed: Vec<String> = Vec::new();
-    for chain in &statement.chains {
-        if let Some((key, shape)) = shape_declaration(chain) {
-            out.extend(listed.drain(..).map(|k| (k, shape.clone())));
-            out.push((key, shape));
-        } else if let (Some(ExprKind::Symbol(s)), true) =
-            (chain.first.as_ref().map(|e| &e.kind), chain.links.is_empty())
-        {
-            listed.push(s.key());
-        } else {
-            listed.clear();
-        }
-    }
-    out
-}
-
-/// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
-/// `b\in\mathbb R^{1\times m}` -> (b, [1, m]); a vector of its own entries (`own_entries_shape`).
-fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
-    let dim = |e: &Expr| match &e.kind {
-        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
-        _ => e.symbol_key(),
-    };
-    let (Some(first), Some(link)) = (&chain.first, chain.links.first()) else { return None };
-    if link.op == RelOp::Eq {
-        return own_entries_shape(first, &link.rhs);
-    }
-    if link.op != RelOp::In || chain.links.len() != 1 {
-        return None;
-    }
-    let ExprKind::Power { base, exponent } = &link.rhs.kind else { return None };
-    let reals = matches!(&base.kind, ExprKind::Symbol(s) if s.name == "R" && s.style == Some(crate::syntax::ast::Style::Blackboard));
-    let key = first.symbol_key().filter(|_| reals)?;
-    let shape = match &exponent.kind {
-        ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
-        _ => dim(exponent).map(|n| [n, "1".to_string()]),
-    }?;
-    Some((key, shape))
-}
-
-/// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}` or `[x_1, \ldots, x_d]^\top`: a
-/// vector written as the column (or row) of its own entries declares its shape, (x, [n, 1]); it
-/// defines nothing.
-fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])> {
-    let key = target.symbol_key().filter(|_| matches!(target.kind, ExprKind::Symbol(_)))?;
-    let (cells, column) = vector_cells(body)?;
-    let last_index = |e: &Expr| match &e.kind {
-        ExprKind::Subscript { base, index } if base.symbol_key().as_deref() == Some(key.as_str()) => {
-            match &index.kind {
-                ExprKind::Number { value } => Some(value.clone()),
-                _ => index.symbol_key(),
-            }
-        }
-        _ => None,
-    };
-    let entries_only = cells.iter().all(|c| matches!(c.kind, ExprKind::Ellipsis) || last_index(c).is_some());
-    let size = last_index(cells.last()?)?;
-    let shape = if column { [size, "1".to_string()] } else { ["1".to_string(), size] };
-    (entries_only && cells.len() >= 2).then_some((key, shape))
-}
-
-/// The entries of a vector written out, and whether it is a column: a one-column or one-row
-/// matrix (`bmatrix`, …), or a bracketed list (a row; a column when transposed). `None` for
-/// anything else, or a cell holding more than one expression.
-fn vector_cells(e: &Expr) -> Option<(Vec<&Expr>, bool)> {
-    let (list, transposed) = match &e.kind {
-        ExprKind::Transpose { operand } => (operand.as_ref(), true),
-        _ => (e, false),
-    };
-    match &list.kind {
-        ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
-            ExprKind::Tuple { items } => Some((items.iter().collect(), transposed)),
-            _ => None,
-        },
-        ExprKind::Matrix { rows, .. } if !transposed => {
-            let column = rows.iter().all(|r| r.len() == 1);
-            if !column && rows.len() != 1 {
-                return None;
-            }
-            let cells = rows
-                .iter()
-                .flatten()
-                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.as_ref()))
-                .collect::<Option<Vec<&Expr>>>()?;
-            Some((cells, column))
-        }
-        _ => None,
-    }
-}
-
-/// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
-fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
-    if let ExprKind::BigOp { lower: Some(lower), .. } = &e.kind {
-        if let Some(letters) = crate::syntax::ast::index_letters(lower) {
-            out.extend(letters);
-        }
-    }
-    e.children().for_each(|c| summation_letters(c, out));
-}
-
-/// Symbols written with one index letter (`o_j`): each with the letters it is indexed by.
-fn collect_single_entries(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
-    if let ExprKind::Subscript { base, index } = &e.kind {
-        if let (Some(key), Some([letter])) = (base.symbol_key(), crate::syntax::ast::index_letters(index).as_deref()) {
-            out.entry(key).or_default().insert(letter.clone());
-        }
-    }
-    e.children().for_each(|c| collect_single_entries(c, out));
-}
 
 /// A number, or a matrix of numbers (`0.25`, `-1`, `\begin{bmatrix}0.1&0.2\end{bmatrix}`).
 fn numbers_only(e: &Expr) -> bool {
@@ -1433,308 +1296,7 @@ fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool 
     })
 }
 
-/// Sums with written limits from a number to a letter (`\sum_{j=1}^q`, `\sum_{i=0}^{t-1}`):
-/// each summation letter with the upper bounds it is given. A sum from 1 to a letter `q` names
-/// the letter's range 1..q; other limits (`0`, `t-1`) only make the bound's letter a size, and
-/// are recorded under the summation letter `""` (no range for it).
-fn bounded_sums(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
-    if let ExprKind::BigOp { lower: Some(lower), upper: Some(upper), .. } = &e.kind {
-        let start = match &lower.kind {
-            ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
-                (Some(letter), [link]) if link.op == RelOp::Eq => match &link.rhs.kind {
-                    ExprKind::Number { value } if value.parse::<u32>().is_ok() => {
-                        letter.symbol_key().map(|l| (l, value == "1"))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            },
-            _ => None,
-        };
-        let single = |x: &Expr| x.symbol_key().filter(|k| k.chars().count() == 1);
-        let (bound, plain) = match &upper.kind {
-            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } if matches!(&rhs.kind, ExprKind::Number { value } if value.parse::<u32>().is_ok()) => {
-                (single(lhs), false)
-            }
-            _ => (single(upper), true),
-        };
-        if let (Some((letter, from_one)), Some(bound)) = (start, bound) {
-            let letter = if from_one && plain { letter } else { String::new() };
-            out.entry(letter).or_default().insert(bound);
-        }
-    }
-    e.children().for_each(|c| bounded_sums(c, out));
-}
-
-/// Keys of symbols the notes use as vectors or matrices: transposed, in an entry-wise product,
-/// bold, under a norm or an inner product, or given to diag/tr/det/sum/mean/softmax. Such a
-/// symbol is never taken for a number by default: without a declared shape its claims are
-/// undecided (`(AB)^\top=A^\top B^\top` is not verified with A and B read as numbers).
-fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<String>) {
-    let mut mark = |x: &Expr| {
-        if let Some(key) = x.symbol_key().filter(|k| k != "\\mathbf{1}" && k != "\\mathbb{1}") {
-            out.insert(key);
-        }
-    };
-    match &e.kind {
-        ExprKind::Transpose { operand } | ExprKind::Norm { operand } => mark(operand),
-        ExprKind::Binary { op: BinOp::Hadamard, lhs, rhs } => {
-            mark(lhs);
-            mark(rhs);
-        }
-        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "\\langle" => {
-            if let ExprKind::Tuple { items } = &inner.kind {
-                items.iter().for_each(&mut mark);
-            }
-        }
-        ExprKind::Apply { func, args, .. }
-            if matches!(func.name.as_str(), "diag" | "tr" | "trace" | "det" | "sum" | "mean" | "softmax") =>
-        {
-            args.iter().for_each(&mut mark)
-        }
-        ExprKind::Symbol(s) if s.style == Some(crate::syntax::ast::Style::Bold) && !s.is_bold_one() => mark(e),
-        ExprKind::Symbol(s) if s.accents.contains(&Accent::Vec) => mark(e),
-        _ => {}
-    }
-    e.children().for_each(|c| collect_matrix_like(c, out));
-}
-
-/// Ordered pairs of symbols written side by side in a product (`AB` gives (A, B)).
-fn collect_product_orders(e: &Expr, out: &mut std::collections::HashSet<(String, String)>) {
-    if let ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } = &e.kind {
-        let last = |x: &Expr| -> Option<String> {
-            match &x.kind {
-                ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, rhs, .. } => rhs.symbol_key(),
-                _ => x.symbol_key(),
-            }
-        };
-        if let (Some(a), Some(b)) = (last(lhs), rhs.symbol_key()) {
-            out.insert((a, b));
-        }
-    }
-    e.children().for_each(|c| collect_product_orders(c, out));
-}
-
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
 fn is_bare_symbol(chain: &Chain) -> bool {
     chain.links.is_empty() && chain.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
-}
-
-fn collect_values(e: &Expr, out: &mut std::collections::HashSet<String>) {
-    match &e.kind {
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_values(a, out)),
-        // `\sigma_1(XW+b)`: a named function as much as `\sigma(…)` is; σ is not written as a value.
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
-            if matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)))
-                && matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(") =>
-        {
-            collect_values(rhs, out)
-        }
-        ExprKind::Symbol(s) => {
-            out.insert(s.key());
-        }
-        _ => e.children().for_each(|c| collect_values(c, out)),
-    }
-}
-
-/// Does `e` use the symbol (or name-like subscripted symbol) `key` anywhere?
-fn mentions_key(e: &Expr, key: &str) -> bool {
-    match e.symbol_key() {
-        Some(k) if k == key => true,
-        // `W_Q` is a name: its subscript `Q` is not a use of `Q`.
-        Some(_) if matches!(e.kind, ExprKind::Subscript { .. }) => false,
-        _ => e.children().any(|c| mentions_key(c, key)),
-    }
-}
-
-/// An expression holding relations where derivcheck reads none (inside `cases`, `array`,
-/// `\text`, a matrix cell): the environment's name.
-fn nested_relations(e: &Expr) -> Option<String> {
-    match &e.kind {
-        ExprKind::Matrix { env, rows }
-            if rows.iter().flatten().flatten().any(|s| s.chains.iter().any(|c| !c.links.is_empty())) =>
-        {
-            Some(env.clone())
-        }
-        ExprKind::Aligned { env, .. } => Some(env.clone()),
-        _ => e.children().find_map(nested_relations),
-    }
-}
-
-/// The rows of an `aligned`/`align`/`gather`/`array` block as relation chains: a row starting
-/// with a relation (`&= b`) continues the chain above, a row starting with `+`/`-` continues
-/// the expression above, any other row starts a new chain. Other chains pass through.
-fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
-    let mut out = Vec::new();
-    for chain in chains {
-        let rows: Vec<Vec<(Option<&Statement>, Option<RelOp>)>> = match (&chain.first, chain.links.is_empty()) {
-            (Some(Expr { kind: ExprKind::Aligned { rows, .. }, .. }), true) => {
-                rows.iter().map(|r| r.iter().map(|c| (c.statement.as_ref(), c.dangling)).collect()).collect()
-            }
-            (Some(Expr { kind: ExprKind::Matrix { env, rows }, .. }), true)
-                if env == "array" && nested_relations(chain.first.as_ref().expect("matched")).is_some() =>
-            {
-                rows.iter().map(|r| r.iter().map(|c| (c.as_ref(), None)).collect()).collect()
-            }
-            _ => {
-                out.push(chain.clone());
-                continue;
-            }
-        };
-        let mut current: Option<Chain> = None;
-        let mut dangling: Option<RelOp> = None;
-        for row in rows {
-            for (statement, row_dangling) in row {
-                for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
-                    let signed = piece.first.as_ref().is_some_and(|e| {
-                        let before = tex[..e.span.start.min(tex.len())].trim_end();
-                        let at = tex[e.span.start.min(tex.len())..].trim_start();
-                        at.starts_with(['+', '-']) || before.ends_with('+') || at.starts_with("\\pm")
-                    });
-                    match (&mut current, &piece.first, dangling.take()) {
-                        (Some(c), None, _) => c.links.extend(piece.links.iter().cloned()),
-                        (Some(c), Some(first), Some(op)) => {
-                            c.links.push(Link { op, rhs: first.clone() });
-                            c.links.extend(piece.links.iter().cloned());
-                        }
-                        (Some(c), Some(first), None) if signed && (piece.links.is_empty() || !c.links.is_empty()) => {
-                            // `&\quad + c`: the expression above goes on.
-                            let last = c
-                                .links
-                                .last_mut()
-                                .map(|l| &mut l.rhs)
-                                .or(c.first.as_mut())
-                                .expect("a chain has an expression");
-                            let (op, term) = match &first.kind {
-                                ExprKind::Neg { operand } => (BinOp::Sub, (**operand).clone()),
-                                _ => (BinOp::Add, first.clone()),
-                            };
-                            let span = Span::new(last.span.start, term.span.end);
-                            *last = Expr::new(
-                                ExprKind::Binary { op, lhs: Box::new(last.clone()), rhs: Box::new(term) },
-                                span,
-                            );
-                            c.links.extend(piece.links.iter().cloned());
-                        }
-                        (_, Some(_), _) => {
-                            if let Some(done) = current.take() {
-                                out.push(done);
-                            }
-                            current = Some(piece.clone());
-                        }
-                        (None, None, _) => current = Some(piece.clone()),
-                    }
-                }
-                if row_dangling.is_some() {
-                    dangling = row_dangling;
-                }
-            }
-        }
-        out.extend(current);
-    }
-    out
-}
-
-fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {
-    pred(e) || e.children().any(|c| contains(c, pred))
-}
-
-/// A starting spec for notes checked without one (`derivcheck init`): per section, the shapes,
-/// sizes and index letters read from the notes as entries that load as they are, and as comments
-/// what the notes define and what is still unknown. Plain text; the caller writes the file.
-pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
-    let mut out = format!(
-        "# derivcheck spec for {notes}, started by `derivcheck init`: what the notes leave out.\n\
-         # Sizes the notes name are tried at 2 and 3; change them here. Entries left as comments\n\
-         # are what derivcheck could not read from the notes: fill in those you need.\n"
-    );
-    for plan in plans {
-        let Ok(scope) = &plan.scope else { continue };
-        out.push_str(&format!("\n[section.\"{}\"]\n", plan.number));
-        if !plan.title.is_empty() {
-            out.push_str(&format!("# {}\n", plan.title));
-        }
-        if !scope.sizes.is_empty() {
-            let sizes: Vec<String> = scope
-                .sizes
-                .iter()
-                .map(|(k, v)| {
-                    format!("{} = [{}]", toml_key(k), v.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
-                })
-                .collect();
-            out.push_str(&format!("sizes = {{ {} }}\n", sizes.join(", ")));
-        }
-        let mut shapes: Vec<String> = scope
-            .decls
-            .iter()
-            .filter_map(|(k, d)| match d {
-                Decl::Matrix { rows, cols } => Some(format!("{} = [\"{rows}\", \"{cols}\"]", toml_key(k))),
-                _ => None,
-            })
-            .collect();
-        shapes.sort();
-        if !shapes.is_empty() {
-            out.push_str(&format!("# shapes the notes declare: {}\n", shapes.join(", ")));
-        }
-        let mut defined: Vec<&str> =
-            scope.defs.values().filter(|d| d.from_notes && !d.inherited).map(|d| d.key.as_str()).collect();
-        defined.sort();
-        defined.dedup();
-        if !defined.is_empty() {
-            out.push_str(&format!("# defined in the notes: {}\n", defined.join(", ")));
-        }
-        let mut unknown: Vec<&String> = scope.matrix_like.iter().filter(|k| !scope.knows(k)).collect();
-        unknown.sort();
-        if !unknown.is_empty() {
-            let entries: Vec<String> = unknown.iter().map(|k| format!("{} = [\"?\", \"?\"]", toml_key(k))).collect();
-            out.push_str("# used as vectors or matrices, with no shape in the notes: give their shapes\n");
-            out.push_str(&format!("# matrix = {{ {} }}\n", entries.join(", ")));
-        }
-        let mut letters: Vec<&String> =
-            scope.decls.iter().filter(|(_, d)| matches!(d, Decl::Index { .. })).map(|(k, _)| k).collect();
-        letters.sort();
-        if !letters.is_empty() {
-            let names: Vec<&str> = letters.iter().map(|k| k.as_str()).collect();
-            out.push_str(&format!("# index letters of sums, their range read off shapes: {}\n", names.join(", ")));
-        }
-        let mut open: Vec<String> = plan
-            .claims
-            .iter()
-            .filter_map(|c| {
-                let (Origin::Notes { line, .. }, Some(other)) = (&c.origin, &c.reading.alternative) else {
-                    return None;
-                };
-                let choice = match (other.reading, &other.symbol) {
-                    (crate::model::Reading::Condition, _) => "a claim, or a condition".to_string(),
-                    (_, Some(symbol)) => format!("`{symbol}` as before, or a new `{symbol}`"),
-                    _ => "a claim, or another reading".to_string(),
-                };
-                let tex = c.tex.split_whitespace().collect::<Vec<_>>().join(" ");
-                let short: String = tex.chars().take(70).collect();
-                let more = if short.len() < tex.len() { "…" } else { "" };
-                Some(format!("#   line {line}: `{short}{more}` ({choice})\n"))
-            })
-            .collect();
-        open.dedup();
-        if !open.is_empty() {
-            out.push_str(
-                "# the text leaves open what these are for; a mark just before the formula in the notes settles it:\n\
-                 # <!-- derivcheck: claim --> (or binding, condition, skip, wrong)\n",
-            );
-            open.iter().for_each(|line| out.push_str(line));
-        }
-        out.push_str("# loss = 'L'          # for bars: \\bar Y is dL/dY\n");
-        out.push_str("# positive = ['x']    # symbols that are positive (branch identities then hold)\n");
-        out.push_str("# assume = ['\\sum_{j=1}^q y_j = 1']  # what the prose assumes (a one-hot label)\n");
-    }
-    out
-}
-
-/// A TOML key for a TeX name: bare when it is a plain word, quoted as a literal string otherwise.
-fn toml_key(tex: &str) -> String {
-    if tex.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        tex.to_string()
-    } else {
-        format!("'{tex}'")
-    }
 }

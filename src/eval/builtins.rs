@@ -366,7 +366,7 @@ impl<B: Backend> Instance<'_, B> {
 
     /// `\langle a, b\rangle`: Σ a_r b_r over two values with the same number of entries.
     pub(super) fn inner_product(&self, inner: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        let ExprKind::Tuple { items } = &inner.kind else {
+        let ExprKind::Tuple { items, .. } = &inner.kind else {
             return Err(EvalError::Unsupported {
                 category: NotRead::Malformed,
                 what: "⟨·⟩ without two arguments".into(),

@@ -19,7 +19,7 @@ impl<B: Backend> Instance<'_, B> {
                 out.extend(self.indices(rhs, env)?);
                 Ok(out)
             }
-            ExprKind::Tuple { items } => items.iter().map(|i| self.integer(i, env)).collect(),
+            ExprKind::Tuple { items, .. } => items.iter().map(|i| self.integer(i, env)).collect(),
             _ => Ok(vec![self.integer(index, env)?]),
         }
     }

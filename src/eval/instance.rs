@@ -174,7 +174,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             },
             ExprKind::Abs { operand } => self.absolute(operand, env),
             ExprKind::Norm { operand } => self.norm(operand, None, e.span, env),
-            ExprKind::Tuple { items } => {
+            ExprKind::Tuple { items, .. } => {
                 let entries = items.iter().map(|i| self.scalar(i, env)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Value::matrix(1, entries.len(), entries))
             }
@@ -623,7 +623,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             // `\max(a, b)`, `\max(0, x)`: of the listed values, entry by entry.
             let items: Vec<&Expr> = match &body.kind {
                 ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
-                    ExprKind::Tuple { items } => items.iter().collect(),
+                    ExprKind::Tuple { items, .. } => items.iter().collect(),
                     _ => vec![inner.as_ref()],
                 },
                 _ => vec![body],

@@ -294,7 +294,7 @@ pub fn is_literal(e: &Expr) -> bool {
         ExprKind::Matrix { env, .. } => env.ends_with("matrix"),
         ExprKind::Transpose { operand } => is_literal(operand),
         ExprKind::Fenced { open, inner: Some(inner), .. } if open == "[" || open == "(" => {
-            matches!(&inner.kind, ExprKind::Tuple { items } if items.iter().all(|i| is_constant(i, &|_| false)))
+            matches!(&inner.kind, ExprKind::Tuple { items, .. } if items.iter().all(|i| is_constant(i, &|_| false)))
         }
         ExprKind::Number { .. } => true,
         ExprKind::Neg { operand } => is_literal(operand),
@@ -308,7 +308,7 @@ pub fn is_interval_like(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Fenced { open, close, inner: Some(inner) } => {
             (open == "[" || close == "]" || close == "[" || open == "]")
-                && matches!(&inner.kind, ExprKind::Tuple { items } if items.len() == 2)
+                && matches!(&inner.kind, ExprKind::Tuple { items, .. } if items.len() == 2)
         }
         _ => false,
     }

@@ -186,9 +186,11 @@ pub enum ExprKind {
     Norm {
         operand: Box<Expr>,
     },
-    /// Comma-separated items inside a group or parentheses.
+    /// Comma-separated items inside a group or parentheses; `stacked` when every separator is
+    /// a semicolon (`[x_1; x_2; x_3]`, a column in the notation of MATLAB and d2l).
     Tuple {
         items: Vec<Expr>,
+        stacked: bool,
     },
     /// A relation inside a group, parentheses or a subscript (`\mathbf1_{j=y}`, `\sum_{r\in J_i}`).
     Relation {
@@ -371,7 +373,7 @@ impl Expr {
             Partial { order, operand } => Box::new(order.as_deref().into_iter().chain(operand.as_deref())),
             Derivative { of, wrt, .. } => Box::new([of.as_ref(), wrt.as_ref()].into_iter()),
             Fenced { inner, .. } => Box::new(inner.as_deref().into_iter()),
-            Tuple { items } => Box::new(items.iter()),
+            Tuple { items, .. } => Box::new(items.iter()),
             Relation { chain } => Box::new(chain.exprs()),
             Statement { statement } => Box::new(statement.chains.iter().flat_map(Chain::exprs)),
             Matrix { rows, .. } => {

@@ -926,7 +926,7 @@ fn build_function_call(pair: Pair<Rule>) -> ExprKind {
 fn fenced_arguments(fenced: Expr) -> Vec<Expr> {
     match fenced.kind {
         ExprKind::Fenced { inner: Some(inner), .. } => match inner.kind {
-            ExprKind::Tuple { items } => items,
+            ExprKind::Tuple { items, .. } => items,
             _ => vec![*inner],
         },
         _ => Vec::new(),
@@ -1048,6 +1048,7 @@ fn group_content(pair: Pair<Rule>, span: Span) -> Expr {
 /// expressions, or a whole statement.
 fn statement_expr(inner: Pair<Rule>) -> Expr {
     let span = span_of(&inner);
+    let (text, base) = (inner.as_str(), inner.as_span().start());
     let statement = build_statement(inner.into_inner().next().expect("grammar: inner statement"));
     let all_bare = statement.chains.iter().all(|c| c.links.is_empty() && c.first.is_some());
     let mut chains = statement.chains;
@@ -1061,8 +1062,10 @@ fn statement_expr(inner: Pair<Rule>) -> Expr {
         return Expr::new(ExprKind::Relation { chain: Box::new(chain) }, span);
     }
     if all_bare {
-        let items = chains.into_iter().filter_map(|c| c.first).collect();
-        return Expr::new(ExprKind::Tuple { items }, span);
+        let items: Vec<Expr> = chains.into_iter().filter_map(|c| c.first).collect();
+        let gap = |w: &[Expr]| text.get(w[0].span.end - base..w[1].span.start - base).unwrap_or(",");
+        let stacked = items.windows(2).all(|w| gap(w).contains([';', '；']) && !gap(w).contains([',', '，']));
+        return Expr::new(ExprKind::Tuple { items, stacked }, span);
     }
     Expr::new(ExprKind::Statement { statement: Box::new(Statement { chains, span }) }, span)
 }

@@ -165,7 +165,7 @@ pub fn expr(e: &Expr) -> String {
         Fenced { open, close, inner } => format!("(fenced {open}{close} {})", opt(inner)),
         Abs { operand } => format!("(abs {})", expr(operand)),
         Norm { operand } => format!("(norm {})", expr(operand)),
-        Tuple { items } => format!("(tuple {})", items.iter().map(expr).collect::<Vec<_>>().join(" ")),
+        Tuple { items, .. } => format!("(tuple {})", items.iter().map(expr).collect::<Vec<_>>().join(" ")),
         Relation { chain: c } => chain(c),
         Statement { statement: s } => format!("(statement {})", statement(s)),
         Matrix { env, rows: r } => format!("({env} {})", rows(r)),
@@ -273,7 +273,9 @@ impl Explicit<'_> {
             }
             Abs { operand } => format!("\\left|{}\\right|", x(operand)),
             Norm { operand } => format!("\\left\\|{}\\right\\|", x(operand)),
-            Tuple { items } => items.iter().map(x).collect::<Vec<_>>().join(", "),
+            Tuple { items, stacked } => {
+                items.iter().map(x).collect::<Vec<_>>().join(if *stacked { "; " } else { ", " })
+            }
             Relation { chain: c } => self.chain(c),
             Statement { statement: s } => s.chains.iter().map(|c| self.chain(c)).collect::<Vec<_>>().join(",\\quad "),
             Matrix { env, rows } => {

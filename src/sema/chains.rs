@@ -1,0 +1,183 @@
+//! How a formula's relations become claims: environments (`aligned`, `cases`) flattened into
+//! chains, a claim's kind from its sides, and small questions about trees (does it mention a key,
+//! hold some node). Pure functions; `sema` builds the claims with them.
+
+use super::{roles, ClaimKind};
+use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
+
+/// `\mathbf b_1+2\mathbf b_2=0`: a side `0` against a side written with vectors (bold letters)
+/// is the zero vector of that side's shape, read as `0\cdot(\mathbf b_1+2\mathbf b_2)`.
+pub(super) fn zero_of_vectors(lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
+    let zero = |e: &Expr| matches!(&e.kind, ExprKind::Number { value } if value == "0");
+    let vectors = |e: &Expr| contains(e, &|x| roles::is_bold(x));
+    let scaled = |other: &Expr, at: Span| {
+        let zero = Expr::new(ExprKind::Number { value: "0".into() }, at);
+        Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(zero), rhs: Box::new(other.clone()) }, at)
+    };
+    match (zero(lhs), zero(rhs)) {
+        (false, true) if vectors(lhs) => (lhs.clone(), scaled(lhs, rhs.span)),
+        (true, false) if vectors(rhs) => (scaled(rhs, lhs.span), rhs.clone()),
+        _ => (lhs.clone(), rhs.clone()),
+    }
+}
+
+pub(super) fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
+    let is_derivative =
+        |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }));
+    let is_printed = |e: &Expr| matches!(e.kind, ExprKind::Matrix { .. });
+    let is_adjoint = matches!(&lhs.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar))
+        || matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar)));
+    if is_printed(lhs) || is_printed(rhs) {
+        ClaimKind::Printed
+    } else if is_adjoint {
+        ClaimKind::Adjoint
+    } else if is_derivative(lhs) || is_derivative(rhs) {
+        ClaimKind::Derivative
+    } else {
+        ClaimKind::Identity
+    }
+}
+
+/// Does `e` use the symbol (or name-like subscripted symbol) `key` anywhere?
+pub(super) fn mentions_key(e: &Expr, key: &str) -> bool {
+    match e.symbol_key() {
+        Some(k) if k == key => true,
+        // `W_Q` is a name: its subscript `Q` is not a use of `Q`.
+        Some(_) if matches!(e.kind, ExprKind::Subscript { .. }) => false,
+        _ => e.children().any(|c| mentions_key(c, key)),
+    }
+}
+
+/// An expression holding relations where derivcheck reads none (inside `cases`, `array`,
+/// `\text`, a matrix cell): the environment's name.
+pub(super) fn nested_relations(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Matrix { env, rows }
+            if rows.iter().flatten().flatten().any(|s| s.chains.iter().any(|c| !c.links.is_empty())) =>
+        {
+            Some(env.clone())
+        }
+        ExprKind::Aligned { env, .. } => Some(env.clone()),
+        _ => e.children().find_map(nested_relations),
+    }
+}
+
+/// The rows of an `aligned`/`align`/`gather`/`array` block as relation chains: a row starting
+/// with a relation (`&= b`) continues the chain above, a row starting with `+`/`-` continues
+/// the expression above, any other row starts a new chain. Other chains pass through.
+pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
+    let mut out = Vec::new();
+    for chain in chains {
+        let rows: Vec<Vec<(Option<&Statement>, Option<RelOp>)>> = match (&chain.first, chain.links.is_empty()) {
+            (Some(Expr { kind: ExprKind::Aligned { rows, .. }, .. }), true) => {
+                rows.iter().map(|r| r.iter().map(|c| (c.statement.as_ref(), c.dangling)).collect()).collect()
+            }
+            (Some(Expr { kind: ExprKind::Matrix { env, rows }, .. }), true)
+                if env == "array" && nested_relations(chain.first.as_ref().expect("matched")).is_some() =>
+            {
+                rows.iter().map(|r| r.iter().map(|c| (c.as_ref(), None)).collect()).collect()
+            }
+            _ => {
+                out.push(chain.clone());
+                continue;
+            }
+        };
+        let mut current: Option<Chain> = None;
+        let mut dangling: Option<RelOp> = None;
+        for row in rows {
+            for (statement, row_dangling) in row {
+                for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
+                    let signed = piece.first.as_ref().is_some_and(|e| {
+                        let before = tex[..e.span.start.min(tex.len())].trim_end();
+                        let at = tex[e.span.start.min(tex.len())..].trim_start();
+                        at.starts_with(['+', '-']) || before.ends_with('+') || at.starts_with("\\pm")
+                    });
+                    match (&mut current, &piece.first, dangling.take()) {
+                        (Some(c), None, _) => c.links.extend(piece.links.iter().cloned()),
+                        (Some(c), Some(first), Some(op)) => {
+                            c.links.push(Link { op, rhs: first.clone() });
+                            c.links.extend(piece.links.iter().cloned());
+                        }
+                        (Some(c), Some(first), None) if signed && (piece.links.is_empty() || !c.links.is_empty()) => {
+                            // `&\quad + c`: the expression above goes on.
+                            let last = c
+                                .links
+                                .last_mut()
+                                .map(|l| &mut l.rhs)
+                                .or(c.first.as_mut())
+                                .expect("a chain has an expression");
+                            let (op, term) = match &first.kind {
+                                ExprKind::Neg { operand } => (BinOp::Sub, (**operand).clone()),
+                                _ => (BinOp::Add, first.clone()),
+                            };
+                            let span = Span::new(last.span.start, term.span.end);
+                            *last = Expr::new(
+                                ExprKind::Binary { op, lhs: Box::new(last.clone()), rhs: Box::new(term) },
+                                span,
+                            );
+                            c.links.extend(piece.links.iter().cloned());
+                        }
+                        (_, Some(_), _) => {
+                            if let Some(done) = current.take() {
+                                out.push(done);
+                            }
+                            current = Some(piece.clone());
+                        }
+                        (None, None, _) => current = Some(piece.clone()),
+                    }
+                }
+                if row_dangling.is_some() {
+                    dangling = row_dangling;
+                }
+            }
+        }
+        out.extend(current);
+    }
+    out
+}
+
+pub(super) fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {
+    pred(e) || e.children().any(|c| contains(c, pred))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{parse_formula, print};
+
+    #[test]
+    fn environments_become_one_chain_per_relation_row() {
+        let cases: &[(&str, &[&str])] = &[
+            (r"a = b = c", &["a = b = c"]),
+            (r"\begin{aligned} x &= y + z \\ &= z + y \end{aligned}", &["x = y+z = z+y"]),
+            (r"\begin{aligned} u &= 1 \\ v &= 2 \end{aligned}", &["u = 1", "v = 2"]),
+            (r"\begin{aligned} p &= q \\ & + r \end{aligned}", &["p = q+r"]),
+        ];
+        for (tex, want) in cases {
+            let statement = parse_formula(tex).unwrap();
+            let got: Vec<String> = flatten_environments(&statement.chains, tex)
+                .iter()
+                .map(|c| {
+                    let sides: Vec<String> = c.exprs().map(|e| print::explicit_tex(e, &|_| false)).collect();
+                    sides.join(" = ")
+                })
+                .collect();
+            assert_eq!(got, *want, "{tex}");
+        }
+    }
+
+    #[test]
+    fn the_kind_of_a_claim_comes_from_its_sides() {
+        let cases = [
+            (r"\frac{d}{dx}x^2 = 2x", ClaimKind::Derivative),
+            (r"\bar Y = X", ClaimKind::Adjoint),
+            (r"A = \begin{bmatrix}1 & 2\end{bmatrix}", ClaimKind::Printed),
+            (r"(a+b)^2 = a^2+2ab+b^2", ClaimKind::Identity),
+        ];
+        for (tex, want) in cases {
+            let chain = &parse_formula(tex).unwrap().chains[0];
+            let (lhs, rhs) = (chain.first.as_ref().unwrap(), &chain.links[0].rhs);
+            assert_eq!(claim_kind(lhs, rhs), want, "{tex}");
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! What the notes declare about symbols, read off single formulas: shapes (`X\in\mathbb R^{n\times
+//! d}`, `\mathbf x=[x_1;\dots;x_n]`), the letters sums run over and the ranges they are given,
+//! the symbols used as vectors or matrices, products written in both orders, and letters given
+//! values. Pure functions over the tree; `sema` gathers them per section.
+
+use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Statement};
+use std::collections::BTreeMap;
+
+/// The shapes a formula declares. `\mathbf x, \mathbf y \in \mathbb R^d` declares both: bare
+/// symbols listed before a declaration in the same formula share its shape.
+pub(super) fn shape_declarations(statement: &Statement) -> Vec<(String, [String; 2])> {
+    let mut out = Vec::new();
+    let mut listed: Vec<String> = Vec::new();
+    for chain in &statement.chains {
+        if let Some((key, shape)) = shape_declaration(chain) {
+            out.extend(listed.drain(..).map(|k| (k, shape.clone())));
+            out.push((key, shape));
+        } else if let (Some(ExprKind::Symbol(s)), true) =
+            (chain.first.as_ref().map(|e| &e.kind), chain.links.is_empty())
+        {
+            listed.push(s.key());
+        } else {
+            listed.clear();
+        }
+    }
+    out
+}
+
+/// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
+/// `b\in\mathbb R^{1\times m}` -> (b, [1, m]); a vector of its own entries (`own_entries_shape`).
+pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
+    let dim = |e: &Expr| match &e.kind {
+        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
+        _ => e.symbol_key(),
+    };
+    let (Some(first), Some(link)) = (&chain.first, chain.links.first()) else { return None };
+    if link.op == RelOp::Eq {
+        return own_entries_shape(first, &link.rhs);
+    }
+    if link.op != RelOp::In || chain.links.len() != 1 {
+        return None;
+    }
+    let ExprKind::Power { base, exponent } = &link.rhs.kind else { return None };
+    let reals = matches!(&base.kind, ExprKind::Symbol(s) if s.name == "R" && s.style == Some(crate::syntax::ast::Style::Blackboard));
+    let key = first.symbol_key().filter(|_| reals)?;
+    let shape = match &exponent.kind {
+        ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
+        _ => dim(exponent).map(|n| [n, "1".to_string()]),
+    }?;
+    Some((key, shape))
+}
+
+/// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}` or `[x_1, \ldots, x_d]^\top`: a
+/// vector written as the column (or row) of its own entries declares its shape, (x, [n, 1]); it
+/// defines nothing.
+pub(super) fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])> {
+    let key = target.symbol_key().filter(|_| matches!(target.kind, ExprKind::Symbol(_)))?;
+    let (cells, column) = vector_cells(body)?;
+    let last_index = |e: &Expr| match &e.kind {
+        ExprKind::Subscript { base, index } if base.symbol_key().as_deref() == Some(key.as_str()) => {
+            match &index.kind {
+                ExprKind::Number { value } => Some(value.clone()),
+                _ => index.symbol_key(),
+            }
+        }
+        _ => None,
+    };
+    let entries_only = cells.iter().all(|c| matches!(c.kind, ExprKind::Ellipsis) || last_index(c).is_some());
+    let size = last_index(cells.last()?)?;
+    let shape = if column { [size, "1".to_string()] } else { ["1".to_string(), size] };
+    (entries_only && cells.len() >= 2).then_some((key, shape))
+}
+
+/// The entries of a vector written out, and whether it is a column: a one-column or one-row
+/// matrix (`bmatrix`, …), or a bracketed list (a row; a column when transposed). `None` for
+/// anything else, or a cell holding more than one expression.
+pub(super) fn vector_cells(e: &Expr) -> Option<(Vec<&Expr>, bool)> {
+    let (list, transposed) = match &e.kind {
+        ExprKind::Transpose { operand } => (operand.as_ref(), true),
+        _ => (e, false),
+    };
+    match &list.kind {
+        ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
+            // `[x_1; x_2]` is a column, `[x_1, x_2]^\top` too.
+            ExprKind::Tuple { items, stacked } => Some((items.iter().collect(), *stacked != transposed)),
+            _ => None,
+        },
+        ExprKind::Matrix { rows, .. } if !transposed => {
+            let column = rows.iter().all(|r| r.len() == 1);
+            if !column && rows.len() != 1 {
+                return None;
+            }
+            let cells = rows
+                .iter()
+                .flatten()
+                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.as_ref()))
+                .collect::<Option<Vec<&Expr>>>()?;
+            Some((cells, column))
+        }
+        _ => None,
+    }
+}
+
+/// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
+pub(super) fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    if let ExprKind::BigOp { lower: Some(lower), .. } = &e.kind {
+        if let Some(letters) = crate::syntax::ast::index_letters(lower) {
+            out.extend(letters);
+        }
+    }
+    e.children().for_each(|c| summation_letters(c, out));
+}
+
+/// Symbols written with one index letter (`o_j`): each with the letters it is indexed by.
+pub(super) fn collect_single_entries(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
+    if let ExprKind::Subscript { base, index } = &e.kind {
+        if let (Some(key), Some([letter])) = (base.symbol_key(), crate::syntax::ast::index_letters(index).as_deref()) {
+            out.entry(key).or_default().insert(letter.clone());
+        }
+    }
+    e.children().for_each(|c| collect_single_entries(c, out));
+}
+
+/// Sums with written limits from a number to a letter (`\sum_{j=1}^q`, `\sum_{i=0}^{t-1}`):
+/// each summation letter with the upper bounds it is given. A sum from 1 to a letter `q` names
+/// the letter's range 1..q; other limits (`0`, `t-1`) only make the bound's letter a size, and
+/// are recorded under the summation letter `""` (no range for it).
+pub(super) fn bounded_sums(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
+    if let ExprKind::BigOp { lower: Some(lower), upper: Some(upper), .. } = &e.kind {
+        let start = match &lower.kind {
+            ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
+                (Some(letter), [link]) if link.op == RelOp::Eq => match &link.rhs.kind {
+                    ExprKind::Number { value } if value.parse::<u32>().is_ok() => {
+                        letter.symbol_key().map(|l| (l, value == "1"))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let single = |x: &Expr| x.symbol_key().filter(|k| k.chars().count() == 1);
+        let (bound, plain) = match &upper.kind {
+            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } if matches!(&rhs.kind, ExprKind::Number { value } if value.parse::<u32>().is_ok()) => {
+                (single(lhs), false)
+            }
+            _ => (single(upper), true),
+        };
+        if let (Some((letter, from_one)), Some(bound)) = (start, bound) {
+            let letter = if from_one && plain { letter } else { String::new() };
+            out.entry(letter).or_default().insert(bound);
+        }
+    }
+    e.children().for_each(|c| bounded_sums(c, out));
+}
+
+/// Keys of symbols the notes use as vectors or matrices: transposed, in an entry-wise product,
+/// bold, under a norm or an inner product, or given to diag/tr/det/sum/mean/softmax. Such a
+/// symbol is never taken for a number by default: without a declared shape its claims are
+/// undecided (`(AB)^\top=A^\top B^\top` is not verified with A and B read as numbers).
+pub(super) fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<String>) {
+    let mut mark = |x: &Expr| {
+        if let Some(key) = x.symbol_key().filter(|k| k != "\\mathbf{1}" && k != "\\mathbb{1}") {
+            out.insert(key);
+        }
+    };
+    match &e.kind {
+        ExprKind::Transpose { operand } | ExprKind::Norm { operand } => mark(operand),
+        ExprKind::Binary { op: BinOp::Hadamard, lhs, rhs } => {
+            mark(lhs);
+            mark(rhs);
+        }
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "\\langle" => {
+            if let ExprKind::Tuple { items, .. } = &inner.kind {
+                items.iter().for_each(&mut mark);
+            }
+        }
+        ExprKind::Apply { func, args, .. }
+            if matches!(func.name.as_str(), "diag" | "tr" | "trace" | "det" | "sum" | "mean" | "softmax") =>
+        {
+            args.iter().for_each(&mut mark)
+        }
+        ExprKind::Symbol(s) if s.style == Some(crate::syntax::ast::Style::Bold) && !s.is_bold_one() => mark(e),
+        ExprKind::Symbol(s) if s.accents.contains(&Accent::Vec) => mark(e),
+        _ => {}
+    }
+    e.children().for_each(|c| collect_matrix_like(c, out));
+}
+
+/// Ordered pairs of symbols written side by side in a product (`AB` gives (A, B)).
+pub(super) fn collect_product_orders(e: &Expr, out: &mut std::collections::HashSet<(String, String)>) {
+    if let ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } = &e.kind {
+        let last = |x: &Expr| -> Option<String> {
+            match &x.kind {
+                ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, rhs, .. } => rhs.symbol_key(),
+                _ => x.symbol_key(),
+            }
+        };
+        if let (Some(a), Some(b)) = (last(lhs), rhs.symbol_key()) {
+            out.insert((a, b));
+        }
+    }
+    e.children().for_each(|c| collect_product_orders(c, out));
+}
+
+pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<String>) {
+    match &e.kind {
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_values(a, out)),
+        // `\sigma_1(XW+b)`: a named function as much as `\sigma(…)` is; σ is not written as a value.
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
+            if matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)))
+                && matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(") =>
+        {
+            collect_values(rhs, out)
+        }
+        ExprKind::Symbol(s) => {
+            out.insert(s.key());
+        }
+        _ => e.children().for_each(|c| collect_values(c, out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse_formula;
+
+    fn declared(tex: &str) -> Vec<(String, [String; 2])> {
+        shape_declarations(&parse_formula(tex).unwrap())
+    }
+
+    fn shape(key: &str, rows: &str, cols: &str) -> (String, [String; 2]) {
+        (key.to_string(), [rows.to_string(), cols.to_string()])
+    }
+
+    #[test]
+    fn shapes_the_notes_declare() {
+        let cases: &[(&str, &[(&str, &str, &str)])] = &[
+            (r"X\in\mathbb R^{n\times d}", &[("X", "n", "d")]),
+            (r"\mathbf w\in\mathbb{R}^{d}", &[("w", "d", "1")]),
+            (r"b\in\mathbb R^{1\times m}", &[("b", "1", "m")]),
+            (r"\mathbf{x}, \mathbf{y} \in \mathbb{R}^d", &[("x", "d", "1"), ("y", "d", "1")]),
+            (r"\mathbf x=[x_1;x_2;x_3]", &[("x", "3", "1")]),
+            (r"\mathbf x=[x_1, x_2, x_3]^\top", &[("x", "3", "1")]),
+            (r"x \in \mathbb R", &[]),
+            (r"x \in [0, 1]", &[]),
+            (r"\mathbf x = \mathbf y + 1", &[]),
+        ];
+        for (tex, want) in cases {
+            let want: Vec<_> = want.iter().map(|(k, r, c)| shape(k, r, c)).collect();
+            assert_eq!(declared(tex), want, "{tex}");
+        }
+    }
+
+    #[test]
+    fn symbols_used_as_vectors_or_matrices() {
+        let cases: &[(&str, &[&str])] = &[
+            (r"A^\top B", &["A"]),
+            (r"\|v\|", &["v"]),
+            (r"a\odot b", &["a", "b"]),
+            (r"\mathbf{z} + \mathbf 1", &["z"]),
+            (r"\vec u + w", &["u"]),
+            (r"\operatorname{tr}(M)", &["M"]),
+            (r"a b + c", &[]),
+        ];
+        for (tex, want) in cases {
+            let mut found = std::collections::HashSet::new();
+            for e in parse_formula(tex).unwrap().chains.iter().flat_map(Chain::exprs) {
+                collect_matrix_like(e, &mut found);
+            }
+            let mut found: Vec<String> = found.into_iter().collect();
+            found.sort();
+            assert_eq!(found, *want, "{tex}");
+        }
+    }
+}
