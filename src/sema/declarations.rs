@@ -235,7 +235,9 @@ mod tests {
 
     #[test]
     fn shapes_the_notes_declare() {
-        let cases: &[(&str, &[(&str, &str, &str)])] = &[
+        // (formula, [(symbol, rows, cols)]).
+        type Case<'a> = (&'a str, &'a [(&'a str, &'a str, &'a str)]);
+        let cases: &[Case] = &[
             (r"X\in\mathbb R^{n\times d}", &[("X", "n", "d")]),
             (r"\mathbf w\in\mathbb{R}^{d}", &[("w", "d", "1")]),
             (r"b\in\mathbb R^{1\times m}", &[("b", "1", "m")]),
