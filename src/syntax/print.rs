@@ -165,7 +165,10 @@ pub fn expr(e: &Expr) -> String {
         Fenced { open, close, inner } => format!("(fenced {open}{close} {})", opt(inner)),
         Abs { operand } => format!("(abs {})", expr(operand)),
         Norm { operand } => format!("(norm {})", expr(operand)),
-        Tuple { items, .. } => format!("(tuple {})", items.iter().map(expr).collect::<Vec<_>>().join(" ")),
+        Tuple { items, stacked } => {
+            let word = if *stacked { "stacked" } else { "tuple" };
+            format!("({word} {})", items.iter().map(expr).collect::<Vec<_>>().join(" "))
+        }
         Relation { chain: c } => chain(c),
         Statement { statement: s } => format!("(statement {})", statement(s)),
         Matrix { env, rows: r } => format!("({env} {})", rows(r)),
