@@ -6,6 +6,8 @@
 //! no `#` headings. Code blocks are never math (pulldown-cmark decides). Does no I/O: the caller
 //! reads the file.
 
+mod delimiters;
+
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 use std::ops::Range;
@@ -135,8 +137,10 @@ impl Document {
     }
 
     fn scan(&mut self) {
-        let source = std::mem::take(&mut self.source);
-        let lines = LineIndex::new(&source);
+        let original = std::mem::take(&mut self.source);
+        // `\(…\)`, `\[…\]` and lone display environments are read as if written in dollars.
+        let (source, map) = delimiters::rewrite(&original).unwrap_or_else(|| (original.clone(), Default::default()));
+        let lines = Positions { lines: LineIndex::new(&original), map };
         let mut counters: Vec<usize> = Vec::new();
         let mut before_first = 0;
         let mut block_start: Option<usize> = None;
@@ -214,12 +218,12 @@ impl Document {
             }
         }
         self.warn_unused_mark(pending, &lines);
-        self.source = source;
+        self.source = original;
     }
 
     /// `<!-- derivcheck: WORD -->` in an HTML event starting at `start`: the mark, or a warning
     /// for a word that is none. Other HTML is not a mark.
-    fn read_mark(&mut self, html: &str, start: usize, lines: &LineIndex) -> Option<PendingMark> {
+    fn read_mark(&mut self, html: &str, start: usize, lines: &Positions) -> Option<PendingMark> {
         static MARK: LazyLock<regex::Regex> =
             LazyLock::new(|| regex::Regex::new(r"<!--\s*derivcheck\s*:\s*([^\s>]*)\s*-->").expect("valid regex"));
         let found = MARK.captures(html)?;
@@ -231,21 +235,31 @@ impl Document {
                 let known: Vec<String> = Mark::WORDS.iter().map(|(_, w)| format!("`{w}`")).collect();
                 let pos = lines.position(offset);
                 let message = format!("unknown derivcheck mark `{word}` (marks are {}): ignored", known.join(", "));
-                self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
+                self.warnings.push(NoteWarning {
+                    line: pos.line,
+                    col: pos.col,
+                    offset: lines.map.original(offset),
+                    message,
+                });
                 None
             }
         }
     }
 
     /// A mark that no formula took (a heading, another mark or the end came first).
-    fn warn_unused_mark(&mut self, unused: Option<PendingMark>, lines: &LineIndex) {
+    fn warn_unused_mark(&mut self, unused: Option<PendingMark>, lines: &Positions) {
         if let Some(PendingMark { mark, offset }) = unused {
             let pos = lines.position(offset);
             let message = format!(
                 "the mark `<!-- derivcheck: {} -->` has no formula after it in its section: it applies to the next formula",
                 mark.word()
             );
-            self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
+            self.warnings.push(NoteWarning {
+                line: pos.line,
+                col: pos.col,
+                offset: lines.map.original(offset),
+                message,
+            });
         }
     }
 
@@ -257,12 +271,14 @@ impl Document {
     fn formula_site(
         &self,
         source: &str,
-        lines: &LineIndex,
+        lines: &Positions,
         range: Range<usize>,
         display: bool,
         k: usize,
     ) -> FormulaSite {
         let tex_range = strip_delimiters(source, range.clone());
+        let tex = source[tex_range.clone()].to_string();
+        let tex_range = lines.map.original(tex_range.start)..lines.map.original(tex_range.end);
         let section = self.sections.len().checked_sub(1);
         let number = section.map(|i| self.sections[i].number.as_str()).unwrap_or("0");
         let pos = lines.position(range.start);
@@ -270,7 +286,7 @@ impl Document {
             id: format!("{number}#{k}"),
             section,
             display,
-            tex: source[tex_range.clone()].to_string(),
+            tex,
             tex_range,
             line: pos.line,
             col: pos.col,
@@ -282,13 +298,13 @@ impl Document {
     }
 
     /// A `$` in plain text opened no formula: usually a typo (or a dollar sign to escape).
-    fn warn_lone_dollars(&mut self, source: &str, lines: &LineIndex, range: Range<usize>) {
+    fn warn_lone_dollars(&mut self, source: &str, lines: &Positions, range: Range<usize>) {
         for (i, _) in source[range.clone()].match_indices('$') {
-            let offset = range.start + i;
-            if source[..offset].ends_with('\\') {
+            if source[..range.start + i].ends_with('\\') {
                 continue;
             }
-            let pos = lines.position(offset);
+            let offset = lines.map.original(range.start + i);
+            let pos = lines.position(range.start + i);
             let message = "a lone `$` opens no formula (unclosed math?); write `\\$` for a dollar sign".to_string();
             self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
         }
@@ -400,6 +416,18 @@ fn split_numbered_title(line: &str) -> Option<(String, String)> {
     let c = CHAPTER.captures(line)?;
     let number = c.get(1).or(c.get(2))?.as_str().to_string();
     Some((number, c[3].to_string()))
+}
+
+/// Positions in the original text of offsets in the text as read (after [`delimiters::rewrite`]).
+struct Positions<'a> {
+    lines: LineIndex<'a>,
+    map: delimiters::OffsetMap,
+}
+
+impl Positions<'_> {
+    fn position(&self, offset: usize) -> Position {
+        self.lines.position(self.map.original(offset))
+    }
 }
 
 /// Byte offset to 1-based line and character column.

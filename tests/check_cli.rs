@@ -362,3 +362,22 @@ fn the_default_report_underlines_refuted_links() {
     assert!(text.contains("tests/chapters/logreg.en.md: 11/14 verified"), "{text}");
     assert!(text.lines().last().unwrap().starts_with("summary:"), "{text}");
 }
+
+/// MathJax's `\(…\)` and `\[…\]`, doubled backslashes (Jekyll, kramdown) and display
+/// environments on their own are formulas, each claim at its own line and column.
+#[test]
+fn every_way_notes_write_math_is_read_with_exact_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("mathjax.md");
+    let text = "# MathJax\n\nInline \\((a+b)^2 = a^2 + b^2\\) and \\\\(x = x\\\\).\n\n\\[\n\\frac{d}{dx} x^3 = 3x^2\n\\]\n\n\\begin{equation}\n(u+v)^2 = u^2 + 2uv\n\\end{equation}\n\nCode `\\(c = 1\\)` is not math.\n";
+    std::fs::write(&notes, text).unwrap();
+    let report = json(&run(&["check", notes.to_str().unwrap(), "--format", "json", "--no-cache"]));
+    let got: Vec<(u64, u64, String)> = all_claims(&report)
+        .iter()
+        .map(|c| (c["line"].as_u64().unwrap(), c["col"].as_u64().unwrap(), c["verdict"].as_str().unwrap().to_string()))
+        .collect();
+    // An inline formula is at its opening delimiter; a claim of a display, at its relation sign.
+    let want = [(3, 8, "refuted"), (3, 36, "verified"), (6, 18, "verified"), (10, 9, "refuted")];
+    let want: Vec<(u64, u64, String)> = want.iter().map(|(l, c, v)| (*l, *c, v.to_string())).collect();
+    assert_eq!(got, want, "{report:#}");
+}
