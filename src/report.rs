@@ -140,7 +140,7 @@ impl Coverage {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct CheckSummary {
     pub formulas: usize,
     /// Every formula by its role.
@@ -152,6 +152,8 @@ pub struct CheckSummary {
     pub verified: usize,
     pub refuted: usize,
     pub undecided: usize,
+    /// The undecided claims grouped by why, the largest group first.
+    pub undecided_by_why: Vec<undecided::UndecidedGroup>,
 }
 
 impl CheckSummary {
@@ -165,6 +167,7 @@ impl CheckSummary {
         self.undecided += other.undecided;
         self.inconsistent += other.inconsistent;
         self.coverage.add(&other.coverage);
+        undecided::merge(&mut self.undecided_by_why, &other.undecided_by_why);
     }
 }
 
@@ -260,10 +263,13 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
             Status::Undecided => summary.undecided += 1,
         }
     }
-    CheckReport { schema: JSON_SCHEMA, files, summary, from_cache }
+    let mut report = CheckReport { schema: JSON_SCHEMA, files, summary, from_cache };
+    report.summary.undecided_by_why = undecided::groups(&report);
+    report
 }
 
 pub mod appendix;
+pub mod undecided;
 mod words;
 pub use words::{describe, unparsed_advice, unparsed_summary, words, Words};
 
@@ -337,7 +343,7 @@ pub fn render_summary(report: &CheckReport, lang: Lang) -> String {
         w.refuted,
         s.undecided,
         w.undecided
-    )
+    ) + undecided::render(s, lang).as_str()
 }
 
 /// One line per claim (`file:line:col  section  verdict  method  sizes  id`), details indented.

@@ -72,8 +72,12 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     // The text format's per-chapter totals, printed after every chapter's findings.
     let mut tails = String::new();
     let mut chapters: Vec<serde_json::Value> = Vec::new();
-    let mut junit =
-        CheckReport { schema: crate::report::JSON_SCHEMA, files: Vec::new(), summary: total, from_cache: 0 };
+    let mut junit = CheckReport {
+        schema: crate::report::JSON_SCHEMA,
+        files: Vec::new(),
+        summary: CheckSummary::default(),
+        from_cache: 0,
+    };
     for (unit, outcome) in &outcomes {
         let shown = unit.path.display().to_string();
         match outcome {
@@ -134,7 +138,8 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     emit_parse_diagnostics(&checked.docs, &checked.parse_failures, unparsed, lang);
                 }
             }
-            write_stdout(&(tails + total_line(&total, outcomes.len(), bad, lang).as_str()))
+            let coverage = crate::report::undecided::render(&total, lang);
+            write_stdout(&(tails + total_line(&total, outcomes.len(), bad, lang).as_str() + coverage.as_str()))
         }),
         CheckFormat::Lines => {
             text.push_str(&total_line(&total, outcomes.len(), bad, lang));

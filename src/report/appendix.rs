@@ -110,6 +110,8 @@ struct Page {
     w: AppendixWords,
     run: RunInfo,
     totals: Counts,
+    /// The undecided claims by why (the coverage table).
+    undecided: Vec<super::undecided::UndecidedRow>,
     sections: Vec<SectionView>,
 }
 
@@ -345,6 +347,7 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
         w,
         run: run.clone(),
         totals,
+        undecided: super::undecided::rows(&report.summary, lang),
         sections,
     }
 }

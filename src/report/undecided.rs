@@ -1,0 +1,280 @@
+//! Why the undecided claims are undecided, grouped: the coverage figure an author reads to see what
+//! to declare, mark or write differently. One model ([`UndecidedGroup`]), rendered by the text
+//! summary, the JSON report and the appendix.
+
+use super::{CheckReport, CheckSummary, ClaimEntry, Lang};
+use crate::model::{NotRead, Reading, Reason, Status};
+use serde::Serialize;
+
+/// The kind of reason, without its particulars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Why {
+    NotUnderstood,
+    Ambiguous,
+    NeedsShapeOrRange,
+    Incomplete,
+    Beyond,
+    NotEvaluable,
+    IndexWithoutValue,
+    Condition,
+    MeaningOpen,
+    PositiveOnly,
+    ApproxWithoutDecimals,
+    Shapes,
+    Budget,
+    Other,
+}
+
+/// Undecided claims sharing a reason and the construct it names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UndecidedGroup {
+    pub why: Why,
+    /// The construct or letter the reason names (`P(…)`, `f'`, `i`), where it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub construct: Option<String>,
+    pub count: usize,
+    /// `path:line` of each claim, in report order.
+    pub at: Vec<String>,
+}
+
+/// Adds `more` (another chapter's groups) into `into`, keeping the largest first.
+pub fn merge(into: &mut Vec<UndecidedGroup>, more: &[UndecidedGroup]) {
+    for group in more {
+        match into.iter_mut().find(|g| g.why == group.why && g.construct == group.construct) {
+            Some(g) => {
+                g.count += group.count;
+                g.at.extend(group.at.iter().cloned());
+            }
+            None => into.push(group.clone()),
+        }
+    }
+    into.sort_by_key(|g| std::cmp::Reverse(g.count));
+}
+
+/// The undecided claims of a report's files grouped by why, the largest group first.
+pub fn groups(report: &CheckReport) -> Vec<UndecidedGroup> {
+    let mut out: Vec<UndecidedGroup> = Vec::new();
+    for file in &report.files {
+        for claim in file.claims.iter().filter(|c| c.verdict == Status::Undecided) {
+            let (why, construct) = classify(claim);
+            let at = format!("{}:{}", file.listing.path, claim.line);
+            match out.iter_mut().find(|g| g.why == why && g.construct == construct) {
+                Some(group) => {
+                    group.count += 1;
+                    group.at.push(at);
+                }
+                None => out.push(UndecidedGroup { why, construct, count: 1, at: vec![at] }),
+            }
+        }
+    }
+    // Stable: equal counts keep the order of first appearance.
+    out.sort_by_key(|g| std::cmp::Reverse(g.count));
+    out
+}
+
+fn classify(claim: &ClaimEntry) -> (Why, Option<String>) {
+    match &claim.reason {
+        Reason::NotRead { kind, detail } => {
+            let why = match kind {
+                NotRead::NotUnderstood => Why::NotUnderstood,
+                NotRead::Ambiguous => Why::Ambiguous,
+                NotRead::NeedsSpec => Why::NeedsShapeOrRange,
+                NotRead::Malformed => Why::Incomplete,
+                NotRead::Outside => Why::Beyond,
+                NotRead::Numeric => Why::NotEvaluable,
+            };
+            (why, Some(construct_of(claim, detail)))
+        }
+        Reason::UnboundIndex { name } => (Why::IndexWithoutValue, Some(name.clone())),
+        Reason::OtherReading { reading: Reading::Condition, .. } => (Why::Condition, None),
+        Reason::OtherReading { symbol, .. } => (Why::MeaningOpen, symbol.clone()),
+        Reason::HoldsForPositive { .. } => (Why::PositiveOnly, None),
+        Reason::ApproxWithoutDecimals => (Why::ApproxWithoutDecimals, None),
+        Reason::ShapeMismatch { .. } | Reason::NotScalar { .. } | Reason::TransposedLayout { .. } => {
+            (Why::Shapes, None)
+        }
+        Reason::Budget { .. } => (Why::Budget, None),
+        _ => (Why::Other, None),
+    }
+}
+
+/// The construct a reason names: the first `quoted` part of its detail, else the TeX it points
+/// at, else the detail's start.
+fn construct_of(claim: &ClaimEntry, detail: &str) -> String {
+    if let Some(quoted) = detail.split('`').nth(1).filter(|q| !q.is_empty()) {
+        return quoted.to_string();
+    }
+    let focused = claim.focus.and_then(|(s, e)| claim.tex.get(s..e)).map(str::trim).filter(|t| !t.is_empty());
+    focused.unwrap_or(detail).chars().take(40).collect()
+}
+
+/// The label of a kind of reason.
+pub fn label(why: Why, lang: Lang) -> &'static str {
+    let (en, zh) = match why {
+        Why::NotUnderstood => ("not understood", "未读懂"),
+        Why::Ambiguous => ("ambiguous notation", "记法有歧义"),
+        Why::NeedsShapeOrRange => {
+            ("needs a shape or a range (declare it, or the spec)", "需要形状或范围（声明，或写入 spec）")
+        }
+        Why::Incomplete => ("written incompletely", "写法不完整"),
+        Why::Beyond => ("beyond what derivcheck checks", "超出 derivcheck 的检查范围"),
+        Why::NotEvaluable => ("cannot be evaluated", "无法求值"),
+        Why::IndexWithoutValue => ("an index with no value", "下标没有取值"),
+        Why::Condition => {
+            ("a condition, by the words around it (mark it a claim if it is one)", "据上下文是条件（若是断言请标记）")
+        }
+        Why::MeaningOpen => {
+            ("a letter's meaning left open (mark it a claim to pin it)", "字母含义未定（标记为断言可确定）")
+        }
+        Why::PositiveOnly => ("holds for positive values only (state the domain)", "仅对正值成立（请写明定义域）"),
+        Why::ApproxWithoutDecimals => ("\\approx without a printed decimal", "\\approx 两边都没有小数"),
+        Why::Shapes => ("shapes that do not fit", "形状不匹配"),
+        Why::Budget => ("too large to decide in the budget", "超出计算预算"),
+        Why::Other => ("other", "其他"),
+    };
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
+/// Most constructs named per kind of reason in the text summary; the JSON report has them all.
+const CONSTRUCTS: usize = 3;
+/// Most places listed per kind of reason.
+const PLACES: usize = 4;
+
+/// One kind of reason, as reports show it: how many, the constructs it names most, where.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndecidedRow {
+    pub count: usize,
+    pub why: &'static str,
+    /// `` `P(…)` 25, `E[…]` 22, … `` (empty where the reason names none).
+    pub constructs: String,
+    /// The same, safe in a Markdown table cell (`|` written `\|`).
+    pub constructs_cell: String,
+    /// `` `a.md`:3, 7; `b.md`:2 (+5) ``.
+    pub places: String,
+}
+
+/// One row per kind of reason, the largest first.
+pub fn rows(s: &CheckSummary, lang: Lang) -> Vec<UndecidedRow> {
+    let mut kinds: Vec<(Why, usize)> = Vec::new();
+    for group in &s.undecided_by_why {
+        match kinds.iter_mut().find(|(w, _)| *w == group.why) {
+            Some((_, n)) => *n += group.count,
+            None => kinds.push((group.why, group.count)),
+        }
+    }
+    kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
+    kinds
+        .into_iter()
+        .map(|(why, count)| {
+            let groups: Vec<&UndecidedGroup> = s.undecided_by_why.iter().filter(|g| g.why == why).collect();
+            let mut named: Vec<String> = groups
+                .iter()
+                .filter_map(|g| g.construct.as_ref().map(|c| format!("`{c}` {}", g.count)))
+                .take(CONSTRUCTS)
+                .collect();
+            if groups.iter().filter(|g| g.construct.is_some()).count() > CONSTRUCTS {
+                named.push("…".into());
+            }
+            let places = places(groups.iter().flat_map(|g| g.at.iter()), count);
+            let constructs = named.join(", ");
+            let constructs_cell = constructs.replace('|', "\\|");
+            UndecidedRow { count, why: label(why, lang), constructs, constructs_cell, places }
+        })
+        .collect()
+}
+
+/// The coverage lines after the summary: how many claims were decided, and for the rest one line
+/// per kind of reason (see [`rows`]). Empty when every claim was decided.
+pub fn render(s: &CheckSummary, lang: Lang) -> String {
+    if s.undecided == 0 {
+        return String::new();
+    }
+    let decided = s.verified + s.refuted;
+    let percent = 100.0 * decided as f64 / s.claims.max(1) as f64;
+    let mut out = match lang {
+        Lang::En => format!("decided: {decided} of {} claims ({percent:.0}%); the undecided, by why:\n", s.claims),
+        Lang::Zh => format!("已判定：{} 条断言中的 {decided} 条（{percent:.0}%）；未判定的原因：\n", s.claims),
+    };
+    for row in rows(s, lang) {
+        let named = if row.constructs.is_empty() { String::new() } else { format!(" ({})", row.constructs) };
+        out.push_str(&format!("  {:>4}  {}{named}: {}\n", row.count, row.why, row.places));
+    }
+    out
+}
+
+/// `` `a.md`:3, 7; `b.md`:2 (+5) ``: the first distinct places, a file named once per run of its
+/// lines.
+fn places<'a>(at: impl Iterator<Item = &'a String>, count: usize) -> String {
+    let mut shown: Vec<&str> = Vec::new();
+    for place in at {
+        if !shown.contains(&place.as_str()) {
+            shown.push(place);
+        }
+        if shown.len() == PLACES {
+            break;
+        }
+    }
+    let mut out = String::new();
+    let mut last_file = "";
+    for place in &shown {
+        let (file, line) = place.rsplit_once(':').unwrap_or(("", place));
+        if file == last_file {
+            out.push_str(&format!(", {line}"));
+        } else {
+            if !out.is_empty() {
+                out.push_str("; ");
+            }
+            // The file in backquotes: the author's name, not a word of the report.
+            out.push_str(&format!("`{file}`:{line}"));
+            last_file = file;
+        }
+    }
+    if count > shown.len() {
+        out.push_str(&format!(" (+{})", count - shown.len()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(why: Why, construct: Option<&str>, at: &[&str]) -> UndecidedGroup {
+        let at: Vec<String> = at.iter().map(|s| s.to_string()).collect();
+        UndecidedGroup { why, construct: construct.map(str::to_string), count: at.len(), at }
+    }
+
+    #[test]
+    fn places_name_each_file_once_per_run_and_count_the_rest() {
+        let at = ["a.md:3", "a.md:3", "a.md:7", "b.md:2", "a.md:9", "c.md:1"].map(String::from);
+        assert_eq!(places(at.iter(), 6), "`a.md`:3, 7; `b.md`:2; `a.md`:9 (+2)");
+    }
+
+    #[test]
+    fn one_row_per_kind_of_reason_largest_first_in_both_languages() {
+        let summary = CheckSummary {
+            claims: 6,
+            verified: 1,
+            undecided: 5,
+            undecided_by_why: vec![
+                group(Why::Ambiguous, Some("E[…]"), &["p.md:4", "p.md:8"]),
+                group(Why::Condition, None, &["p.md:1"]),
+                group(Why::Ambiguous, Some("|A|"), &["p.md:9", "q.md:2"]),
+            ],
+            ..Default::default()
+        };
+        let rows = rows(&summary, Lang::En);
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].count, rows[0].constructs.as_str()), (4, "`E[…]` 2, `|A|` 2"));
+        assert_eq!(rows[0].constructs_cell, "`E[…]` 2, `\\|A\\|` 2");
+        let text = render(&summary, Lang::En);
+        assert!(text.starts_with("decided: 1 of 6 claims (17%)"), "{text}");
+        assert!(render(&summary, Lang::Zh).starts_with("已判定：6 条断言中的 1 条"));
+        let all_decided = CheckSummary { claims: 2, verified: 2, ..Default::default() };
+        assert_eq!(render(&all_decided, Lang::En), "");
+    }
+}
