@@ -730,11 +730,12 @@ impl<'a> SectionBuilder<'a> {
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
         let mut alternative = None;
-        // A claim about a sequence defined by recursion (`m_t = …` after `m_t \leftarrow …`)
-        // is read as written too: it defines nothing.
+        // A claim about a sequence defined by recursion in this section (`m_t = …` after `m_t
+        // \leftarrow …`) is read as written too: it defines nothing. An update of an earlier
+        // section's sequence (Adam's v after momentum's) is a new one.
         let marked = prose.as_ref().is_some_and(Prose::marked_claim);
-        let as_written =
-            marked || (chain.links[0].op != RelOp::Define && recurrence::is_term(first, &self.recurrences));
+        let here = recurrence::defining(first, &self.recurrences).is_some_and(|r| r.section == self.number);
+        let as_written = marked || (chain.links[0].op != RelOp::Define && here);
         let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
         if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
             if let Some(bound) = self.binding(chain, prose, &site_origin) {
@@ -751,7 +752,9 @@ impl<'a> SectionBuilder<'a> {
         // `m_t = \beta m_{t-1} + (1-\beta) g_t` defines m by recursion, unless m already is.
         if let (0, false, Origin::Notes { formula, .. }) = (skip, as_written, &origin) {
             let site = self.doc.formulas.iter().find(|f| f.id == *formula);
-            let fresh = |r: &recurrence::Recurrence| !self.recurrences.iter().any(|o| o.key == r.key);
+            let fresh = |r: &recurrence::Recurrence| {
+                !self.recurrences.iter().any(|o| o.key == r.key && o.section == self.number)
+            };
             if let Some(site) = site.filter(|_| prose.is_some() && chain.links[0].op != RelOp::Approx) {
                 let site = site.clone();
                 if recurrence::read(first, &chain.links[0].rhs, String::new()).is_some_and(|r| fresh(&r))
@@ -852,7 +855,8 @@ impl<'a> SectionBuilder<'a> {
             self.doc.path,
             site.line
         );
-        let Some(found) = recurrence::read(target, body, written) else { return false };
+        let Some(mut found) = recurrence::read(target, body, written) else { return false };
+        found.section = self.number.clone();
         self.recurrences.retain(|r| r.key != found.key);
         self.recurrences.push(found);
         self.definitions_made += 1;

@@ -22,8 +22,14 @@ use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, Style, Symbol};
 /// Is `e` a term of a sequence some recurrence defines (`m_t`, `\mathbf s_{t-1}`)? Such a left
 /// side is no new definition: the claim is about the sequence.
 pub fn is_term(e: &Expr, recurrences: &[Recurrence]) -> bool {
-    let ExprKind::Subscript { base, index } = &e.kind else { return false };
-    recurrences.iter().any(|r| sequence_key(base).as_deref() == Some(r.key.as_str()) && lag(index, &r.step).is_some())
+    defining(e, recurrences).is_some()
+}
+
+/// The recurrence that defines the sequence `e` is a term of.
+pub fn defining<'a>(e: &Expr, recurrences: &'a [Recurrence]) -> Option<&'a Recurrence> {
+    let ExprKind::Subscript { base, index } = &e.kind else { return None };
+    let key = sequence_key(base)?;
+    recurrences.iter().rev().find(|r| r.key == key && lag(index, &r.step).is_some())
 }
 
 /// `x_t = body` where body uses `x_{t-1}` (or an older lag) and not `x_t` itself.
@@ -36,6 +42,9 @@ pub struct Recurrence {
     pub body: Expr,
     /// As written, for the verdict: `\mathbf{s}_t \leftarrow …` (line 16).
     pub written: String,
+    /// The number of the section that wrote it: a later section's update of the same letter is
+    /// a new one.
+    pub section: String,
 }
 
 /// Reads `target = body` (or `target \leftarrow body`) as a recurrence.
@@ -48,7 +57,13 @@ pub fn read(target: &Expr, body: &Expr, written: String) -> Option<Recurrence> {
     }
     let step = step.name.clone();
     let lags = lags_of(body, &key, &step);
-    (!lags.is_empty() && !lags.contains(&0)).then(|| Recurrence { key, step, body: body.clone(), written })
+    (!lags.is_empty() && !lags.contains(&0)).then(|| Recurrence {
+        key,
+        step,
+        body: body.clone(),
+        written,
+        section: String::new(),
+    })
 }
 
 /// A claim rewritten through the recurrences it uses.
@@ -60,20 +75,37 @@ pub struct Rewritten {
     pub reading: Vec<String>,
 }
 
-/// The claim `lhs = rhs` read through `recurrence` (the newest one whose sequence it uses);
-/// `None` when it uses none, or cannot be read soundly that way.
+/// The claim `lhs = rhs` read through the recurrences it reaches (those whose sequence it uses,
+/// and those their steps use in turn); `None` when it reaches none, or cannot be read soundly
+/// that way (steps of different letters, an operation that is not elementwise, a tail that is
+/// not the oldest terms).
 pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rewritten> {
-    let rec = recurrences.iter().rev().find(|r| mentions_sequence(lhs, r) || mentions_sequence(rhs, r))?;
-    let bold = uses_bold(&rec.body) || uses_bold(lhs) || uses_bold(rhs);
-    if !(elementwise(&rec.body, bold) && elementwise(lhs, bold) && elementwise(rhs, bold)) {
+    let mut used: Vec<&Recurrence> = Vec::new();
+    let mut frontier: Vec<&Expr> = vec![lhs, rhs];
+    while let Some(e) = frontier.pop() {
+        for rec in recurrences.iter().filter(|r| mentions_sequence(e, r)) {
+            if !used.iter().any(|u| u.key == rec.key) {
+                used.push(rec);
+                frontier.push(&rec.body);
+            }
+        }
+    }
+    let step = used.first()?.step.clone();
+    if used.iter().any(|r| r.step != step) {
         return None;
     }
-    // The deepest lag of the other sequences written in the claim: the sequence is unrolled up
-    // to it, so that each of those terms meets its counterpart.
+    let bodies = used.iter().map(|r| &r.body);
+    let bold = bodies.clone().chain([lhs, rhs]).any(uses_bold);
+    if !bodies.chain([lhs, rhs]).all(|e| elementwise(e, bold)) {
+        return None;
+    }
+    let defined = |key: &str| used.iter().any(|r| r.key == key);
+    // The deepest lag of the other sequences written in the claim: the sequences are unrolled
+    // up to it, so that each of those terms meets its counterpart.
     let mut other_lags = Vec::new();
     for side in [lhs, rhs] {
-        time_terms(side, &rec.step, &mut |key, lag| {
-            if key != rec.key {
+        time_terms(side, &step, &mut |key, lag| {
+            if !defined(key) {
                 other_lags.push(lag)
             }
         });
@@ -81,17 +113,19 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
     let deepest = other_lags.iter().copied().max().unwrap_or(0);
     let (mut l, mut r) = (lhs.clone(), rhs.clone());
     for side in [&mut l, &mut r] {
-        unroll(side, rec, deepest + 1)?;
+        unroll(side, &used, deepest + 1)?;
     }
-    let mut reading = vec![format!("{} unrolled to lag {}", rec.written, deepest + 1)];
+    let written: Vec<&str> = used.iter().map(|r| r.written.as_str()).collect();
+    let mut reading = vec![format!("{} unrolled to lag {}", written.join(", "), deepest + 1)];
     if bold {
         reading.push("vectors read coordinate by coordinate (every operation is elementwise)".into());
     }
     let tails = usize::from(has_ellipsis(&l)) + usize::from(has_ellipsis(&r));
     let (lhs, rhs) = match tails {
-        0 => (scalar_terms(&l, &rec.step, ""), scalar_terms(&r, &rec.step, "")),
+        0 => (scalar_terms(&l, &step, ""), scalar_terms(&r, &step, "")),
         1 => {
-            if !tail_only(&l) || !tail_only(&r) {
+            let tail_side = if has_ellipsis(lhs) { lhs } else { rhs };
+            if !tail_only(&l) || !tail_only(&r) || !oldest_last(tail_side, &step) {
                 return None;
             }
             let span = Span::new(lhs.span.start, rhs.span.end);
@@ -102,12 +136,42 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
             reading.push(format!(
                 "`\\ldots` read as terms older than lag {deepest}: the sides may differ only by those, so their difference is checked not to depend on lags 0..{deepest} (two independent copies, ' and '')"
             ));
-            let copies = |mark: &str| scalar_terms_upto(&difference, &rec.step, mark, deepest);
+            let copies = |mark: &str| scalar_terms_upto(&difference, &step, mark, deepest);
             (copies("'"), copies("''"))
         }
         _ => return None,
     };
     Some(Rewritten { lhs, rhs, reading })
+}
+
+/// The side's terms, in the order written, go back in time, and the ellipsis comes after them
+/// all: `g_t + \gamma g_{t-1} + \ldots`, not `g_{t-2} + g_{t-1} + \ldots` (whose tail would be
+/// newer terms).
+fn oldest_last(side: &Expr, step: &str) -> bool {
+    let mut written: Vec<(usize, u32)> = Vec::new();
+    collect_positions(side, step, &mut written);
+    written.sort_by_key(|&(at, _)| at);
+    let ordered = written.windows(2).all(|w| w[0].1 <= w[1].1);
+    let mut tails = Vec::new();
+    ellipsis_positions(side, &mut tails);
+    ordered && tails.iter().all(|&at| written.iter().all(|&(term, _)| term < at))
+}
+
+fn collect_positions(e: &Expr, step: &str, out: &mut Vec<(usize, u32)>) {
+    if let ExprKind::Subscript { base, index } = &e.kind {
+        if let (Some(_), Some(k)) = (sequence_key(base), lag(index, step)) {
+            out.push((e.span.start, k));
+            return;
+        }
+    }
+    e.children().for_each(|c| collect_positions(c, step, out));
+}
+
+fn ellipsis_positions(e: &Expr, out: &mut Vec<usize>) {
+    if matches!(e.kind, ExprKind::Ellipsis) {
+        out.push(e.span.start);
+    }
+    e.children().for_each(|c| ellipsis_positions(c, out));
 }
 
 /// The key a sequence's values are looked up by (`s` for `\mathbf s`).
@@ -212,20 +276,23 @@ fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     Expr::new(kind, e.span)
 }
 
-/// The sequence's terms at lags below `below` replaced by its recurrence, until none is left;
-/// `None` if that does not end (a recurrence that does not go back in time). Gives the number
-/// of passes.
-fn unroll(e: &mut Expr, rec: &Recurrence, below: u32) -> Option<u32> {
+/// The terms of the `used` sequences at lags below `below` replaced by their recurrences, until
+/// none is left; `None` if that does not end (a recurrence that does not go back in time).
+/// Gives the number of passes.
+fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<u32> {
+    let pending = |e: &Expr| used.iter().any(|r| lags_of(e, &r.key, &r.step).iter().any(|&k| k < below));
     let mut steps = 0;
-    while lags_of(e, &rec.key, &rec.step).iter().any(|&k| k < below) {
+    while pending(e) {
         steps += 1;
         if steps > 64 {
             return None;
         }
         *e = map(e, &mut |x| {
             let ExprKind::Subscript { base, index } = &x.kind else { return None };
+            let key = sequence_key(base)?;
+            let rec = used.iter().find(|r| r.key == key)?;
             let k = lag(index, &rec.step)?;
-            (sequence_key(base)? == rec.key && k < below).then(|| shifted(&rec.body, &rec.step, k, x.span))
+            (k < below).then(|| shifted(&rec.body, &rec.step, k, x.span))
         });
     }
     Some(steps)
@@ -341,6 +408,22 @@ mod tests {
         let printed = crate::syntax::print::explicit_tex(&got.lhs, &|_| false);
         assert!(printed.contains("g^{(t-2')}") && printed.contains("s^{(t-3)}"), "{printed}");
         assert!(!printed.contains("''") && !printed.contains("\\ldots"), "{printed}");
+    }
+
+    #[test]
+    fn every_sequence_a_claim_reaches_is_unrolled_and_a_tail_must_hold_the_oldest_terms() {
+        let (t, b) = sides(r"v_t = \beta v_{t-1} + g_t");
+        let momentum = read(&t, &b, "v".into()).unwrap();
+        let (t, b) = sides(r"x_t = x_{t-1} - \eta v_t");
+        let step = read(&t, &b, "x".into()).unwrap();
+        // x_t unrolled once brings in v_t, which is unrolled too.
+        let (l, r) = sides(r"x_t = x_{t-1} - \eta(\beta v_{t-1} + g_t)");
+        let got = rewrite(&[momentum.clone(), step.clone()], &l, &r).expect("read");
+        let printed = crate::syntax::print::explicit_tex(&got.lhs, &|_| false);
+        assert!(!printed.contains("v^{(t)}") && printed.contains("v^{(t-1)}"), "{printed}");
+        // Newer terms after the ellipsis: not a tail of older ones.
+        let (l, r) = sides(r"v_t = g_{t-2} + \beta g_{t-1} + \beta^2 g_t + \ldots");
+        assert!(rewrite(&[momentum], &l, &r).is_none());
     }
 
     #[test]
