@@ -276,9 +276,17 @@ fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     Expr::new(kind, e.span)
 }
 
+/// Largest unrolled side, in tree nodes: a recurrence that uses two earlier terms (`F_t =
+/// F_{t-1} + F_{t-2}`) doubles with every pass, and a claim at lag 60 would never finish.
+const MAX_NODES: usize = 20_000;
+
+fn nodes(e: &Expr) -> usize {
+    1 + e.children().map(nodes).sum::<usize>()
+}
+
 /// The terms of the `used` sequences at lags below `below` replaced by their recurrences, until
-/// none is left; `None` if that does not end (a recurrence that does not go back in time).
-/// Gives the number of passes.
+/// none is left; `None` if that does not end (a recurrence that does not go back in time) or the
+/// side grows past [`MAX_NODES`]. Gives the number of passes.
 fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<u32> {
     let pending = |e: &Expr| used.iter().any(|r| lags_of(e, &r.key, &r.step).iter().any(|&k| k < below));
     let mut steps = 0;
@@ -294,6 +302,9 @@ fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<u32> {
             let k = lag(index, &rec.step)?;
             (k < below).then(|| shifted(&rec.body, &rec.step, k, x.span))
         });
+        if nodes(e) > MAX_NODES {
+            return None;
+        }
     }
     Some(steps)
 }
@@ -424,6 +435,15 @@ mod tests {
         // Newer terms after the ellipsis: not a tail of older ones.
         let (l, r) = sides(r"v_t = g_{t-2} + \beta g_{t-1} + \beta^2 g_t + \ldots");
         assert!(rewrite(&[momentum], &l, &r).is_none());
+    }
+
+    #[test]
+    fn an_unrolling_that_would_explode_is_refused() {
+        let (t, b) = sides(r"F_t = F_{t-1} + F_{t-2}");
+        let fibonacci = read(&t, &b, "F".into()).unwrap();
+        let (l, r) = sides(r"F_t = g_{t-60} + F_{t-1}");
+        // Unbounded, this would build a tree of 2^60 nodes.
+        assert!(rewrite(&[fibonacci], &l, &r).is_none());
     }
 
     #[test]
