@@ -213,3 +213,15 @@ fn specs_the_check_fuzzer_found_end_cleanly() {
         }
     }
 }
+
+/// Other math delimiters by the hundred thousand, unclosed or closed far away: each closer is
+/// looked up, never scanned for again.
+#[test]
+fn many_unclosed_mathjax_delimiters_end_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    let text = "\\(a ".repeat(100_000) + &"\\[b ".repeat(100_000) + &"\\begin{align} ".repeat(50_000) + "\\)";
+    std::fs::write(&notes, text).unwrap();
+    let out = run_with_limit(&["check", notes.to_str().unwrap(), "--no-cache"], LIMIT);
+    ends_cleanly(&out);
+}

@@ -46,17 +46,18 @@ pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
         return None;
     }
     let skip = untouchable(source);
+    let mut closers = Closers::new(source);
     let mut out = String::with_capacity(source.len() + 64);
     let mut map = OffsetMap::default();
     let mut copied = 0;
     let mut at = 0;
     while let Some(found) = next_opening(source, at) {
         let (open, close_text, inner_start, dollars) = found;
-        if skip.iter().any(|r| r.contains(&open.start)) {
+        if inside(&skip, open.start) {
             at = open.end;
             continue;
         }
-        let Some(close) = find_close(source, inner_start, close_text) else {
+        let Some(close) = closers.find(source, inner_start, close_text) else {
             at = open.end;
             continue;
         };
@@ -124,22 +125,48 @@ fn next_opening(source: &str, at: usize) -> Option<(Range<usize>, String, usize,
     }
 }
 
-/// The closing delimiter after `from`, within [`LONGEST`] bytes and before a blank line (a
-/// formula does not run across paragraphs).
-fn find_close(source: &str, from: usize, close: String) -> Option<Range<usize>> {
-    let end = (from + LONGEST).min(source.len());
-    let end = (end..=source.len()).find(|&i| source.is_char_boundary(i)).unwrap_or(source.len());
-    let window = &source[from..end];
-    let at = window.find(close.as_str())?;
-    let inner = &window[..at];
-    let environment = close.starts_with("\\end{");
-    if inner.trim().is_empty() || (!environment && (inner.contains("\n\n") || inner.contains("\n\r\n"))) {
-        return None;
-    }
-    Some(from + at..from + at + close.len())
+/// Where each closing delimiter and each blank line is, found once: looking a closer up is a
+/// binary search, so a file of a million unclosed `\(` takes no longer than one.
+struct Closers {
+    /// Sorted positions per closing text.
+    at: std::collections::HashMap<String, Vec<usize>>,
+    blank_lines: Vec<usize>,
 }
 
-/// Code spans and blocks, HTML, and formulas already in dollars: never rewritten.
+impl Closers {
+    fn new(source: &str) -> Self {
+        let blank_lines = source.match_indices("\n\n").chain(source.match_indices("\n\r\n")).map(|(i, _)| i).collect();
+        let mut blank_lines: Vec<usize> = blank_lines;
+        blank_lines.sort_unstable();
+        Closers { at: Default::default(), blank_lines }
+    }
+
+    /// The closing delimiter after `from`, within [`LONGEST`] bytes and, but for an
+    /// environment, before a blank line (a formula does not run across paragraphs).
+    fn find(&mut self, source: &str, from: usize, close: String) -> Option<Range<usize>> {
+        let environment = close.starts_with("\\end{");
+        let positions = self
+            .at
+            .entry(close.clone())
+            .or_insert_with(|| source.match_indices(close.as_str()).map(|(i, _)| i).collect());
+        let at = *positions.get(positions.partition_point(|&p| p < from))?;
+        let blank = self.blank_lines.get(self.blank_lines.partition_point(|&p| p < from)).is_some_and(|&b| b < at);
+        let inner = &source[from..at];
+        if at - from > LONGEST || inner.trim().is_empty() || (!environment && blank) {
+            return None;
+        }
+        Some(at..at + close.len())
+    }
+}
+
+/// Is `offset` inside one of the sorted, disjoint `ranges`?
+fn inside(ranges: &[Range<usize>], offset: usize) -> bool {
+    let i = ranges.partition_point(|r| r.start <= offset);
+    i > 0 && ranges[i - 1].contains(&offset)
+}
+
+/// Code spans and blocks, HTML, and formulas already in dollars: never rewritten. Sorted and
+/// merged into disjoint ranges.
 fn untouchable(source: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     for (event, range) in Parser::new_ext(source, Options::ENABLE_MATH).into_offset_iter() {
@@ -153,7 +180,15 @@ fn untouchable(source: &str) -> Vec<Range<usize>> {
             _ => {}
         }
     }
-    out
+    out.sort_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(out.len());
+    for range in out {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    merged
 }
 
 #[cfg(test)]
