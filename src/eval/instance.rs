@@ -137,6 +137,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Symbol(sym) => self.symbol(sym, e, env),
             ExprKind::Subscript { base, index } => self.subscript(e, base, index, env),
             ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(B::S::negate)),
+            ExprKind::Binary { op: BinOp::Add, .. } if has_dots_term(e) => self.pattern_sum(e, env),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span, env),
             ExprKind::Frac { num, den } => self.quotient(num, den, e.span, env),
             ExprKind::Sqrt { index, radicand } => {
@@ -605,6 +606,39 @@ impl<'a, B: Backend> Instance<'a, B> {
         Ok(acc)
     }
 
+    /// `x_1 + x_2 + \cdots + x_n` (see [`crate::syntax::pattern`]): the sum of the general term
+    /// over its range, its end the value the scope gives the letter (a size).
+    fn pattern_sum(&self, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let Some(p) = crate::syntax::pattern::pattern_sum(e) else {
+            return Err(EvalError::Unsupported {
+                category: NotRead::Ambiguous,
+                what: "`\\cdots` between terms that follow no one pattern".into(),
+                span: e.span,
+            });
+        };
+        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)) {
+            Some(v) => *v,
+            None => return Err(EvalError::UnboundIndex { name: p.letter.clone(), span: e.span }),
+        };
+        let mut terms: Vec<Value<B::S>> = Vec::new();
+        for t in p.before.iter().chain(&p.after) {
+            terms.push(self.eval(t, env)?);
+        }
+        for v in p.start..=end {
+            let mut inner = env.clone();
+            inner.insert(p.letter.clone(), v);
+            terms.push(self.eval(p.general, &inner)?);
+        }
+        let mut acc: Option<Value<B::S>> = None;
+        for term in terms {
+            acc = Some(match acc {
+                None => term,
+                Some(a) => a.zip(&term, "a sum", e.span, false, |x, y| x.plus(y))?,
+            });
+        }
+        Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(0))))
+    }
+
     fn big_op(
         &self,
         op: &BigOpKind,
@@ -842,5 +876,13 @@ fn last_factor(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),
         _ => e,
+    }
+}
+
+/// An ellipsis written as a term of this chain of `+` (`x_1 + \cdots + x_n`).
+fn has_dots_term(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Add, lhs, rhs } => has_dots_term(lhs) || has_dots_term(rhs),
+        kind => matches!(kind, ExprKind::Ellipsis),
     }
 }

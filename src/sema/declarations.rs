@@ -126,6 +126,10 @@ pub(super) fn collect_single_entries(e: &Expr, out: &mut BTreeMap<String, std::c
 /// the letter's range 1..q; other limits (`0`, `t-1`) only make the bound's letter a size, and
 /// are recorded under the summation letter `""` (no range for it).
 pub(super) fn bounded_sums(e: &Expr, out: &mut BTreeMap<String, std::collections::BTreeSet<String>>) {
+    // `x_1 + x_2 + \cdots + x_n`: n ends a range, a size like q of `\sum_{j=1}^q`.
+    if let Some(pattern) = crate::syntax::pattern::pattern_sum(e) {
+        out.entry(String::new()).or_default().insert(pattern.letter);
+    }
     if let ExprKind::BigOp { lower: Some(lower), upper: Some(upper), .. } = &e.kind {
         let start = match &lower.kind {
             ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {

@@ -7,6 +7,7 @@
 pub mod ast;
 mod error;
 mod parser;
+pub mod pattern;
 pub mod print;
 
 use ast::Expr;

@@ -1,0 +1,187 @@
+//! Sums written with an ellipsis between their terms, `x_1 + x_2 + \cdots + x_n`, `w_1x_1 + \cdots
+//! + w_dx_d + b`: the sum they abbreviate, its pattern read off the written terms.
+//!
+//! Takes: an expression. Gives: a [`PatternSum`] — the last term before any trailing ones is the
+//! general term in a letter `n` (which becomes the range's end), and the written terms before the
+//! ellipsis must be that general term at consecutive values ending the run, starting anywhere
+//! (`x_0 + x_1 + \cdots + x_n` starts at 0). Nothing else is a pattern: two letters that could be
+//! the end (`x_n y_m`), terms that differ otherwise, a subtraction in the chain — all refused, and
+//! the ellipsis stays unread.
+
+use super::ast::{BinOp, Expr, ExprKind};
+
+/// `before + Σ_{letter = start}^{letter} general + after`.
+#[derive(Debug)]
+pub struct PatternSum<'a> {
+    /// Ordinary terms written before the pattern's run.
+    pub before: Vec<&'a Expr>,
+    /// The letter that ends the range (`n` of `x_n`): inside `general` it is the running index.
+    pub letter: String,
+    pub start: i64,
+    pub general: &'a Expr,
+    /// Ordinary terms after the general term (`+ b`).
+    pub after: Vec<&'a Expr>,
+}
+
+/// The pattern sum `e` writes, if it is one.
+pub fn pattern_sum(e: &Expr) -> Option<PatternSum<'_>> {
+    let mut terms = Vec::new();
+    flatten_sum(e, &mut terms)?;
+    let dots = terms.iter().position(|t| matches!(t.kind, ExprKind::Ellipsis))?;
+    if terms.iter().filter(|t| matches!(t.kind, ExprKind::Ellipsis)).count() != 1 || dots == 0 {
+        return None;
+    }
+    let general = *terms.get(dots + 1)?;
+    let mut letters = Vec::new();
+    index_letters(general, false, &mut letters);
+    letters.sort();
+    letters.dedup();
+    let mut found = letters.iter().filter_map(|letter| {
+        // The longest run of written terms, ending at the ellipsis, that are the general term
+        // at consecutive values.
+        (0..dots).find_map(|first| {
+            let run = &terms[first..dots];
+            let start = (-1..=3).find(|&s| instance_of(general, run[0], letter, s))?;
+            let consecutive = run.iter().zip(start..).all(|(t, v)| instance_of(general, t, letter, v));
+            // A term before the run that is the general term too (`x_1 + x_3 + \cdots`): the
+            // pattern is not one of consecutive values.
+            let apart = terms[..first].iter().all(|t| !(-1..=9).any(|v| instance_of(general, t, letter, v)));
+            (consecutive && apart).then(|| PatternSum {
+                before: terms[..first].to_vec(),
+                letter: letter.clone(),
+                start,
+                general,
+                after: terms[dots + 2..].to_vec(),
+            })
+        })
+    });
+    let pattern = found.next()?;
+    // Two letters that both fit: which one runs is not settled.
+    found.next().is_none().then_some(pattern)
+}
+
+/// The terms of a chain of `+` (parentheses are kept as terms); `None` with a `-` in the chain.
+fn flatten_sum<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<()> {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Add, lhs, rhs } => {
+            flatten_sum(lhs, out)?;
+            flatten_sum(rhs, out)
+        }
+        ExprKind::Binary { op: BinOp::Sub, .. } => None,
+        _ => {
+            out.push(e);
+            Some(())
+        }
+    }
+}
+
+/// Single letters written inside subscripts.
+fn index_letters(e: &Expr, in_index: bool, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Symbol(s) if in_index && s.name.chars().count() == 1 && s.accents.is_empty() && s.label.is_none() => {
+            out.push(s.key())
+        }
+        ExprKind::Subscript { base, index } => {
+            index_letters(base, in_index, out);
+            index_letters(index, true, out);
+        }
+        _ => e.children().for_each(|c| index_letters(c, in_index, out)),
+    }
+}
+
+/// Is `term` the general term with `letter` at `value`?
+fn instance_of(general: &Expr, term: &Expr, letter: &str, value: i64) -> bool {
+    if mentions(general, letter) {
+        if let (Some(v), ExprKind::Number { value: written }) = (integer_at(general, letter, value), &term.kind) {
+            return written.parse::<i64>().is_ok_and(|w| w == v);
+        }
+    }
+    same_head(general, term) && {
+        let (a, b): (Vec<&Expr>, Vec<&Expr>) = (general.children().collect(), term.children().collect());
+        a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| instance_of(x, y, letter, value))
+    }
+}
+
+fn mentions(e: &Expr, letter: &str) -> bool {
+    matches!(&e.kind, ExprKind::Symbol(s) if s.key() == letter) || e.children().any(|c| mentions(c, letter))
+}
+
+/// An integer expression of `letter` (`n`, `n-1`, `2n`) at `value`.
+fn integer_at(e: &Expr, letter: &str, value: i64) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.key() == letter => Some(value),
+        ExprKind::Number { value: v } => v.parse().ok(),
+        ExprKind::Neg { operand } => integer_at(operand, letter, value)?.checked_neg(),
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" => integer_at(inner, letter, value),
+        ExprKind::Binary { op, lhs, rhs } => {
+            let (l, r) = (integer_at(lhs, letter, value)?, integer_at(rhs, letter, value)?);
+            match op {
+                BinOp::Add => l.checked_add(r),
+                BinOp::Sub => l.checked_sub(r),
+                BinOp::Implicit | BinOp::Cdot | BinOp::Times => l.checked_mul(r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The nodes agree but for their children.
+fn same_head(a: &Expr, b: &Expr) -> bool {
+    use ExprKind as K;
+    match (&a.kind, &b.kind) {
+        (K::Symbol(x), K::Symbol(y)) => x == y,
+        (K::Number { value: x }, K::Number { value: y }) => x == y,
+        (K::Binary { op: x, .. }, K::Binary { op: y, .. }) => x == y,
+        (K::Fenced { open: o1, close: c1, .. }, K::Fenced { open: o2, close: c2, .. }) => o1 == o2 && c1 == c2,
+        (K::Sqrt { index: x, .. }, K::Sqrt { index: y, .. }) => x.is_some() == y.is_some(),
+        (K::Apply { func: f, .. }, K::Apply { func: g, .. }) => f.name == g.name,
+        (K::Neg { .. }, K::Neg { .. })
+        | (K::Frac { .. }, K::Frac { .. })
+        | (K::Power { .. }, K::Power { .. })
+        | (K::Subscript { .. }, K::Subscript { .. })
+        | (K::Transpose { .. }, K::Transpose { .. })
+        | (K::Call { .. }, K::Call { .. })
+        | (K::Abs { .. }, K::Abs { .. }) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{parse_formula, print};
+
+    fn read(tex: &str) -> Option<(String, i64, String, usize, usize)> {
+        let statement = parse_formula(tex).unwrap();
+        let e = statement.chains[0].first.as_ref().unwrap();
+        let p = pattern_sum(e)?;
+        Some((p.letter, p.start, print::explicit_tex(p.general, &|_| false), p.before.len(), p.after.len()))
+    }
+
+    #[test]
+    fn the_pattern_is_read_off_the_written_terms() {
+        let some = |l: &str, s: i64, g: &str, b: usize, a: usize| Some((l.to_string(), s, g.to_string(), b, a));
+        assert_eq!(read(r"x_1 + x_2 + \cdots + x_n"), some("n", 1, "{x}_{n}", 0, 0));
+        assert_eq!(read(r"x_0 + \ldots + x_n"), some("n", 0, "{x}_{n}", 0, 0));
+        assert_eq!(read(r"w_1 x_1 + \cdots + w_d x_d + b").map(|r| (r.0, r.1, r.3, r.4)), Some(("d".into(), 1, 0, 1)));
+        assert_eq!(
+            read(r"c + a_1^2 + a_2^2 + \dots + a_k^2").map(|r| (r.0, r.1, r.3, r.4)),
+            Some(("k".into(), 1, 1, 0))
+        );
+    }
+
+    #[test]
+    fn what_is_not_one_pattern_is_refused() {
+        for tex in [
+            r"x_1 + y_2 + \cdots + x_n",
+            r"x_1 + x_3 + \cdots + x_n",
+            r"x_1 - x_2 + \cdots + x_n",
+            r"x_1 + x_2 + \cdots",
+            r"x_1 y_1 + \cdots + x_n y_m",
+            r"\cdots + x_n",
+        ] {
+            assert!(read(tex).is_none(), "{tex}: {:?}", read(tex));
+        }
+    }
+}
