@@ -137,7 +137,11 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Symbol(sym) => self.symbol(sym, e, env),
             ExprKind::Subscript { base, index } => self.subscript(e, base, index, env),
             ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(B::S::negate)),
-            ExprKind::Binary { op: BinOp::Add, .. } if has_dots_term(e) => self.pattern_sum(e, env),
+            ExprKind::Binary { op: BinOp::Add | BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. }
+                if has_dots_term(e) =>
+            {
+                self.pattern_sum(e, env)
+            }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span, env),
             ExprKind::Frac { num, den } => self.quotient(num, den, e.span, env),
             ExprKind::Sqrt { index, radicand } => {
@@ -633,10 +637,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         for term in terms {
             acc = Some(match acc {
                 None => term,
+                Some(a) if p.product => a.zip(&term, "a product", e.span, false, |x, y| x.times(y))?,
                 Some(a) => a.zip(&term, "a sum", e.span, false, |x, y| x.plus(y))?,
             });
         }
-        Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(0))))
+        Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(i64::from(p.product)))))
     }
 
     fn big_op(
@@ -879,10 +884,17 @@ fn last_factor(e: &Expr) -> &Expr {
     }
 }
 
-/// An ellipsis written as a term of this chain of `+` (`x_1 + \cdots + x_n`).
+/// An ellipsis written as a term of this chain of `+` (`x_1 + \cdots + x_n`), or as a factor of
+/// this product (`x_1 x_2 \cdots x_n`).
 fn has_dots_term(e: &Expr) -> bool {
+    fn chain(e: &Expr, ops: &[BinOp]) -> bool {
+        match &e.kind {
+            ExprKind::Binary { op, lhs, rhs } if ops.contains(op) => chain(lhs, ops) || chain(rhs, ops),
+            kind => matches!(kind, ExprKind::Ellipsis),
+        }
+    }
     match &e.kind {
-        ExprKind::Binary { op: BinOp::Add, lhs, rhs } => has_dots_term(lhs) || has_dots_term(rhs),
-        kind => matches!(kind, ExprKind::Ellipsis),
+        ExprKind::Binary { op: BinOp::Add, .. } => chain(e, &[BinOp::Add]),
+        _ => chain(e, &[BinOp::Implicit, BinOp::Cdot, BinOp::Times]),
     }
 }

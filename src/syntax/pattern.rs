@@ -1,5 +1,6 @@
-//! Sums written with an ellipsis between their terms, `x_1 + x_2 + \cdots + x_n`, `w_1x_1 + \cdots
-//! + w_dx_d + b`: the sum they abbreviate, its pattern read off the written terms.
+//! Sums and products written with an ellipsis between their terms, `x_1 + x_2 + \cdots + x_n`,
+//! `w_1x_1 + \cdots + w_dx_d + b`, `x_1 x_2 \cdots x_n`: the sum or product they abbreviate, its
+//! pattern read off the written terms.
 //!
 //! Takes: an expression. Gives: a [`PatternSum`] — the last term before any trailing ones is the
 //! general term in a letter `n` (which becomes the range's end), and the written terms before the
@@ -21,12 +22,19 @@ pub struct PatternSum<'a> {
     pub general: &'a Expr,
     /// Ordinary terms after the general term (`+ b`).
     pub after: Vec<&'a Expr>,
+    /// A product (`x_1 x_2 \cdots x_n`), not a sum.
+    pub product: bool,
 }
 
 /// The pattern sum `e` writes, if it is one.
 pub fn pattern_sum(e: &Expr) -> Option<PatternSum<'_>> {
+    let product = matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. });
     let mut terms = Vec::new();
-    flatten_sum(e, &mut terms)?;
+    if product {
+        flatten_product(e, &mut terms);
+    } else {
+        flatten_sum(e, &mut terms)?;
+    }
     let dots = terms.iter().position(|t| matches!(t.kind, ExprKind::Ellipsis))?;
     if terms.iter().filter(|t| matches!(t.kind, ExprKind::Ellipsis)).count() != 1 || dots == 0 {
         return None;
@@ -52,6 +60,7 @@ pub fn pattern_sum(e: &Expr) -> Option<PatternSum<'_>> {
                 start,
                 general,
                 after: terms[dots + 2..].to_vec(),
+                product,
             })
         })
     });
@@ -72,6 +81,17 @@ fn flatten_sum<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<()> {
             out.push(e);
             Some(())
         }
+    }
+}
+
+/// The factors of a product written side by side or with `\cdot`/`\times`.
+fn flatten_product<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+            flatten_product(lhs, out);
+            flatten_product(rhs, out);
+        }
+        _ => out.push(e),
     }
 }
 
@@ -169,6 +189,8 @@ mod tests {
             read(r"c + a_1^2 + a_2^2 + \dots + a_k^2").map(|r| (r.0, r.1, r.3, r.4)),
             Some(("k".into(), 1, 1, 0))
         );
+        assert_eq!(read(r"x_1 x_2 \cdots x_n"), some("n", 1, "{x}_{n}", 0, 0));
+        assert_eq!(read(r"p_1 \cdot p_2 \cdots p_m"), some("m", 1, "{p}_{m}", 0, 0));
     }
 
     #[test]
