@@ -99,14 +99,25 @@ fn classify(claim: &ClaimEntry) -> (Why, Option<String>) {
     }
 }
 
-/// The construct a reason names: the first `quoted` part of its detail, else the TeX it points
-/// at, else the detail's start.
+/// The construct a reason names: the first `quoted` part of its detail, as the author wrote it
+/// where the detail has it as a tree (`(text "Var")` is `\textrm{Var}` in the notes), else the
+/// TeX the verdict points at, else the detail's start.
 fn construct_of(claim: &ClaimEntry, detail: &str) -> String {
-    if let Some(quoted) = detail.split('`').nth(1).filter(|q| !q.is_empty()) {
-        return quoted.to_string();
-    }
     let focused = claim.focus.and_then(|(s, e)| claim.tex.get(s..e)).map(str::trim).filter(|t| !t.is_empty());
-    focused.unwrap_or(detail).chars().take(40).collect()
+    let quoted = detail.split('`').nth(1).filter(|q| !q.is_empty());
+    let tree = quoted.is_some_and(|q| q.starts_with('(') && q.contains(' '));
+    let shown = match (quoted, focused) {
+        (Some(_), Some(tex)) if tree => tex,
+        (Some(q), _) => q,
+        (None, Some(tex)) => tex,
+        (None, None) => detail,
+    };
+    let short: String = shown.chars().take(40).collect();
+    if short.len() < shown.len() {
+        short + "…"
+    } else {
+        short
+    }
 }
 
 /// The label of a kind of reason.
