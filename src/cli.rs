@@ -923,7 +923,7 @@ fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure], shown: U
         );
     }
     if !folded.is_empty() {
-        let mut constructs: Vec<(String, usize)> = Vec::new();
+        let mut constructs: Vec<(crate::listing::Construct, usize)> = Vec::new();
         for failure in &folded {
             let construct = failure.construct();
             match constructs.iter_mut().find(|(c, _)| *c == construct) {

@@ -82,17 +82,32 @@ impl ParseFailure {
 
     /// The construct the parser stopped at, as a summary names it: the unknown command, the
     /// unexpected token, or the kind of error.
-    pub fn construct(&self) -> String {
+    pub fn construct(&self) -> Construct {
         use crate::syntax::SyntaxErrorKind as K;
         match &self.error.kind {
-            K::UnknownCommand { command } => command.clone(),
-            K::Unexpected { found, .. } => found.chars().take(12).collect(),
-            K::UnexpectedEnd { .. } => "end of formula".into(),
-            K::Empty => "empty".into(),
-            K::UnbalancedEnvironment { .. } => "\\begin/\\end".into(),
-            _ => "size".into(),
+            K::UnknownCommand { command } => Construct::Written(command.clone()),
+            K::Unexpected { found, .. } => Construct::Written(found.chars().take(12).collect()),
+            K::UnexpectedEnd { .. } => Construct::EndOfFormula,
+            K::Empty => Construct::Empty,
+            K::UnbalancedEnvironment { .. } => Construct::Environment,
+            _ => Construct::TooLarge,
         }
     }
+}
+
+/// What a parse stopped at, as data: the report words it in its language.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Construct {
+    /// A command or token as written (`\weird`, `>`).
+    Written(String),
+    /// The formula ended too soon.
+    EndOfFormula,
+    /// Nothing between the delimiters.
+    Empty,
+    /// `\begin` without its `\end`, or the other way round.
+    Environment,
+    /// Past a size limit (length, depth).
+    TooLarge,
 }
 
 /// Each document's formulas, parsed (in the order of `Document::formulas`).

@@ -203,8 +203,19 @@ pub fn unparsed_advice(kind: &crate::syntax::SyntaxErrorKind, lang: Lang) -> Str
 
 /// The one line that counts formulas that do not parse and state no relation derivcheck would
 /// check, with the constructs the parser stopped at.
-pub fn unparsed_summary(count: usize, constructs: &[(String, usize)], lang: Lang) -> String {
-    let named: Vec<String> = constructs.iter().map(|(c, n)| format!("`{c}` ×{n}")).collect();
+pub fn unparsed_summary(count: usize, constructs: &[(crate::listing::Construct, usize)], lang: Lang) -> String {
+    use crate::listing::Construct as C;
+    let word = |c: &C| match (c, lang) {
+        (C::Written(text), _) => format!("`{text}`"),
+        (C::EndOfFormula, Lang::En) => "the formula's end".into(),
+        (C::EndOfFormula, Lang::Zh) => "公式提前结束".into(),
+        (C::Empty, Lang::En) => "empty".into(),
+        (C::Empty, Lang::Zh) => "空公式".into(),
+        (C::Environment, _) => "`\\begin`/`\\end`".into(),
+        (C::TooLarge, Lang::En) => "past a size limit".into(),
+        (C::TooLarge, Lang::Zh) => "超出规模上限".into(),
+    };
+    let named: Vec<String> = constructs.iter().map(|(c, n)| format!("{} ×{n}", word(c))).collect();
     match lang {
         Lang::En => format!(
             "note: {count} formula(s) that do not parse state no relation derivcheck would check ({}); `--list-unparsed` lists them",
@@ -434,6 +445,16 @@ fn chinese_entry(e: &ExampleEntry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_unparsed_summary_names_kinds_of_error_in_its_language() {
+        use crate::listing::Construct as C;
+        let constructs = [(C::EndOfFormula, 2), (C::Written("\\weird".into()), 1), (C::TooLarge, 1)];
+        let zh = unparsed_summary(4, &constructs, Lang::Zh);
+        assert!(zh.contains("公式提前结束 ×2") && zh.contains("`\\weird` ×1") && zh.contains("超出规模上限"), "{zh}");
+        let en = unparsed_summary(4, &constructs, Lang::En);
+        assert!(en.contains("the formula's end ×2") && en.contains("past a size limit ×1"), "{en}");
+    }
 
     /// One of every reason, to word in both languages.
     fn samples() -> Vec<Reason> {
