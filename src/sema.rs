@@ -662,7 +662,7 @@ impl<'a> SectionBuilder<'a> {
                 continue;
             }
             if let ([link], Some(first)) = (chain.links.as_slice(), &chain.first) {
-                if link.op == RelOp::Assign && self.add_recurrence(first, &link.rhs, site) {
+                if link.op == RelOp::Assign && self.add_recurrence(first, &link.rhs, site.line, true) {
                     continue;
                 }
             }
@@ -750,18 +750,9 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         // `m_t = \beta m_{t-1} + (1-\beta) g_t` defines m by recursion, unless m already is.
-        if let (0, false, Origin::Notes { formula, .. }) = (skip, as_written, &origin) {
-            let site = self.doc.formulas.iter().find(|f| f.id == *formula);
-            let fresh = |r: &recurrence::Recurrence| {
-                !self.recurrences.iter().any(|o| o.key == r.key && o.section == self.number)
-            };
-            if let Some(site) = site.filter(|_| prose.is_some() && chain.links[0].op != RelOp::Approx) {
-                let site = site.clone();
-                if recurrence::read(first, &chain.links[0].rhs, String::new()).is_some_and(|r| fresh(&r))
-                    && self.add_recurrence(first, &chain.links[0].rhs, &site)
-                {
-                    skip = 1;
-                }
+        if let (0, false, Some(_), Origin::Notes { line, .. }) = (skip, as_written, &prose, &origin) {
+            if chain.links[0].op != RelOp::Approx && self.add_recurrence(first, &chain.links[0].rhs, *line, false) {
+                skip = 1;
             }
         }
         if skip == 0 && !as_written {
@@ -847,15 +838,19 @@ impl<'a> SectionBuilder<'a> {
 
     /// `target \leftarrow body` or `target = body` read as a recurrence (see [`recurrence`]),
     /// recorded from here on.
-    fn add_recurrence(&mut self, target: &Expr, body: &Expr, site: &crate::notes::FormulaSite) -> bool {
+    /// `replace`: an update rule (`\leftarrow`) always takes effect; an equation does not
+    /// replace a recurrence of this section (it restates it, and is a claim).
+    fn add_recurrence(&mut self, target: &Expr, body: &Expr, line: usize, replace: bool) -> bool {
         let written = format!(
-            "`{} \\leftarrow {}` ({}:{})",
+            "`{} \\leftarrow {}` ({}:{line})",
             print::explicit_tex(target, &|_| false),
             print::explicit_tex(body, &|_| false),
             self.doc.path,
-            site.line
         );
         let Some(mut found) = recurrence::read(target, body, written) else { return false };
+        if !replace && self.recurrences.iter().any(|o| o.key == found.key && o.section == self.number) {
+            return false;
+        }
         found.section = self.number.clone();
         self.recurrences.retain(|r| r.key != found.key);
         self.recurrences.push(found);

@@ -54,22 +54,20 @@ pub fn merge(into: &mut Vec<UndecidedGroup>, more: &[UndecidedGroup]) {
 
 /// The undecided claims of a report's files grouped by why, the largest group first.
 pub fn groups(report: &CheckReport) -> Vec<UndecidedGroup> {
-    let mut out: Vec<UndecidedGroup> = Vec::new();
-    for file in &report.files {
-        for claim in file.claims.iter().filter(|c| c.verdict == Status::Undecided) {
-            let (why, construct) = classify(claim);
-            let at = format!("{}:{}", file.listing.path, claim.line);
-            match out.iter_mut().find(|g| g.why == why && g.construct == construct) {
-                Some(group) => {
-                    group.count += 1;
-                    group.at.push(at);
-                }
-                None => out.push(UndecidedGroup { why, construct, count: 1, at: vec![at] }),
-            }
-        }
-    }
+    let claims: Vec<UndecidedGroup> = report
+        .files
+        .iter()
+        .flat_map(|file| {
+            file.claims.iter().filter(|c| c.verdict == Status::Undecided).map(|claim| {
+                let (why, construct) = classify(claim);
+                let at = vec![format!("{}:{}", file.listing.path, claim.line)];
+                UndecidedGroup { why, construct, count: 1, at }
+            })
+        })
+        .collect();
     // Stable: equal counts keep the order of first appearance.
-    out.sort_by_key(|g| std::cmp::Reverse(g.count));
+    let mut out = Vec::new();
+    merge(&mut out, &claims);
     out
 }
 
@@ -120,36 +118,6 @@ fn construct_of(claim: &ClaimEntry, detail: &str) -> String {
     }
 }
 
-/// The label of a kind of reason.
-pub fn label(why: Why, lang: Lang) -> &'static str {
-    let (en, zh) = match why {
-        Why::NotUnderstood => ("not understood", "未读懂"),
-        Why::Ambiguous => ("ambiguous notation", "记法有歧义"),
-        Why::NeedsShapeOrRange => {
-            ("needs a shape or a range (declare it, or the spec)", "需要形状或范围（声明，或写入 spec）")
-        }
-        Why::Incomplete => ("written incompletely", "写法不完整"),
-        Why::Beyond => ("beyond what derivcheck checks", "超出 derivcheck 的检查范围"),
-        Why::NotEvaluable => ("cannot be evaluated", "无法求值"),
-        Why::IndexWithoutValue => ("an index with no value", "下标没有取值"),
-        Why::Condition => {
-            ("a condition, by the words around it (mark it a claim if it is one)", "据上下文是条件（若是断言请标记）")
-        }
-        Why::MeaningOpen => {
-            ("a letter's meaning left open (mark it a claim to pin it)", "字母含义未定（标记为断言可确定）")
-        }
-        Why::PositiveOnly => ("holds for positive values only (state the domain)", "仅对正值成立（请写明定义域）"),
-        Why::ApproxWithoutDecimals => ("\\approx without a printed decimal", "\\approx 两边都没有小数"),
-        Why::Shapes => ("shapes that do not fit", "形状不匹配"),
-        Why::Budget => ("too large to decide in the budget", "超出计算预算"),
-        Why::Other => ("other", "其他"),
-    };
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
-
 /// Most constructs named per kind of reason in the text summary; the JSON report has them all.
 const CONSTRUCTS: usize = 3;
 /// Most places listed per kind of reason.
@@ -193,7 +161,7 @@ pub fn rows(s: &CheckSummary, lang: Lang) -> Vec<UndecidedRow> {
             let places = places(groups.iter().flat_map(|g| g.at.iter()), count);
             let constructs = named.join(", ");
             let constructs_cell = constructs.replace('|', "\\|");
-            UndecidedRow { count, why: label(why, lang), constructs, constructs_cell, places }
+            UndecidedRow { count, why: super::words::why_label(why, lang), constructs, constructs_cell, places }
         })
         .collect()
 }
@@ -206,10 +174,7 @@ pub fn render(s: &CheckSummary, lang: Lang) -> String {
     }
     let decided = s.verified + s.refuted;
     let percent = 100.0 * decided as f64 / s.claims.max(1) as f64;
-    let mut out = match lang {
-        Lang::En => format!("decided: {decided} of {} claims ({percent:.0}%); the undecided, by why:\n", s.claims),
-        Lang::Zh => format!("已判定：{} 条断言中的 {decided} 条（{percent:.0}%）；未判定的原因：\n", s.claims),
-    };
+    let mut out = super::words::decided_header(decided, s.claims, percent, lang);
     for row in rows(s, lang) {
         let named = if row.constructs.is_empty() { String::new() } else { format!(" ({})", row.constructs) };
         out.push_str(&format!("  {:>4}  {}{named}: {}\n", row.count, row.why, row.places));

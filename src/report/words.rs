@@ -201,6 +201,45 @@ pub fn unparsed_advice(kind: &crate::syntax::SyntaxErrorKind, lang: Lang) -> Str
     }
 }
 
+/// The label of a kind of reason an undecided claim has.
+pub fn why_label(why: super::undecided::Why, lang: Lang) -> &'static str {
+    use super::undecided::Why;
+    let (en, zh) = match why {
+        Why::NotUnderstood => ("not understood", "未读懂"),
+        Why::Ambiguous => ("ambiguous notation", "记法有歧义"),
+        Why::NeedsShapeOrRange => {
+            ("needs a shape or a range (declare it, or the spec)", "需要形状或范围（声明，或写入 spec）")
+        }
+        Why::Incomplete => ("written incompletely", "写法不完整"),
+        Why::Beyond => ("beyond what derivcheck checks", "超出 derivcheck 的检查范围"),
+        Why::NotEvaluable => ("cannot be evaluated", "无法求值"),
+        Why::IndexWithoutValue => ("an index with no value", "下标没有取值"),
+        Why::Condition => {
+            ("a condition, by the words around it (mark it a claim if it is one)", "据上下文是条件（若是断言请标记）")
+        }
+        Why::MeaningOpen => {
+            ("a letter's meaning left open (mark it a claim to pin it)", "字母含义未定（标记为断言可确定）")
+        }
+        Why::PositiveOnly => ("holds for positive values only (state the domain)", "仅对正值成立（请写明定义域）"),
+        Why::ApproxWithoutDecimals => ("\\approx without a printed decimal", "\\approx 两边都没有小数"),
+        Why::Shapes => ("shapes that do not fit", "形状不匹配"),
+        Why::Budget => ("too large to decide in the budget", "超出计算预算"),
+        Why::Other => ("other", "其他"),
+    };
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
+/// The coverage figure's first line: how many claims were decided.
+pub fn decided_header(decided: usize, claims: usize, percent: f64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("decided: {decided} of {claims} claims ({percent:.0}%); the undecided, by why:\n"),
+        Lang::Zh => format!("已判定：{claims} 条断言中的 {decided} 条（{percent:.0}%）；未判定的原因：\n"),
+    }
+}
+
 /// The one line that counts formulas that do not parse and state no relation derivcheck would
 /// check, with the constructs the parser stopped at.
 pub fn unparsed_summary(count: usize, constructs: &[(crate::listing::Construct, usize)], lang: Lang) -> String {

@@ -19,13 +19,8 @@
 
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, Style, Symbol};
 
-/// Is `e` a term of a sequence some recurrence defines (`m_t`, `\mathbf s_{t-1}`)? Such a left
-/// side is no new definition: the claim is about the sequence.
-pub fn is_term(e: &Expr, recurrences: &[Recurrence]) -> bool {
-    defining(e, recurrences).is_some()
-}
-
-/// The recurrence that defines the sequence `e` is a term of.
+/// The recurrence that defines the sequence `e` is a term of (`m_t`, `\mathbf s_{t-1}`): such a
+/// left side is no new definition, the claim is about the sequence.
 pub fn defining<'a>(e: &Expr, recurrences: &'a [Recurrence]) -> Option<&'a Recurrence> {
     let ExprKind::Subscript { base, index } = &e.kind else { return None };
     let key = sequence_key(base)?;
@@ -286,8 +281,8 @@ fn nodes(e: &Expr) -> usize {
 
 /// The terms of the `used` sequences at lags below `below` replaced by their recurrences, until
 /// none is left; `None` if that does not end (a recurrence that does not go back in time) or the
-/// side grows past [`MAX_NODES`]. Gives the number of passes.
-fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<u32> {
+/// side grows past [`MAX_NODES`].
+fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<()> {
     let pending = |e: &Expr| used.iter().any(|r| lags_of(e, &r.key, &r.step).iter().any(|&k| k < below));
     let mut steps = 0;
     while pending(e) {
@@ -306,7 +301,7 @@ fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<u32> {
             return None;
         }
     }
-    Some(steps)
+    Some(())
 }
 
 /// `body` with every lag increased by `by` (its value at `t-by`), spans set to `span`.
