@@ -239,11 +239,13 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
     if !base.pinned && !claim.reading.marked {
         let used = crate::eval::dependencies(&base, claim);
-        let inherited: Vec<&Definition> = base
+        let mut inherited: Vec<&Definition> = base
             .defs
             .values()
             .filter(|d| d.inherited && !d.function && mentions(claim, &d.key) && used.contains(&d.key))
             .collect();
+        // The definitions are hashed: name the same letter on every run.
+        inherited.sort_by(|a, b| a.key.cmp(&b.key));
         if let Some(first) = inherited.first() {
             let mut fresh = base.clone();
             for d in &inherited {
