@@ -17,7 +17,7 @@ use std::cell::RefCell;
 mod cache;
 use crate::numeric;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
-use crate::sema::{Definition, Scope};
+use crate::sema::{Decl, Definition, Scope};
 use crate::syntax::ast::Statement;
 use crate::syntax::ast::{Expr, ExprKind};
 use serde::Serialize;
@@ -182,6 +182,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                 });
                 let mut assuming = assuming.clone();
                 assuming.extend(claim.reading.given.iter().cloned());
+                assuming.extend(shapes_from_use(scope, claim).iter().map(|s| shape_tex(s)));
                 Verdict { assuming, ..verdict }
             });
             // A verdict cut short by a time or size budget depends on the machine: not kept.
@@ -221,21 +222,101 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     // from a verdict: it is a condition, not an unread claim.
     let condition = claim.reading.alternative.as_ref().filter(|o| o.reading == crate::model::Reading::Condition);
     if let (Some(other), Status::Undecided, true) = (condition, verdict.status, claim.holds) {
-        let reason = Reason::OtherReading { reading: other.reading, symbol: None, earlier: None };
+        let reason = Reason::OtherReading { reading: other.reading, symbol: None, earlier: None, refuted: false };
         return undecided(reason, verdict);
     }
     if verdict.status != Status::Refuted || !claim.holds {
         return verdict;
+    }
+    // Shapes read off use that do not fit this claim say the reading of a letter is in doubt,
+    // not that the formula is wrong.
+    let by_shape = matches!(verdict.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
+    // A side that is a letter nothing declares is a number only by default: `\mathbf x_1=(1;0;0)`
+    // says it is a vector.
+    let undeclared = |e: &Expr| {
+        let key = e.symbol_key()?;
+        let base = match &e.kind {
+            ExprKind::Subscript { base, .. } => base.symbol_key(),
+            _ => None,
+        };
+        let known = |k: &str| scope.decls.contains_key(k) || scope.defs.contains_key(k);
+        // `\boldsymbol x_1` written bold: one vector of a family as often as an entry of x.
+        let bold_member = matches!(&e.kind, ExprKind::Subscript { base, .. } if crate::sema::roles::is_bold(base));
+        (bold_member || (!known(&key) && base.as_deref().is_none_or(|b| !known(b)))).then_some(key)
+    };
+    // (A spec entry pins the section's shapes: there a mismatch is a finding.)
+    let default_scalar = (!scope.pinned).then(|| undeclared(&claim.lhs).or_else(|| undeclared(&claim.rhs))).flatten();
+    // `x = [1,1,1,1]` then `w^Tx`: a bracketed list is read as a row, but many notes mean a
+    // column by it.
+    let listed = || {
+        crate::eval::dependencies(scope, claim).into_iter().find(|k| {
+            scope.defs.get(k).is_some_and(|d| {
+                matches!(&d.body.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+                    if open == "[" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }))
+            })
+        })
+    };
+    let read_off = shapes_from_use(scope, claim).first().map(|s| s.key.clone());
+    let listed = || (!scope.pinned).then(listed).flatten();
+    if let (true, Some(symbol)) = (by_shape, read_off.or(default_scalar).or_else(listed)) {
+        let reason = Reason::OtherReading {
+            reading: crate::model::Reading::ShapeFromUse,
+            symbol: Some(symbol),
+            earlier: None,
+            refuted: true,
+        };
+        return undecided(reason, verdict);
     }
     if let Some(other) = &claim.reading.alternative {
         let reason = Reason::OtherReading {
             reading: other.reading,
             symbol: other.symbol.clone(),
             earlier: other.earlier.clone(),
+            refuted: true,
         };
         return undecided(reason, verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // Conditions the text states just before it: a claim that follows from them is right.
+    // The nearest first, then with each earlier one added (one that cannot be used, not
+    // linear in any variable, spoils only the tries that include it).
+    let stated = &claim.reading.stated;
+    for from in (0..stated.len()).rev().filter(|_| !claim.reading.marked) {
+        let mut under = base.clone();
+        under.assumptions.extend(stated[from..].iter().cloned());
+        let again = guarded(|| check_claim(&under, claim, None, None));
+        if again.status == Status::Verified {
+            let mut assuming = verdict.assuming.clone();
+            assuming.extend(stated[from..].iter().map(|a| a.tex.clone()));
+            return Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again };
+        }
+    }
+    if let Some(reason) = (!base.pinned && !claim.reading.marked).then(|| reading_of_letters(&base, claim)).flatten() {
+        return undecided(reason, verdict);
+    }
+    // A square matrix whose shape was read off use may be of a kind the words name (symmetric,
+    // diagonal): refuted only if it fails for those too.
+    let square: Vec<String> = shapes_from_use(&base, claim)
+        .into_iter()
+        .filter(|s| !s.identity && s.rows == s.cols && s.rows != "1")
+        .map(|s| s.key.clone())
+        .collect();
+    if let (false, Some(first)) = (claim.reading.marked, square.first()) {
+        use crate::sema::scope::MatrixClass;
+        for (class, reading) in [
+            (MatrixClass::Symmetric, crate::model::Reading::Symmetric),
+            (MatrixClass::Diagonal, crate::model::Reading::Diagonal),
+        ] {
+            let mut special = base.clone();
+            special.classes.extend(square.iter().map(|k| (k.clone(), class)));
+            let again = guarded(|| check_claim(&special, claim, None, None));
+            if again.status != Status::Refuted {
+                let reason =
+                    Reason::OtherReading { reading, symbol: Some(first.clone()), earlier: None, refuted: true };
+                return undecided(reason, verdict);
+            }
+        }
+    }
     // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
     if !base.pinned && !claim.reading.marked {
         let used = crate::eval::dependencies(&base, claim);
@@ -259,6 +340,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
                     reading: crate::model::Reading::EarlierMeaning,
                     symbol: Some(first.key.clone()),
                     earlier: Some(earlier),
+                    refuted: true,
                 };
                 return undecided(reason, verdict);
             }
@@ -281,6 +363,158 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         }
     }
     verdict
+}
+
+/// The shapes read off use that the claim reaches (its letters, and those of the definitions it
+/// uses).
+fn shapes_from_use<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s crate::sema::shapes::InferredShape> {
+    if scope.inferred.is_empty() {
+        return Vec::new();
+    }
+    let used = crate::eval::dependencies(scope, claim);
+    scope.inferred.iter().filter(|s| used.contains(&s.key)).collect()
+}
+
+/// `\mathbf{U}\in\mathbb{R}^{m\times m}`, `\mathbf{x}\in\mathbb{R}^{m}`: a shape read off use, as
+/// the verdict lists it among what the claim was checked under.
+fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
+    let key = &shape.key;
+    let letter = if key.len() == 1 && key.chars().all(|c| c.is_ascii_alphabetic()) {
+        format!("\\mathbf{{{key}}}")
+    } else if key.starts_with('\\') && key[1..].chars().all(|c| c.is_ascii_alphabetic()) {
+        format!("\\boldsymbol{{{key}}}")
+    } else {
+        key.clone()
+    };
+    if shape.identity {
+        return format!("{letter}=I_{{{}}}", shape.rows);
+    }
+    match (shape.rows.as_str(), shape.cols.as_str()) {
+        (rows, "1") => format!("{letter}\\in\\mathbb{{R}}^{{{rows}}}"),
+        (rows, cols) => format!("{letter}\\in\\mathbb{{R}}^{{{rows}\\times {cols}}}"),
+    }
+}
+
+/// Readings of a refuted claim's letters that the formula alone cannot settle:
+/// - a side writes a letter the other does not (`\det\mathbf A=\lambda_1\cdots\lambda_n`,
+///   `\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}`, `\frac{\alpha_i}{\sum_j\alpha_j+m}` after
+///   `\sum_j y_j`): an identity could not depend on it, so the words must say what it is
+///   (eigenvalues, an angle, a count);
+/// - `a_{ij}` beside a matrix `\mathbf A` the claim uses: A's entries by a common convention, or a
+///   letter of its own.
+fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason> {
+    let (left, right) = (letters_reached(scope, &claim.lhs), letters_reached(scope, &claim.rhs));
+    let from_words = |letter: &String| Reason::OtherReading {
+        reading: crate::model::Reading::LettersFromWords,
+        symbol: Some(letter.clone()),
+        earlier: None,
+        refuted: true,
+    };
+    if !left.is_empty() && !right.is_empty() && left.is_disjoint(&right) {
+        let smaller = if left.len() <= right.len() { &left } else { &right };
+        return smaller.iter().next().map(from_words);
+    }
+    // A later link of a chain rewrites the side before it; a number-like letter it brings in
+    // (`= \frac{\alpha_i+y_i}{\sum_j\alpha_j+m}` for `\sum_j y_j`) stands for what the words say.
+    if claim.reading.rewrites {
+        let new = right.iter().find(|k| !left.contains(*k) && !scope.matrix_like.contains(*k) && !k.contains('\''));
+        if let Some(letter) = new {
+            return Some(from_words(letter));
+        }
+    }
+    let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+    let matrix = |k: &str| {
+        matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. })) || scope.matrix_like.contains(k)
+    };
+    for key in &all {
+        let Some((letter, _)) = key.split_once('_') else { continue };
+        let upper = letter.to_uppercase();
+        let lowercase_letter = letter.chars().count() == 1 && letter.chars().all(char::is_lowercase);
+        if lowercase_letter && upper != letter && all.contains(&upper) && matrix(&upper) && !scope.knows(letter) {
+            return Some(Reason::OtherReading {
+                reading: crate::model::Reading::EntryOf,
+                symbol: Some(key.clone()),
+                earlier: Some(upper),
+                refuted: true,
+            });
+        }
+    }
+    None
+}
+
+/// The letters an expression depends on, through the definitions it uses: leaves, by family
+/// (`x_i`, `x_1` and `x_n` are the letter x; `W_Q` is a name of its own). Sizes, indices,
+/// functions and constants are not letters here.
+fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
+    fn index_like(scope: &Scope, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Symbol(s) => {
+                let key = s.key();
+                scope.is_index(&key)
+                    || scope.sizes.contains_key(&key)
+                    || (key.chars().count() == 1 && key.chars().all(char::is_lowercase))
+            }
+            _ => e.children().all(|c| index_like(scope, c)),
+        }
+    }
+    fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
+        let letter = |key: String, seen: &mut BTreeSet<String>, out: &mut BTreeSet<String>| {
+            if let Some(def) = scope.defs.get(&key) {
+                if seen.insert(key) {
+                    walk(scope, &def.body, seen, out);
+                }
+                return;
+            }
+            let other = scope.sizes.contains_key(&key)
+                || matches!(scope.decls.get(&key), Some(Decl::Index { .. } | Decl::Function(_) | Decl::Set { .. }))
+                || matches!(key.as_str(), "\\pi" | "e" | "\\mathrm{e}" | "\\mathbf{1}" | "1");
+            if !other {
+                out.insert(key);
+            }
+        };
+        match &e.kind {
+            ExprKind::Symbol(s) if !s.is_bold_one() => letter(s.key(), seen, out),
+            ExprKind::Subscript { base, index } => match (base.symbol_key(), e.symbol_key()) {
+                (Some(family), _)
+                    if index_like(scope, index) && !scope.defs.contains_key(&e.symbol_key().unwrap_or_default()) =>
+                {
+                    // The entries of a vector are the vector; `l_i` of no vector l is a family
+                    // of its own, not the letter l.
+                    let vector = scope.defs.contains_key(&family)
+                        || scope.matrix_like.contains(&family)
+                        || matches!(scope.decls.get(&family), Some(Decl::Matrix { .. } | Decl::Family { .. }));
+                    letter(if vector { family } else { format!("{family}_•") }, seen, out);
+                    walk(scope, index, seen, out);
+                }
+                (_, Some(name)) => letter(name, seen, out),
+                _ => e.children().for_each(|c| walk(scope, c, seen, out)),
+            },
+            ExprKind::Call { func, args, .. } => {
+                if let Some(key) = func.symbol_key() {
+                    letter(key, seen, out);
+                }
+                args.iter().for_each(|a| walk(scope, a, seen, out));
+            }
+            // `\sum_{i=0}^t \beta^i`: i is bound by the sum.
+            ExprKind::BigOp { lower, .. } => {
+                let mut inner = BTreeSet::new();
+                e.children().for_each(|c| walk(scope, c, seen, &mut inner));
+                let bound = lower.as_deref().map(|l| match &l.kind {
+                    ExprKind::Relation { chain } => chain.first.as_ref().and_then(crate::syntax::ast::index_letters),
+                    _ => crate::syntax::ast::index_letters(l),
+                });
+                for letter in bound.flatten().unwrap_or_default() {
+                    inner.remove(&letter);
+                }
+                out.extend(inner);
+            }
+            _ => e.children().for_each(|c| walk(scope, c, seen, out)),
+        }
+    }
+    let (mut seen, mut out) = (BTreeSet::new(), BTreeSet::new());
+    walk(scope, e, &mut seen, &mut out);
+    out
 }
 
 /// Does the claim write the letter `key` itself (not only through a definition)?

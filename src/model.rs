@@ -320,6 +320,10 @@ pub enum Reason {
         /// Where the earlier meaning was written (`12:3`), where there is one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         earlier: Option<String>,
+        /// Checked as an identity and found false (a condition the tool could not even
+        /// evaluate is not).
+        #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+        refuted: bool,
     },
     /// False at a point where a variable is negative or zero (a log, a root, a real power), true
     /// wherever the variables are positive: the verdict's counterexample is the point. Fails the
@@ -327,6 +331,10 @@ pub enum Reason {
     HoldsForPositive {
         symbols: Vec<String>,
     },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A way of reading a formula other than "an identity for every value of its letters".
@@ -339,6 +347,27 @@ pub enum Reading {
     Redefinition,
     /// The letter may be a fresh one rather than the one an earlier section defined.
     EarlierMeaning,
+    /// The letter's shape was read off its uses, and this claim does not fit it.
+    ShapeFromUse,
+    /// Written after a condition in the same formula (`… = 0 \textrm{ and hence } …`): it
+    /// follows from the condition, which derivcheck does not assume.
+    Consequence,
+    /// Its sides share no letter (`\det\mathbf A=\lambda_1\cdots\lambda_n`, `\cos\theta=…`):
+    /// the letters of one side are given by the words (eigenvalues, an angle), not by a formula.
+    LettersFromWords,
+    /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
+    EntryOf,
+    /// A matrix the notes never declare: false for a general one, true where it is symmetric
+    /// (the words may say it is: a covariance, a Hessian, a similarity matrix).
+    Symmetric,
+    /// As [`Reading::Symmetric`], true where the matrix is diagonal.
+    Diagonal,
+    /// `t=t+1`, `\theta=\theta-\eta g`: an update step of an algorithm, written with `=` where
+    /// `\leftarrow` is meant.
+    Update,
+    /// A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`,
+    /// `substituting (3.4)`): its links may rest on them.
+    Substitutes,
 }
 
 /// A printed entry of the worked example that differs.

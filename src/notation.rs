@@ -12,6 +12,11 @@ pub const BUILTIN_FUNCTIONS: [&str; 24] = [
     "mean", "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
 ];
 
+/// The built-in functions that act entry by entry on a vector or matrix (`\tanh'(a)` is the
+/// derivative entry by entry; a shape read off use passes through them).
+pub const ENTRYWISE_FUNCTIONS: [&str; 13] =
+    ["ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu"];
+
 /// One row of the table.
 pub struct Notation {
     pub group: &'static str,

@@ -62,6 +62,9 @@ pub struct FormulaSite {
     /// gives `we use`; other formulas of the sentence appear as `$`): the words that say what the
     /// formula is for. A display formula standing alone takes the end of the paragraph above.
     pub lead: String,
+    /// The prose of the stretch before the formula (its paragraph, and the ones before it up to
+    /// a heading), at most a few hundred characters: what a derivation says it substitutes.
+    pub context: String,
     /// The Markdown block (paragraph, list item, heading) the formula stands in, counted from 0:
     /// what a binding (`if $x=10$, …`) reaches.
     pub block: usize,
@@ -207,6 +210,7 @@ impl Document {
                     *counter += 1;
                     let mut site = self.formula_site(&source, &lines, range, display, *counter);
                     site.lead = prose.lead();
+                    site.context = prose.text.split_whitespace().collect::<Vec<_>>().join(" ");
                     site.block = prose.block;
                     site.mark = pending.take().map(|p| p.mark);
                     prose.push("$");
@@ -291,6 +295,7 @@ impl Document {
             line: pos.line,
             col: pos.col,
             lead: String::new(),
+            context: String::new(),
             block: 0,
             trail: String::new(),
             mark: None,

@@ -11,6 +11,7 @@ mod declarations;
 pub mod recurrence;
 pub mod roles;
 pub mod scope;
+pub mod shapes;
 mod skeleton;
 
 use chains::{claim_kind, contains, flatten_environments, mentions_key, nested_relations, zero_of_vectors};
@@ -97,6 +98,11 @@ pub struct ClaimReading {
     /// The author marked it a claim (`<!-- derivcheck: claim -->` or `wrong`): its letters mean
     /// what they mean where it stands, no other reading is tried.
     pub marked: bool,
+    /// A link after the chain's first: it rewrites the side before it.
+    pub rewrites: bool,
+    /// Equations the text states as conditions before the claim, in its paragraph or the one
+    /// before (`这里 $\sum_i\alpha_i=1$，因此 …`): a claim false in general may follow from them.
+    pub stated: Vec<Assumption>,
 }
 
 /// A reading of a formula other than "an identity for every value of its letters".
@@ -187,6 +193,13 @@ pub fn plan(
     let mut shapes: Vec<(String, [String; 2])> = Vec::new();
     let mut recurrences: Vec<recurrence::Recurrence> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
+    let mut document_keys = std::collections::BTreeSet::new();
+    formulas
+        .iter()
+        .flat_map(|f| &f.statement.chains)
+        .flat_map(Chain::exprs)
+        .for_each(|e| collect_keys(e, &mut document_keys));
+    let document_keys = std::rc::Rc::new(document_keys);
     for (section, fs) in by_section {
         let (number, title) = section
             .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
@@ -198,6 +211,7 @@ pub fn plan(
         builder.inherited = chapter_defs.clone();
         builder.recurrences = std::mem::take(&mut recurrences);
         builder.owns_spec = with_spec_only;
+        builder.document_keys = document_keys.clone();
         let (plan, defined) = builder.build_with_definitions(title, &fs);
         recurrences = plan.recurrences.clone();
         for def in defined {
@@ -262,6 +276,12 @@ struct SectionBuilder<'a> {
     pinned: bool,
     /// Sequences defined by recursion, in this section and the ones before (newest last).
     recurrences: Vec<recurrence::Recurrence>,
+    /// Shapes read off use in this section (declared in its spec entry from then on).
+    inferred: Vec<shapes::InferredShape>,
+    /// Every symbol key the document writes (sizes read off use are named apart from them).
+    document_keys: std::rc::Rc<std::collections::BTreeSet<String>>,
+    /// Equations read as conditions so far, with their block (see [`ClaimReading::stated`]).
+    stated: Vec<(usize, Assumption)>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -302,6 +322,9 @@ impl<'a> SectionBuilder<'a> {
             formula_role: None,
             pinned: section_spec_present(spec, number),
             recurrences: Vec::new(),
+            inferred: Vec::new(),
+            document_keys: Default::default(),
+            stated: Vec::new(),
         }
     }
 
@@ -383,6 +406,103 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         self.index_letters = spec.index.keys().cloned().collect();
+        if !self.pinned {
+            self.shapes_from_use(formulas);
+        }
+    }
+
+    /// Letters used as vectors or matrices that nothing declares get the shapes their uses force
+    /// (see [`shapes`]), declared for this section only; new sizes are tried at the default sizes.
+    fn shapes_from_use(&mut self, formulas: &[&ParsedFormula]) {
+        let chains: Vec<Chain> = formulas
+            .iter()
+            .flat_map(|f| flatten_environments(&f.statement.chains, &self.doc.formulas[f.index].tex))
+            .collect();
+        // Only letters written as vectors or matrices themselves (bold, transposed, …), not those
+        // that only stand in both orders of a product, and not members of a family (`\mathbf
+        // x_i`: one vector per index value).
+        let mut matrix_like = std::collections::HashSet::new();
+        for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
+            collect_matrix_like(e, &mut matrix_like);
+        }
+        let spec = self.spec.get_or_insert_with(SectionSpec::default);
+        let canonical = |k: &String| crate::syntax::canonical_key(k).unwrap_or_else(|_| k.clone());
+        let mut declared: BTreeMap<String, [String; 2]> = BTreeMap::new();
+        for (k, shape) in &spec.matrix {
+            if let [rows, cols] = shape.get_ref().as_slice() {
+                declared.insert(canonical(k), [rows.clone(), cols.clone()]);
+            }
+        }
+        for (k, n) in &spec.identity {
+            declared.insert(canonical(k), [n.clone(), n.clone()]);
+        }
+        let mut defined: std::collections::BTreeSet<String> = self.inherited.iter().map(|d| d.key.clone()).collect();
+        for chain in &chains {
+            if let (Some(key), Some(link)) = (chain.first.as_ref().and_then(Expr::symbol_key), chain.links.first()) {
+                if matches!(link.op, RelOp::Eq | RelOp::Define) && !mentions_key(&link.rhs, &key) {
+                    defined.insert(key);
+                }
+            }
+        }
+        let family_or_function = |k: &String| {
+            spec.family.keys().chain(spec.functions.keys()).any(|f| canonical(f) == *k)
+                || spec.index.contains_key(k)
+                || spec.sizes.contains_key(k)
+        };
+        let indexed = |k: &String| {
+            k.split_once('_').is_some_and(|(_, sub)| {
+                let sub = sub.trim_start_matches('{').trim_end_matches('}');
+                sub.parse::<i64>().is_ok()
+                    || spec.index.contains_key(sub)
+                    || matches!(sub, "i" | "j" | "k" | "t" | "n")
+                    || sub.chars().all(|c| {
+                        c.is_ascii_digit()
+                            || c == ','
+                            || c == '+'
+                            || c == '-'
+                            || c == 'i'
+                            || c == 'j'
+                            || c == 't'
+                            || c == 'k'
+                    })
+            })
+        };
+        // `\boldsymbol x_1`, `\mathbf x_i`: a bold letter with a subscript is one vector of a
+        // family, so x itself is no vector whose entries they are.
+        let mut bold_families = std::collections::BTreeSet::new();
+        for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
+            collect_bold_bases(e, &mut bold_families);
+        }
+        let targets: std::collections::BTreeSet<String> = matrix_like
+            .into_iter()
+            .filter(|k| {
+                !declared.contains_key(k)
+                    && !defined.contains(k)
+                    && !family_or_function(k)
+                    && !indexed(k)
+                    && !bold_families.contains(k)
+            })
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        let mut taken: std::collections::BTreeSet<String> =
+            spec.sizes.keys().chain(spec.index.keys()).cloned().collect();
+        taken.extend(self.document_keys.iter().cloned());
+        let known = shapes::Known { targets: &targets, declared: &declared, defined: &defined, taken: &taken };
+        let (inferred, sizes) = shapes::infer(&chains, &known);
+        for size in sizes {
+            spec.sizes.insert(size, toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
+        }
+        for shape in &inferred {
+            if shape.identity {
+                spec.identity.insert(shape.key.clone(), shape.rows.clone());
+            } else {
+                spec.matrix
+                    .insert(shape.key.clone(), toml::Spanned::new(0..0, vec![shape.rows.clone(), shape.cols.clone()]));
+            }
+        }
+        self.inferred = inferred;
     }
 
     /// The plan, and the definitions this section's notes make (for the sections after it).
@@ -443,22 +563,13 @@ impl<'a> SectionBuilder<'a> {
         if self.owns_spec {
             self.add_spec_claims();
         }
-        let (mut values, mut matrix_like) = (std::collections::HashSet::new(), std::collections::HashSet::new());
-        let mut orders = std::collections::HashSet::new();
+        let mut values = std::collections::HashSet::new();
         for f in formulas {
             // A bare mention (`$\sigma$` in the prose) says nothing about whether σ is a number.
             let in_relations = f.statement.chains.iter().filter(|c| !c.links.is_empty() || !is_bare_symbol(c));
             in_relations.flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
-            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_matrix_like(e, &mut matrix_like));
-            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_product_orders(e, &mut orders));
         }
-        // `AB` here and `BA` there: the order matters to the notes, so A and B are not numbers.
-        for (a, b) in &orders {
-            if a != b && orders.contains(&(b.clone(), a.clone())) {
-                matrix_like.insert(a.clone());
-                matrix_like.insert(b.clone());
-            }
-        }
+        let matrix_like = matrix_like_in(formulas).into_iter().collect();
         let scope = scope_base
             .and_then(|_| Scope::new(&self.number, &spec, self.defs.clone()))
             .map(|mut scope| {
@@ -466,6 +577,7 @@ impl<'a> SectionBuilder<'a> {
                 scope.matrix_like = matrix_like;
                 scope.assumptions = self.assumptions(&spec);
                 scope.pinned = self.pinned;
+                scope.inferred = self.inferred.clone();
                 scope
             })
             .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
@@ -641,6 +753,7 @@ impl<'a> SectionBuilder<'a> {
         let range = (site.tex_range.start, site.tex_range.end);
         let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range };
         let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
+        let mut after_condition = false;
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
@@ -679,8 +792,21 @@ impl<'a> SectionBuilder<'a> {
             let between = k.checked_sub(1).and_then(|p| site.tex.get(equations[p].span.end..chain.span.start));
             let words = between.map(roles::words_in_formula).unwrap_or_default();
             let lead = if words.is_empty() { site.lead.clone() } else { format!("{} $ {words}", site.lead) };
-            let prose = Prose { lead: &lead, block: site.block, cue: roles::cue(&lead), mark: site.mark };
+            let prose = Prose {
+                lead: &lead,
+                block: site.block,
+                cue: roles::cue(&lead),
+                mark: site.mark,
+                after_condition,
+                substitutes: roles::substitutes_elsewhere(&site.context),
+            };
+            let before = self.claims.len();
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
+            // `… = 0 \textrm{ and hence } \mathbf X^\top\mathbf y = …`: what follows a condition in
+            // the same formula follows from it.
+            after_condition |= self.claims[before..]
+                .iter()
+                .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition));
         }
     }
 
@@ -755,7 +881,14 @@ impl<'a> SectionBuilder<'a> {
                 skip = 1;
             }
         }
-        if skip == 0 && !as_written {
+        // `if $x_k=1$`, `如果令某个$x_k=1$`: one member of a family set to a value (or under a
+        // condition), which defines nothing: which member, or all of them?
+        let constant = roles::is_constant(&chain.links[0].rhs, &|_| false);
+        let family_member = (constant || prose.as_ref().is_some_and(Prose::conditional))
+            && prose.is_some()
+            && self.function_target(first).is_none()
+            && self.definable(first).is_some_and(|(_, params)| !params.is_empty());
+        if skip == 0 && !as_written && !family_member {
             let defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
             // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
             // defines, so it is no claim; it is listed as not checked.
@@ -777,12 +910,21 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
         }
+        let ends_in_constant = {
+            let reading = self.reading_in(block);
+            let fixed = |key: &str| {
+                reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+                    || self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(key))
+            };
+            chain.exprs().last().is_some_and(|e| roles::is_constant(e, &fixed))
+        };
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
             if k >= skip {
                 let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 let mut reading = self.reading_in(block);
                 reading.marked = marked;
+                reading.rewrites = k > 0;
                 reading.alternative = match (&alternative, &prose) {
                     (_, Some(prose)) if prose.marked_claim() => None,
                     // Marked a binding, yet not one derivcheck could take: never a claim.
@@ -790,10 +932,56 @@ impl<'a> SectionBuilder<'a> {
                         Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None })
                     }
                     (Some(other), _) if k == 0 => Some(other.clone()),
-                    (_, Some(prose)) => self.condition_reading(prev, &link.rhs, prose, &reading, k),
+                    (_, Some(_)) if k == 0 && !self.pinned && update_step(first, &link.rhs).is_some() => {
+                        Some(OtherReading {
+                            reading: crate::model::Reading::Update,
+                            symbol: update_step(first, &link.rhs),
+                            earlier: None,
+                        })
+                    }
+                    (_, Some(prose)) => self
+                        .condition_reading(prev, &link.rhs, prose, &reading, k, ends_in_constant)
+                        .or_else(|| {
+                            prose.after_condition.then_some(OtherReading {
+                                reading: crate::model::Reading::Consequence,
+                                symbol: None,
+                                earlier: None,
+                            })
+                        })
+                        .or_else(|| {
+                            prose.substitutes.then_some(OtherReading {
+                                reading: crate::model::Reading::Substitutes,
+                                symbol: None,
+                                earlier: None,
+                            })
+                        }),
                     _ => None,
                 };
+                if let Some(block) = block {
+                    reading.stated = self
+                        .stated
+                        .iter()
+                        .filter(|(b, _)| *b + 1 >= block && *b <= block)
+                        .map(|(_, a)| a.clone())
+                        .collect();
+                }
                 let origin = self.link_origin(&origin, tex, prev, &link.rhs);
+                let is_condition =
+                    reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition)
+                        && link.op == RelOp::Eq;
+                if let (true, Some(block)) = (is_condition, block) {
+                    let written = format!(
+                        "{}={}",
+                        print::explicit_tex(prev, &|_| false),
+                        print::explicit_tex(&link.rhs, &|_| false)
+                    );
+                    let at = match &origin {
+                        Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
+                        Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+                    };
+                    let stated = Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at };
+                    self.stated.push((block, stated));
+                }
                 let (lhs, rhs) = match recurrence::rewrite(&self.recurrences, prev, &link.rhs) {
                     Some(read) => {
                         reading.given.extend(read.reading);
@@ -897,6 +1085,10 @@ impl<'a> SectionBuilder<'a> {
         let mut targets = Vec::new();
         for e in &exprs[..at] {
             let key = roles::value_target(e)?;
+            // `x_k=1` with k an index: one member of a family set (a condition), not every one.
+            if self.definable(e).is_some_and(|(_, params)| !params.is_empty()) {
+                return None;
+            }
             // An entry of a declared or defined matrix (`x_j=5`, `Z_1=7`) is a claim about it.
             let plain = matches!(e.kind, ExprKind::Power { .. }) || self.definable(e).is_some();
             let own_value = self.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
@@ -930,9 +1122,10 @@ impl<'a> SectionBuilder<'a> {
         }
         let (key, params, function) = match self.function_target(target) {
             Some((key, params)) => (key, params, true),
+            // `if $x_k=1$`: one member of the family, not a definition of all of them.
             None => match self.definable(target) {
-                Some((key, params)) => (key, params, false),
-                None => return false,
+                Some((key, params)) if params.is_empty() => (key, params, false),
+                _ => return false,
             },
         };
         let declared = self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
@@ -1027,32 +1220,97 @@ impl<'a> SectionBuilder<'a> {
         prose: &Prose,
         reading: &ClaimReading,
         link: usize,
+        ends_in_constant: bool,
     ) -> Option<OtherReading> {
         let condition =
             || Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None });
         let bound =
             |key: &str| reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
-        let (l, r) = (roles::is_constant(lhs, &bound), roles::is_constant(rhs, &bound));
+        // A size (`n` of `\sum_{k=1}^n`) is a number too: `x_n=\frac1n` sets a letter to one.
+        let size = |key: &str| self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(key));
+        let fixed = |key: &str| bound(key) || size(key);
+        let (l, r) = (roles::is_constant(lhs, &fixed), roles::is_constant(rhs, &fixed));
         // The words govern the chain's first link (`solve $\mathbf A\mathbf v=\lambda\mathbf v$`);
         // a later link between two expressions rewrites one into the other and is a claim
         // (`0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`).
         if matches!(prose.cue, roles::Cue::Condition | roles::Cue::Solve) && (link == 0 || l || r) {
             return condition();
         }
+        if self.pinned {
+            return None;
+        }
+        let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
+        let defined = |k: &str| self.defs.iter().any(|d| d.key == k);
+        let number = |k: &str| {
+            bound(k)
+                || self
+                    .defs
+                    .iter()
+                    .any(|d| d.key == k && d.params.is_empty() && matches!(d.body.kind, ExprKind::Number { .. }))
+        };
+        let given = |k: &str| {
+            defined(k)
+                || self.index_letters.iter().any(|i| i == k)
+                || sizes.iter().any(|n| n == k)
+                || matches!(k, "\\pi" | "e" | "\\mathrm{e}")
+                || bound(k)
+        };
+        let uses_defined = |e: &Expr| {
+            self.defs.iter().any(|d| !matches!(d.body.kind, ExprKind::Number { .. }) && mentions_key(e, &d.key))
+        };
+        if !l && !r {
+            // `\mathbf A\mathbf x=\mathbf b`, `\mathbf P\mathbf v=\mathbf v`, `\mathbf S_b\mathbf
+            // w=\lambda\mathbf S_w\mathbf w`, `\mathbf A\mathbf B=\mathbf B\mathbf A`: products of letters on
+            // both sides, an unknown on both, read as an equation to solve (a linear system, a fixed
+            // point, an eigenvector, matrices that commute) unless the words assert it.
+            let matrices: Vec<String> =
+                self.spec.as_ref().map(|s| s.matrix.keys().cloned().collect()).unwrap_or_default();
+            let matrix =
+                |e: &Expr| contains(e, &|x| roles::is_bold(x) || x.symbol_key().is_some_and(|k| matrices.contains(&k)));
+            let any = |_: &str| true;
+            let shared_unknown = {
+                let (mut a, mut b) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+                collect_keys(lhs, &mut a);
+                collect_keys(rhs, &mut b);
+                a.intersection(&b).any(|k| !given(k))
+            };
+            let products = monomial_of(lhs, &any) && monomial_of(rhs, &any);
+            // `(\boldsymbol\mu_0-\boldsymbol\mu_1)(\boldsymbol\mu_0-\boldsymbol\mu_1)^\top\mathbf w=\lambda\mathbf
+            // S_w\mathbf w`: both sides a matrix times one unknown vector.
+            let linear = {
+                let mut keys = std::collections::BTreeSet::new();
+                collect_keys(lhs, &mut keys);
+                keys.iter().any(|u| !given(u) && applied_to(lhs, u) && applied_to(rhs, u))
+            };
+            if prose.cue != roles::Cue::Assert
+                && (matrix(lhs) || matrix(rhs))
+                && ((products && shared_unknown) || linear)
+            {
+                return condition();
+            }
+            // `\sum_i b_{ij}=\sum_j b_{ij}=0`: a chain that ends in a number constrains its free
+            // letters; its links between expressions of them alone are part of the constraint.
+            // (After a number it starts with, `0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`,
+            // the links rewrite the equation and are claims.)
+            let free_only = |e: &Expr| has_free_letter(e, &given, &number) && !uses_defined(e);
+            if ends_in_constant && free_only(lhs) && free_only(rhs) {
+                return condition();
+            }
+            return None;
+        }
         if l == r {
             return None;
         }
-        // `2x+y=1`, `\mathbf b_1+2\mathbf b_2=0`: of letters the notes never define, an equation
-        // to solve, whatever the words. `\sum_i\hat x_i=0` of a defined x̂ is a claim when the
-        // words assert it or say nothing.
-        // A spec entry pins the section's letters: there only the words make a condition.
+        // `2x+y=1`, `\sum_i\alpha_i=1`, `\det(\mathbf A-\lambda\mathbf I)=0` of a defined A: a number
+        // against letters nothing defines is an equation to solve in them (or a constraint),
+        // whatever the words. `\sum_i\hat x_i=0` of a defined x̂ is a claim when the words assert it
+        // or say nothing: sums, functions and derivatives of defined letters are identities.
         let varying = if l { rhs } else { lhs };
-        let defined = self.defs.iter().any(|d| mentions_key(varying, &d.key));
         let identity_like = contains(varying, &|x| {
             matches!(x.kind, ExprKind::Apply { .. } | ExprKind::BigOp { .. } | ExprKind::Derivative { .. })
                 && !matches!(&x.kind, ExprKind::Apply { func, .. } if func.name == "det")
         });
-        if !self.pinned && !defined && !identity_like {
+        if has_free_letter(varying, &given, &number) && (!identity_like || !uses_defined(varying)) {
             return condition();
         }
         None
@@ -1074,7 +1332,10 @@ impl<'a> SectionBuilder<'a> {
         if let Some((key, params)) = self.function_target(target) {
             let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
             let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && declared.is_none());
-            if taken || mentions_key(body, &key) {
+            // `p(x)=0`, `\textrm{Var}(X)=0`: a constant that uses no argument is an equation (a
+            // root, a case), not the definition of a constant function.
+            let constant = from_notes && roles::is_constant(body, &|_| false);
+            if taken || constant || mentions_key(body, &key) {
                 return false;
             }
             if declared == Some(FunctionKind::Rotation) {
@@ -1190,17 +1451,29 @@ impl<'a> SectionBuilder<'a> {
                 return letters.iter().all(|l| self.index_letters.contains(l)).then_some((key, letters));
             }
         }
+        // A bar is an adjoint where a spec entry pins the section (a loss, a worked example);
+        // in notes read without one, `\bar x` (a mean) is a letter like any other.
+        let adjoint = |s: &crate::syntax::ast::Symbol| {
+            s.accents.contains(&Accent::Bar)
+                && (self.pinned || self.spec.as_ref().is_none_or(|spec| spec.loss.is_some() || spec.example.is_some()))
+        };
         match &target.kind {
-            ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some((s.key(), Vec::new())),
+            ExprKind::Symbol(s) if !adjoint(s) => Some((s.key(), Vec::new())),
             ExprKind::Subscript { base, index } => {
                 let ExprKind::Symbol(s) = &base.kind else { return None };
-                if s.accents.contains(&Accent::Bar) {
+                if adjoint(s) {
                     return None;
                 }
                 // `x_j = 5` with x a declared matrix, `Z_{i1} = 5` after `Z = Xw`: an entry of
                 // something known is a claim about it, never a new definition.
                 // (`x_a` after a family x_i is a name when a is not an index.)
-                let base_known = self.known.contains(&s.key()) || self.defs.iter().any(|d| d.key == s.key());
+                // (A number given to the letter, `W = 10`, has no entries: `W_2` is a letter.)
+                let number = self
+                    .defs
+                    .iter()
+                    .any(|d| d.key == s.key() && d.params.is_empty() && matches!(d.body.kind, ExprKind::Number { .. }));
+                let base_known =
+                    !number && (self.known.contains(&s.key()) || self.defs.iter().any(|d| d.key == s.key()));
                 let base_function = self.declared_functions.iter().any(|(k, _)| *k == s.key());
                 let entry = self.declared_matrices.contains(&s.key()) || self.entry_subscript(index);
                 if base_known && !base_function && entry {
@@ -1224,6 +1497,10 @@ struct Prose<'a> {
     cue: roles::Cue,
     /// The author's mark, which overrides the words.
     mark: Option<Mark>,
+    /// A relation before it in the same formula is a condition: this one may follow from it.
+    after_condition: bool,
+    /// The words before it say the derivation substitutes equations written elsewhere.
+    substitutes: bool,
 }
 
 impl Prose<'_> {
@@ -1293,6 +1570,120 @@ fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool 
         c.first.as_ref().and_then(Expr::symbol_key).as_deref() == Some(name)
             && c.links.first().is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define))
     })
+}
+
+/// Keys of symbols the formulas use as vectors or matrices (see [`collect_matrix_like`]), and of
+/// those written side by side in both orders (`AB` here, `BA` there: the order matters to the
+/// notes, so A and B are not numbers).
+fn matrix_like_in(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<String> {
+    let (mut matrix_like, mut orders) = (std::collections::HashSet::new(), std::collections::HashSet::new());
+    for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
+        collect_matrix_like(e, &mut matrix_like);
+        collect_product_orders(e, &mut orders);
+    }
+    for (a, b) in &orders {
+        if a != b && orders.contains(&(b.clone(), a.clone())) {
+            matrix_like.insert(a.clone());
+            matrix_like.insert(b.clone());
+        }
+    }
+    matrix_like.into_iter().collect()
+}
+
+/// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
+/// way algorithms write an update. Gives the letter.
+fn update_step(lhs: &Expr, rhs: &Expr) -> Option<String> {
+    let key = lhs.symbol_key().filter(|_| matches!(lhs.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }))?;
+    fn terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+                terms(lhs, out);
+                terms(rhs, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut top = Vec::new();
+    terms(rhs, &mut top);
+    (top.len() > 1 && top.iter().any(|t| t.symbol_key().as_deref() == Some(key.as_str()))).then_some(key)
+}
+
+/// A product of letters `free` accepts, each maybe transposed, inverted or raised to a whole
+/// power, and numbers: `\mathbf A\mathbf x`, `\lambda\mathbf v`, `\mathbf W^{-1}`.
+fn monomial_of(e: &Expr, free: &dyn Fn(&str) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => !s.is_bold_one() && free(&s.key()),
+        ExprKind::Subscript { .. } => e.symbol_key().is_some_and(|k| free(&k)),
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } | ExprKind::Transpose { operand } => monomial_of(operand, free),
+        ExprKind::Power { base, exponent } => {
+            monomial_of(base, free) && matches!(&exponent.kind, ExprKind::Number { .. } | ExprKind::Neg { .. })
+        }
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+            monomial_of(lhs, free) && monomial_of(rhs, free)
+        }
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" => monomial_of(inner, free),
+        _ => false,
+    }
+}
+
+/// `u`, `\mathbf A\mathbf u`, `\lambda\mathbf B\mathbf u`: the vector `u` (a key), once, as the last
+/// factor of a product whose other factors do not write it.
+fn applied_to(e: &Expr, u: &str) -> bool {
+    match &e.kind {
+        _ if e.symbol_key().as_deref() == Some(u) => true,
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } => !mentions_key(lhs, u) && applied_to(rhs, u),
+        ExprKind::Neg { operand } => applied_to(operand, u),
+        _ => false,
+    }
+}
+
+/// Does `e` write a letter that `given` does not know (an entry `x_1` of a known x is known,
+/// unless x is only a `number` bound for a sentence)?
+fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => !s.is_bold_one() && !given(&s.key()),
+        ExprKind::Subscript { base, index } => match (base.symbol_key(), e.symbol_key()) {
+            // An entry of a known vector (`x_1` of a defined x); a number bound to x for a sentence
+            // (`x=0`) has no entries, so its x_k is a letter of its own.
+            (Some(b), _) if given(&b) && !number(&b) => has_free_letter(index, given, number),
+            (_, Some(k)) => !given(&k),
+            (Some(_), None) => true,
+            _ => e.children().any(|c| has_free_letter(c, given, number)),
+        },
+        ExprKind::Apply { args, .. } => args.iter().any(|a| has_free_letter(a, given, number)),
+        // `\sum_{i=1}^n i`: i is bound by the sum.
+        ExprKind::BigOp { lower, .. } => {
+            let letters = lower
+                .as_deref()
+                .and_then(|l| match &l.kind {
+                    ExprKind::Relation { chain } => chain.first.as_ref().and_then(crate::syntax::ast::index_letters),
+                    _ => crate::syntax::ast::index_letters(l),
+                })
+                .unwrap_or_default();
+            let inner = |k: &str| letters.iter().any(|l| l == k) || given(k);
+            e.children().any(|c| has_free_letter(c, &inner, number))
+        }
+        _ => e.children().any(|c| has_free_letter(c, given, number)),
+    }
+}
+
+/// Keys of bold letters written with a subscript (`\mathbf x_i`: x names a family of vectors).
+fn collect_bold_bases(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    if let ExprKind::Subscript { base, .. } = &e.kind {
+        if roles::is_bold(base) {
+            out.extend(base.symbol_key());
+        }
+    }
+    e.children().for_each(|c| collect_bold_bases(c, out));
+}
+
+/// Every symbol key an expression writes (`x`, `x_i`, `W_Q`).
+fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    if let Some(key) = e.symbol_key() {
+        out.insert(key);
+    }
+    e.children().for_each(|c| collect_keys(c, out));
 }
 
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.

@@ -66,7 +66,9 @@ fn an_assumption_that_cannot_be_solved_is_reported() {
 }
 
 /// The real derivation of d2l's softmax regression (`aligned`, lines 215–221): with the one-hot
-/// assumption every link verifies; without it, the link that drops Σ y_j is refuted.
+/// assumption every link verifies; without it, the link that drops Σ y_j is false as an identity,
+/// but the words before the display say it substitutes equations written elsewhere
+/// (`将 :eqref:… 代入`), so it is undecided, saying so, not refuted.
 #[test]
 fn d2l_softmax_cross_entropy_chain() {
     let Some(shared) = shared_dir() else { return };
@@ -89,7 +91,9 @@ fn d2l_softmax_cross_entropy_chain() {
     let verdict_of = |id: &str| links.iter().find(|(i, _, _)| i == id).map(|(_, v, _)| v.as_str());
     assert_eq!(verdict_of("softmax及其导数#1.1"), Some("verified"), "{links:?}");
     assert_eq!(verdict_of("softmax及其导数#1.2"), Some("verified"), "{links:?}");
-    assert_eq!(verdict_of("softmax及其导数#1.3"), Some("refuted"), "{links:?}");
+    assert_eq!(verdict_of("softmax及其导数#1.3"), Some("undecided"), "{links:?}");
+    let third = all_claims(&without).into_iter().find(|c| c["id"] == "softmax及其导数#1.3").unwrap();
+    assert_eq!(third["reason"]["reading"], "substitutes", "{third}");
 }
 
 /// The summary accounts for every formula by its role, and each formula carries its role.
@@ -165,17 +169,13 @@ fn definitions_hold_in_later_sections_and_shadowing_is_visible() {
 fn undecided_diagnostics_underline_the_construct() {
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.md");
-    std::fs::write(
-        &notes,
-        "## 1 S\n\n$$a+\\mathbf v^\\top\\mathbf v=a+1$$\n\n$$b=\\mathbf w^\\top\\mathbf w$$\n\n$$b+1=2$$\n",
-    )
-    .unwrap();
+    std::fs::write(&notes, "## 1 S\n\n$$a+\\mathcal V^2=a+1$$\n\n$$b=\\mathcal W^2$$\n\n$$b+1=2$$\n").unwrap();
     let (_, v) = check(&[notes.to_str().unwrap()]);
     let claims = all_claims(&v);
     let first = claims.iter().find(|c| c["id"] == "1#1").unwrap();
     assert_eq!(first["verdict"], "undecided");
     let (start, end) = (first["focus"][0].as_u64().unwrap(), first["focus"][1].as_u64().unwrap());
-    assert_eq!(&first["tex"].as_str().unwrap()[start as usize..end as usize], "\\mathbf v", "{first}");
+    assert_eq!(&first["tex"].as_str().unwrap()[start as usize..end as usize], "\\mathcal V", "{first}");
     let through_definition = claims.iter().find(|c| c["id"] == "1#3").unwrap();
     let (start, end) =
         (through_definition["focus"][0].as_u64().unwrap(), through_definition["focus"][1].as_u64().unwrap());
@@ -183,5 +183,5 @@ fn undecided_diagnostics_underline_the_construct() {
 
     let out = run(&["check", notes.to_str().unwrap()]);
     let text = stdout(&out);
-    assert!(text.contains("  ^^^^^^^^^ "), "the carets sit under `\\mathbf v` only:\n{text}");
+    assert!(text.contains("  ^^^^^^^^^^ "), "the carets sit under `\\mathcal V` only:\n{text}");
 }

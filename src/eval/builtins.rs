@@ -222,6 +222,18 @@ impl<B: Backend> Instance<'_, B> {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
                 return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
             }
+            // `\phi(\mathbf x)` of a letter nothing defines: a map of the vector, far more often
+            // than a number times it.
+            let base = match &one.kind {
+                ExprKind::Subscript { base, .. } => base.as_ref(),
+                _ => one,
+            };
+            let vector_argument =
+                [one, base].iter().any(|e| e.symbol_key().is_some_and(|k| self.scope.matrix_like.contains(&k)));
+            if vector_argument && !self.resolves(&key, env) && !self.scope.pinned {
+                let what = format!("`{key}(…)` of a vector: {key} is neither defined nor declared, so this could be a function of the vector or a number times it");
+                return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+            }
             if postfixed {
                 let what = format!("`{key}(…)` with a subscript or power after the parentheses: as a product of {key} and the parenthesis, the subscript or power would belong to the parenthesis only (write `{key}\\,(…)` or declare {key} a function)");
                 return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
@@ -272,7 +284,12 @@ impl<B: Backend> Instance<'_, B> {
             return Err(EvalError::Unsupported { category: NotRead::Malformed, what, span });
         }
         let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
-        let whole = matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
+        // `f(\mathbf x)=\frac12\mathbf x^\top\mathbf Q\mathbf x`: a parameter written as a vector
+        // takes the vector whole.
+        let vector_parameter = def.params.iter().any(|p| {
+            self.scope.matrix_like.contains(p) || matches!(self.scope.decls.get(p), Some(Decl::Matrix { .. }))
+        });
+        let whole = vector_parameter || matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
         let body = |inner: &Instance<B>, bound: Vec<Value<B::S>>| -> Result<Value<B::S>, EvalError> {
             if !inner.in_progress.borrow_mut().insert(key.to_string()) {
                 return Err(EvalError::Cyclic { key: key.to_string(), span });
@@ -434,10 +451,7 @@ impl<B: Backend> Instance<'_, B> {
 
 /// Built-in functions that act entry by entry (so `\tanh'(a)` means the derivative entry by entry).
 fn is_entrywise(name: &str) -> bool {
-    matches!(
-        name,
-        "ln" | "log" | "exp" | "sin" | "cos" | "tan" | "abs" | "sinh" | "cosh" | "tanh" | "sigmoid" | "ReLU" | "relu"
-    )
+    crate::notation::ENTRYWISE_FUNCTIONS.contains(&name)
 }
 
 /// max(a, b) = (a + b + |a − b|)/2, min(a, b) = (a + b − |a − b|)/2: exact, and differentiable

@@ -356,12 +356,17 @@ pub fn sizes_used(scope: &Scope, claim: &Claim) -> BTreeSet<String> {
 /// Every symbol key a claim can depend on: those it writes, and, through definitions (and the
 /// section's loss), those their bodies write; `\bar X` brings X. Sorted.
 pub fn dependencies(scope: &Scope, claim: &Claim) -> BTreeSet<String> {
-    let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut pending: Vec<&Expr> = vec![&claim.lhs, &claim.rhs];
     pending.extend(claim.conditions.iter().flat_map(Chain::exprs));
     if let Some(loss) = scope.loss.as_ref().and_then(|l| scope.defs.get(l)) {
         pending.push(&loss.body);
     }
+    reached(scope, pending)
+}
+
+/// The keys the expressions write, and those of the definitions they reach, transitively.
+pub fn reached<'a>(scope: &'a Scope, mut pending: Vec<&'a Expr>) -> BTreeSet<String> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     while let Some(e) = pending.pop() {
         for key in e.symbol_key().into_iter().chain(super::calculus::unbarred_key(e)) {
             if seen.insert(key.clone()) {

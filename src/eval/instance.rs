@@ -327,7 +327,13 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     /// A matrix of leaves named after `key`; the backend may reuse a block it made before.
     fn leaf_matrix(&self, key: &str, rows: usize, cols: usize) -> Value<B::S> {
-        let make = |i: usize, j: usize| self.leaf(key, &leaf_indices(rows, cols, i, j));
+        use crate::sema::scope::MatrixClass;
+        let class = self.scope.classes.get(key).filter(|_| rows == cols);
+        let make = |i: usize, j: usize| match class {
+            Some(MatrixClass::Diagonal) if i != j => B::S::int(0),
+            Some(MatrixClass::Symmetric) if i > j => self.leaf(key, &leaf_indices(rows, cols, j, i)),
+            _ => self.leaf(key, &leaf_indices(rows, cols, i, j)),
+        };
         Value::matrix(rows, cols, self.backend.leaf_block(key, rows, cols, &make))
     }
 
@@ -358,7 +364,10 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// they have where it is used.
     fn definition(&self, key: &str, args: &[i64], outer: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
-        let mut env = outer.clone();
+        // A size is never an index inside a definition: in `(x_1-M)^2+\cdots+(x_n-M)^2` the run
+        // binds n, while M = (x_1+\cdots+x_n)/n means the size n.
+        let mut env: Env =
+            outer.iter().filter(|(k, _)| !self.sizes.contains_key(*k)).map(|(k, v)| (k.clone(), *v)).collect();
         env.extend(def.params.iter().cloned().zip(args.iter().copied()));
         let used: Env =
             env.iter().filter(|(k, _)| mentions_symbol(&def.body, k)).map(|(k, v)| (k.clone(), *v)).collect();
@@ -474,8 +483,14 @@ impl<'a, B: Backend> Instance<'a, B> {
             let member = format!("{key}_{{{}}}", list.join(","));
             return Ok(Some(self.leaf_matrix(&member, r, c)));
         }
+        // `x=0` given for a sentence, then `x_k`: a number has no entries; x_k is a letter of its own.
+        let number = self
+            .scope
+            .defs
+            .get(key)
+            .is_some_and(|d| d.params.is_empty() && matches!(&d.body.kind, ExprKind::Number { .. }));
         let is_adjoint = self.adjoint_target(base).is_some();
-        if !self.resolves(key, env) && !is_adjoint && key != "e" {
+        if (number || !self.resolves(key, env)) && !is_adjoint && key != "e" {
             return Ok(Some(Value::scalar(self.leaf(key, indices))));
         }
         Ok(None)
@@ -575,6 +590,15 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     /// Scalar powers; `A^2` = AA and `A^{-1}` the inverse for a square matrix A.
     fn power(&self, base: &Expr, exponent: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        // `x_k^1`: nobody writes a first power; a superscript 1 numbers a coordinate or an example.
+        if matches!(&exponent.kind, ExprKind::Number { value } if value == "1") && plain_symbol(base) {
+            return Err(EvalError::Unsupported {
+                category: NotRead::Ambiguous,
+                what: "`x^1`: a first power, or a superscript that numbers a coordinate? (write x^{(1)} for a label)"
+                    .into(),
+                span,
+            });
+        }
         // `10^{10^{10}}` would be computed exactly, digit by digit: refused as a budget matter.
         if constant_magnitude(exponent).is_some_and(|e| e.abs() > MAX_EXPONENT) {
             return Err(EvalError::Budget {

@@ -14,7 +14,7 @@ pub mod scalar;
 mod value;
 
 pub use calculus::unbarred_key;
-pub use indices::{dependencies, free_indices, index_assignments, sizes_used};
+pub use indices::{dependencies, free_indices, index_assignments, reached, sizes_used};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
 pub use scalar::{derivative_layout, Backend, Elementary, Scalar};
 pub use value::Value;

@@ -362,13 +362,23 @@ fn english(reason: &Reason) -> String {
         }
         Reason::ExampleUnusable { inner } => format!("the worked example could not be evaluated: {}", english(inner)),
         Reason::ExampleSetup { detail } => format!("the worked example cannot be set up: {detail}"),
-        Reason::OtherReading { reading, symbol, earlier } => {
+        Reason::OtherReading { reading, symbol, earlier, refuted } => {
             let symbol = symbol.as_deref().unwrap_or("?");
+            let matrix = earlier.as_deref().unwrap_or("?");
             let earlier = earlier.as_deref().map(|e| format!(" of {e}")).unwrap_or_default();
             match reading {
-                Reading::Condition => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim (`<!-- derivcheck: claim -->` before it makes it one)".into(),
+                Reading::Condition if *refuted => "false as an identity, but the words around it make it a condition or an equation to solve, not a claim (`<!-- derivcheck: claim -->` before it makes it one)".into(),
+                Reading::Condition => "the words around it make it a condition or an equation to solve, not a claim: not checked (`<!-- derivcheck: claim -->` before it makes it one)".into(),
+                Reading::ShapeFromUse => format!("the notes never declare the shape of `{symbol}` (derivcheck read it off its uses, or as a number), and this formula does not fit that reading: declare the shape (`{symbol}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"),
                 Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which (`<!-- derivcheck: claim -->` before it checks it against the earlier one)"),
                 Reading::EarlierMeaning => format!("false with `{symbol}` as defined earlier{earlier}, not refuted with `{symbol}` a fresh letter: depends on whether `{symbol}` is the `{symbol}`{earlier} (`<!-- derivcheck: claim -->` before it says it is)"),
+                Reading::Consequence => "false as an identity, but it follows the condition written before it in the same formula (`and hence`): it holds where the condition does, which derivcheck does not assume (`<!-- derivcheck: claim -->` before it checks it as an identity)".into(),
+                Reading::LettersFromWords => format!("false as an identity, but its sides share no letter: what `{symbol}` is must come from the words around it (a definition in the notes, or the spec, would settle it)"),
+                Reading::EntryOf => format!("false with `{symbol}` a letter of its own, but `{symbol}` may be an entry of `{matrix}`: depends on which (write the entry of the matrix, or define the letter)"),
+                Reading::Symmetric => format!("false for a general matrix `{symbol}`, true where `{symbol}` is symmetric: the notes do not declare what kind of matrix it is (declare its shape and kind, or mark it a claim)"),
+                Reading::Diagonal => format!("false for a general matrix `{symbol}`, true where `{symbol}` is diagonal: the notes do not declare what kind of matrix it is (declare its shape and kind, or mark it a claim)"),
+                Reading::Substitutes => "false as an identity, but the words before it say the derivation substitutes equations written elsewhere, which derivcheck does not have: it may rest on them (`<!-- derivcheck: claim -->` before it checks it as an identity)".into(),
+                Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(
@@ -460,13 +470,23 @@ fn chinese(reason: &Reason) -> String {
         }
         Reason::ExampleUnusable { inner } => format!("算例无法求值：{}", chinese(inner)),
         Reason::ExampleSetup { .. } => "算例无法建立（spec 中的算例有误）".into(),
-        Reason::OtherReading { reading, symbol, earlier } => {
+        Reason::OtherReading { reading, symbol, earlier, refuted } => {
             let symbol = symbol.as_deref().unwrap_or("?");
+            let matrix = earlier.as_deref().unwrap_or("?");
             let earlier = earlier.as_deref().map(|e| format!("（{e} 处）")).unwrap_or_default();
             match reading {
-                Reading::Condition => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言（在其前加 `<!-- derivcheck: claim -->` 则作为断言检查）".into(),
+                Reading::Condition if *refuted => "作为恒等式不成立，但上下文表明它是条件或待解方程，不是断言（在其前加 `<!-- derivcheck: claim -->` 则作为断言检查）".into(),
+                Reading::Condition => "上下文表明它是条件或待解方程，不是断言：未检查（在其前加 `<!-- derivcheck: claim -->` 则作为断言检查）".into(),
+                Reading::ShapeFromUse => format!("笔记没有声明 `{symbol}` 的形状（derivcheck 从其用法推断，或视为数），而此式与该读法不符：请声明其形状（在笔记中写 `{symbol}\\in\\mathbb R^{{n\\times d}}`，或在 spec 中写 `matrix`）"),
                 Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法（在其前加 `<!-- derivcheck: claim -->` 则按先前的含义检查）"),
                 Reading::EarlierMeaning => format!("按先前定义的 `{symbol}`{earlier} 不成立，把 `{symbol}` 当作新字母则未被驳回：取决于这里的 `{symbol}` 是否就是先前那个（在其前加 `<!-- derivcheck: claim -->` 表示就是）"),
+                Reading::Consequence => "作为恒等式不成立，但它是同一公式中前面条件的推论（“因此”）：在该条件成立处成立，而 derivcheck 不假设该条件（在其前加 `<!-- derivcheck: claim -->` 则作为恒等式检查）".into(),
+                Reading::LettersFromWords => format!("作为恒等式不成立，但两边没有共同的字母：`{symbol}` 是什么须由上下文文字说明（在笔记中定义它或在 spec 中声明即可确定）"),
+                Reading::EntryOf => format!("把 `{symbol}` 当作独立字母则不成立，但 `{symbol}` 可能是 `{matrix}` 的元素：取决于哪种读法（写成矩阵的元素，或定义该字母）"),
+                Reading::Symmetric => format!("对一般矩阵 `{symbol}` 不成立，当 `{symbol}` 对称时成立：笔记没有说明它是哪类矩阵（声明其形状与类别，或标记为断言）"),
+                Reading::Diagonal => format!("对一般矩阵 `{symbol}` 不成立，当 `{symbol}` 为对角矩阵时成立：笔记没有说明它是哪类矩阵（声明其形状与类别，或标记为断言）"),
+                Reading::Substitutes => "作为恒等式不成立，但前文说明该推导代入了别处的公式，而 derivcheck 没有这些公式：它可能依赖于它们（在其前加 `<!-- derivcheck: claim -->` 则作为恒等式检查）".into(),
+                Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(

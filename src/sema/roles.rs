@@ -64,6 +64,7 @@ const CUES: &[(Cue, &[&str])] = &[
             "note that",
             "verify",
             "check",
+            "used",
             "即",
             "因此",
             "所以",
@@ -81,6 +82,9 @@ const CUES: &[(Cue, &[&str])] = &[
             "可见",
             "由于",
             "事实",
+            "使用了",
+            "用到了",
+            "利用了",
         ],
     ),
     (
@@ -119,6 +123,7 @@ const CUES: &[(Cue, &[&str])] = &[
             "满足",
             "只要",
             "条件",
+            "约束",
             "要求",
             "在",
         ],
@@ -237,6 +242,25 @@ pub fn value_in_words(trail: &str) -> Option<String> {
     VALUE.captures(trail).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
 }
 
+/// Does the prose before a derivation say it substitutes equations written elsewhere (`将式(6.9)和
+/// 式(6.10)代入`, `substituting (3.4) into …`, `plugging in :eqref:`…``)? Its links may then rest on
+/// them, and derivcheck does not have them.
+pub fn substitutes_elsewhere(context: &str) -> bool {
+    static SUBSTITUTE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)代入|带入|代回|联立|substitut|plug(ging)?\s+(it\s+)?in|using\s+(eq|equation)")
+            .expect("valid regex")
+    });
+    static REFERENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)式\s*[（(]?\s*\d|eq(uation)?s?\.?\s*[（(]?\s*\d|[（(]\d+\.\d+[）)]|:eqref:")
+            .expect("valid regex")
+    });
+    let tail: String = {
+        let chars: Vec<char> = context.chars().collect();
+        chars[chars.len().saturating_sub(400)..].iter().collect()
+    };
+    SUBSTITUTE.is_match(&tail) && REFERENCE.is_match(&tail)
+}
+
 /// The words a formula writes as text (`\textrm{ where }`, `\text{and hence}`, `\quad\text{若}`),
 /// joined by spaces: the lead of the relation after them.
 pub fn words_in_formula(tex: &str) -> String {
@@ -349,10 +373,21 @@ mod tests {
             ("当$时，", Cue::None),
             ("", Cue::None),
             ("The derivative of the sigmoid is", Cue::None),
+            ("Here we used", Cue::Assert),
+            ("在这里我们使用了", Cue::Assert),
         ];
         for (lead, want) in cases {
             assert_eq!(cue(lead), want, "{lead}");
         }
+    }
+
+    #[test]
+    fn substitutions_of_equations_written_elsewhere() {
+        assert!(substitutes_elsewhere("因此将式(6.9)和式(6.10)代入式(6.8)后即可得最小值"));
+        assert!(substitutes_elsewhere("Substituting (3.4) into the loss gives"));
+        assert!(substitutes_elsewhere("plugging in :eqref:`eq_w` we get"));
+        assert!(!substitutes_elsewhere("Substituting the definition of the mean gives"));
+        assert!(!substitutes_elsewhere("由式(6.9)可知"));
     }
 
     #[test]

@@ -103,6 +103,20 @@ pub struct Scope {
     pub matrix_like: std::collections::HashSet<String>,
     /// The spec's `assume` equations, in order.
     pub assumptions: Vec<Assumption>,
+    /// Shapes read off use (declared among `decls` too): a shape mismatch through one of them
+    /// is no refutation, and verdicts that use one list it.
+    pub inferred: Vec<super::shapes::InferredShape>,
+    /// Square leaf matrices read as members of a class (a claim's second look, where the notes
+    /// never say what kind of matrix a letter is).
+    pub classes: BTreeMap<String, MatrixClass>,
+}
+
+/// A kind of square matrix a letter may be, for [`Scope::classes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatrixClass {
+    Symmetric,
+    Diagonal,
 }
 
 impl Scope {
@@ -155,6 +169,8 @@ impl Scope {
             values: Default::default(),
             matrix_like: Default::default(),
             assumptions: Vec::new(),
+            inferred: Vec::new(),
+            classes: BTreeMap::new(),
         })
     }
 

@@ -677,6 +677,15 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
     let p = postfix.into_inner().next().expect("grammar: postfix has one alternative");
     let span = Span::new(base.span.start, p.as_span().end());
     let kind = match p.as_rule() {
+        // `0.632^T`: a number has no transpose; T is an exponent there.
+        Rule::transpose
+            if matches!(base.kind, ExprKind::Number { .. })
+                && p.as_str().trim_start_matches(['^', '{']).starts_with('T') =>
+        {
+            let at = p.as_span().start() + p.as_str().find('T').unwrap_or(0);
+            let exponent = Expr::new(ExprKind::Symbol(Symbol::plain("T")), Span::new(at, at + 1));
+            ExprKind::Power { base: Box::new(base), exponent: Box::new(exponent) }
+        }
         Rule::transpose => ExprKind::Transpose { operand: Box::new(base) },
         Rule::prime => ExprKind::Prime { operand: Box::new(base) },
         Rule::starred => match base.kind {
