@@ -404,9 +404,10 @@ fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
 ///   letter of its own.
 fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason> {
     let (left, right) = (letters_reached(scope, &claim.lhs), letters_reached(scope, &claim.rhs));
+    // A family is shown as one of its members: `l_i`.
     let from_words = |letter: &String| Reason::OtherReading {
         reading: crate::model::Reading::LettersFromWords,
-        symbol: Some(letter.clone()),
+        symbol: Some(letter.replace("_•", "_i")),
         earlier: None,
         refuted: true,
     };
@@ -584,7 +585,12 @@ fn check_at(
             }
             match randomized_at(scope, claim, &larger, &free, deadline, shared) {
                 Randomized::Proven { error: more_error, assignments: more } => {
-                    let all: Vec<_> = size_sets.iter().chain(&larger).cloned().collect();
+                    // Listed: the cross-check's values of the sizes the claim was varied over.
+                    let varied = |m: &BTreeMap<String, i64>| -> BTreeMap<String, i64> {
+                        let keep = |k: &String| size_sets.first().is_none_or(|s| s.contains_key(k));
+                        m.iter().filter(|(k, _)| keep(k)).map(|(k, v)| (k.clone(), *v)).collect()
+                    };
+                    let all: Vec<_> = size_sets.iter().cloned().chain(larger.iter().map(varied)).collect();
                     randomized_verdict(error + more_error, assignments + more, describe_sizes(&all))
                 }
                 _ => with_numeric_crosscheck(

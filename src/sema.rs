@@ -282,6 +282,8 @@ struct SectionBuilder<'a> {
     document_keys: std::rc::Rc<std::collections::BTreeSet<String>>,
     /// Equations read as conditions so far, with their block (see [`ClaimReading::stated`]).
     stated: Vec<(usize, Assumption)>,
+    /// Every symbol key the section's formulas before this one write.
+    written: std::collections::BTreeSet<String>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -325,6 +327,7 @@ impl<'a> SectionBuilder<'a> {
             inferred: Vec::new(),
             document_keys: Default::default(),
             stated: Vec::new(),
+            written: Default::default(),
         }
     }
 
@@ -559,6 +562,7 @@ impl<'a> SectionBuilder<'a> {
         }
         for f in formulas {
             self.add_formula(f);
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.written));
         }
         if self.owns_spec {
             self.add_spec_claims();
@@ -889,7 +893,27 @@ impl<'a> SectionBuilder<'a> {
             && self.function_target(first).is_none()
             && self.definable(first).is_some_and(|(_, params)| !params.is_empty());
         if skip == 0 && !as_written && !family_member {
-            let defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
+            let mut defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
+            // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
+            // expression that does not use it on the left, is named by the equation (written
+            // right to left).
+            let letter = |e: &Expr| {
+                matches!(&e.kind, ExprKind::Symbol(s) if !s.is_bold_one()
+                    && (s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
+                        || GREEK_LETTERS.contains(&s.name.as_str())))
+            };
+            let lone_new = |e: &Expr| {
+                letter(e)
+                    && e.symbol_key().is_some_and(|k| {
+                        !self.known.contains(&k) && !self.written.contains(&k) && !mentions_key(first, &k)
+                    })
+            };
+            if !defined && prose.is_some() && chain.links.len() == 1 && chain.links[0].op == RelOp::Eq {
+                let rhs = &chain.links[0].rhs;
+                if lone_new(rhs) && self.definable(first).is_none() && !roles::is_constant(first, &|_| false) {
+                    defined = self.try_define(rhs, first, &site_origin, true);
+                }
+            }
             // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
             // defines, so it is no claim; it is listed as not checked.
             let declined = !defined && chain.links[0].op == RelOp::Define;
@@ -1549,6 +1573,50 @@ fn notes_definition(
 fn section_spec_present(spec: Option<&Spec>, number: &str) -> bool {
     spec.is_some_and(|s| s.section(number).is_some())
 }
+
+/// Greek letter names (`\lambda`): letters, unlike `\emptyset` or `\infty`.
+const GREEK_LETTERS: [&str; 40] = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "varepsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "vartheta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "pi",
+    "varpi",
+    "rho",
+    "varrho",
+    "sigma",
+    "varsigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "varphi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Pi",
+    "Sigma",
+    "Upsilon",
+    "Phi",
+    "Psi",
+    "Omega",
+];
 
 /// Sizes a size letter takes when only the notes name it (`X\in\mathbb R^{n\times d}`).
 pub const DEFAULT_SIZES: [i64; 2] = [2, 3];

@@ -36,6 +36,7 @@ const CUES: &[(Cue, &[&str])] = &[
             "so",
             "hence",
             "therefore",
+            "consequently",
             "we have",
             "have",
             "we get",
