@@ -236,7 +236,19 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"X\in\mathbb R^{n\times d}, w\in\mathbb R^{d}, b\in\mathbb R^{1\times m}",
-        meaning: "a shape declared in the notes (w a column), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det, or multiplied in both orders, AB and BA) without a shape is refused, never taken for a number",
+        meaning: "a shape declared in the notes (w a column), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det) that nothing declares gets the shape its uses in the section force (next row); one multiplied in both orders (AB here, BA there) only, or whose uses disagree, is refused, never taken for a number",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\mathbf x=\mathbf U\mathbf x, \mathbf u^	op\mathbf v, (\mathbf A\mathbf B)^{-1}",
+        meaning: "shapes read off use where no spec pins the section: sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a square matrix read off use refutes only if the claim fails for symmetric and for diagonal matrices too",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
+        written: r"ar x, 0.632^T, x^1, 	ext{tr}(X)",
+        meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); \\text{tr} (det, diag, exp, log, ln) before parentheses is that function",
         example: "",
     },
     // ------------------------------------------------------------------ relations
@@ -286,6 +298,30 @@ pub const NOTATION: &[Notation] = &[
         group: "relations",
         written: r"example definition: `take $f(x)=\exp(x)$`, `例如，取$g(x)=\exp(x)$`, `$\mathbf A=\begin{bmatrix}…\end{bmatrix}$` for a letter defined before",
         meaning: "a definition-shaped formula of a letter that already has a meaning, with a value written out or words that define (take, let, consider, 设, 令, 取): the letter means this from here on in its section. Without such words, a claim about the earlier meaning that is refuted only under it is undecided, naming both places. A letter two sections define differently is not carried into the sections after",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"equation to solve by shape: `$\mathbf A\mathbf x=\mathbf b$`, `$\mathbf P\mathbf v=\mathbf v$`, `$\mathbf S_b\mathbf w=\lambda\mathbf S_w\mathbf w$`, `$\mathbf A\mathbf B=\mathbf B\mathbf A$`, `$\sum_i b_{ij}=\sum_j b_{ij}=0$`",
+        meaning: r"products of letters with one unknown on both sides (a linear system, a fixed point, an eigenvector, matrices that commute), or a chain that ends in a number over letters nothing defines: a condition, unless words assert it (thus, hence, we used, consequently; 因此, 则, 使用了). `we used $\mathbf x=\mathbf U\mathbf x$` is a claim, and refuted",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"conditions stated before: `这里$\sum_i\alpha_i=1$，因此$\lambda\sum_i\alpha_i=\lambda$`, `… = 0 \textrm{ and hence } …`",
+        meaning: "a claim false in general that holds under the conditions its paragraph (or the one before) states is verified, assuming them (listed in the verdict); a relation after a condition in the same formula follows from it: undecided if it does not hold alone",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"letters from words: `$\det\mathbf A=\lambda_1\cdots\lambda_n$`, `$\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}$`, `$(\mathbf A\mathbf v)_i=\sum_j a_{ij}v_j$`, `将式(6.9)代入`",
+        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a_ij beside a matrix A (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:) are undecided, naming the letter or the reading",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"`$t=t+1$`, `$\sum_{i=1}^N l_i=l$`, `$x_k=1$`, `$p(x)=0$`",
+        meaning: "a letter set to itself plus something is an update step (as ← writes it), not a claim; a new letter alone on the right of an expression that does not use it is named by it (a definition written right to left); one member of a family set to a value, and a function set to a constant, define nothing (conditions)",
         example: "",
     },
     Notation {
