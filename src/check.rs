@@ -277,6 +277,17 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         return undecided(reason, verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // A function nobody specified is known only through the rules of calculus: a claim about
+    // its values alone states a property of the function the text means.
+    if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked) {
+        let reason = Reason::OtherReading {
+            reading: crate::model::Reading::FunctionProperty,
+            symbol: Some(f),
+            earlier: None,
+            refuted: true,
+        };
+        return undecided(reason, verdict);
+    }
     // Conditions the text states just before it: a claim that follows from them is right.
     // The nearest first, then with each earlier one added (one that cannot be used, not
     // linear in any variable, spoils only the tries that include it).
@@ -393,6 +404,36 @@ fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
         (rows, "1") => format!("{letter}\\in\\mathbb{{R}}^{{{rows}}}"),
         (rows, cols) => format!("{letter}\\in\\mathbb{{R}}^{{{rows}\\times {cols}}}"),
     }
+}
+
+/// The unknown function a claim applies when it takes no derivative anywhere (see
+/// [`Scope::unknown_functions`]).
+fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn derivative(e: &Expr) -> bool {
+        matches!(
+            e.kind,
+            ExprKind::Derivative { .. }
+                | ExprKind::Partial { .. }
+                | ExprKind::Prime { .. }
+                | ExprKind::Differential { .. }
+        ) || e.children().any(derivative)
+    }
+    fn applied(e: &Expr, scope: &Scope) -> Option<String> {
+        if let ExprKind::Call { func, .. } = &e.kind {
+            if let Some(k) = func.symbol_key().filter(|k| scope.unknown_functions.contains(k)) {
+                return Some(k);
+            }
+        }
+        e.children().find_map(|c| applied(c, scope))
+    }
+    if derivative(&claim.lhs) || derivative(&claim.rhs) {
+        return None;
+    }
+    // Applied in the claim, or in a definition it uses (`I(X,Y)=H(X)-H(X\mid Y)`).
+    applied(&claim.lhs, scope).or_else(|| applied(&claim.rhs, scope)).or_else(|| {
+        let reached = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+        scope.unknown_functions.iter().find(|f| reached.contains(*f)).cloned()
+    })
 }
 
 /// Readings of a refuted claim's letters that the formula alone cannot settle:

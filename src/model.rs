@@ -362,6 +362,10 @@ pub enum Reading {
     Symmetric,
     /// As [`Reading::Symmetric`], true where the matrix is diagonal.
     Diagonal,
+    /// A claim about a function the notes never specify that no rule of calculus makes true
+    /// (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may
+    /// give.
+    FunctionProperty,
     /// `t=t+1`, `\theta=\theta-\eta g`: an update step of an algorithm, written with `=` where
     /// `\leftarrow` is meant.
     Update,

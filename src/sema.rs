@@ -582,6 +582,9 @@ impl<'a> SectionBuilder<'a> {
                 scope.assumptions = self.assumptions(&spec);
                 scope.pinned = self.pinned;
                 scope.inferred = self.inferred.clone();
+                if !self.pinned {
+                    scope.unknown_functions = unknown_functions(formulas, &scope);
+                }
                 scope
             })
             .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
@@ -1734,6 +1737,40 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
         }
         _ => e.children().any(|c| has_free_letter(c, given, number)),
     }
+}
+
+/// Letters the formulas only ever apply (`g(x)`, `g'(h(x))`, `f(x, y)`): not defined, declared,
+/// written as a value, used as a vector or matrix, nor an index. Greek and Latin letters only
+/// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), and never `P`, `E` or `p` of probability.
+fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {
+    fn heads(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+        if let ExprKind::Call { func, .. } = &e.kind {
+            let mut head = func.as_ref();
+            while let ExprKind::Prime { operand } = &head.kind {
+                head = operand;
+            }
+            if let ExprKind::Symbol(s) = &head.kind {
+                let letter = s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
+                    || GREEK_LETTERS.contains(&s.name.as_str());
+                if letter && s.style.is_none() && s.accents.is_empty() {
+                    out.insert(s.key());
+                }
+            }
+        }
+        e.children().for_each(|c| heads(c, out));
+    }
+    let mut found = std::collections::BTreeSet::new();
+    for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
+        heads(e, &mut found);
+    }
+    // Probability's letters are operators there (P(A\mid B), E[X], p(x) a density): refused.
+    found.retain(|k| {
+        !scope.knows(k)
+            && !scope.values.contains(k)
+            && !scope.matrix_like.contains(k)
+            && !matches!(k.as_str(), "P" | "E" | "p" | "e" | "\\Pr")
+    });
+    found
 }
 
 /// Keys of bold letters written with a subscript (`\mathbf x_i`: x names a family of vectors).

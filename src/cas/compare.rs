@@ -664,6 +664,10 @@ pub fn shown(inst: &Instance<Symbolic>, text: &str) -> String {
     let mut keys: Vec<&String> = names.keys().collect();
     keys.sort_by_key(|k| std::cmp::Reverse(k.len()));
     let mut out = text.replace(EULER_NAME, "𝑒");
+    // Functions nobody specified, by the notes' names (`der(1,g,x)` is g′ at x).
+    for f in &inst.scope().unknown_functions {
+        out = out.replace(&format!("unknown_{}", crate::eval::sanitize(f)), f);
+    }
     for k in keys {
         out = out.replace(k.as_str(), &names[k]);
     }

@@ -130,6 +130,23 @@ impl Backend for Symbolic {
         d.replace(Atom::var(t).to_pattern()).with(args[0].to_pattern())
     }
 
+    /// f(t_1, …, t_n) differentiated `partials[k]` times in t_k, then t_k replaced by the
+    /// arguments: Symbolica's `der` records the orders, so two spellings of one derivative agree.
+    fn unknown(&self, name: &str, args: &[Atom], partials: &[u32]) -> Atom {
+        let f = symbol!(format!("unknown_{}", sanitize(name)).as_str());
+        let ts: Vec<Symbol> = (0..args.len()).map(|k| symbol!(format!("derivcheck_tmp_u{k}").as_str())).collect();
+        let mut value = ts.iter().fold(FunctionBuilder::new(f), |b, t| b.add_arg(Atom::var(*t))).finish();
+        for (t, order) in ts.iter().zip(partials) {
+            for _ in 0..*order {
+                value = value.derivative(*t);
+            }
+        }
+        for (t, arg) in ts.iter().zip(args) {
+            value = value.replace(Atom::var(*t).to_pattern()).with(arg.to_pattern());
+        }
+        value
+    }
+
     fn differentiate(
         &self,
         f: &dyn Fn() -> Result<Value<Atom>, EvalError>,

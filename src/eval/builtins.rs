@@ -195,11 +195,22 @@ impl<B: Backend> Instance<'_, B> {
         span: Span,
         env: &Env,
     ) -> Result<Value<B::S>, EvalError> {
-        let (head, primes) = match &func.kind {
-            ExprKind::Prime { operand } => (operand.as_ref(), 1),
-            _ => (func, 0),
-        };
+        let (mut head, mut primes) = (func, 0);
+        while let ExprKind::Prime { operand } = &head.kind {
+            head = operand;
+            primes += 1;
+        }
         let key = head.symbol_key().unwrap_or_default();
+        if self.scope.unknown_functions.contains(&key) && !self.resolves(&key, env) {
+            return self.apply_unknown(&key, primes, args, span, env);
+        }
+        if primes > 1 {
+            return Err(EvalError::Unsupported {
+                category: NotRead::Outside,
+                what: format!("`{key}` with {primes} primes here"),
+                span,
+            });
+        }
         if self.scope.defs.get(&key).is_some_and(|d| d.function) {
             return self.apply_defined(&key, primes, args, span, env);
         }
@@ -265,6 +276,30 @@ impl<B: Backend> Instance<'_, B> {
             FunctionKind::Vector => Ok(x.map_indexed(|i| self.backend.generic(&key, Some(i as i64 + 1), &x.data, 0))),
             FunctionKind::Rotation => Ok(rotation(x.as_scalar(arg.span, "a rotation angle")?)),
         }
+    }
+
+    /// A function nobody specified, applied (see [`Backend::unknown`]): its arguments' entries
+    /// are its variables (`f(\mathbf x)` is a function of x_1, …, x_n); `g''(x)` takes two
+    /// derivatives, of a function of one variable only.
+    fn apply_unknown(
+        &self,
+        key: &str,
+        primes: usize,
+        args: &[Expr],
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
+        let mut variables = Vec::new();
+        for a in args {
+            variables.extend(self.eval(a, env)?.data);
+        }
+        if variables.is_empty() || (primes > 0 && variables.len() != 1) {
+            let what = format!("`{key}` with {primes} prime(s) and {} variables: which derivative?", variables.len());
+            return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+        }
+        let mut partials = vec![0u32; variables.len()];
+        partials[0] = primes as u32;
+        Ok(Value::scalar(self.backend.unknown(key, &variables, &partials)))
     }
 
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument

@@ -63,6 +63,11 @@ pub trait Backend {
     /// A spec's generic function: σ(a) or σ'(a) (`index` None), or entry `index` of F(x).
     fn generic(&self, function: &str, index: Option<i64>, args: &[Self::S], primes: usize) -> Self::S;
 
+    /// A function the notes only ever apply (`g(x)`, `f(x, y)`, `g'(h(x))`): its value at `args`
+    /// with `partials[k]` derivatives taken in argument k. Every backend gives distinct names
+    /// distinct functions, and its derivatives the rules of calculus.
+    fn unknown(&self, name: &str, args: &[Self::S], partials: &[u32]) -> Self::S;
+
     /// ∂f/∂x where every entry of `x` is a leaf; `f` recomputes the function from scratch (a
     /// numeric backend calls it with leaves moved, an exact one once).
     fn differentiate(

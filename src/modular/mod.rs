@@ -183,6 +183,14 @@ impl Backend for Modular {
         on_tape(|t| t.atom(f, &ids))
     }
 
+    /// A fresh random variable per (function, derivative orders, argument values): only the
+    /// rules of calculus relate them.
+    fn unknown(&self, name: &str, args: &[Residue], partials: &[u32]) -> Residue {
+        let ids: Vec<Id> = args.iter().map(|a| a.0).collect();
+        let f = Function::Generic { name: format!("unknown {name}"), index: None, partials: partials.to_vec() };
+        on_tape(|t| t.atom(f, &ids))
+    }
+
     fn differentiate(
         &self,
         f: &dyn Fn() -> Result<Value<Residue>, EvalError>,

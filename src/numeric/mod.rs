@@ -183,6 +183,29 @@ impl Backend for Numeric {
         }
     }
 
+    /// sin(c₀ + Σ c_k a_k), with coefficients in [0.6, 1.4) drawn from the name: smooth, one per
+    /// name, and every derivative exact (sin⁽ⁿ⁾(s) = sin(s + nπ/2), times Π c_k^{p_k}).
+    fn unknown(&self, name: &str, args: &[Num], partials: &[u32]) -> Num {
+        let mut h =
+            name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let mut next = || {
+            h ^= h << 13;
+            h ^= h >> 7;
+            h ^= h << 17;
+            0.6 + 0.8 * ((h >> 11) as f64 / (1u64 << 53) as f64)
+        };
+        let offset = next();
+        let (mut s, mut factor, mut order) = (offset, 1.0, 0u32);
+        for (k, a) in args.iter().enumerate() {
+            let c = next();
+            s += c * a.value;
+            let p = partials.get(k).copied().unwrap_or(0);
+            factor *= c.powi(p as i32);
+            order += p;
+        }
+        Num::of(factor * (s + f64::from(order) * std::f64::consts::FRAC_PI_2).sin())
+    }
+
     fn differentiate(
         &self,
         f: &dyn Fn() -> Result<Value<Num>, EvalError>,

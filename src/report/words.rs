@@ -379,6 +379,7 @@ fn english(reason: &Reason) -> String {
                 Reading::Diagonal => format!("false for a general matrix `{symbol}`, true where `{symbol}` is diagonal: the notes do not declare what kind of matrix it is (declare its shape and kind, or mark it a claim)"),
                 Reading::Substitutes => "false as an identity, but the words before it say the derivation substitutes equations written elsewhere, which derivcheck does not have: it may rest on them (`<!-- derivcheck: claim -->` before it checks it as an identity)".into(),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
+                Reading::FunctionProperty => format!("false for a function `{symbol}` in general: the notes never say which function `{symbol}` is, and no rule of calculus makes this hold, so it is a property of the function meant (define `{symbol}`, or mark it a claim)"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(
@@ -487,6 +488,7 @@ fn chinese(reason: &Reason) -> String {
                 Reading::Diagonal => format!("对一般矩阵 `{symbol}` 不成立，当 `{symbol}` 为对角矩阵时成立：笔记没有说明它是哪类矩阵（声明其形状与类别，或标记为断言）"),
                 Reading::Substitutes => "作为恒等式不成立，但前文说明该推导代入了别处的公式，而 derivcheck 没有这些公式：它可能依赖于它们（在其前加 `<!-- derivcheck: claim -->` 则作为恒等式检查）".into(),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
+                Reading::FunctionProperty => format!("对一般的函数 `{symbol}` 不成立：笔记没有说明 `{symbol}` 是哪个函数，也没有微积分法则使其成立，这是所指函数的性质（定义 `{symbol}`，或标记为断言）"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(

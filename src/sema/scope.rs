@@ -106,6 +106,9 @@ pub struct Scope {
     /// Shapes read off use (declared among `decls` too): a shape mismatch through one of them
     /// is no refutation, and verdicts that use one list it.
     pub inferred: Vec<super::shapes::InferredShape>,
+    /// Letters the section only ever applies (`g(x)`, `h(x)`, `f'(x)`), never defines, declares or
+    /// writes as a value: functions nobody specified, known only through the rules of calculus.
+    pub unknown_functions: std::collections::BTreeSet<String>,
     /// Square leaf matrices read as members of a class (a claim's second look, where the notes
     /// never say what kind of matrix a letter is).
     pub classes: BTreeMap<String, MatrixClass>,
@@ -171,6 +174,7 @@ impl Scope {
             assumptions: Vec::new(),
             inferred: Vec::new(),
             classes: BTreeMap::new(),
+            unknown_functions: Default::default(),
         })
     }
 

@@ -562,7 +562,13 @@ fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
 fn is_call(head: &Expr, next: &Expr) -> bool {
     let bare_symbol = match &head.kind {
         ExprKind::Symbol(_) => true,
-        ExprKind::Prime { operand } => matches!(operand.kind, ExprKind::Symbol(_)),
+        ExprKind::Prime { .. } => {
+            let mut head = head;
+            while let ExprKind::Prime { operand } = &head.kind {
+                head = operand;
+            }
+            matches!(head.kind, ExprKind::Symbol(_))
+        }
         ExprKind::Partial { operand: Some(operand), .. } => matches!(operand.kind, ExprKind::Symbol(_)),
         _ => false,
     };
