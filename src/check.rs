@@ -245,7 +245,25 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         (bold_member || (!known(&key) && base.as_deref().is_none_or(|b| !known(b)))).then_some(key)
     };
     // (A spec entry pins the section's shapes: there a mismatch is a finding.)
-    let default_scalar = (!scope.pinned).then(|| undeclared(&claim.lhs).or_else(|| undeclared(&claim.rhs))).flatten();
+    // `\nabla f(\boldsymbol x_k)`: a bold family member anywhere is a vector nothing declares.
+    fn bold_member(e: &Expr, scope: &Scope) -> Option<String> {
+        if let ExprKind::Subscript { base, .. } = &e.kind {
+            if crate::sema::roles::is_bold(base) {
+                if let Some(key) = e.symbol_key().filter(|k| !scope.decls.contains_key(k)) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| bold_member(c, scope))
+    }
+    let default_scalar = (!scope.pinned)
+        .then(|| {
+            undeclared(&claim.lhs)
+                .or_else(|| undeclared(&claim.rhs))
+                .or_else(|| bold_member(&claim.lhs, scope))
+                .or_else(|| bold_member(&claim.rhs, scope))
+        })
+        .flatten();
     // `x = [1,1,1,1]` then `w^Tx`: a bracketed list is read as a row, but many notes mean a
     // column by it.
     let listed = || {

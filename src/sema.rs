@@ -1159,8 +1159,12 @@ impl<'a> SectionBuilder<'a> {
         if declared || mentions_key(body, &key) || self.index_letters.contains(&key) {
             return false;
         }
+        let tex = format!(
+            "{}={}",
+            print::explicit_tex(target, &|k| function && k == key),
+            print::explicit_tex(body, &|_| false)
+        );
         let definition = notes_definition(key, params, body, origin, function, true);
-        let tex = format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(body, &|_| false));
         self.given.push(Given { definition, until: Some(prose.block + 1), tex });
         true
     }
@@ -1664,7 +1668,15 @@ fn matrix_like_in(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<Str
 /// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
 /// way algorithms write an update. Gives the letter.
 fn update_step(lhs: &Expr, rhs: &Expr) -> Option<String> {
-    let key = lhs.symbol_key().filter(|_| matches!(lhs.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }))?;
+    // `s(i,t+1)=s(i,t)+…`: a recurrence written with function notation is a step too.
+    let head = |e: &Expr| match &e.kind {
+        ExprKind::Call { func, .. } => func.symbol_key().map(|k| format!("{k}(…)")),
+        _ => None,
+    };
+    let key = match head(lhs) {
+        Some(k) => k,
+        None => lhs.symbol_key().filter(|_| matches!(lhs.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }))?,
+    };
     fn terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         match &e.kind {
             ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
@@ -1676,7 +1688,23 @@ fn update_step(lhs: &Expr, rhs: &Expr) -> Option<String> {
     }
     let mut top = Vec::new();
     terms(rhs, &mut top);
-    (top.len() > 1 && top.iter().any(|t| t.symbol_key().as_deref() == Some(key.as_str()))).then_some(key)
+    // For a function, one argument steps (`t+1` against `t`) and the others agree.
+    let steps = |t: &Expr| {
+        let (ExprKind::Call { args: a, .. }, ExprKind::Call { args: b, .. }) = (&lhs.kind, &t.kind) else {
+            return false;
+        };
+        let written = |e: &Expr| print::explicit_tex(e, &|_| false);
+        let stepped = |x: &Expr, y: &Expr| {
+            matches!(&x.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs }
+                if written(lhs) == written(y) && matches!(rhs.kind, ExprKind::Number { .. }))
+        };
+        let differing: Vec<(&Expr, &Expr)> = a.iter().zip(b).filter(|(x, y)| written(x) != written(y)).collect();
+        a.len() == b.len() && matches!(differing.as_slice(), [(x, y)] if stepped(x, y) || stepped(y, x))
+    };
+    let same = |t: &Expr| {
+        t.symbol_key().as_deref() == Some(key.as_str()) || (head(t).as_deref() == Some(key.as_str()) && steps(t))
+    };
+    (top.len() > 1 && top.iter().any(|t| same(t))).then_some(key)
 }
 
 /// A product of letters `free` accepts, each maybe transposed, inverted or raised to a whole

@@ -319,6 +319,11 @@ impl<'a> Unifier<'a> {
                 let (r, c) = (self.fresh(Some(rows.len().to_string())), self.fresh(Some(width.to_string())));
                 Ok(Shape::Mat(r, c))
             }
+            // The gradient of a number by a vector or matrix has the variable's shape.
+            ExprKind::Derivative { of, wrt, .. } => {
+                let (x, y) = (self.shape(of)?, self.shape(wrt)?);
+                Ok(if matches!(x, Shape::Scalar | Shape::Any) { y } else { Shape::Any })
+            }
             ExprKind::BigOp { op, body: Some(body), .. } => {
                 let x = self.shape(body)?;
                 Ok(match op {

@@ -482,7 +482,10 @@ fn build_term(pair: Pair<Rule>) -> Expr {
 /// rest of the product, like a big operator; a fraction of differentials (`\frac{\mathrm d f}{\mathrm
 /// dx}`) is a derivative by itself.
 fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(Option<BinOp>, Expr)> {
-    for k in 0..factors.len() {
+    let mut k = 0;
+    while k < factors.len() {
+        k += 1;
+        let k = k - 1;
         let operator = match &factors[k].1.kind {
             ExprKind::Frac { num, den } => match derivative_fraction(num, den) {
                 Some((kind, Some(of), wrt)) => {
@@ -495,6 +498,27 @@ fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(O
             },
             ExprKind::Subscript { base, index } if matches!(&base.kind, ExprKind::Symbol(s) if s.name == "nabla") => {
                 (DerivativeKind::Gradient, (**index).clone())
+            }
+            // `\nabla f(\mathbf x)`, `\nabla f(\mathbf x)^\top`: the gradient of the application
+            // after it (that factor only), by the argument the function is applied to.
+            ExprKind::Symbol(s) if s.name == "nabla" && k + 1 < factors.len() => {
+                let (call, transposed) = match &factors[k + 1].1.kind {
+                    ExprKind::Transpose { operand } => (operand.as_ref().clone(), true),
+                    _ => (factors[k + 1].1.clone(), false),
+                };
+                let ExprKind::Call { args, .. } = &call.kind else { continue };
+                let [arg] = args.as_slice() else { continue };
+                if arg.symbol_key().is_none() {
+                    continue;
+                }
+                let span = Span::new(factors[k].1.span.start, factors[k + 1].1.span.end);
+                let mut gradient = derivative(DerivativeKind::Gradient, call.clone(), arg.clone(), span);
+                if transposed {
+                    gradient = Expr::new(ExprKind::Transpose { operand: Box::new(gradient) }, span);
+                }
+                factors[k].1 = gradient;
+                factors.remove(k + 1);
+                continue;
             }
             // `\partial_{o_j} l`: the partial derivative by o_j.
             ExprKind::Subscript { base, index }
