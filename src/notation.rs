@@ -68,6 +68,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"g(x), g'(h(x)), g''(x), f(x, y), f(\mathbf x)",
+        meaning: "a letter the notes only ever apply (never define, declare, or write as a value; not P, E or p) is a function nobody specified, where no spec pins the section: claims about it hold when the rules of calculus make them hold for every function (the product, quotient and chain rules verify; their slips are refuted, at a real smooth function); a vector argument makes it a function of the entries. A claim about its values alone (g(x+y)=g(x)+g(y)) is a property of the function meant: undecided",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"\nabla f(\mathbf x), \nabla f(\mathbf x)^\top",
+        meaning: "the gradient of the application after it, by its argument, in the shape of the argument",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
         written: r"\bar Y",
         meaning: "the adjoint ∂L/∂Y for the section's `loss`: the derivative flows only through what the definitions put downstream of Y",
         example: "",
