@@ -57,6 +57,7 @@ pub fn check_plans(
     cache: Option<&dyn VerdictCache>,
     deadline: Option<Instant>,
 ) -> Vec<CheckedClaim> {
+    *RUN_DEADLINE.lock().unwrap_or_else(|p| p.into_inner()) = deadline;
     let mut out = Vec::new();
     for plan in plans {
         if past(deadline) {
@@ -629,7 +630,7 @@ fn check_at(
     floats: Option<&Instance<numeric::Numeric>>,
     shared: Option<&SharedPoints>,
 ) -> Verdict {
-    let deadline = Instant::now() + CLAIM_TIME;
+    let deadline = within_run(Instant::now() + CLAIM_TIME);
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
     match randomized_at(scope, claim, size_sets, &free, deadline, shared) {
@@ -663,14 +664,23 @@ fn check_at(
         }
         Randomized::Refutes { error, sizes, env } => refuted_by_shape(&error, claim, sizes_text, &sizes, env),
         Randomized::Differs { sizes, env } => {
-            let exact =
-                symbolic_at(scope, claim, size_sets, floats, deadline.min(Instant::now() + EXACT_AFTER_DIFFERS));
-            if exact.status != Status::Undecided || exact.inconsistent {
+            // A counterexample in floating point where the randomized test saw the sides differ
+            // needs no normal form: it comes first. The exact stage then only tries to make it a
+            // symbolic refutation (with the correct expression), at the smallest sizes, briefly.
+            let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline: within_run(deadline) };
+            let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+            let floating = numeric::crosscheck::counterexample(scope, claim, &sizes, &env, seed, budget);
+            let smallest: Vec<BTreeMap<String, i64>> = size_sets.iter().take(1).cloned().collect();
+            let exact_sets = if floating.is_some() { &smallest[..] } else { size_sets };
+            let brief = if floating.is_some() { EXACT_AFTER_FLOATS } else { EXACT_AFTER_DIFFERS };
+            let exact = symbolic_at(scope, claim, exact_sets, floats, deadline.min(Instant::now() + brief));
+            if exact.status == Status::Refuted
+                || exact.inconsistent
+                || (exact.status != Status::Undecided && floating.is_none())
+            {
                 return exact;
             }
-            let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline };
-            let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-            match numeric::crosscheck::counterexample(scope, claim, &sizes, &env, seed, budget) {
+            match floating {
                 Some(mismatch) => {
                     let reason = refutation(&mismatch, &sizes, &env);
                     let counterexample = Counterexample { sizes, indices: env, mismatch: Some(mismatch) };
@@ -699,6 +709,9 @@ fn randomized_verdict(error: f64, assignments: usize, sizes_text: String) -> Ver
 /// How long the CAS may look for an exact counterexample after the randomized test saw the
 /// sides differ (large sizes are then refuted in floating point).
 const EXACT_AFTER_DIFFERS: Duration = Duration::from_secs(5);
+
+/// How long the CAS may try to make a float counterexample a symbolic one.
+const EXACT_AFTER_FLOATS: Duration = Duration::from_secs(2);
 /// A randomized proof must bound its error by this (2⁻⁶⁰) to stand.
 const MAX_RANDOMIZED_ERROR: f64 = 8.673_617_379_884_035e-19;
 
@@ -881,7 +894,45 @@ fn refuted_by_shape(
 }
 
 /// The CAS at the given size assignments, until `deadline`.
+/// The whole run's deadline (`--time-limit`), which every claim's own deadline is cut to.
+static RUN_DEADLINE: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+
+/// `deadline`, or the run's deadline where that comes first.
+fn within_run(deadline: Instant) -> Instant {
+    RUN_DEADLINE.lock().unwrap_or_else(|p| p.into_inner()).map_or(deadline, |run| run.min(deadline))
+}
+
+/// Time the exact stage's child gets past its deadline to notice it and answer on its own.
+const EXACT_GRACE: Duration = Duration::from_millis(500);
+
+/// The exact check at the given sizes, in a child process killed at the deadline and held to a
+/// memory limit ([`cas::isolated`]): a blow-up inside Symbolica ends the claim undecided, saying
+/// which budget it passed, never the run.
 fn symbolic_at(
+    scope: &Scope,
+    claim: &Claim,
+    size_sets: &[BTreeMap<String, i64>],
+    floats: Option<&Instance<numeric::Numeric>>,
+    deadline: Instant,
+) -> Verdict {
+    let deadline = within_run(deadline);
+    match cas::isolated(deadline + EXACT_GRACE, || symbolic_inline(scope, claim, size_sets, floats, deadline)) {
+        Ok(verdict) => verdict,
+        Err(stopped) => {
+            let detail = match stopped {
+                cas::Stopped::Deadline => "the exact stage did not finish within the claim's time".to_string(),
+                cas::Stopped::Memory => format!(
+                    "the exact stage passed its memory limit ({} GB) or stopped",
+                    cas::isolate::MEMORY_LIMIT_BYTES >> 30
+                ),
+                cas::Stopped::Unavailable => "the exact stage could not be started (no child process)".to_string(),
+            };
+            Verdict::undecided(Reason::Budget { detail }, describe_sizes(size_sets))
+        }
+    }
+}
+
+fn symbolic_inline(
     scope: &Scope,
     claim: &Claim,
     size_sets: &[BTreeMap<String, i64>],
@@ -954,7 +1005,11 @@ fn with_numeric_crosscheck(
         // Central differences lose digits to rounding when the function is large (a loss over
         // thousands of entries): a disagreement that a larger step removes was rounding.
         let coarse = numeric::Numeric::new(7, numeric::crosscheck::COARSE_EPSILON);
-        let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
+        let budget = Budget {
+            max_steps: 20 * MAX_STEPS,
+            max_bytes: MAX_BYTES,
+            deadline: within_run(Instant::now() + CLAIM_TIME),
+        };
         let retry =
             numeric::crosscheck::crosscheck(&Instance::new(&coarse, scope, floats.sizes, None, budget), claim, free);
         if retry.agree {

@@ -7,10 +7,12 @@
 //! All Symbolica work happens on one worker thread ([`worker`]); only plain data leaves it.
 
 mod compare;
+pub mod isolate;
 pub mod worker;
 
 pub use crate::model::{Method, Mismatch};
 pub use compare::{compare, weaker, Agreement, Assumptions};
+pub use isolate::{inline, isolated, Stopped};
 
 /// The name of [`euler`]'s symbol, shown to readers as 𝑒.
 const EULER_NAME: &str = "derivcheck_euler";

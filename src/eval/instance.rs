@@ -334,7 +334,13 @@ impl<'a, B: Backend> Instance<'a, B> {
             Some(MatrixClass::Symmetric) if i > j => self.leaf(key, &leaf_indices(rows, cols, j, i)),
             _ => self.leaf(key, &leaf_indices(rows, cols, i, j)),
         };
-        Value::matrix(rows, cols, self.backend.leaf_block(key, rows, cols, &make))
+        // A class makes some entries numbers or shared leaves: no block a backend remembers
+        // (the numeric one keeps only leaves) may stand for it.
+        let data = match class {
+            Some(_) => (0..rows * cols).map(|k| make(k / cols, k % cols)).collect(),
+            None => self.backend.leaf_block(key, rows, cols, &make),
+        };
+        Value::matrix(rows, cols, data)
     }
 
     /// The leaf variable for `key` at the given (1-based) indices.
