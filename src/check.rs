@@ -15,6 +15,8 @@ pub use cache::{fingerprint, VerdictCache};
 use std::cell::RefCell;
 
 mod cache;
+pub mod edits;
+pub mod mutate;
 use crate::numeric;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
 use crate::sema::{Decl, Definition, Scope};
@@ -163,7 +165,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
                 return CheckedClaim {
                     from_cache: true,
-                    ..checked_claim(claim, other_readings(scope, claim, verdict))
+                    ..checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict)))
                 };
             }
             let verdict = timed(|| {
@@ -191,9 +193,20 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             if let (Some(cache), Some(key), false) = (cache, &key, budget) {
                 cache.put(key, &verdict);
             }
-            checked_claim(claim, other_readings(scope, claim, verdict))
+            checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict)))
         })
         .collect()
+}
+
+/// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
+/// one ([`mutate::repair`]).
+fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    if verdict.status != Status::Refuted || !claim.holds || verdict.suggestion.is_some() {
+        return verdict;
+    }
+    let own = claim_scope(scope, claim);
+    let suggestion = mutate::repair(own.as_ref().unwrap_or(scope), claim, &verdict);
+    Verdict { suggestion, ..verdict }
 }
 
 /// The section's scope with the claim's own definitions in force (bindings of its paragraph,

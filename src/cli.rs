@@ -859,6 +859,10 @@ fn render_diagnostics(
             let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
             diagnostic = diagnostic.with_notes(vec![values.join(", ")]);
         }
+        if let Some(s) = &c.suggestion {
+            let w = crate::report::words(lang);
+            diagnostic = diagnostic.with_notes(vec![format!("{}: `{}`", w.did_you_mean, s.tex)]);
+        }
         let _ = term::emit(&mut buffer, &config, &files, &diagnostic);
     }
     tail.push_str(&crate::report::render_summary(report, lang));

@@ -44,6 +44,9 @@ pub struct Verdict {
     pub error_bound_log2: Option<f64>,
     /// Wall time of the check, in milliseconds.
     pub elapsed_ms: f64,
+    /// For a refuted claim: the smallest edit of it that derivcheck verifies ("did you mean").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<Suggestion>,
 }
 
 impl Verdict {
@@ -61,6 +64,7 @@ impl Verdict {
             inconsistent: false,
             error_bound_log2: None,
             elapsed_ms: 0.0,
+            suggestion: None,
         }
     }
 
@@ -431,4 +435,73 @@ pub enum FormulaRole {
     /// An example that gives a letter a new meaning from here on (`f(x)=\exp(x)`,
     /// `\mathbf A=\begin{bmatrix}…`), shadowing the earlier one.
     ExampleDefinition,
+}
+
+/// What one edit of a formula's side does (a mutant, or a repair).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditKind {
+    FlipSign,
+    SwapDifference,
+    AddTranspose,
+    DropTranspose,
+    SwapFactors,
+    TogglePrime,
+    DropTerm,
+    ConstantFactor,
+    IndexLetter,
+    Exponent,
+    SumBound,
+}
+
+/// A formula derivcheck verified, offered for a refuted claim: the claim with its right side
+/// edited, as the author would write it.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Suggestion {
+    /// The claim's link as it should read (`\frac{\partial L}{\partial z}=p-y`).
+    pub tex: String,
+    /// The edits that make it from the written one.
+    pub edits: Vec<EditKind>,
+    /// How the suggestion was verified, and at which sizes.
+    pub method: Option<Method>,
+    pub sizes: String,
+}
+
+/// What became of one mutant of a verified claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MutantFate {
+    /// Refuted: the check tells the mutant from the formula.
+    Killed,
+    /// Verified although it differs from the formula: the check cannot tell them apart.
+    Survived,
+    /// Mathematically equal to the formula (checked: formula = mutant is verified).
+    Equivalent,
+    Undecided,
+}
+
+/// One mutant of a claim: an edit of its right side, and how checking it ended.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Mutant {
+    pub edit: EditKind,
+    /// The mutated right side.
+    pub tex: String,
+    pub fate: MutantFate,
+    /// The mutant's verdict: for a survivor its method and sizes say why the check could not
+    /// tell; for an undecided one the reason says what stopped it.
+    pub method: Option<Method>,
+    pub sizes: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
+    pub elapsed_ms: f64,
+}
+
+/// The mutants of one verified claim.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct ClaimMutants {
+    pub id: String,
+    pub section: String,
+    pub line: usize,
+    pub tex: String,
+    pub mutants: Vec<Mutant>,
 }

@@ -83,6 +83,9 @@ pub struct ClaimEntry {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub inconsistent: bool,
     pub elapsed_ms: f64,
+    /// For a refuted claim: the smallest edit of it derivcheck verifies ("did you mean").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<crate::model::Suggestion>,
 }
 
 /// What `check` made of one file: its claims with verdicts, the formulas it skipped and why,
@@ -201,6 +204,7 @@ impl ClaimEntry {
             example: c.verdict.example.clone(),
             inconsistent: c.verdict.inconsistent,
             elapsed_ms: c.verdict.elapsed_ms,
+            suggestion: c.verdict.suggestion.clone(),
         }
     }
 }
@@ -392,6 +396,9 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             ));
             if c.verdict != Status::Verified || c.example.is_some() {
                 out.push_str(&format!("\t{}\n", describe(&c.reason, lang)));
+            }
+            if let Some(s) = &c.suggestion {
+                out.push_str(&format!("\t{}: {}\n", w.did_you_mean, s.tex));
             }
             for m in c.example.iter().flat_map(|e| &e.matrices) {
                 out.push_str(&render_printed_matrix(m, &w));

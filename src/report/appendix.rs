@@ -166,6 +166,8 @@ struct ClaimView {
     understood: Math,
     counterexample: Option<CounterexampleView>,
     correct: Option<CorrectView>,
+    /// A refuted claim's verified repair, as math.
+    suggestion: Option<Math>,
     example: Vec<MatrixView>,
 }
 
@@ -459,6 +461,7 @@ fn claim_view(c: &ClaimEntry, lang: Lang, w: &AppendixWords, math: &dyn Fn(&str,
         understood: math(&c.understood, false),
         counterexample,
         correct,
+        suggestion: c.suggestion.as_ref().map(|s| math(&s.tex, false)),
         example,
     }
 }

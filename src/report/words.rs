@@ -47,6 +47,8 @@ pub struct Words {
     pub shadowing: &'static str,
     /// The one warning the notes stage gives.
     pub lone_dollar: &'static str,
+    /// Before a refuted claim's verified repair.
+    pub did_you_mean: &'static str,
 }
 
 impl Words {
@@ -94,6 +96,7 @@ pub fn words(lang: Lang) -> Words {
             example_definitions: "example definitions",
             worked_example: "worked example",
             assuming: "assuming",
+            did_you_mean: "did you mean (verified)",
             max_difference: "max difference",
             tolerance: "tolerance",
             printed: "printed           ",
@@ -131,6 +134,7 @@ pub fn words(lang: Lang) -> Words {
             example_definitions: "示例定义",
             worked_example: "算例",
             assuming: "假设",
+            did_you_mean: "是否应为（已验证）",
             max_difference: "最大差",
             tolerance: "容差",
             printed: "印出值",
@@ -663,6 +667,7 @@ pub struct AppendixWords {
     pub right: &'static str,
     pub at_point: &'static str,
     pub correct: &'static str,
+    pub did_you_mean: &'static str,
     pub not_written: &'static str,
     pub at_counterexample: &'static str,
     pub assuming: &'static str,
@@ -725,6 +730,7 @@ pub fn appendix_words(lang: Lang) -> AppendixWords {
             right: "Right side",
             at_point: "At the point",
             correct: "The computed side is",
+            did_you_mean: "Did you mean (verified)",
             not_written: "not",
             at_counterexample: "at the counterexample's sizes and indices",
             assuming: "Assuming",
@@ -782,6 +788,7 @@ pub fn appendix_words(lang: Lang) -> AppendixWords {
             right: "右边",
             at_point: "取值点",
             correct: "计算所得为",
+            did_you_mean: "是否应为（已验证）",
             not_written: "而非",
             at_counterexample: "在反例的规模与下标处",
             assuming: "假设",
