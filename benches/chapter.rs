@@ -129,5 +129,26 @@ fn book(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, whole_chapter, attention, layer_norm, book);
+/// The slowest single-edit mutant known: the shipped chapter's 15.3 with one transpose dropped
+/// (`\bar K=\bar S^\mathsf TQ` written `\bar K=\bar SQ`), which once ran past 16 GB. Target:
+/// refuted in under 30 s (README, "Limits and cost").
+fn slowest_mutant(c: &mut Criterion) {
+    let text = std::fs::read_to_string(chapter_dir().join("notes.en.md")).unwrap();
+    let mutant = text.replacen(r"\bar K=\bar S^\mathsf TQ", r"\bar K=\bar SQ", 1);
+    assert_ne!(mutant, text, "the transpose to drop is in the chapter");
+    let docs = vec![Document::parse("mutant.md", mutant)];
+    let spec_text = shipped_spec();
+    let mut group = c.benchmark_group("mutants");
+    group.sample_size(10).measurement_time(Duration::from_secs(60));
+    group.bench_function("15.3 with a transpose dropped (target < 30 s)", |b| {
+        b.iter(|| {
+            let spec = Spec::parse("checks.toml", &spec_text).unwrap();
+            let report = check_documents(&docs, Some(spec), spec_text.clone(), CheckOptions::uncached()).unwrap();
+            assert!(report.summary.refuted > 0, "the mutant is refuted");
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, whole_chapter, attention, layer_norm, book, slowest_mutant);
 criterion_main!(benches);

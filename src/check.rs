@@ -155,6 +155,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
     let assumptions_hold = scope.assumptions.iter().all(|a| numeric::satisfy(&floats, a).unwrap_or(false));
     let assuming: Vec<String> = scope.assumptions.iter().map(|a| a.tex.clone()).collect();
     let shared = SharedPoints::default();
+    let terms = mutate::section_terms(plan);
     plan.claims
         .iter()
         .map(|claim| {
@@ -165,7 +166,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
                 return CheckedClaim {
                     from_cache: true,
-                    ..checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict)))
+                    ..checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict), &terms))
                 };
             }
             let verdict = timed(|| {
@@ -193,19 +194,19 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             if let (Some(cache), Some(key), false) = (cache, &key, budget) {
                 cache.put(key, &verdict);
             }
-            checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict)))
+            checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict), &terms))
         })
         .collect()
 }
 
 /// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
 /// one ([`mutate::repair`]).
-fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
     if verdict.status != Status::Refuted || !claim.holds || verdict.suggestion.is_some() {
         return verdict;
     }
     let own = claim_scope(scope, claim);
-    let suggestion = mutate::repair(own.as_ref().unwrap_or(scope), claim, &verdict);
+    let suggestion = mutate::repair(own.as_ref().unwrap_or(scope), claim, &verdict, terms);
     Verdict { suggestion, ..verdict }
 }
 

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 mod book;
 mod cache;
 mod mdbook;
+mod mutate;
 mod progress;
 mod watch;
 
@@ -46,6 +47,8 @@ enum Command {
     Report(ReportArgs),
     /// Run as an mdBook preprocessor (`[preprocessor.derivcheck]`, `command = "derivcheck mdbook"`).
     Mdbook(mdbook::MdbookArgs),
+    /// Self-test: edit every verified claim once in every known way and check each mutant.
+    Mutate(mutate::MutateArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -198,6 +201,7 @@ pub fn main() -> i32 {
         Command::Init(args) => run_init(&args),
         Command::Report(args) => run_report(&args),
         Command::Mdbook(args) => mdbook::run(&args),
+        Command::Mutate(args) => mutate::run(&args),
         Command::Notation => write_stdout(&crate::notation::markdown_table()).map_or_else(|code| code, |_| EXIT_OK),
     }
 }
@@ -610,6 +614,32 @@ fn check_parsed(
     options: CheckOptions,
 ) -> Result<(crate::report::CheckReport, Vec<ParseFailure>), Vec<crate::sema::SpecProblem>> {
     let spec_path = spec.as_ref().map(|s| s.path.clone());
+    let (listing, failures, per_file) = plan_documents(docs, spec.as_ref(), &spec_text)?;
+    let checked = crate::cas::worker::run(move || {
+        per_file
+            .iter()
+            .map(|plans| crate::report::FileOutcome {
+                claims: crate::check::check_plans(plans, options.cache.as_deref(), options.deadline),
+                skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
+                roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
+                shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),
+            })
+            .collect::<Vec<_>>()
+    });
+    Ok((crate::report::build(listing, checked, spec_path), failures))
+}
+
+/// Parsed documents planned: the listing, the formulas that do not parse, and each file's
+/// section plans; spec entries that cannot take effect stop it (`Err`).
+#[allow(clippy::type_complexity)]
+fn plan_documents(
+    docs: &[crate::notes::Document],
+    spec: Option<&crate::spec::Spec>,
+    spec_text: &str,
+) -> Result<
+    (crate::listing::Listing, Vec<ParseFailure>, Vec<Vec<crate::sema::SectionPlan>>),
+    Vec<crate::sema::SpecProblem>,
+> {
     let parsed = crate::listing::parse_all(docs);
     let (listing, failures) = crate::listing::build_from(docs, &parsed, false);
     let per_file: Vec<Vec<crate::sema::SectionPlan>> = docs
@@ -623,7 +653,7 @@ fn check_parsed(
                     r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement })
                 })
                 .collect();
-            crate::sema::plan(doc, &formulas, spec.as_ref(), &spec_text, std::ptr::eq(doc, &docs[0]))
+            crate::sema::plan(doc, &formulas, spec, spec_text, std::ptr::eq(doc, &docs[0]))
         })
         .collect();
     let mut problems: Vec<crate::sema::SpecProblem> = Vec::new();
@@ -635,18 +665,7 @@ fn check_parsed(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let checked = crate::cas::worker::run(move || {
-        per_file
-            .iter()
-            .map(|plans| crate::report::FileOutcome {
-                claims: crate::check::check_plans(plans, options.cache.as_deref(), options.deadline),
-                skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
-                roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
-                shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),
-            })
-            .collect::<Vec<_>>()
-    });
-    Ok((crate::report::build(listing, checked, spec_path), failures))
+    Ok((listing, failures, per_file))
 }
 
 /// A spec that cannot be used: unreadable, or invalid at a position of its text.

@@ -452,6 +452,31 @@ pub enum EditKind {
     IndexLetter,
     Exponent,
     SumBound,
+    /// Repairs only: a factor squared (`1-\tanh(a)` → `1-\tanh(a)^2`).
+    AddPower,
+    /// Repairs only: a fraction turned over (`\frac{n-1}{n}` → `\frac{n}{n-1}`).
+    Reciprocal,
+    /// Repairs only: a term another formula of the section writes, added or subtracted.
+    AddTerm,
+    /// Repairs only: an approximation's number rounded from the value computed, to its digits.
+    Rounding,
+    /// Repairs only: a letter the claim writes put before a term (`+\gamma \mathbf{s}_{t-1}`).
+    InsertFactor,
+}
+
+impl EditKind {
+    /// How drastic the edit is, for ranking repairs of equal size: a sign before a transpose or
+    /// a swap, those before a changed number, a dropped or added term last.
+    pub fn rank(self) -> u8 {
+        use EditKind::*;
+        match self {
+            FlipSign | SwapDifference => 0,
+            AddTranspose | DropTranspose | SwapFactors | TogglePrime => 1,
+            IndexLetter | Exponent | SumBound => 2,
+            ConstantFactor | AddPower | Reciprocal | Rounding => 3,
+            DropTerm | AddTerm | InsertFactor => 4,
+        }
+    }
 }
 
 /// A formula derivcheck verified, offered for a refuted claim: the claim with its right side
@@ -477,7 +502,27 @@ pub enum MutantFate {
     Survived,
     /// Mathematically equal to the formula (checked: formula = mutant is verified).
     Equivalent,
+    /// Not a formula at the stated shapes (an index past its range, a matrix where a number is
+    /// expected, notation derivcheck refuses): the edit made no mutant worth checking, as a
+    /// mutant that does not compile in program mutation testing.
+    IllFormed,
+    /// Checked without an answer (a budget ran out): counts against the kill rate.
     Undecided,
+}
+
+impl MutantFate {
+    /// The fate of a mutant whose check ended `undecided` for `reason`.
+    pub fn undecided_for(reason: &Reason) -> MutantFate {
+        match reason {
+            Reason::NotRead { .. }
+            | Reason::IndexOutOfRange { .. }
+            | Reason::UnboundIndex { .. }
+            | Reason::NotScalar { .. }
+            | Reason::NotALeaf { .. }
+            | Reason::ShapeMismatch { .. } => MutantFate::IllFormed,
+            _ => MutantFate::Undecided,
+        }
+    }
 }
 
 /// One mutant of a claim: an edit of its right side, and how checking it ended.
@@ -499,6 +544,8 @@ pub struct Mutant {
 /// The mutants of one verified claim.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ClaimMutants {
+    /// The notes file (or spec) the claim is read from.
+    pub file: String,
     pub id: String,
     pub section: String,
     pub line: usize,

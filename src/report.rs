@@ -273,6 +273,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
 }
 
 pub mod appendix;
+pub mod mutation;
 pub mod undecided;
 mod words;
 pub use words::{describe, unparsed_advice, unparsed_summary, words, Words};

@@ -1769,7 +1769,8 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
 
 /// Letters the formulas only ever apply (`g(x)`, `g'(h(x))`, `f(x, y)`): not defined, declared,
 /// written as a value, used as a vector or matrix, nor an index. Greek and Latin letters only
-/// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), and never `P`, `E` or `p` of probability.
+/// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), never `P`, `E` or `p` of probability, nor
+/// σ, which undefined means the logistic function.
 fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {
     fn heads(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
         if let ExprKind::Call { func, .. } = &e.kind {
@@ -1797,6 +1798,9 @@ fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collect
             && !scope.values.contains(k)
             && !scope.matrix_like.contains(k)
             && !matches!(k.as_str(), "P" | "E" | "p" | "e" | "\\Pr")
+            // σ undefined is, by convention, the logistic function (p = σ(z) in every logistic
+            // regression): read as an arbitrary function it would refute ∂ℓ/∂z = p - y.
+            && k != "\\sigma"
     });
     found
 }

@@ -36,12 +36,36 @@ pub struct Letters<'a> {
 /// Every single edit of `side` (whose text is `tex[side.span]`, spans relative to `tex`) that
 /// still parses, each once.
 pub fn edits(tex: &str, side: &Expr, letters: &Letters) -> Vec<Edit> {
-    let (start, end) = (side.span.start, side.span.end);
-    let Some(text) = tex.get(start..end) else { return Vec::new() };
+    let Some(text) = tex.get(side.span.start..side.span.end) else { return Vec::new() };
     let mut raw: Vec<(EditKind, usize, usize, String)> = Vec::new();
     collect(tex, side, None, letters, &mut raw);
     // The whole side negated.
-    raw.push((EditKind::FlipSign, start, end, format!("-\\left({text}\\right)")));
+    raw.push((EditKind::FlipSign, side.span.start, side.span.end, format!("-\\left({text}\\right)")));
+    apply(tex, side, raw)
+}
+
+/// The edits a repair tries besides [`edits`]: a factor squared, a constant tripled or halved,
+/// a number's denominator dropped, a fraction turned over, an entry of a bracketed vector
+/// negated, each of `terms` (TeX another formula of the section writes) added to or
+/// subtracted from every sum of the side, the side included, and each of `factors` put before
+/// every term of a sum (`+\mathbf{s}_{t-1}` → `+\gamma \mathbf{s}_{t-1}`).
+pub fn repair_edits(tex: &str, side: &Expr, letters: &Letters, terms: &[String], factors: &[String]) -> Vec<Edit> {
+    let mut raw: Vec<(EditKind, usize, usize, String)> = Vec::new();
+    collect_for_repair(tex, side, None, false, terms, &mut raw);
+    insert_factors(tex, side, factors, &mut raw);
+    let mut out = edits(tex, side, letters);
+    for edit in apply(tex, side, raw) {
+        if !out.iter().any(|e| e.tex == edit.tex) {
+            out.push(edit);
+        }
+    }
+    out
+}
+
+/// The raw replacements made on `side`'s text, each read back through the parser, once.
+fn apply(tex: &str, side: &Expr, raw: Vec<(EditKind, usize, usize, String)>) -> Vec<Edit> {
+    let (start, end) = (side.span.start, side.span.end);
+    let Some(text) = tex.get(start..end) else { return Vec::new() };
     let mut out: Vec<Edit> = Vec::new();
     for (kind, a, b, replacement) in raw {
         if a < start || b > end || a > b {
@@ -64,6 +88,93 @@ pub fn parse_side(tex: &str) -> Option<Expr> {
     match statement.chains.as_slice() {
         [chain] if chain.links.is_empty() => chain.first.clone(),
         _ => None,
+    }
+}
+
+/// `index`: `e` is inside a subscript's index (`m_2`), whose numbers are no constants.
+fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKind, usize, usize, String)>) {
+    if let ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } = &e.kind {
+        let left_is_sum = matches!(lhs.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. });
+        for term in if left_is_sum { vec![rhs] } else { vec![lhs, rhs] } {
+            if matches!(term.kind, ExprKind::Number { .. }) {
+                continue;
+            }
+            let text = tex.get(term.span.start..term.span.end).unwrap_or("");
+            for factor in factors {
+                out.push((EditKind::InsertFactor, term.span.start, term.span.end, format!("{factor} {text}")));
+            }
+        }
+    }
+    for c in e.children() {
+        insert_factors(tex, c, factors, out);
+    }
+}
+
+fn collect_for_repair(
+    tex: &str,
+    e: &Expr,
+    parent: Option<&Expr>,
+    index: bool,
+    terms: &[String],
+    out: &mut Vec<(EditKind, usize, usize, String)>,
+) {
+    let text = |x: &Expr| tex.get(x.span.start..x.span.end).unwrap_or("").to_string();
+    let (s, t) = (e.span.start, e.span.end);
+    let powered = parent.is_some_and(|p| matches!(p.kind, ExprKind::Power { .. } | ExprKind::Transpose { .. }));
+    let is_base =
+        parent.is_some_and(|p| matches!(&p.kind, ExprKind::Subscript { base, .. } if std::ptr::eq(base.as_ref(), e)));
+    match &e.kind {
+        ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Call { .. } | ExprKind::Apply { .. }
+            if !powered && !is_base && !index =>
+        {
+            out.push((EditKind::AddPower, s, t, format!("{}^2", text(e))));
+        }
+        ExprKind::Number { value } if !index => {
+            if let Ok(n) = value.parse::<f64>() {
+                let decimals = value.split_once('.').map_or(0, |(_, d)| d.len());
+                let tripled = format!("{:.*}", decimals, 3.0 * n);
+                out.push((EditKind::ConstantFactor, s, t, tripled));
+                let half = n / 2.0;
+                let exact = format!("{:.*}", decimals, half);
+                let denominator = parent
+                    .is_some_and(|p| matches!(&p.kind, ExprKind::Frac { den, .. } if std::ptr::eq(den.as_ref(), e)));
+                if n != 0.0 && exact.parse::<f64>().is_ok_and(|h| h == half) && !(denominator && half == 1.0) {
+                    out.push((EditKind::ConstantFactor, s, t, exact));
+                }
+            }
+        }
+        ExprKind::Frac { num, den } => {
+            if matches!(den.kind, ExprKind::Number { .. }) {
+                // `\frac\lambda2 w` → `\lambda w`; braces only where a letter follows.
+                let letter_follows = tex[t..].chars().next().is_some_and(char::is_alphabetic);
+                let bare = matches!(num.kind, ExprKind::Symbol(_)) && !letter_follows;
+                let numerator = if bare { text(num) } else { format!("{{{}}}", text(num)) };
+                out.push((EditKind::ConstantFactor, s, t, numerator));
+            }
+            out.push((EditKind::Reciprocal, s, t, format!("\\frac{{{}}}{{{}}}", text(den), text(num))));
+        }
+        ExprKind::Tuple { items, .. } => {
+            for item in items {
+                if matches!(item.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Binary { .. }) {
+                    out.push((EditKind::FlipSign, item.span.start, item.span.end, format!("-{}", text(item))));
+                }
+            }
+        }
+        _ => {}
+    }
+    let sum = matches!(e.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. });
+    let sum_parent = parent.is_some_and(|p| matches!(p.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. }));
+    // Terms go at the end of every sum (not of a sum's left operand, which is the same place).
+    if (sum || parent.is_none()) && !sum_parent {
+        for term in terms {
+            for sign in ["+", "-"] {
+                out.push((EditKind::AddTerm, t, t, format!("{sign}{term}")));
+            }
+        }
+    }
+    for c in e.children() {
+        let in_index = index || matches!(&e.kind, ExprKind::Subscript { index, .. } if std::ptr::eq(index.as_ref(), c));
+        collect_for_repair(tex, c, Some(e), in_index, terms, out);
     }
 }
 
@@ -139,11 +250,32 @@ fn collect(
                 }
             }
         }
-        ExprKind::Power { exponent, .. } => {
+        ExprKind::Power { base, exponent } => {
+            if !matches!(exponent.kind, ExprKind::Number { .. }) {
+                // `^{n-1}` → `^{n}`, `^{n-2}`; `^{t}` → `^{t+1}`, `^{t-1}`.
+                let written = text(exponent);
+                let mut shifted = vec![format!("{{{written}+1}}"), format!("{{{written}-1}}")];
+                if let ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } = &exponent.kind {
+                    if matches!(&rhs.kind, ExprKind::Number { value } if value == "1") {
+                        let op =
+                            if matches!(exponent.kind, ExprKind::Binary { op: BinOp::Add, .. }) { "+" } else { "-" };
+                        shifted = vec![format!("{{{}}}", text(lhs)), format!("{{{}{op}2}}", text(lhs))];
+                    }
+                }
+                let (a, b) = (base.span.end, t);
+                for replacement in shifted {
+                    out.push((EditKind::Exponent, a, b, format!("^{replacement}")));
+                }
+            }
             if let ExprKind::Number { value } = &exponent.kind {
                 if let Ok(n) = value.parse::<i64>() {
                     for m in [n + 1, n - 1].into_iter().filter(|m| *m != 0) {
-                        out.push((EditKind::Exponent, exponent.span.start, exponent.span.end, format!("{{{m}}}")));
+                        if m == 1 {
+                            // `D^2` → `D`: a first power is written without its exponent.
+                            out.push((EditKind::Exponent, base.span.end, t, String::new()));
+                        } else {
+                            out.push((EditKind::Exponent, exponent.span.start, exponent.span.end, format!("{{{m}}}")));
+                        }
                     }
                 }
             }
@@ -206,5 +338,9 @@ mod tests {
         assert!(got.iter().any(|(k, t)| *k == EditKind::SumBound && t == r"\sum_{j=1}^{q-1} a_j x_j^2"), "{got:?}");
         assert!(got.iter().any(|(k, t)| *k == EditKind::IndexLetter && t == r"\sum_{j=1}^q a_k x_j^2"), "{got:?}");
         assert!(all("2x", &[], &[]).iter().any(|(k, t)| *k == EditKind::ConstantFactor && t == "4x"));
+        assert!(
+            all("a/D^2", &[], &[]).iter().any(|(k, t)| *k == EditKind::Exponent && t == "a/D"),
+            "a first power drops its exponent"
+        );
     }
 }

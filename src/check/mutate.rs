@@ -7,12 +7,12 @@
 //! - [`repair`]: for a refuted claim, the edits (and the expression the CAS computed) that
 //!   derivcheck verifies; the smallest is offered as "did you mean". Budgeted; never a guess.
 
-use super::edits::{edits, parse_side, Edit, Letters};
+use super::edits::{edits, parse_side, repair_edits, Edit, Letters};
 use super::{check_claim, claim_scope, within_run, Decl, Scope};
 use crate::model::{ClaimMutants, Mutant, MutantFate, Status, Suggestion, Verdict};
 use crate::numeric;
 use crate::sema::{Claim, Origin, SectionPlan};
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::time::{Duration, Instant};
 
 /// How long a refuted claim's repair may be searched for.
@@ -21,8 +21,14 @@ const REPAIR_TIME: Duration = Duration::from_secs(4);
 const PAIRS_FROM: usize = 24;
 
 /// Every verified claim of the plans (not a worked example's), with its mutants checked.
-/// `progress` is told each claim's id before its mutants run.
-pub fn mutate_plans(plans: &[SectionPlan], deadline: Option<Instant>, progress: &dyn Fn(&str)) -> Vec<ClaimMutants> {
+/// `file` names the notes the plans are read from; `progress` is told each claim's id before
+/// its mutants run.
+pub fn mutate_plans(
+    file: &str,
+    plans: &[SectionPlan],
+    deadline: Option<Instant>,
+    progress: &dyn Fn(&str),
+) -> Vec<ClaimMutants> {
     let mut out = Vec::new();
     for plan in plans.iter().filter(|p| p.example.is_none()) {
         let Ok(scope) = &plan.scope else { continue };
@@ -45,14 +51,15 @@ pub fn mutate_plans(plans: &[SectionPlan], deadline: Option<Instant>, progress: 
                 let started = Instant::now();
                 let Some(mutant) = sides.with_right(claim, &edit) else { continue };
                 let verdict = check_claim(scope, &mutant, Some(&floats), None);
-                let fate = match verdict.status {
-                    Status::Refuted => MutantFate::Killed,
-                    Status::Undecided => MutantFate::Undecided,
-                    Status::Verified if equivalent(scope, claim, &edit) => MutantFate::Equivalent,
-                    Status::Verified => MutantFate::Survived,
+                let (fate, reason) = match verdict.status {
+                    Status::Refuted => (MutantFate::Killed, None),
+                    Status::Undecided => (MutantFate::undecided_for(&verdict.reason), Some(verdict.reason.clone())),
+                    Status::Verified => match equivalent(scope, claim, &edit) {
+                        Ok(()) => (MutantFate::Equivalent, None),
+                        Err(why) => (MutantFate::Survived, why),
+                    },
                 };
                 let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-                let reason = (fate == MutantFate::Undecided).then(|| verdict.reason.clone());
                 mutants.push(Mutant {
                     edit: edit.kind,
                     tex: edit.tex.clone(),
@@ -67,6 +74,7 @@ pub fn mutate_plans(plans: &[SectionPlan], deadline: Option<Instant>, progress: 
                 Origin::Notes { line, .. } | Origin::Spec { line, .. } => *line,
             };
             out.push(ClaimMutants {
+                file: file.to_string(),
                 id: claim.id.clone(),
                 section: claim.section.clone(),
                 line,
@@ -78,61 +86,124 @@ pub fn mutate_plans(plans: &[SectionPlan], deadline: Option<Instant>, progress: 
     out
 }
 
-/// Is the edited side the same function as the written one (formula = mutant verified)?
-fn equivalent(scope: &Scope, claim: &Claim, edit: &Edit) -> bool {
+/// Is the edited side the same function as the written one? `formula = mutant` is checked at
+/// sizes one past the section's largest (where it has sizes), so a mutant the stated sizes cannot
+/// tell from the formula (a product of 1 × 1 matrices commutes) is a survivor, not an
+/// equivalent; `Err` carries what the larger sizes found (the difference that shows the sizes
+/// too small), if anything.
+fn equivalent(scope: &Scope, claim: &Claim, edit: &Edit) -> Result<(), Option<crate::model::Reason>> {
     let same = Claim { lhs: claim.rhs.clone(), rhs: edit.expr.clone(), ..claim.clone() };
-    check_claim(scope, &same, None, None).status == Status::Verified
+    let larger = (!scope.sizes.is_empty()).then(|| {
+        let mut larger = scope.clone();
+        for values in larger.sizes.values_mut() {
+            *values = vec![values.iter().max().copied().unwrap_or(1) + 1];
+        }
+        larger
+    });
+    let verdict = check_claim(larger.as_ref().unwrap_or(scope), &same, None, None);
+    match verdict.status {
+        Status::Verified => Ok(()),
+        _ => Err(Some(verdict.reason)),
+    }
 }
 
 /// The smallest edit of a refuted claim that derivcheck verifies, if the budget finds one: the
-/// single edits first (and the expression the CAS computed for the other side), then pairs.
-pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict) -> Option<Suggestion> {
+/// single edits of either side (those of [`super::edits::repair_edits`], `terms` being the
+/// additive terms the section's other formulas write), an approximation's number rounded from
+/// the value computed, the expression the CAS computed for the other side where it is short,
+/// then pairs of edits of the right side. Ranked by how much of the text changes, then by how
+/// drastic the edit is.
+pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[String]) -> Option<Suggestion> {
     let deadline = within_run(Instant::now() + REPAIR_TIME);
     let sides = Sides::of(claim)?;
     let letters = LettersOf::new(scope);
-    let single = edits(&claim.tex, &claim.rhs, &letters.letters());
-    let verifies = |edit: &Edit| -> Option<Verdict> {
-        let mutant = sides.with_right(claim, edit)?;
-        let verdict = check_claim(scope, &mutant, None, None);
+    let relation = if claim.approx { "\\approx " } else { "=" };
+    let verifies = |mutant: Option<Claim>| -> Option<Verdict> {
+        let verdict = check_claim(scope, &mutant?, None, None);
         (verdict.status == Status::Verified).then_some(verdict)
     };
-    let offer = |edit: &Edit, kinds: Vec<crate::model::EditKind>, verdict: Verdict| Suggestion {
-        tex: format!("{}={}", sides.left, edit.tex),
+    let offer = |left: &str, right: &str, kinds: Vec<crate::model::EditKind>, verdict: Verdict| Suggestion {
+        tex: format!("{left}{relation}{right}"),
         edits: kinds,
         method: verdict.method,
         sizes: verdict.sizes,
     };
-    let mut found: Vec<(usize, Suggestion)> = Vec::new();
-    for edit in &single {
-        if Instant::now() >= deadline {
+    let rank =
+        |kinds: &[crate::model::EditKind], changed: usize| (changed, kinds.iter().map(|k| k.rank()).max().unwrap_or(9));
+    let mut found: Vec<((usize, u8), Suggestion)> = Vec::new();
+    let factors = scalar_letters(claim, &letters);
+    let right_edits = repair_edits(&claim.tex, &claim.rhs, &letters.letters(), terms, &factors);
+    let left_edits = repair_edits(&claim.tex, &claim.lhs, &letters.letters(), terms, &factors);
+    // In turn, each only where the one before found nothing: edits of the right side (what a
+    // formula claims of the left), of the left side, then a term added to the right side.
+    let added = |e: &&Edit| matches!(e.kind, crate::model::EditKind::AddTerm | crate::model::EditKind::InsertFactor);
+    let phases: [(bool, Vec<&Edit>); 3] = [
+        (true, right_edits.iter().filter(|e| !added(e)).collect()),
+        (false, left_edits.iter().filter(|e| !added(e)).collect()),
+        (true, right_edits.iter().filter(added).collect()),
+    ];
+    for (right, candidates) in phases {
+        if !found.is_empty() {
             break;
         }
-        if let Some(v) = verifies(edit) {
-            found.push((distance(&sides.right, &edit.tex), offer(edit, vec![edit.kind], v)));
+        for edit in candidates {
+            if Instant::now() >= deadline {
+                break;
+            }
+            let (mutant, written) = if right {
+                (sides.with_right(claim, edit), &sides.right)
+            } else {
+                (sides.with_left(claim, edit), &sides.left)
+            };
+            if let Some(v) = verifies(mutant) {
+                let (left, right_tex) = if right { (&sides.left, &edit.tex) } else { (&edit.tex, &sides.right) };
+                found.push((
+                    rank(&[edit.kind], distance(written, &edit.tex)),
+                    offer(left, right_tex, vec![edit.kind], v),
+                ));
+            }
+        }
+    }
+    let counterexample = refuted.counterexample.as_ref();
+    // `\sqrt5\approx 2.4`: the left side's value to the written number's digits.
+    if let (true, ExprKind::Number { value }, Some(c)) =
+        (claim.approx, &claim.rhs.kind, counterexample.and_then(|c| c.mismatch.as_ref()))
+    {
+        let decimals = value.split_once('.').map_or(0, |(_, d)| d.len());
+        let tex = format!("{:.*}", decimals, c.lhs);
+        if let Some(expr) = parse_side(&tex) {
+            let edit = Edit { kind: crate::model::EditKind::Rounding, tex, expr };
+            if let Some(v) = verifies(sides.with_right(claim, &edit)) {
+                found.push((
+                    rank(&[edit.kind], distance(&sides.right, &edit.tex)),
+                    offer(&sides.left, &edit.tex, vec![edit.kind], v),
+                ));
+            }
         }
     }
     // The other side as the CAS computed it, where it is short (a scalar slip's right value).
     if found.is_empty() {
-        let computed =
-            refuted.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).and_then(|m| m.correct.clone());
+        let computed = counterexample.and_then(|c| c.mismatch.as_ref()).and_then(|m| m.correct.clone());
         if let Some((tex, _, _)) = computed.filter(|(tex, _, _)| tex.chars().count() <= 80) {
             if let Some(expr) = parse_side(&tex) {
                 let edit = Edit { kind: crate::model::EditKind::FlipSign, tex, expr };
-                if let Some(v) = verifies(&edit) {
-                    found.push((usize::MAX / 2, offer(&edit, Vec::new(), v)));
+                if let Some(v) = verifies(sides.with_right(claim, &edit)) {
+                    found.push(((usize::MAX / 2, 9), offer(&sides.left, &edit.tex, Vec::new(), v)));
                 }
             }
         }
     }
+    let single = edits(&claim.tex, &claim.rhs, &letters.letters());
     if found.is_empty() && single.len() <= PAIRS_FROM {
         'pairs: for first in &single {
             for second in edits(&first.tex, &first.expr, &letters.letters()) {
                 if Instant::now() >= deadline {
                     break 'pairs;
                 }
-                if let Some(v) = verifies(&second) {
-                    let suggestion = offer(&second, vec![first.kind, second.kind], v);
-                    found.push((distance(&sides.right, &second.tex) + 1000, suggestion));
+                if let Some(v) = verifies(sides.with_right(claim, &second)) {
+                    let kinds = vec![first.kind, second.kind];
+                    let (changed, drastic) = rank(&kinds, distance(&sides.right, &second.tex));
+                    found.push(((changed + 1000, drastic), offer(&sides.left, &second.tex, kinds, v)));
                 }
             }
         }
@@ -151,7 +222,8 @@ fn distance(written: &str, edited: &str) -> usize {
 }
 
 /// A claim's two sides as written, where its tree reads back from its TeX (a claim the
-/// recurrences or the zero of a vector rewrote does not).
+/// recurrences or the zero of a vector rewrote does not: `\mathbf{s}_{t-1}` read as the
+/// update's earlier step has no edit of its text to check, so it gets no suggestion).
 struct Sides {
     left: String,
     right: String,
@@ -168,7 +240,16 @@ impl Sides {
 
     /// The claim with its right side replaced by the edit, parsed whole so every span is its own.
     fn with_right(&self, claim: &Claim, edit: &Edit) -> Option<Claim> {
-        let tex = format!("{}={}", self.left, edit.tex);
+        Self::claim(claim, &self.left, &edit.tex)
+    }
+
+    /// The claim with its left side replaced by the edit.
+    fn with_left(&self, claim: &Claim, edit: &Edit) -> Option<Claim> {
+        Self::claim(claim, &edit.tex, &self.right)
+    }
+
+    fn claim(claim: &Claim, left: &str, right: &str) -> Option<Claim> {
+        let tex = format!("{left}={right}");
         let statement = crate::syntax::parse_formula(&tex).ok()?;
         let [chain] = statement.chains.as_slice() else { return None };
         let (Some(lhs), [link]) = (&chain.first, chain.links.as_slice()) else { return None };
@@ -234,4 +315,66 @@ impl Floats {
         };
         crate::eval::Instance::new(&self.backend, scope, &self.sizes, None, budget)
     }
+}
+
+/// The terms of every sum the section's claims write, anywhere in either side (as TeX, each
+/// once, numbers and long terms left out): what a repair may add to a side that dropped one.
+pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
+    const MOST: usize = 24;
+    const LONGEST: usize = 60;
+    fn walk(tex: &str, e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } = &e.kind {
+            let left_is_sum = matches!(lhs.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. });
+            for term in if left_is_sum { vec![rhs] } else { vec![lhs, rhs] } {
+                let operand = match &term.kind {
+                    ExprKind::Neg { operand } => operand,
+                    _ => term,
+                };
+                let Some(text) = tex.get(operand.span.start..operand.span.end) else { continue };
+                let trivial = matches!(operand.kind, ExprKind::Number { .. }) || text.chars().count() > LONGEST;
+                if !trivial && !out.iter().any(|t| t == text) {
+                    out.push(text.to_string());
+                }
+            }
+        }
+        for c in e.children() {
+            walk(tex, c, out);
+        }
+    }
+    let mut out = Vec::new();
+    for claim in &plan.claims {
+        walk(&claim.tex, &claim.lhs, &mut out);
+        walk(&claim.tex, &claim.rhs, &mut out);
+    }
+    out.truncate(MOST);
+    out
+}
+
+/// The plain letters a claim writes (not bold, no matrix, no function, no index), as TeX:
+/// factors a repair may put before a term that lost one.
+fn scalar_letters(claim: &Claim, letters: &LettersOf) -> Vec<String> {
+    use super::edits::Knows;
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Symbol(symbol) = &e.kind {
+            if symbol.style.is_none() && symbol.accents.is_empty() && symbol.label.is_none() {
+                let tex =
+                    if symbol.name.chars().count() > 1 { format!("\\{}", symbol.name) } else { symbol.name.clone() };
+                if !out.contains(&tex) {
+                    out.push(tex);
+                }
+            }
+        }
+        let index = |c: &Expr| matches!(&e.kind, ExprKind::Subscript { index, .. } if std::ptr::eq(index.as_ref(), c));
+        for c in e.children().filter(|c| !index(c)) {
+            walk(c, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&claim.lhs, &mut out);
+    walk(&claim.rhs, &mut out);
+    out.retain(|l| {
+        !letters.matrix(l) && !letters.function(l) && !letters.indices.contains(l) && parse_side(l).is_some()
+    });
+    out.truncate(6);
+    out
 }

@@ -839,3 +839,85 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
         (SkipReason::Marked, Lang::Zh) => "作者以 `<!-- derivcheck: skip -->` 标记跳过".into(),
     }
 }
+
+/// An edit's name (`derivcheck mutate`, the suggestions' notes).
+pub fn edit_name(kind: crate::model::EditKind, lang: Lang) -> &'static str {
+    use crate::model::EditKind::*;
+    let (en, zh) = match kind {
+        FlipSign => ("a sign flipped", "改变符号"),
+        SwapDifference => ("a difference swapped", "交换差的两项"),
+        AddTranspose => ("a transpose added", "加上转置"),
+        DropTranspose => ("a transpose dropped", "去掉转置"),
+        SwapFactors => ("factors swapped", "交换因子"),
+        TogglePrime => ("σ and σ′ exchanged", "σ 与 σ′ 互换"),
+        DropTerm => ("a term dropped", "删去一项"),
+        ConstantFactor => ("a constant changed", "改变常数"),
+        IndexLetter => ("an index letter changed", "改变下标字母"),
+        Exponent => ("an exponent changed by one", "指数加减一"),
+        SumBound => ("a sum's bound changed by one", "求和上限加减一"),
+        AddPower => ("a factor squared", "某因子取平方"),
+        Reciprocal => ("a fraction turned over", "分式上下颠倒"),
+        AddTerm => ("a term of the section added", "补上本节的一项"),
+        Rounding => ("rounded from the computed value", "按计算值取整"),
+        InsertFactor => ("a factor put before a term", "在某项前补上因子"),
+    };
+    if lang == Lang::Zh {
+        zh
+    } else {
+        en
+    }
+}
+
+/// A mutant's fate as `derivcheck mutate` prints it.
+pub fn fate_name(fate: crate::model::MutantFate, lang: Lang) -> &'static str {
+    use crate::model::MutantFate::*;
+    let (en, zh) = match fate {
+        Killed => ("killed", "被驳回"),
+        Survived => ("survived", "存活"),
+        Equivalent => ("equivalent", "等价"),
+        IllFormed => ("ill-formed", "不成立的变体"),
+        Undecided => ("undecided", "未判定"),
+    };
+    if lang == Lang::Zh {
+        zh
+    } else {
+        en
+    }
+}
+
+/// One line of `derivcheck mutate`'s tally: `name` is a section or the total.
+pub fn mutation_tally(name: &str, t: &super::mutation::Tally, lang: Lang) -> String {
+    if lang == Lang::Zh {
+        format!(
+            "{name}\t{} 个变体：{} 被驳回，{} 存活，{} 未判定，{} 等价，{} 不成立（驳回率 {:.1}%），最慢 {:.0} 毫秒\n",
+            t.mutants, t.killed, t.survived, t.undecided, t.equivalent, t.ill_formed, t.killed_percent, t.slowest_ms
+        )
+    } else {
+        format!(
+            "{name}\t{} mutants: {} killed, {} survived, {} undecided, {} equivalent, {} ill-formed ({:.1}% killed), slowest {:.0} ms\n",
+            t.mutants, t.killed, t.survived, t.undecided, t.equivalent, t.ill_formed, t.killed_percent, t.slowest_ms
+        )
+    }
+}
+
+/// The word for the whole run in a tally.
+pub fn total_name(lang: Lang) -> &'static str {
+    if lang == Lang::Zh {
+        "合计"
+    } else {
+        "total"
+    }
+}
+
+/// Why a mutant survived: the check at one size past the stated ones (`reason`) shows the
+/// stated sizes too small, or could not settle that the mutant equals the formula.
+pub fn survivor_why(reason: &Reason, lang: Lang) -> String {
+    let told = matches!(reason, Reason::Differs { .. });
+    let lead = match (told, lang == Lang::Zh) {
+        (true, false) => "the stated sizes cannot tell it from the formula; one size more can: ",
+        (true, true) => "所给尺寸区分不出它与原式，再大一号即可：",
+        (false, false) => "verified at the stated sizes; not shown equal to the formula at larger ones: ",
+        (false, true) => "在所给尺寸下验证通过；更大尺寸下未能证明与原式相等：",
+    };
+    format!("{lead}{}", describe(reason, lang))
+}

@@ -1,0 +1,102 @@
+//! `derivcheck mutate PATH`: the self-test of every check (see `check::mutate`). Reads the notes
+//! and spec as `check` does, mutates every verified claim and prints what became of the mutants,
+//! as text or JSON. Exit 0 when every decided mutant that differs from its formula is killed,
+//! 1 when one survived, 2 on bad input.
+
+use super::{plan_documents, read_notes, read_spec, write_stdout, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct MutateArgs {
+    /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
+    path: PathBuf,
+    /// The derivation spec (default: `checks.toml` in the chapter folder).
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = MutateFormat::Text)]
+    format: MutateFormat,
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    lang: LangArg,
+    /// Stop mutating after this many seconds (the claims not reached are left out).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<u64>,
+    /// Say on stderr which claim is being mutated.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MutateFormat {
+    Text,
+    Json,
+}
+
+pub fn run(args: &MutateArgs) -> i32 {
+    let docs = match read_notes(&args.path) {
+        Ok(docs) => docs,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let spec_path = args.spec.clone().or_else(|| {
+        let default = args.path.join("checks.toml");
+        (args.path.is_dir() && default.is_file()).then_some(default)
+    });
+    let (spec, spec_text) = match &spec_path {
+        None => (None, String::new()),
+        Some(p) => match read_spec(p) {
+            Ok((spec, text)) => (Some(spec), text),
+            Err(failure) => {
+                eprintln!("error: {}", failure.message());
+                return EXIT_BAD_INPUT;
+            }
+        },
+    };
+    let plans = match plan_documents(&docs, spec.as_ref(), &spec_text) {
+        Ok((_, _, plans)) => plans,
+        Err(problems) => {
+            for p in problems {
+                eprintln!(
+                    "error: {}:{}:{}: {}",
+                    spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                    p.line,
+                    p.col,
+                    p.message
+                );
+            }
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let files: Vec<String> = docs.iter().map(|d| d.path.clone()).collect();
+    let deadline = args.time_limit.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
+    let verbose = args.verbose;
+    let claims = crate::cas::worker::run(move || {
+        let progress = |id: &str| {
+            if verbose {
+                eprintln!("mutating {id}");
+            }
+        };
+        files
+            .iter()
+            .zip(&plans)
+            .flat_map(|(file, plans)| crate::check::mutate::mutate_plans(file, plans, deadline, &progress))
+            .collect::<Vec<_>>()
+    });
+    let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+    let text = match args.format {
+        MutateFormat::Text => crate::report::mutation::render_text(&claims, lang),
+        MutateFormat::Json => {
+            serde_json::to_string_pretty(&crate::report::mutation::report(&claims)).unwrap_or_default() + "\n"
+        }
+    };
+    if let Err(code) = write_stdout(&text) {
+        return code;
+    }
+    let survived = claims.iter().flat_map(|c| &c.mutants).any(|m| m.fate == crate::model::MutantFate::Survived);
+    if survived {
+        EXIT_REFUTED
+    } else {
+        EXIT_OK
+    }
+}
