@@ -69,7 +69,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"g(x), g'(h(x)), g''(x), f(x, y), f(\mathbf x)",
-        meaning: "a letter the notes only ever apply (never define, declare, or write as a value; not P, E or p) is a function nobody specified, where no spec pins the section: claims about it hold when the rules of calculus make them hold for every function (the product, quotient and chain rules verify; their slips are refuted, at a real smooth function); a vector argument makes it a function of the entries. A claim about its values alone (g(x+y)=g(x)+g(y)) is a property of the function meant: undecided",
+        meaning: "a letter the notes only ever apply (never define, declare, or write as a value; not P, E or p, nor σ, which undefined means the logistic function and is left undecided) is a function nobody specified, where no spec pins the section: claims about it hold when the rules of calculus make them hold for every function (the product, quotient and chain rules verify; their slips are refuted, at a real smooth function); a vector argument makes it a function of the entries. A claim about its values alone (g(x+y)=g(x)+g(y)) is a property of the function meant: undecided",
         example: "",
     },
     Notation {
