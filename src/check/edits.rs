@@ -44,16 +44,17 @@ pub fn edits(tex: &str, side: &Expr, letters: &Letters) -> Vec<Edit> {
     apply(tex, side, raw)
 }
 
-/// The edits a repair tries besides [`edits`]: a factor squared, a constant tripled or halved,
+/// The edits a repair tries besides `single` (the [`edits`] of the same side, which it returns
+/// first): a factor squared, a constant tripled or halved,
 /// a number's denominator dropped, a fraction turned over, an entry of a bracketed vector
 /// negated, each of `terms` (TeX another formula of the section writes) added to or
 /// subtracted from every sum of the side, the side included, and each of `factors` put before
 /// every term of a sum (`+\mathbf{s}_{t-1}` → `+\gamma \mathbf{s}_{t-1}`).
-pub fn repair_edits(tex: &str, side: &Expr, letters: &Letters, terms: &[String], factors: &[String]) -> Vec<Edit> {
+pub fn repair_edits(tex: &str, side: &Expr, single: Vec<Edit>, terms: &[String], factors: &[String]) -> Vec<Edit> {
     let mut raw: Vec<(EditKind, usize, usize, String)> = Vec::new();
     collect_for_repair(tex, side, None, false, terms, &mut raw);
     insert_factors(tex, side, factors, &mut raw);
-    let mut out = edits(tex, side, letters);
+    let mut out = single;
     for edit in apply(tex, side, raw) {
         if !out.iter().any(|e| e.tex == edit.tex) {
             out.push(edit);
@@ -91,18 +92,26 @@ pub fn parse_side(tex: &str) -> Option<Expr> {
     }
 }
 
-/// `index`: `e` is inside a subscript's index (`m_2`), whose numbers are no constants.
+/// The terms a sum node adds up itself: its right operand, and its left one unless that is the
+/// sum before it (`a - b + c` is ((a − b) + c): the node of `+` owns `c`, the inner one `a`, `b`).
+pub fn sum_terms(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+            if matches!(lhs.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. }) {
+                vec![rhs.as_ref()]
+            } else {
+                vec![lhs.as_ref(), rhs.as_ref()]
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKind, usize, usize, String)>) {
-    if let ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } = &e.kind {
-        let left_is_sum = matches!(lhs.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. });
-        for term in if left_is_sum { vec![rhs] } else { vec![lhs, rhs] } {
-            if matches!(term.kind, ExprKind::Number { .. }) {
-                continue;
-            }
-            let text = tex.get(term.span.start..term.span.end).unwrap_or("");
-            for factor in factors {
-                out.push((EditKind::InsertFactor, term.span.start, term.span.end, format!("{factor} {text}")));
-            }
+    for term in sum_terms(e).into_iter().filter(|t| !matches!(t.kind, ExprKind::Number { .. })) {
+        let text = tex.get(term.span.start..term.span.end).unwrap_or("");
+        for factor in factors {
+            out.push((EditKind::InsertFactor, term.span.start, term.span.end, format!("{factor} {text}")));
         }
     }
     for c in e.children() {
@@ -110,6 +119,7 @@ fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKi
     }
 }
 
+/// `index`: `e` is inside a subscript's index (`m_2`), whose numbers are no constants.
 fn collect_for_repair(
     tex: &str,
     e: &Expr,

@@ -7,12 +7,12 @@
 //! - [`repair`]: for a refuted claim, the edits (and the expression the CAS computed) that
 //!   derivcheck verifies; the smallest is offered as "did you mean". Budgeted; never a guess.
 
-use super::edits::{edits, parse_side, repair_edits, Edit, Letters};
+use super::edits::{edits, parse_side, repair_edits, sum_terms, Edit, Letters};
 use super::{check_claim, claim_scope, within_run, Decl, Scope};
 use crate::model::{ClaimMutants, Mutant, MutantFate, Status, Suggestion, Verdict};
 use crate::numeric;
 use crate::sema::{Claim, Origin, SectionPlan};
-use crate::syntax::ast::{BinOp, Expr, ExprKind};
+use crate::syntax::ast::{Expr, ExprKind};
 use std::time::{Duration, Instant};
 
 /// How long a refuted claim's repair may be searched for.
@@ -132,8 +132,10 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         |kinds: &[crate::model::EditKind], changed: usize| (changed, kinds.iter().map(|k| k.rank()).max().unwrap_or(9));
     let mut found: Vec<((usize, u8), Suggestion)> = Vec::new();
     let factors = scalar_letters(claim, &letters);
-    let right_edits = repair_edits(&claim.tex, &claim.rhs, &letters.letters(), terms, &factors);
-    let left_edits = repair_edits(&claim.tex, &claim.lhs, &letters.letters(), terms, &factors);
+    let single = edits(&claim.tex, &claim.rhs, &letters.letters());
+    let right_edits = repair_edits(&claim.tex, &claim.rhs, single.clone(), terms, &factors);
+    let left_single = edits(&claim.tex, &claim.lhs, &letters.letters());
+    let left_edits = repair_edits(&claim.tex, &claim.lhs, left_single, terms, &factors);
     // In turn, each only where the one before found nothing: edits of the right side (what a
     // formula claims of the left), of the left side, then a term added to the right side.
     let added = |e: &&Edit| matches!(e.kind, crate::model::EditKind::AddTerm | crate::model::EditKind::InsertFactor);
@@ -193,7 +195,6 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
             }
         }
     }
-    let single = edits(&claim.tex, &claim.rhs, &letters.letters());
     if found.is_empty() && single.len() <= PAIRS_FROM {
         'pairs: for first in &single {
             for second in edits(&first.tex, &first.expr, &letters.letters()) {
@@ -323,18 +324,15 @@ pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
     const MOST: usize = 24;
     const LONGEST: usize = 60;
     fn walk(tex: &str, e: &Expr, out: &mut Vec<String>) {
-        if let ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } = &e.kind {
-            let left_is_sum = matches!(lhs.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. });
-            for term in if left_is_sum { vec![rhs] } else { vec![lhs, rhs] } {
-                let operand = match &term.kind {
-                    ExprKind::Neg { operand } => operand,
-                    _ => term,
-                };
-                let Some(text) = tex.get(operand.span.start..operand.span.end) else { continue };
-                let trivial = matches!(operand.kind, ExprKind::Number { .. }) || text.chars().count() > LONGEST;
-                if !trivial && !out.iter().any(|t| t == text) {
-                    out.push(text.to_string());
-                }
+        for term in sum_terms(e) {
+            let operand = match &term.kind {
+                ExprKind::Neg { operand } => operand,
+                _ => term,
+            };
+            let Some(text) = tex.get(operand.span.start..operand.span.end) else { continue };
+            let trivial = matches!(operand.kind, ExprKind::Number { .. }) || text.chars().count() > LONGEST;
+            if !trivial && !out.iter().any(|t| t == text) {
+                out.push(text.to_string());
             }
         }
         for c in e.children() {

@@ -861,11 +861,7 @@ pub fn edit_name(kind: crate::model::EditKind, lang: Lang) -> &'static str {
         Rounding => ("rounded from the computed value", "按计算值取整"),
         InsertFactor => ("a factor put before a term", "在某项前补上因子"),
     };
-    if lang == Lang::Zh {
-        zh
-    } else {
-        en
-    }
+    in_language(lang, en, zh)
 }
 
 /// A mutant's fate as `derivcheck mutate` prints it.
@@ -878,11 +874,7 @@ pub fn fate_name(fate: crate::model::MutantFate, lang: Lang) -> &'static str {
         IllFormed => ("ill-formed", "不成立的变体"),
         Undecided => ("undecided", "未判定"),
     };
-    if lang == Lang::Zh {
-        zh
-    } else {
-        en
-    }
+    in_language(lang, en, zh)
 }
 
 /// One line of `derivcheck mutate`'s tally: `name` is a section or the total.
@@ -902,10 +894,15 @@ pub fn mutation_tally(name: &str, t: &super::mutation::Tally, lang: Lang) -> Str
 
 /// The word for the whole run in a tally.
 pub fn total_name(lang: Lang) -> &'static str {
+    in_language(lang, "total", "合计")
+}
+
+/// The English or the Chinese of a pair of words.
+fn in_language(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     if lang == Lang::Zh {
-        "合计"
+        zh
     } else {
-        "total"
+        en
     }
 }
 
