@@ -324,6 +324,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     };
     if args.verbose {
         eprintln!("{} of {} claim(s) from the cache", report.from_cache, report.summary.claims);
+        eprintln!("{} bounded worker(s) started for exact work", report.exact_workers);
     }
     if let Some(dir) = &args.report {
         let run = run_info(&args.path, spec_path.as_deref(), &spec_source);

@@ -20,6 +20,10 @@ pub struct CheckReport {
     /// is the same either way).
     #[serde(skip)]
     pub from_cache: usize,
+    /// Bounded workers (forked processes for exact work) this process has started so far (said
+    /// with `-v`; not part of the JSON).
+    #[serde(skip)]
+    pub exact_workers: usize,
 }
 
 impl CheckReport {
@@ -267,7 +271,8 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
             Status::Undecided => summary.undecided += 1,
         }
     }
-    let mut report = CheckReport { schema: JSON_SCHEMA, files, summary, from_cache };
+    let exact_workers = crate::cas::isolate::workers_started();
+    let mut report = CheckReport { schema: JSON_SCHEMA, files, summary, from_cache, exact_workers };
     report.summary.undecided_by_why = undecided::groups(&report);
     report
 }
@@ -416,7 +421,7 @@ mod tests {
 
     fn report(refuted: usize, inconsistent: usize) -> CheckReport {
         let summary = CheckSummary { refuted, inconsistent, ..Default::default() };
-        CheckReport { schema: JSON_SCHEMA, files: Vec::new(), summary, from_cache: 0 }
+        CheckReport { schema: JSON_SCHEMA, files: Vec::new(), summary, from_cache: 0, exact_workers: 0 }
     }
 
     #[test]

@@ -84,6 +84,28 @@ pub struct Claim {
     pub reading: ClaimReading,
 }
 
+impl Claim {
+    /// The sides as the notes write them (before a recurrence or a vector's zero rewrote them):
+    /// what the TeX's spans point into, what an edit of the text changes.
+    pub fn written_sides(&self) -> (&Expr, &Expr) {
+        match &self.reading.written {
+            Some(written) => (&written.lhs, &written.rhs),
+            None => (&self.lhs, &self.rhs),
+        }
+    }
+
+    /// This claim with other sides, written as its own are: read through the same rewrite.
+    pub fn with_written_sides(&self, lhs: &Expr, rhs: &Expr, tex: String) -> Claim {
+        let (lhs, rhs) = match &self.reading.written {
+            Some(written) => written.reread(lhs, rhs),
+            None => (lhs.clone(), rhs.clone()),
+        };
+        let mut reading = self.reading.clone();
+        reading.written = None;
+        Claim { lhs, rhs, tex, reading, ..self.clone() }
+    }
+}
+
 /// What the prose around a claim adds to it.
 #[derive(Debug, Clone, Default)]
 pub struct ClaimReading {
@@ -103,6 +125,38 @@ pub struct ClaimReading {
     /// Equations the text states as conditions before the claim, in its paragraph or the one
     /// before (`这里 $\sum_i\alpha_i=1$，因此 …`): a claim false in general may follow from them.
     pub stated: Vec<Assumption>,
+    /// The sides as written, where sema rewrote them (through a recurrence, or a `0` read as the
+    /// zero vector): an edit of the text (a repair, a mutant) is read the same way.
+    pub written: Option<Box<WrittenSides>>,
+}
+
+/// A claim's sides before sema rewrote them, and what rewrote them.
+#[derive(Debug, Clone)]
+pub struct WrittenSides {
+    pub lhs: Expr,
+    pub rhs: Expr,
+    /// The recurrences in force where the claim stands.
+    pub recurrences: Vec<recurrence::Recurrence>,
+}
+
+impl WrittenSides {
+    /// Other sides of the same claim, read as sema read the written ones.
+    pub fn reread(&self, lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
+        let (lhs, rhs, _) = read_sides(&self.recurrences, lhs, rhs);
+        (lhs, rhs)
+    }
+}
+
+/// A claim's sides as checked: through the recurrences they reach (with how they were read), or
+/// with a `0` against vectors read as the zero vector.
+fn read_sides(recurrences: &[recurrence::Recurrence], lhs: &Expr, rhs: &Expr) -> (Expr, Expr, Vec<String>) {
+    match recurrence::rewrite(recurrences, lhs, rhs) {
+        Some(read) => (read.lhs, read.rhs, read.reading),
+        None => {
+            let (lhs, rhs) = zero_of_vectors(lhs, rhs);
+            (lhs, rhs, Vec::new())
+        }
+    }
 }
 
 /// A reading of a formula other than "an identity for every value of its letters".
@@ -1009,13 +1063,16 @@ impl<'a> SectionBuilder<'a> {
                     let stated = Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at };
                     self.stated.push((block, stated));
                 }
-                let (lhs, rhs) = match recurrence::rewrite(&self.recurrences, prev, &link.rhs) {
-                    Some(read) => {
-                        reading.given.extend(read.reading);
-                        (read.lhs, read.rhs)
-                    }
-                    None => zero_of_vectors(prev, &link.rhs),
-                };
+                let (lhs, rhs, how) = read_sides(&self.recurrences, prev, &link.rhs);
+                reading.given.extend(how);
+                let explicit = |e: &Expr| print::explicit_tex(e, &|_| false);
+                if explicit(&lhs) != explicit(prev) || explicit(&rhs) != explicit(&link.rhs) {
+                    reading.written = Some(Box::new(WrittenSides {
+                        lhs: prev.clone(),
+                        rhs: link.rhs.clone(),
+                        recurrences: self.recurrences.clone(),
+                    }));
+                }
                 self.claims.push(Claim {
                     id: claim_id,
                     section: self.number.clone(),

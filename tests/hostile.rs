@@ -225,3 +225,24 @@ fn many_unclosed_mathjax_delimiters_end_cleanly() {
     let out = run_with_limit(&["check", notes.to_str().unwrap(), "--no-cache"], LIMIT);
     ends_cleanly(&out);
 }
+
+/// Being stoppable costs nothing where nothing needs stopping: a chapter whose claims the
+/// randomized test decides starts no bounded worker (`-v` counts them); a printed decimal,
+/// which the CAS rounds, starts one.
+#[test]
+fn a_chapter_that_needs_no_exact_work_starts_no_worker() {
+    let workers = |notes: &str| -> usize {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.md");
+        std::fs::write(&path, notes).unwrap();
+        let out = run(&["check", path.to_str().unwrap(), "--no-cache", "-v"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let line = stderr(&out).lines().find(|l| l.contains("bounded worker")).map(str::to_string);
+        let line = line.unwrap_or_else(|| panic!("-v counts the workers: {}", stderr(&out)));
+        line.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let randomized = "## 1 Rules\n\n$$(a+b)^2=a^2+2ab+b^2$$\n\n$$\\frac{d}{dx}e^{2x}=2e^{2x}$$\n";
+    assert_eq!(workers(randomized), 0);
+    let printed = format!("{randomized}\n$$\\sqrt{{2}}\\approx 1.414$$\n");
+    assert_eq!(workers(&printed), 1);
+}

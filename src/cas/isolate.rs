@@ -12,7 +12,7 @@
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Read;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The address space a job may add to the forking process's: past it, allocation fails and
@@ -23,6 +23,15 @@ pub const MEMORY_LIMIT_BYTES: u64 = 2 << 30;
 static IN_CHILD: AtomicBool = AtomicBool::new(false);
 /// Set where this process used Symbolica directly: forking would start a second permit holder.
 static USED_INLINE: AtomicBool = AtomicBool::new(false);
+
+/// Workers this process has forked (for `--verbose`, and the test that a chapter needing no
+/// exact work starts none).
+static WORKERS_STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many workers this process has forked so far.
+pub fn workers_started() -> usize {
+    WORKERS_STARTED.load(Ordering::SeqCst)
+}
 
 /// Why an isolated job gave no answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +81,9 @@ fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl F
             libc::close(write_fd);
         }
         return Err(Stopped::Unavailable);
+    }
+    if pid > 0 {
+        WORKERS_STARTED.fetch_add(1, Ordering::SeqCst);
     }
     if pid == 0 {
         IN_CHILD.store(true, Ordering::SeqCst);

@@ -47,7 +47,7 @@ pub fn mutate_plans(
             progress(&claim.id);
             let letters = LettersOf::new(scope);
             let mut mutants = Vec::new();
-            for edit in edits(&claim.tex, &claim.rhs, &letters.letters()) {
+            for edit in edits(&claim.tex, claim.written_sides().1, &letters.letters()) {
                 let started = Instant::now();
                 let Some(mutant) = sides.with_right(claim, &edit) else { continue };
                 let verdict = check_claim(scope, &mutant, Some(&floats), None);
@@ -92,7 +92,7 @@ pub fn mutate_plans(
 /// equivalent; `Err` carries what the larger sizes found (the difference that shows the sizes
 /// too small), if anything.
 fn equivalent(scope: &Scope, claim: &Claim, edit: &Edit) -> Result<(), Option<crate::model::Reason>> {
-    let same = Claim { lhs: claim.rhs.clone(), rhs: edit.expr.clone(), ..claim.clone() };
+    let same = claim.with_written_sides(claim.written_sides().1, &edit.expr, claim.tex.clone());
     let larger = (!scope.sizes.is_empty()).then(|| {
         let mut larger = scope.clone();
         for values in larger.sizes.values_mut() {
@@ -132,10 +132,11 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         |kinds: &[crate::model::EditKind], changed: usize| (changed, kinds.iter().map(|k| k.rank()).max().unwrap_or(9));
     let mut found: Vec<((usize, u8), Suggestion)> = Vec::new();
     let factors = scalar_letters(claim, &letters);
-    let single = edits(&claim.tex, &claim.rhs, &letters.letters());
-    let right_edits = repair_edits(&claim.tex, &claim.rhs, single.clone(), terms, &factors);
-    let left_single = edits(&claim.tex, &claim.lhs, &letters.letters());
-    let left_edits = repair_edits(&claim.tex, &claim.lhs, left_single, terms, &factors);
+    let (written_left, written_right) = claim.written_sides();
+    let single = edits(&claim.tex, written_right, &letters.letters());
+    let right_edits = repair_edits(&claim.tex, written_right, single.clone(), terms, &factors);
+    let left_single = edits(&claim.tex, written_left, &letters.letters());
+    let left_edits = repair_edits(&claim.tex, written_left, left_single, terms, &factors);
     // In turn, each only where the one before found nothing: edits of the right side (what a
     // formula claims of the left), of the left side, then a term added to the right side.
     let added = |e: &&Edit| matches!(e.kind, crate::model::EditKind::AddTerm | crate::model::EditKind::InsertFactor);
@@ -222,9 +223,10 @@ fn distance(written: &str, edited: &str) -> usize {
     (a.len() - prefix - suffix).max(b.len() - prefix - suffix)
 }
 
-/// A claim's two sides as written, where its tree reads back from its TeX (a claim the
-/// recurrences or the zero of a vector rewrote does not: `\mathbf{s}_{t-1}` read as the
-/// update's earlier step has no edit of its text to check, so it gets no suggestion).
+/// A claim's two sides as written, where its tree reads back from its TeX. A claim sema rewrote
+/// (`\mathbf{s}_{t-1}` read as the update's earlier step, a `0` as the zero vector) keeps its
+/// written sides: those are what reads back and what an edit changes, and the edited claim is
+/// read through the same rewrite.
 struct Sides {
     left: String,
     right: String,
@@ -232,11 +234,12 @@ struct Sides {
 
 impl Sides {
     fn of(claim: &Claim) -> Option<Sides> {
+        let (lhs, rhs) = claim.written_sides();
         let text = |e: &Expr| claim.tex.get(e.span.start..e.span.end).map(str::to_string);
-        let (left, right) = (text(&claim.lhs)?, text(&claim.rhs)?);
+        let (left, right) = (text(lhs)?, text(rhs)?);
         let written = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| false);
         let reads_back = |tex: &str, e: &Expr| parse_side(tex).is_some_and(|p| written(&p) == written(e));
-        (reads_back(&left, &claim.lhs) && reads_back(&right, &claim.rhs)).then_some(Sides { left, right })
+        (reads_back(&left, lhs) && reads_back(&right, rhs)).then_some(Sides { left, right })
     }
 
     /// The claim with its right side replaced by the edit, parsed whole so every span is its own.
@@ -254,7 +257,7 @@ impl Sides {
         let statement = crate::syntax::parse_formula(&tex).ok()?;
         let [chain] = statement.chains.as_slice() else { return None };
         let (Some(lhs), [link]) = (&chain.first, chain.links.as_slice()) else { return None };
-        Some(Claim { lhs: lhs.clone(), rhs: link.rhs.clone(), tex, ..claim.clone() })
+        Some(claim.with_written_sides(lhs, &link.rhs, tex))
     }
 }
 
@@ -319,7 +322,7 @@ impl Floats {
 }
 
 /// The terms of every sum the section's claims write, anywhere in either side (as TeX, each
-/// once, numbers and long terms left out): what a repair may add to a side that dropped one.
+/// once, numbers, ellipses and long terms left out): what a repair may add to a side that dropped one.
 pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
     const MOST: usize = 24;
     const LONGEST: usize = 60;
@@ -330,7 +333,9 @@ pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
                 _ => term,
             };
             let Some(text) = tex.get(operand.span.start..operand.span.end) else { continue };
-            let trivial = matches!(operand.kind, ExprKind::Number { .. }) || text.chars().count() > LONGEST;
+            // An added `\ldots` would only loosen the claim (older terms may then differ).
+            let trivial =
+                matches!(operand.kind, ExprKind::Number { .. } | ExprKind::Ellipsis) || text.chars().count() > LONGEST;
             if !trivial && !out.iter().any(|t| t == text) {
                 out.push(text.to_string());
             }
@@ -341,8 +346,9 @@ pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
     }
     let mut out = Vec::new();
     for claim in &plan.claims {
-        walk(&claim.tex, &claim.lhs, &mut out);
-        walk(&claim.tex, &claim.rhs, &mut out);
+        let (lhs, rhs) = claim.written_sides();
+        walk(&claim.tex, lhs, &mut out);
+        walk(&claim.tex, rhs, &mut out);
     }
     out.truncate(MOST);
     out
@@ -368,8 +374,9 @@ fn scalar_letters(claim: &Claim, letters: &LettersOf) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    walk(&claim.lhs, &mut out);
-    walk(&claim.rhs, &mut out);
+    let (lhs, rhs) = claim.written_sides();
+    walk(lhs, &mut out);
+    walk(rhs, &mut out);
     out.retain(|l| {
         !letters.matrix(l) && !letters.function(l) && !letters.indices.contains(l) && parse_side(l).is_some()
     });

@@ -77,6 +77,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
         files: Vec::new(),
         summary: CheckSummary::default(),
         from_cache: 0,
+        exact_workers: 0,
     };
     for (unit, outcome) in &outcomes {
         let shown = unit.path.display().to_string();
