@@ -459,6 +459,18 @@ fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
         }
         e.children().find_map(|c| applied(c, scope))
     }
+    // Each side applies a function the other does not (`\int_a^b f(x)\,dx = F(b)-F(a)`,
+    // `\nabla_\theta L(\theta) = \delta\nabla_\theta Q(s, a)`): no rule of calculus relates two
+    // functions nobody specified, so the claim says how they are related (F an antiderivative
+    // of f). A side that only drops one (`(fg)' = f'g`) is still refuted.
+    let unknown = |side: &Expr| -> std::collections::BTreeSet<String> {
+        let reached = crate::eval::reached(scope, vec![side]);
+        scope.unknown_functions.iter().filter(|f| reached.contains(*f)).cloned().collect()
+    };
+    let (left, right) = (unknown(&claim.lhs), unknown(&claim.rhs));
+    if let (Some(own), Some(_)) = (left.difference(&right).next(), right.difference(&left).next()) {
+        return Some(own.clone());
+    }
     if derivative(&claim.lhs) || derivative(&claim.rhs) {
         return None;
     }
@@ -572,14 +584,20 @@ fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
                 args.iter().for_each(|a| walk(scope, a, seen, out));
             }
             // `\sum_{i=0}^t \beta^i`: i is bound by the sum.
-            ExprKind::BigOp { lower, .. } => {
+            ExprKind::BigOp { op, lower, body, .. } => {
                 let mut inner = BTreeSet::new();
                 e.children().for_each(|c| walk(scope, c, seen, &mut inner));
-                let bound = lower.as_deref().map(|l| match &l.kind {
-                    ExprKind::Relation { chain } => chain.first.as_ref().and_then(crate::syntax::ast::index_letters),
-                    _ => crate::syntax::ast::index_letters(l),
-                });
-                for letter in bound.flatten().unwrap_or_default() {
+                let bound = if op.is_integral() {
+                    Some(crate::syntax::ast::integration_letters(op, body.as_deref()))
+                } else {
+                    lower.as_deref().and_then(|l| match &l.kind {
+                        ExprKind::Relation { chain } => {
+                            chain.first.as_ref().and_then(crate::syntax::ast::index_letters)
+                        }
+                        _ => crate::syntax::ast::index_letters(l),
+                    })
+                };
+                for letter in bound.unwrap_or_default() {
                     inner.remove(&letter);
                 }
                 out.extend(inner);
@@ -647,6 +665,9 @@ fn check_at(
     let deadline = within_run(Instant::now() + CLAIM_TIME);
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
+    if has_integral(&claim.lhs) || has_integral(&claim.rhs) {
+        return by_floats_alone(scope, claim, size_sets, &free, deadline);
+    }
     match randomized_at(scope, claim, size_sets, &free, deadline, shared) {
         Randomized::Proven { error, assignments } => {
             let Some(floats) = floats else { return randomized_verdict(error, assignments, sizes_text) };
@@ -704,6 +725,41 @@ fn check_at(
             }
         }
         Randomized::Inapplicable => symbolic_at(scope, claim, size_sets, floats, deadline),
+    }
+}
+
+/// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
+fn has_integral(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)
+}
+
+/// A claim only the floats can evaluate (an integral: quadrature), at several random draws of
+/// its leaves: verified (labelled numeric, never symbolic) where the sides agree to 10⁻⁷ at
+/// every draw, refuted where they differ by more than 10⁻³ at one, undecided between.
+fn by_floats_alone(
+    scope: &Scope,
+    claim: &Claim,
+    size_sets: &[BTreeMap<String, i64>],
+    free: &[String],
+    deadline: Instant,
+) -> Verdict {
+    use numeric::crosscheck::FloatsAlone;
+    let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline };
+    let sizes_text = describe_sizes(size_sets);
+    match numeric::crosscheck::floats_alone(scope, claim, size_sets, free, budget) {
+        FloatsAlone::Agree { assignments, .. } => Verdict::new(
+            Status::Verified,
+            Some(Method::Quadrature),
+            sizes_text,
+            Reason::Checked { assignments, rounded: false },
+        ),
+        FloatsAlone::Differs { mismatch, sizes, env } => {
+            let reason = refutation(&mismatch, &sizes, &env);
+            let counterexample = Counterexample { sizes, indices: env, mismatch: Some(mismatch) };
+            Verdict::refuted(Method::Quadrature, sizes_text, reason, counterexample)
+        }
+        FloatsAlone::Inconclusive { worst } => Verdict::undecided(Reason::FloatsInconclusive { worst }, sizes_text),
+        FloatsAlone::Failed(e) => Verdict { focus: focus_of(&e, claim), ..Verdict::undecided(e.reason(), sizes_text) },
     }
 }
 

@@ -105,6 +105,10 @@ pub enum Method {
     SymbolicNumeric,
     /// A printed decimal matches to half a unit in its last printed digit.
     Rounded,
+    /// Floating point alone, at random values of the leaves (several draws): what only the
+    /// floats can evaluate (an integral, by adaptive Gauss–Kronrod quadrature). Agreement to
+    /// 10⁻⁷ relative at every draw verifies; a difference above 10⁻³ refutes.
+    Quadrature,
     /// Randomized exact identity testing: zero at random points of a prime field, every
     /// transcendental function value a variable (Schwartz–Zippel); the verdict's
     /// `error_bound_log2` bounds the chance that a false identity passed.
@@ -273,6 +277,11 @@ pub enum Reason {
         proven_sizes: String,
         float_sizes: String,
         exact: Box<Reason>,
+    },
+    /// Only the floats could evaluate it, and their sides differ by more than rounding and
+    /// less than a refutation (`worst`, relative).
+    FloatsInconclusive {
+        worst: f64,
     },
     /// A claim the text says fails: it does.
     FailsAsTextSays {

@@ -183,6 +183,12 @@ pub const NOTATION: &[Notation] = &[
         meaning: "over index ranges: declared in the spec (or read off the shapes indexed), or the limits written; the body is the rest of the product (`\\sum_r h_rU_{rj}+b_j` sums only h_rU_{rj})",
         example: r"\sum_{i=1}^{n} i=\frac{n(n+1)}{2}",
     },
+    Notation {
+        group: "sums",
+        written: r"\int_a^b f(x)\,dx, \int_0^\infty, \int_{-\infty}^{\infty}, \int_0^\infty\int_0^{2\pi} … \,d\theta\,dr",
+        meaning: "a definite integral over the variable of its differential (bound: not an index), limits numbers, letters or ±∞; nested integrals take the differentials innermost first. Evaluated in floating point only (adaptive Gauss–Kronrod quadrature, 10⁻¹⁰ relative) at 4 random draws of the other letters: agreement to 10⁻⁷ verifies, labelled numeric; a difference above 10⁻³ refutes; a divergent or singular integral is undecided. Sides applying different unknown functions (F(b)−F(a)) are undecided; an indefinite ∫ is refused",
+        example: r"\int_0^1 3x^2\,dx=1",
+    },
     // ------------------------------------------------------------------ matrices
     Notation {
         group: "matrices",
@@ -241,7 +247,7 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int, \lim, \lfloor x\rfloor, a/bc, 1e-5",
+        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int x\,dx, \lim, \lfloor x\rfloor, a/bc, 1e-5",
         meaning: "not in this table, or ambiguous ((a/b)c or a/(bc)?): refused (undecided, or a parse error), unless the notes define the name or the spec declares it",
         example: "",
     },
@@ -275,6 +281,12 @@ pub const NOTATION: &[Notation] = &[
         written: r"a\approx 0.731",
         meaning: "a claim that a side equals a printed decimal to its printed precision; without a printed decimal, undecided",
         example: r"\frac13\approx0.333",
+    },
+    Notation {
+        group: "relations",
+        written: r"a=1,\ b=2; \quad \text{ for all } \; \textrm{and} \; \textrm{, where } \text{且}",
+        meaning: "separate statements: commas, semicolons, \\quad, words set off by a space inside \\text, and a connective alone (and, or, where, with, hence, thus, so, then, i.e.; 和, 且, 及, 以及, 并且, 其中, 或, 因此, 所以, 于是)",
+        example: r"x+y=y+x,\quad 2x=x+x",
     },
     Notation {
         group: "relations",

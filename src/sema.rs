@@ -1808,15 +1808,21 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
             _ => e.children().any(|c| has_free_letter(c, given, number)),
         },
         ExprKind::Apply { args, .. } => args.iter().any(|a| has_free_letter(a, given, number)),
-        // `\sum_{i=1}^n i`: i is bound by the sum.
-        ExprKind::BigOp { lower, .. } => {
-            let letters = lower
-                .as_deref()
-                .and_then(|l| match &l.kind {
-                    ExprKind::Relation { chain } => chain.first.as_ref().and_then(crate::syntax::ast::index_letters),
-                    _ => crate::syntax::ast::index_letters(l),
-                })
-                .unwrap_or_default();
+        // `\sum_{i=1}^n i`: i is bound by the sum; `\int_0^1 y\,dy`: y by the integral.
+        ExprKind::BigOp { op, lower, body, .. } => {
+            let letters = if op.is_integral() {
+                crate::syntax::ast::integration_letters(op, body.as_deref())
+            } else {
+                lower
+                    .as_deref()
+                    .and_then(|l| match &l.kind {
+                        ExprKind::Relation { chain } => {
+                            chain.first.as_ref().and_then(crate::syntax::ast::index_letters)
+                        }
+                        _ => crate::syntax::ast::index_letters(l),
+                    })
+                    .unwrap_or_default()
+            };
             let inner = |k: &str| letters.iter().any(|l| l == k) || given(k);
             e.children().any(|c| has_free_letter(c, &inner, number))
         }

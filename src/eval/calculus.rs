@@ -4,14 +4,15 @@
 //! vector by vector). For an x that is *defined* (Z = AV), the derivative flows only through
 //! what is downstream of x: f is evaluated with x kept as an opaque leaf, differentiated, and
 //! x's value substituted back. `\bar Y` is ∂L/∂Y for the section's loss L. `d f` is
-//! Σ ∂f/∂v dv over the leaves v of the section's `vary` symbols.
+//! Σ ∂f/∂v dv over the leaves v of the section's `vary` symbols. `\int_a^b f(x)\,dx` is the
+//! backend's integral of the integrand with x bound to each point (only the floats have one).
 
-use super::instance::{Env, Instance};
-use super::scalar::{Backend, Scalar};
+use super::instance::{mentions_symbol, Env, Instance};
+use super::scalar::{Backend, Limit, Scalar};
 use super::value::Value;
 use super::EvalError;
 use crate::model::NotRead;
-use crate::syntax::ast::{Accent, Expr, ExprKind, Span};
+use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, Expr, ExprKind, Span};
 
 impl<B: Backend> Instance<'_, B> {
     /// ∂of/∂wrt.
@@ -156,5 +157,90 @@ pub fn unbarred_key(e: &Expr) -> Option<String> {
             Expr::new(ExprKind::Subscript { base: Box::new(base), index: index.clone() }, e.span).symbol_key()
         }
         _ => None,
+    }
+}
+
+impl<B: Backend> Instance<'_, B> {
+    /// `\int_a^b f(x)\,dx`, and integrals nested directly inside it (`\int_0^\infty\int_0^{2\pi}
+    /// … \,d\theta\,dr`: the innermost takes the first differential). Limits may be `\pm\infty`
+    /// and may use the outer variables. A backend without integrals refuses it.
+    pub(super) fn integral(
+        &self,
+        lower: Option<&Expr>,
+        upper: Option<&Expr>,
+        body: &Expr,
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
+        let outside = |what: String| EvalError::Unsupported { category: NotRead::Outside, what, span };
+        let (Some(lower), Some(upper)) = (lower, upper) else {
+            return Err(outside("an integral without both limits (indefinite)".into()));
+        };
+        let mut limits = vec![(lower, upper)];
+        let mut inner = body;
+        while let ExprKind::BigOp { op: BigOpKind::Int, lower: Some(l), upper: Some(u), body: Some(b) } = &inner.kind {
+            limits.push((l, u));
+            inner = b;
+        }
+        let (integrand, vars) = integrand_and_variables(inner);
+        let keys: Option<Vec<String>> =
+            vars.iter().map(|v| matches!(v.kind, ExprKind::Symbol(_)).then(|| v.symbol_key()).flatten()).collect();
+        let Some(keys) = keys.filter(|k| k.len() == limits.len()) else {
+            return Err(outside("an integral whose differentials (`dx`) do not match its integral signs".into()));
+        };
+        // A quantity defined without parameters is a value, not a function of the integration
+        // variable: `u = y^2` then `\int_0^1 u\,dy` is refused, not read with u constant.
+        if let Some(integrand) = integrand {
+            for (key, def) in &self.scope.defs {
+                if def.params.is_empty() && mentions_symbol(integrand, key) {
+                    if let Some(var) = keys.iter().find(|v| mentions_symbol(&def.body, v)) {
+                        return Err(outside(format!(
+                            "`{key}` inside an integral over `{var}`, defined with `{var}` but not as a function of it"
+                        )));
+                    }
+                }
+            }
+        }
+        self.nested_integral(&limits, &keys, integrand, span, env)
+    }
+
+    /// The integral over `limits[0]` (the outermost), with `keys.last()` its variable.
+    fn nested_integral(
+        &self,
+        limits: &[(&Expr, &Expr)],
+        keys: &[String],
+        integrand: Option<&Expr>,
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
+        let (Some(((lower, upper), inner_limits)), Some((key, inner_keys))) = (limits.split_first(), keys.split_last())
+        else {
+            return match integrand {
+                Some(e) => self.eval(e, env),
+                None => Ok(Value::scalar(B::S::int(1))),
+            };
+        };
+        let (lower, upper) = (self.limit(lower, env)?, self.limit(upper, env)?);
+        let at = |t: &B::S| -> Result<B::S, EvalError> {
+            let mut frame = self.bound.borrow().last().cloned().unwrap_or_default();
+            frame.insert(key.clone(), Value::scalar(t.clone()));
+            self.bound.borrow_mut().push(frame);
+            let value = self.nested_integral(inner_limits, inner_keys, integrand, span, env);
+            self.bound.borrow_mut().pop();
+            Ok(value?.as_scalar(span, "an integrand")?.clone())
+        };
+        let unsupported = || EvalError::Unsupported { category: NotRead::Outside, what: "\\int".into(), span };
+        let value = self.backend.integrate(&at, lower, upper, span).ok_or_else(unsupported)??;
+        Ok(Value::scalar(value))
+    }
+
+    /// An integral's limit: `\infty`, `-\infty`, `+\infty`, or a scalar.
+    fn limit(&self, e: &Expr, env: &Env) -> Result<Limit<B::S>, EvalError> {
+        let infinity = |x: &Expr| matches!(&x.kind, ExprKind::Symbol(s) if s.name == "infty" && s.accents.is_empty());
+        match &e.kind {
+            _ if infinity(e) => Ok(Limit::PlusInfinity),
+            ExprKind::Neg { operand } if infinity(operand) => Ok(Limit::MinusInfinity),
+            _ => Ok(Limit::At(self.eval(e, env)?.as_scalar(e.span, "an integral's limit")?.clone())),
+        }
     }
 }

@@ -267,7 +267,11 @@ pub fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
 }
 
 fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BTreeSet<String>) {
-    if let ExprKind::BigOp { lower: Some(lower), upper, body, .. } = &e.kind {
+    // An integral binds its variable, not an index: its limits are expressions like any other.
+    if let ExprKind::BigOp { op, lower: Some(lower), upper, body, .. } = &e.kind {
+        if op.is_integral() {
+            return e.children().for_each(|c| collect_free(c, scope, bound, found));
+        }
         let vars = summation_vars(lower);
         if let ExprKind::Relation { chain } = &lower.kind {
             chain.links.iter().for_each(|l| collect_free(&l.rhs, scope, bound, found));

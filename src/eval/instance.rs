@@ -683,6 +683,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         span: Span,
         env: &Env,
     ) -> Result<Value<B::S>, EvalError> {
+        if *op == BigOpKind::Int {
+            return self.integral(lower, upper, body, span, env);
+        }
         let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
             return Err(EvalError::Unsupported { category: NotRead::Outside, what: format!("\\{}", op.name()), span });
@@ -868,7 +871,7 @@ fn plain_symbol(e: &Expr) -> bool {
 }
 
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)
-fn mentions_symbol(e: &Expr, key: &str) -> bool {
+pub(super) fn mentions_symbol(e: &Expr, key: &str) -> bool {
     matches!(&e.kind, ExprKind::Symbol(s) if s.to_string() == key) || e.children().any(|c| mentions_symbol(c, key))
 }
 

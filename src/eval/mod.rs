@@ -16,7 +16,7 @@ mod value;
 pub use calculus::unbarred_key;
 pub use indices::{dependencies, free_indices, index_assignments, reached, sizes_used};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
-pub use scalar::{derivative_layout, Backend, Elementary, Scalar};
+pub use scalar::{derivative_layout, Backend, Elementary, Integrand, Limit, Scalar};
 pub use value::Value;
 
 use crate::model::Reason;

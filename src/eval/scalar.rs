@@ -92,6 +92,30 @@ pub trait Backend {
 
     /// The differential `d leaf` of a leaf (a fresh variable, or a fixed random direction).
     fn differential(&self, leaf: &Self::S, span: Span) -> Result<Self::S, EvalError>;
+
+    /// ∫ from `lower` to `upper` of `integrand(t) dt`: a floating-point domain integrates by
+    /// quadrature; an exact one has no integral (`None`: the claim is for the floats to decide).
+    fn integrate(
+        &self,
+        integrand: &Integrand<'_, Self::S>,
+        lower: Limit<Self::S>,
+        upper: Limit<Self::S>,
+        span: Span,
+    ) -> Option<Result<Self::S, EvalError>> {
+        let _ = (integrand, lower, upper, span);
+        None
+    }
+}
+
+/// An integrand: its value at a point of the integration variable.
+pub type Integrand<'a, S> = dyn Fn(&S) -> Result<S, EvalError> + 'a;
+
+/// An integral's limit: a value, or `±\infty`.
+#[derive(Debug, Clone)]
+pub enum Limit<S> {
+    At(S),
+    PlusInfinity,
+    MinusInfinity,
 }
 
 /// ∂f/∂x as the evaluator lays it out, for every backend: for a scalar f, the gradient in x's

@@ -7,8 +7,9 @@
 
 pub mod crosscheck;
 pub mod example;
+pub mod quadrature;
 
-use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Scalar, Value};
+use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Integrand, Limit, Scalar, Value};
 use crate::syntax::ast::Span;
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
@@ -240,6 +241,46 @@ impl Backend for Numeric {
     fn differential(&self, leaf: &Num, span: Span) -> Result<Num, EvalError> {
         let id = leaf.leaf.ok_or(EvalError::NotALeaf { what: format!("{}", leaf.value), span })?;
         Ok(Num::of(0.5 + (id as f64 * 0.618_033_988_75).fract()))
+    }
+
+    /// Adaptive Gauss–Kronrod quadrature ([`quadrature`]): an integrand error is passed on; a
+    /// value that is not finite or does not converge leaves the claim undecided.
+    fn integrate(
+        &self,
+        integrand: &Integrand<'_, Num>,
+        lower: Limit<Num>,
+        upper: Limit<Num>,
+        span: Span,
+    ) -> Option<Result<Num, EvalError>> {
+        let end = |l: Limit<Num>| match l {
+            Limit::At(n) => quadrature::End::At(n.value),
+            Limit::PlusInfinity => quadrature::End::PlusInfinity,
+            Limit::MinusInfinity => quadrature::End::MinusInfinity,
+        };
+        let mut failed: Option<EvalError> = None;
+        let mut f = |x: f64| {
+            integrand(&Num::of(x)).map(|n| n.value).map_err(|e| {
+                let shown = e.to_string();
+                failed = Some(e);
+                shown
+            })
+        };
+        let result = quadrature::integrate(&mut f, end(lower), end(upper));
+        Some(match result {
+            Ok((value, _)) => Ok(Num::of(value)),
+            Err(quadrature::Failure::Integrand(_)) => Err(failed.expect("the integrand's error")),
+            Err(quadrature::Failure::NotFinite { x }) => Err(EvalError::Budget {
+                what: format!("an integral whose integrand is not finite at {x:.6}"),
+                span,
+            }),
+            Err(quadrature::Failure::NoConvergence { value, estimate }) => Err(EvalError::Budget {
+                what: format!(
+                    "an integral the quadrature did not settle within {} intervals (≈ {value:.6}, error ≈ {estimate:.1e}): divergent or singular?",
+                    quadrature::MAX_INTERVALS
+                ),
+                span,
+            }),
+        })
     }
 }
 

@@ -12,6 +12,8 @@ pub struct Words {
     pub undecided: &'static str,
     pub symbolic: &'static str,
     pub numeric: &'static str,
+    /// Floats alone, integrals by quadrature.
+    pub quadrature: &'static str,
     pub both: &'static str,
     pub rounded: &'static str,
     /// Randomized exact identity testing, and "error ≤" before its bound.
@@ -57,6 +59,7 @@ impl Words {
         match method {
             Some(Method::Symbolic) => self.symbolic.into(),
             Some(Method::Numeric) => self.numeric.into(),
+            Some(Method::Quadrature) => self.quadrature.into(),
             Some(Method::SymbolicNumeric) => self.both.into(),
             Some(Method::Rounded) => self.rounded.into(),
             Some(Method::Randomized) => match error_bound_log2 {
@@ -76,6 +79,7 @@ pub fn words(lang: Lang) -> Words {
             undecided: "undecided",
             symbolic: "symbolic",
             numeric: "numeric",
+            quadrature: "numeric (floats at random points, integrals by quadrature)",
             both: "symbolic+numeric",
             rounded: "rounded",
             randomized: "randomized exact",
@@ -114,6 +118,7 @@ pub fn words(lang: Lang) -> Words {
             undecided: "未判定",
             symbolic: "符号",
             numeric: "数值",
+            quadrature: "数值（随机点上的浮点运算，积分用求积公式）",
             both: "符号+数值",
             rounded: "按印出位数",
             randomized: "随机化精确",
@@ -349,6 +354,9 @@ fn english(reason: &Reason) -> String {
             "proven at {proven_sizes}, but the floating-point check at {float_sizes} differs, and the exact check there gave no answer ({})",
             english(exact)
         ),
+        Reason::FloatsInconclusive { worst } => format!(
+            "only the floats can evaluate it (an integral), and their sides differ by {worst:.1e} (relative): more than rounding, less than a refutation (10⁻³)"
+        ),
         Reason::FailsAsTextSays { inner } => format!("fails, as the text says: {}", english(inner)),
         Reason::HeldThoughTextSaysFails => {
             "the text says this fails in general, but it held at every size checked".into()
@@ -459,6 +467,9 @@ fn chinese(reason: &Reason) -> String {
         Reason::Unsettled { proven_sizes, float_sizes, exact } => format!(
             "已在 {proven_sizes} 证明，但在 {float_sizes} 的浮点检查不符，那里的精确检查也无结论（{}）",
             chinese(exact)
+        ),
+        Reason::FloatsInconclusive { worst } => format!(
+            "只有浮点运算能求值（含积分），两边相差 {worst:.1e}（相对）：超出舍入误差，又不足以否定（10⁻³）"
         ),
         Reason::FailsAsTextSays { inner } => format!("正如正文所说，不成立：{}", chinese(inner)),
         Reason::HeldThoughTextSaysFails => "正文说它一般不成立，但在所查的每个尺寸上都成立".into(),

@@ -103,8 +103,9 @@ pub(super) fn vector_cells(e: &Expr) -> Option<(Vec<&Expr>, bool)> {
 
 /// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
 pub(super) fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
-    if let ExprKind::BigOp { lower: Some(lower), .. } = &e.kind {
-        if let Some(letters) = crate::syntax::ast::index_letters(lower) {
+    if let ExprKind::BigOp { op, lower: Some(lower), .. } = &e.kind {
+        // An integral's lower limit is a number, not the letter it runs over (`\int_a^b`).
+        if let Some(letters) = crate::syntax::ast::index_letters(lower).filter(|_| !op.is_integral()) {
             out.extend(letters);
         }
     }
@@ -130,7 +131,10 @@ pub(super) fn bounded_sums(e: &Expr, out: &mut BTreeMap<String, std::collections
     if let Some(pattern) = crate::syntax::pattern::pattern_sum(e) {
         out.entry(String::new()).or_default().insert(pattern.letter);
     }
-    if let ExprKind::BigOp { lower: Some(lower), upper: Some(upper), .. } = &e.kind {
+    if let ExprKind::BigOp { op, lower: Some(lower), upper: Some(upper), .. } = &e.kind {
+        if op.is_integral() {
+            return e.children().for_each(|c| bounded_sums(c, out));
+        }
         let start = match &lower.kind {
             ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
                 (Some(letter), [link]) if link.op == RelOp::Eq => match &link.rhs.kind {

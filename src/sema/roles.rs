@@ -291,6 +291,18 @@ pub fn is_constant(e: &Expr, bound: &dyn Fn(&str) -> bool) -> bool {
         | ExprKind::Fenced { .. } => e.children().all(|c| is_constant(c, bound)),
         ExprKind::Binary { op, .. } if *op != BinOp::Hadamard => e.children().all(|c| is_constant(c, bound)),
         ExprKind::Apply { args, .. } => !args.is_empty() && args.iter().all(|a| is_constant(a, bound)),
+        // `\int_0^1 y e^{-y^2}\,dy`: its variable is bound; constant limits make it a number.
+        ExprKind::BigOp { op, lower: Some(lower), upper: Some(upper), body: Some(body) } if op.is_integral() => {
+            let vars = crate::syntax::ast::integration_letters(op, Some(body));
+            let inner = |k: &str| vars.iter().any(|v| v == k) || bound(k);
+            let limit = |l: &Expr| {
+                is_constant(l, bound)
+                    || matches!(&l.kind, ExprKind::Symbol(s) if s.name == "infty")
+                    || matches!(&l.kind, ExprKind::Neg { operand } if matches!(&operand.kind, ExprKind::Symbol(s) if s.name == "infty"))
+            };
+            limit(lower) && limit(upper) && is_constant(body, &inner)
+        }
+        ExprKind::Differential { operand } => is_constant(operand, bound),
         _ => false,
     }
 }

@@ -484,6 +484,11 @@ impl fmt::Display for Symbol {
 }
 
 impl BigOpKind {
+    /// `\int`, `\oint`: an integral, whose variable is its differential (`dx`), not an index.
+    pub fn is_integral(&self) -> bool {
+        matches!(self, BigOpKind::Int | BigOpKind::Oint)
+    }
+
     pub fn name(&self) -> &str {
         match self {
             BigOpKind::Sum => "sum",
@@ -537,6 +542,50 @@ impl Style {
             Style::Script => "mathscr",
         }
     }
+}
+
+/// An integral's body split into its integrand and the differentials that end it, in order:
+/// `y e^{-y^2}\,dy` gives (`y e^{-y^2}`, [`y`]); `r e^{-r^2}\,d\theta\,dr` gives (`r e^{-r^2}`,
+/// [`\theta`, `r`]), the first for the innermost integral; `dx` alone gives (None, [`x`]).
+pub fn integrand_and_variables(body: &Expr) -> (Option<&Expr>, Vec<&Expr>) {
+    let mut vars = Vec::new();
+    let mut rest = Some(body);
+    while let Some(e) = rest {
+        match &e.kind {
+            ExprKind::Differential { operand } => {
+                vars.push(operand.as_ref());
+                rest = None;
+            }
+            ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } => match &rhs.kind {
+                ExprKind::Differential { operand } => {
+                    vars.push(operand.as_ref());
+                    rest = Some(lhs);
+                }
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    vars.reverse();
+    (rest, vars)
+}
+
+/// The variables an integral binds (its differentials' letters), for an integral's big
+/// operator; nothing for any other.
+pub fn integration_letters(op: &BigOpKind, body: Option<&Expr>) -> Vec<String> {
+    if !op.is_integral() {
+        return Vec::new();
+    }
+    let Some(body) = body else { return Vec::new() };
+    // Nested integrals: the innermost body carries every differential.
+    let mut inner = body;
+    while let ExprKind::BigOp { op, body: Some(b), .. } = &inner.kind {
+        if !op.is_integral() {
+            break;
+        }
+        inner = b;
+    }
+    integrand_and_variables(inner).1.iter().filter_map(|v| v.symbol_key()).collect()
 }
 
 /// `ir` -> ["i", "r"] when the subscript is a juxtaposition of letters.
