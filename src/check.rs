@@ -442,14 +442,30 @@ fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
 /// The unknown function a claim applies when it takes no derivative anywhere (see
 /// [`Scope::unknown_functions`]).
 fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
-    fn derivative(e: &Expr) -> bool {
-        matches!(
-            e.kind,
-            ExprKind::Derivative { .. }
-                | ExprKind::Partial { .. }
-                | ExprKind::Prime { .. }
-                | ExprKind::Differential { .. }
-        ) || e.children().any(derivative)
+    // A derivative of something built from functions (`(fg)'`, `\frac{d}{dx}F(u(x))`), or of
+    // a function the notes define: a rule of calculus decides it. Derivatives of an unknown
+    // function alone (`F'(x)`, `\frac{dF}{dx}(x)`, `\frac{d}{dx}F(x)`) only name its values:
+    // `F'(x) = F(x)` is a property of F.
+    fn bare(e: &Expr, scope: &Scope) -> bool {
+        match &e.kind {
+            ExprKind::Symbol(_) => {
+                e.symbol_key().is_some_and(|k| scope.unknown_functions.contains(&k) && !scope.defs.contains_key(&k))
+            }
+            ExprKind::Prime { operand } => bare(operand, scope),
+            ExprKind::Call { func, args, .. } => {
+                bare(func, scope) && args.iter().all(|a| matches!(a.kind, ExprKind::Symbol(_)))
+            }
+            _ => false,
+        }
+    }
+    fn derivative(e: &Expr, scope: &Scope) -> bool {
+        let compound = match &e.kind {
+            ExprKind::Derivative { of, .. } => !bare(of, scope),
+            ExprKind::Prime { operand } => !bare(operand, scope),
+            ExprKind::Partial { .. } | ExprKind::Differential { .. } => true,
+            _ => false,
+        };
+        compound || e.children().any(|c| derivative(c, scope))
     }
     fn applied(e: &Expr, scope: &Scope) -> Option<String> {
         if let ExprKind::Call { func, .. } = &e.kind {
@@ -471,7 +487,9 @@ fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
     if let (Some(own), Some(_)) = (left.difference(&right).next(), right.difference(&left).next()) {
         return Some(own.clone());
     }
-    if derivative(&claim.lhs) || derivative(&claim.rhs) {
+    let own = claim_scope(scope, claim);
+    let with_bindings = own.as_ref().unwrap_or(scope);
+    if derivative(&claim.lhs, with_bindings) || derivative(&claim.rhs, with_bindings) {
         return None;
     }
     // Applied in the claim, or in a definition it uses (`I(X,Y)=H(X)-H(X\mid Y)`).
@@ -665,7 +683,7 @@ fn check_at(
     let deadline = within_run(Instant::now() + CLAIM_TIME);
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
-    if has_integral(&claim.lhs) || has_integral(&claim.rhs) {
+    if needs_quadrature(scope, claim) {
         return by_floats_alone(scope, claim, size_sets, &free, deadline);
     }
     match randomized_at(scope, claim, size_sets, &free, deadline, shared) {
@@ -731,6 +749,16 @@ fn check_at(
 /// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
 fn has_integral(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)
+}
+
+/// Does the claim, or a definition it uses (`F(x)=\int_0^x f(y)\,dy`), hold an integral?
+fn needs_quadrature(scope: &Scope, claim: &Claim) -> bool {
+    has_integral(&claim.lhs)
+        || has_integral(&claim.rhs)
+        || scope.defs.values().any(|d| has_integral(&d.body))
+            && crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs])
+                .iter()
+                .any(|k| scope.defs.get(k).is_some_and(|d| has_integral(&d.body)))
 }
 
 /// A claim only the floats can evaluate (an integral: quadrature), at several random draws of

@@ -471,6 +471,9 @@ pub enum EditKind {
     Rounding,
     /// Repairs only: a letter the claim writes put before a term (`+\gamma \mathbf{s}_{t-1}`).
     InsertFactor,
+    /// Repairs only: a function's argument replaced by another the claim writes (`f(y)` →
+    /// `f(u(y))`).
+    Argument,
 }
 
 impl EditKind {
@@ -481,7 +484,7 @@ impl EditKind {
         match self {
             FlipSign | SwapDifference => 0,
             AddTranspose | DropTranspose | SwapFactors | TogglePrime => 1,
-            IndexLetter | Exponent | SumBound => 2,
+            IndexLetter | Exponent | SumBound | Argument => 2,
             ConstantFactor | AddPower | Reciprocal | Rounding => 3,
             DropTerm | AddTerm | InsertFactor => 4,
         }

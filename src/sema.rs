@@ -625,7 +625,20 @@ impl<'a> SectionBuilder<'a> {
         for f in formulas {
             // A bare mention (`$\sigma$` in the prose) says nothing about whether σ is a number.
             let in_relations = f.statement.chains.iter().filter(|c| !c.links.is_empty() || !is_bare_symbol(c));
-            in_relations.flat_map(Chain::exprs).for_each(|e| collect_values(e, &mut values));
+            // `\frac{dF}{dx} = f`: a bare letter equated to a function's derivative is a function.
+            let derivative_of_function = |e: &Expr| {
+                matches!(&e.kind, ExprKind::Derivative { kind: crate::syntax::ast::DerivativeKind::Total, of, .. }
+                    if matches!(of.kind, ExprKind::Symbol(_)))
+            };
+            for chain in in_relations {
+                let exprs: Vec<&Expr> = chain.exprs().collect();
+                let beside_derivative = exprs.iter().any(|e| derivative_of_function(e));
+                for e in exprs {
+                    if !(beside_derivative && matches!(e.kind, ExprKind::Symbol(_))) {
+                        collect_values(e, &mut values);
+                    }
+                }
+            }
         }
         let matrix_like = matrix_like_in(formulas).into_iter().collect();
         let scope = scope_base

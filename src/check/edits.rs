@@ -50,10 +50,25 @@ pub fn edits(tex: &str, side: &Expr, letters: &Letters) -> Vec<Edit> {
 /// negated, each of `terms` (TeX another formula of the section writes) added to or
 /// subtracted from every sum of the side, the side included, and each of `factors` put before
 /// every term of a sum (`+\mathbf{s}_{t-1}` → `+\gamma \mathbf{s}_{t-1}`).
-pub fn repair_edits(tex: &str, side: &Expr, single: Vec<Edit>, terms: &[String], factors: &[String]) -> Vec<Edit> {
+pub fn repair_edits(
+    tex: &str,
+    side: &Expr,
+    single: Vec<Edit>,
+    terms: &[String],
+    factors: &[String],
+    arguments: &Arguments,
+) -> Vec<Edit> {
     let mut raw: Vec<(EditKind, usize, usize, String)> = Vec::new();
     collect_for_repair(tex, side, None, false, terms, &mut raw);
     insert_factors(tex, side, factors, &mut raw);
+    // A side that is one term takes a factor too (`\int_0^x y^{n-1}\,dy` → `n \int_0^x …`).
+    if sum_terms(side).is_empty() && !matches!(side.kind, ExprKind::Number { .. }) {
+        let text = tex.get(side.span.start..side.span.end).unwrap_or("");
+        for factor in factors {
+            raw.push((EditKind::InsertFactor, side.span.start, side.span.end, format!("{factor} {text}")));
+        }
+    }
+    replace_arguments(tex, side, arguments, &mut raw);
     let mut out = single;
     for edit in apply(tex, side, raw) {
         if !out.iter().any(|e| e.tex == edit.tex) {
@@ -116,6 +131,82 @@ fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKi
     }
     for c in e.children() {
         insert_factors(tex, c, factors, out);
+    }
+}
+
+/// The arguments written in a claim: those of its applications (`f(u(y))`: `u(y)`, `y`) and of
+/// derivatives applied to a parenthesis (`\frac{dF}{du}(u(x))`), each once.
+/// With them, the functions the claim applies (`f`, `u`), whose application to an argument is
+/// a candidate too (`f(y)` → `f(u(y))`).
+pub fn claim_arguments(tex: &str, sides: [&Expr; 2]) -> Arguments {
+    let mut out = Arguments::default();
+    let mut arguments = Vec::new();
+    for side in sides {
+        applied_arguments(side, &mut arguments);
+        applied_functions(tex, side, &mut out.functions);
+    }
+    for arg in arguments {
+        if let Some(text) = tex.get(arg.span.start..arg.span.end).map(str::trim) {
+            if !text.is_empty() && !out.written.iter().any(|o| o == text) {
+                out.written.push(text.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// What [`claim_arguments`] finds.
+#[derive(Debug, Default)]
+pub struct Arguments {
+    pub written: Vec<String>,
+    pub functions: Vec<String>,
+}
+
+fn applied_functions(tex: &str, e: &Expr, out: &mut Vec<String>) {
+    if let ExprKind::Call { func, .. } = &e.kind {
+        if let (ExprKind::Symbol(_), Some(text)) = (&func.kind, tex.get(func.span.start..func.span.end)) {
+            if !out.iter().any(|o| o == text) {
+                out.push(text.to_string());
+            }
+        }
+    }
+    e.children().for_each(|c| applied_functions(tex, c, out));
+}
+
+fn applied_arguments<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Call { args, .. } => out.extend(args.iter()),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+            let derivative = |x: &Expr| match &x.kind {
+                ExprKind::Derivative { .. } => true,
+                ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => matches!(rhs.kind, ExprKind::Derivative { .. }),
+                _ => false,
+            };
+            if let (true, ExprKind::Fenced { open, inner: Some(inner), .. }) = (derivative(lhs), &rhs.kind) {
+                if open == "(" {
+                    out.push(inner);
+                }
+            }
+        }
+        _ => {}
+    }
+    e.children().for_each(|c| applied_arguments(c, out));
+}
+
+/// Repairs only: each argument of an application replaced by another the claim writes, or
+/// given to a function it applies (`f(y)` → `f(u(y))`; `\frac{dF}{du}(x)` → `(u(x))`).
+fn replace_arguments(tex: &str, side: &Expr, arguments: &Arguments, out: &mut Vec<(EditKind, usize, usize, String)>) {
+    let mut here = Vec::new();
+    applied_arguments(side, &mut here);
+    for arg in here {
+        let (s, t) = (arg.span.start, arg.span.end);
+        for other in &arguments.written {
+            out.push((EditKind::Argument, s, t, other.clone()));
+        }
+        let text = tex.get(s..t).unwrap_or("");
+        for function in &arguments.functions {
+            out.push((EditKind::Argument, s, t, format!("{function}({text})")));
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! - [`repair`]: for a refuted claim, the edits (and the expression the CAS computed) that
 //!   derivcheck verifies; the smallest is offered as "did you mean". Budgeted; never a guess.
 
-use super::edits::{edits, parse_side, repair_edits, sum_terms, Edit, Letters};
+use super::edits::{claim_arguments, edits, parse_side, repair_edits, sum_terms, Edit, Letters};
 use super::{check_claim, claim_scope, within_run, Decl, Scope};
 use crate::model::{ClaimMutants, Mutant, MutantFate, Status, Suggestion, Verdict};
 use crate::numeric;
@@ -134,16 +134,19 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
     let factors = scalar_letters(claim, &letters);
     let (written_left, written_right) = claim.written_sides();
     let single = edits(&claim.tex, written_right, &letters.letters());
-    let right_edits = repair_edits(&claim.tex, written_right, single.clone(), terms, &factors);
+    let arguments = claim_arguments(&claim.tex, [written_left, written_right]);
+    let right_edits = repair_edits(&claim.tex, written_right, single.clone(), terms, &factors, &arguments);
     let left_single = edits(&claim.tex, written_left, &letters.letters());
-    let left_edits = repair_edits(&claim.tex, written_left, left_single, terms, &factors);
+    let left_edits = repair_edits(&claim.tex, written_left, left_single, terms, &factors, &arguments);
     // In turn, each only where the one before found nothing: edits of the right side (what a
-    // formula claims of the left), of the left side, then a term added to the right side.
+    // formula claims of the left), of the left side, then a term or factor added to the right
+    // side, then to the left.
     let added = |e: &&Edit| matches!(e.kind, crate::model::EditKind::AddTerm | crate::model::EditKind::InsertFactor);
-    let phases: [(bool, Vec<&Edit>); 3] = [
+    let phases: [(bool, Vec<&Edit>); 4] = [
         (true, right_edits.iter().filter(|e| !added(e)).collect()),
         (false, left_edits.iter().filter(|e| !added(e)).collect()),
         (true, right_edits.iter().filter(added).collect()),
+        (false, left_edits.iter().filter(added).collect()),
     ];
     for (right, candidates) in phases {
         if !found.is_empty() {

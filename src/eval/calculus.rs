@@ -17,12 +17,59 @@ use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, Expr, ExprK
 impl<B: Backend> Instance<'_, B> {
     /// ∂of/∂wrt.
     pub fn derivative(&self, of: &Expr, wrt: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        // `\frac{du}{dx}` of a function u of one variable, with no argument written: u′(x).
+        if let Some(prime) = self.derivative_of_function_expr(of, wrt, env) {
+            return self.call(&prime, std::slice::from_ref(wrt), false, wrt.span, env);
+        }
         if let Some(key) = wrt.symbol_key().filter(|k| self.is_defined_value(k)) {
             return self.derivative_through(key.as_str(), wrt.span, &|inner| inner.eval(of, env));
         }
         let x = self.eval(wrt, env)?;
         let f = || self.in_plain(|i| i.eval(of, env));
         self.backend.differentiate(&f, &x, wrt.span)
+    }
+
+    /// `F′` (as `Prime(F)`) where `e` is `\frac{dF}{dx}` of a bare function F of one variable:
+    /// one nobody specified (only ever applied), defined with one parameter, or declared.
+    pub(super) fn derivative_of_function(&self, e: &Expr, env: &Env) -> Option<Expr> {
+        match &e.kind {
+            ExprKind::Derivative { kind: crate::syntax::ast::DerivativeKind::Total, of, wrt } => {
+                self.derivative_of_function_expr(of, wrt, env)
+            }
+            _ => None,
+        }
+    }
+
+    /// `D(arg)` or `X·D(arg)` with D = `\frac{dF}{dx}` of a function ([`Self::derivative_of_function`]):
+    /// the factor before it (if any), F′ and the argument.
+    pub(super) fn applied_derivative<'e>(
+        &self,
+        lhs: &'e Expr,
+        rhs: &'e Expr,
+        env: &Env,
+    ) -> Option<(Option<&'e Expr>, Expr, &'e Expr)> {
+        let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
+        if open != "(" || matches!(arg.kind, ExprKind::Tuple { .. }) {
+            return None;
+        }
+        if let Some(prime) = self.derivative_of_function(lhs, env) {
+            return Some((None, prime, arg));
+        }
+        match &lhs.kind {
+            ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs: before, rhs: last } => {
+                self.derivative_of_function(last, env).map(|prime| (Some(before.as_ref()), prime, arg.as_ref()))
+            }
+            _ => None,
+        }
+    }
+
+    fn derivative_of_function_expr(&self, of: &Expr, wrt: &Expr, env: &Env) -> Option<Expr> {
+        let (ExprKind::Symbol(_), ExprKind::Symbol(_)) = (&of.kind, &wrt.kind) else { return None };
+        let key = of.symbol_key()?;
+        let unknown = self.scope.unknown_functions.contains(&key) && !self.resolves(&key, env);
+        let defined = self.scope.defs.get(&key).is_some_and(|d| d.function && d.params.len() == 1);
+        let declared = matches!(self.scope.decls.get(&key), Some(crate::sema::scope::Decl::Function(_)));
+        (unknown || defined || declared).then(|| Expr::new(ExprKind::Prime { operand: Box::new(of.clone()) }, of.span))
     }
 
     /// An instance without an opaque definition to evaluate a function in for differentiation:

@@ -142,6 +142,19 @@ impl<'a, B: Backend> Instance<'a, B> {
             {
                 self.pattern_sum(e, env)
             }
+            // `\frac{dF}{dx}(u(x))`: F′ at the argument, for a function F; also at the end of a
+            // product (`f(u(y))\frac{du}{dy}(y)`, which parses as (f·du/dy)·(y)).
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if self.applied_derivative(lhs, rhs, env).is_some() => {
+                let (before, prime, arg) = self.applied_derivative(lhs, rhs, env).expect("guarded");
+                let value = self.call(&prime, std::slice::from_ref(arg), false, e.span, env)?;
+                match before {
+                    None => Ok(value),
+                    Some(before) => {
+                        let factor = self.eval(before, env)?;
+                        factor.zip(&value, "a product", e.span, true, |a, b| a.times(b))
+                    }
+                }
+            }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span, env),
             ExprKind::Frac { num, den } => self.quotient(num, den, e.span, env),
             ExprKind::Sqrt { index, radicand } => {
@@ -301,6 +314,12 @@ impl<'a, B: Backend> Instance<'a, B> {
                 what: format!(
                     "`{key}` is used as a vector or matrix (transposed, ⊙, bold, a norm…) but has no shape: declare it (`{key}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"
                 ),
+                span: e.span,
+            }),
+            // `\frac{dF}{dx} = f` with f only ever applied elsewhere: the function, not a number.
+            None if self.scope.unknown_functions.contains(key) => Err(EvalError::Unsupported {
+                category: NotRead::Malformed,
+                what: format!("the function `{key}` without an argument"),
                 span: e.span,
             }),
             None if !plain_symbol(e) => Err(EvalError::Unsupported {

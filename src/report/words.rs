@@ -871,6 +871,7 @@ pub fn edit_name(kind: crate::model::EditKind, lang: Lang) -> &'static str {
         AddTerm => ("a term of the section added", "补上本节的一项"),
         Rounding => ("rounded from the computed value", "按计算值取整"),
         InsertFactor => ("a factor put before a term", "在某项前补上因子"),
+        Argument => ("a function's argument replaced by another the claim writes", "换用式中另一处的函数自变量"),
     };
     in_language(lang, en, zh)
 }

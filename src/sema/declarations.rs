@@ -221,6 +221,10 @@ pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<Strin
         {
             collect_values(rhs, out)
         }
+        // `\frac{dF}{du}(u(x))`: the derivative of F, which may be a function (`F(u(x))`
+        // elsewhere), by a letter that may stand for one (u of `u(x)`): neither is a value.
+        ExprKind::Derivative { kind: crate::syntax::ast::DerivativeKind::Total, of, wrt }
+            if matches!(of.kind, ExprKind::Symbol(_)) && matches!(wrt.kind, ExprKind::Symbol(_)) => {}
         ExprKind::Symbol(s) => {
             out.insert(s.key());
         }

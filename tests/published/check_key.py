@@ -20,8 +20,11 @@ import sympy as sp
 HERE = pathlib.Path(__file__).parent
 
 NAMES = {name: getattr(sp, name) for name in dir(sp) if not name.startswith("_")}
-for letter in ["beta", "gamma", "g2", "lam", "x", "y", "n", "t", "i", "k", "x1", "x2", "x3", "g0", "g1", "s1", "s3"]:
+for letter in ["beta", "gamma", "g2", "lam", "x", "y", "n", "t", "i", "k", "x1", "x2", "x3", "g0", "g1", "s1", "s3",
+               "a", "b", "z", "C", "eps", "theta"]:
     NAMES[letter] = sp.Symbol(letter)
+# The polar radius is non-negative (integral-calculus.md:515).
+NAMES["r"] = sp.Symbol("r", nonnegative=True)
 # One fixed invertible matrix for the eigendecomposition lines.
 NAMES["W"] = sp.Matrix([[1, 2], [3, 5]])
 
