@@ -605,17 +605,7 @@ fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
             ExprKind::BigOp { op, lower, body, .. } => {
                 let mut inner = BTreeSet::new();
                 e.children().for_each(|c| walk(scope, c, seen, &mut inner));
-                let bound = if op.is_integral() {
-                    Some(crate::syntax::ast::integration_letters(op, body.as_deref()))
-                } else {
-                    lower.as_deref().and_then(|l| match &l.kind {
-                        ExprKind::Relation { chain } => {
-                            chain.first.as_ref().and_then(crate::syntax::ast::index_letters)
-                        }
-                        _ => crate::syntax::ast::index_letters(l),
-                    })
-                };
-                for letter in bound.unwrap_or_default() {
+                for letter in crate::syntax::ast::bound_letters(op, lower.as_deref(), body.as_deref()) {
                     inner.remove(&letter);
                 }
                 out.extend(inner);
@@ -753,12 +743,13 @@ fn has_integral(e: &Expr) -> bool {
 
 /// Does the claim, or a definition it uses (`F(x)=\int_0^x f(y)\,dy`), hold an integral?
 fn needs_quadrature(scope: &Scope, claim: &Claim) -> bool {
-    has_integral(&claim.lhs)
-        || has_integral(&claim.rhs)
-        || scope.defs.values().any(|d| has_integral(&d.body))
-            && crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs])
-                .iter()
-                .any(|k| scope.defs.get(k).is_some_and(|d| has_integral(&d.body)))
+    if has_integral(&claim.lhs) || has_integral(&claim.rhs) {
+        return true;
+    }
+    let with_integral: BTreeSet<&String> =
+        scope.defs.iter().filter(|(_, d)| has_integral(&d.body)).map(|(k, _)| k).collect();
+    !with_integral.is_empty()
+        && crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]).iter().any(|k| with_integral.contains(k))
 }
 
 /// A claim only the floats can evaluate (an integral: quadrature), at several random draws of

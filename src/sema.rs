@@ -626,13 +626,9 @@ impl<'a> SectionBuilder<'a> {
             // A bare mention (`$\sigma$` in the prose) says nothing about whether σ is a number.
             let in_relations = f.statement.chains.iter().filter(|c| !c.links.is_empty() || !is_bare_symbol(c));
             // `\frac{dF}{dx} = f`: a bare letter equated to a function's derivative is a function.
-            let derivative_of_function = |e: &Expr| {
-                matches!(&e.kind, ExprKind::Derivative { kind: crate::syntax::ast::DerivativeKind::Total, of, .. }
-                    if matches!(of.kind, ExprKind::Symbol(_)))
-            };
             for chain in in_relations {
                 let exprs: Vec<&Expr> = chain.exprs().collect();
-                let beside_derivative = exprs.iter().any(|e| derivative_of_function(e));
+                let beside_derivative = exprs.iter().any(|e| crate::syntax::ast::derivative_of_letter(e).is_some());
                 for e in exprs {
                     if !(beside_derivative && matches!(e.kind, ExprKind::Symbol(_))) {
                         collect_values(e, &mut values);
@@ -1823,19 +1819,7 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
         ExprKind::Apply { args, .. } => args.iter().any(|a| has_free_letter(a, given, number)),
         // `\sum_{i=1}^n i`: i is bound by the sum; `\int_0^1 y\,dy`: y by the integral.
         ExprKind::BigOp { op, lower, body, .. } => {
-            let letters = if op.is_integral() {
-                crate::syntax::ast::integration_letters(op, body.as_deref())
-            } else {
-                lower
-                    .as_deref()
-                    .and_then(|l| match &l.kind {
-                        ExprKind::Relation { chain } => {
-                            chain.first.as_ref().and_then(crate::syntax::ast::index_letters)
-                        }
-                        _ => crate::syntax::ast::index_letters(l),
-                    })
-                    .unwrap_or_default()
-            };
+            let letters = crate::syntax::ast::bound_letters(op, lower.as_deref(), body.as_deref());
             let inner = |k: &str| letters.iter().any(|l| l == k) || given(k);
             e.children().any(|c| has_free_letter(c, &inner, number))
         }

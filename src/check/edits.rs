@@ -62,11 +62,8 @@ pub fn repair_edits(
     collect_for_repair(tex, side, None, false, terms, &mut raw);
     insert_factors(tex, side, factors, &mut raw);
     // A side that is one term takes a factor too (`\int_0^x y^{n-1}\,dy` → `n \int_0^x …`).
-    if sum_terms(side).is_empty() && !matches!(side.kind, ExprKind::Number { .. }) {
-        let text = tex.get(side.span.start..side.span.end).unwrap_or("");
-        for factor in factors {
-            raw.push((EditKind::InsertFactor, side.span.start, side.span.end, format!("{factor} {text}")));
-        }
+    if sum_terms(side).is_empty() {
+        factor_before(tex, side, factors, &mut raw);
     }
     replace_arguments(tex, side, arguments, &mut raw);
     let mut out = single;
@@ -123,14 +120,22 @@ pub fn sum_terms(e: &Expr) -> Vec<&Expr> {
 }
 
 fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKind, usize, usize, String)>) {
-    for term in sum_terms(e).into_iter().filter(|t| !matches!(t.kind, ExprKind::Number { .. })) {
-        let text = tex.get(term.span.start..term.span.end).unwrap_or("");
-        for factor in factors {
-            out.push((EditKind::InsertFactor, term.span.start, term.span.end, format!("{factor} {text}")));
-        }
+    for term in sum_terms(e) {
+        factor_before(tex, term, factors, out);
     }
     for c in e.children() {
         insert_factors(tex, c, factors, out);
+    }
+}
+
+/// Each of `factors` put before `term` (a number takes none).
+fn factor_before(tex: &str, term: &Expr, factors: &[String], out: &mut Vec<(EditKind, usize, usize, String)>) {
+    if matches!(term.kind, ExprKind::Number { .. }) {
+        return;
+    }
+    let text = tex.get(term.span.start..term.span.end).unwrap_or("");
+    for factor in factors {
+        out.push((EditKind::InsertFactor, term.span.start, term.span.end, format!("{factor} {text}")));
     }
 }
 
@@ -177,15 +182,8 @@ fn applied_arguments<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::Call { args, .. } => out.extend(args.iter()),
         ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
-            let derivative = |x: &Expr| match &x.kind {
-                ExprKind::Derivative { .. } => true,
-                ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => matches!(rhs.kind, ExprKind::Derivative { .. }),
-                _ => false,
-            };
-            if let (true, ExprKind::Fenced { open, inner: Some(inner), .. }) = (derivative(lhs), &rhs.kind) {
-                if open == "(" {
-                    out.push(inner);
-                }
+            if let Some((_, _, arg)) = crate::syntax::ast::derivative_applied(lhs, rhs) {
+                out.push(arg);
             }
         }
         _ => {}

@@ -31,13 +31,9 @@ impl<B: Backend> Instance<'_, B> {
 
     /// `F′` (as `Prime(F)`) where `e` is `\frac{dF}{dx}` of a bare function F of one variable:
     /// one nobody specified (only ever applied), defined with one parameter, or declared.
-    pub(super) fn derivative_of_function(&self, e: &Expr, env: &Env) -> Option<Expr> {
-        match &e.kind {
-            ExprKind::Derivative { kind: crate::syntax::ast::DerivativeKind::Total, of, wrt } => {
-                self.derivative_of_function_expr(of, wrt, env)
-            }
-            _ => None,
-        }
+    fn derivative_of_function(&self, e: &Expr, env: &Env) -> Option<Expr> {
+        let (of, wrt) = crate::syntax::ast::derivative_of_letter(e)?;
+        self.derivative_of_function_expr(of, wrt, env)
     }
 
     /// `D(arg)` or `X·D(arg)` with D = `\frac{dF}{dx}` of a function ([`Self::derivative_of_function`]):
@@ -48,19 +44,11 @@ impl<B: Backend> Instance<'_, B> {
         rhs: &'e Expr,
         env: &Env,
     ) -> Option<(Option<&'e Expr>, Expr, &'e Expr)> {
-        let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
-        if open != "(" || matches!(arg.kind, ExprKind::Tuple { .. }) {
+        let (before, derivative, arg) = crate::syntax::ast::derivative_applied(lhs, rhs)?;
+        if matches!(arg.kind, ExprKind::Tuple { .. }) {
             return None;
         }
-        if let Some(prime) = self.derivative_of_function(lhs, env) {
-            return Some((None, prime, arg));
-        }
-        match &lhs.kind {
-            ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs: before, rhs: last } => {
-                self.derivative_of_function(last, env).map(|prime| (Some(before.as_ref()), prime, arg.as_ref()))
-            }
-            _ => None,
-        }
+        Some((before, self.derivative_of_function(derivative, env)?, arg))
     }
 
     fn derivative_of_function_expr(&self, of: &Expr, wrt: &Expr, env: &Env) -> Option<Expr> {
@@ -283,11 +271,10 @@ impl<B: Backend> Instance<'_, B> {
 
     /// An integral's limit: `\infty`, `-\infty`, `+\infty`, or a scalar.
     fn limit(&self, e: &Expr, env: &Env) -> Result<Limit<B::S>, EvalError> {
-        let infinity = |x: &Expr| matches!(&x.kind, ExprKind::Symbol(s) if s.name == "infty" && s.accents.is_empty());
-        match &e.kind {
-            _ if infinity(e) => Ok(Limit::PlusInfinity),
-            ExprKind::Neg { operand } if infinity(operand) => Ok(Limit::MinusInfinity),
-            _ => Ok(Limit::At(self.eval(e, env)?.as_scalar(e.span, "an integral's limit")?.clone())),
+        match crate::syntax::ast::infinite_limit(e) {
+            Some(true) => Ok(Limit::PlusInfinity),
+            Some(false) => Ok(Limit::MinusInfinity),
+            None => Ok(Limit::At(self.eval(e, env)?.as_scalar(e.span, "an integral's limit")?.clone())),
         }
     }
 }

@@ -144,8 +144,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             // `\frac{dF}{dx}(u(x))`: F′ at the argument, for a function F; also at the end of a
             // product (`f(u(y))\frac{du}{dy}(y)`, which parses as (f·du/dy)·(y)).
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if self.applied_derivative(lhs, rhs, env).is_some() => {
-                let (before, prime, arg) = self.applied_derivative(lhs, rhs, env).expect("guarded");
+            ExprKind::Binary { op, lhs, rhs } => {
+                let applied = (*op == BinOp::Implicit).then(|| self.applied_derivative(lhs, rhs, env)).flatten();
+                let Some((before, prime, arg)) = applied else { return self.binary(*op, lhs, rhs, e.span, env) };
                 let value = self.call(&prime, std::slice::from_ref(arg), false, e.span, env)?;
                 match before {
                     None => Ok(value),
@@ -155,7 +156,6 @@ impl<'a, B: Backend> Instance<'a, B> {
                     }
                 }
             }
-            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span, env),
             ExprKind::Frac { num, den } => self.quotient(num, den, e.span, env),
             ExprKind::Sqrt { index, radicand } => {
                 let r = self.eval(radicand, env)?;

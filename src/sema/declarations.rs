@@ -223,8 +223,9 @@ pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<Strin
         }
         // `\frac{dF}{du}(u(x))`: the derivative of F, which may be a function (`F(u(x))`
         // elsewhere), by a letter that may stand for one (u of `u(x)`): neither is a value.
-        ExprKind::Derivative { kind: crate::syntax::ast::DerivativeKind::Total, of, wrt }
-            if matches!(of.kind, ExprKind::Symbol(_)) && matches!(wrt.kind, ExprKind::Symbol(_)) => {}
+        ExprKind::Derivative { .. }
+            if crate::syntax::ast::derivative_of_letter(e)
+                .is_some_and(|(_, wrt)| matches!(wrt.kind, ExprKind::Symbol(_))) => {}
         ExprKind::Symbol(s) => {
             out.insert(s.key());
         }

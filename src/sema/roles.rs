@@ -295,11 +295,7 @@ pub fn is_constant(e: &Expr, bound: &dyn Fn(&str) -> bool) -> bool {
         ExprKind::BigOp { op, lower: Some(lower), upper: Some(upper), body: Some(body) } if op.is_integral() => {
             let vars = crate::syntax::ast::integration_letters(op, Some(body));
             let inner = |k: &str| vars.iter().any(|v| v == k) || bound(k);
-            let limit = |l: &Expr| {
-                is_constant(l, bound)
-                    || matches!(&l.kind, ExprKind::Symbol(s) if s.name == "infty")
-                    || matches!(&l.kind, ExprKind::Neg { operand } if matches!(&operand.kind, ExprKind::Symbol(s) if s.name == "infty"))
-            };
+            let limit = |l: &Expr| is_constant(l, bound) || crate::syntax::ast::infinite_limit(l).is_some();
             limit(lower) && limit(upper) && is_constant(body, &inner)
         }
         ExprKind::Differential { operand } => is_constant(operand, bound),

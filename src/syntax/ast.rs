@@ -588,6 +588,59 @@ pub fn integration_letters(op: &BigOpKind, body: Option<&Expr>) -> Vec<String> {
     integrand_and_variables(inner).1.iter().filter_map(|v| v.symbol_key()).collect()
 }
 
+/// The letters a big operator binds: an integral's differentials' (`\int_0^1 y\,dy`: y), a
+/// sum's or product's index letters (`\sum_{i=1}^n`, `\sum_{ij}`: i, j).
+pub fn bound_letters(op: &BigOpKind, lower: Option<&Expr>, body: Option<&Expr>) -> Vec<String> {
+    if op.is_integral() {
+        return integration_letters(op, body);
+    }
+    lower
+        .and_then(|l| match &l.kind {
+            ExprKind::Relation { chain } => chain.first.as_ref().and_then(index_letters),
+            _ => index_letters(l),
+        })
+        .unwrap_or_default()
+}
+
+/// `\infty` (`Some(true)`, also `+\infty`, which parses the same) or `-\infty` (`Some(false)`),
+/// as an integral's limit.
+pub fn infinite_limit(e: &Expr) -> Option<bool> {
+    let infinity = |x: &Expr| matches!(&x.kind, ExprKind::Symbol(s) if s.name == "infty" && s.accents.is_empty());
+    match &e.kind {
+        _ if infinity(e) => Some(true),
+        ExprKind::Neg { operand } if infinity(operand) => Some(false),
+        _ => None,
+    }
+}
+
+/// `\frac{dF}{dx}` of a letter F: (F, x).
+pub fn derivative_of_letter(e: &Expr) -> Option<(&Expr, &Expr)> {
+    match &e.kind {
+        ExprKind::Derivative { kind: DerivativeKind::Total, of, wrt } if matches!(of.kind, ExprKind::Symbol(_)) => {
+            Some((of, wrt))
+        }
+        _ => None,
+    }
+}
+
+/// A derivative applied to a parenthesis, alone or ending a product: `D(arg)` gives (None, D,
+/// arg), `X\,D(arg)` — which parses as (X·D)·(arg) — gives (Some(X), D, arg).
+pub fn derivative_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
+    let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
+    if open != "(" {
+        return None;
+    }
+    match &lhs.kind {
+        ExprKind::Derivative { .. } => Some((None, lhs, arg)),
+        ExprKind::Binary { op: BinOp::Implicit, lhs: before, rhs: last }
+            if matches!(last.kind, ExprKind::Derivative { .. }) =>
+        {
+            Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
+        }
+        _ => None,
+    }
+}
+
 /// `ir` -> ["i", "r"] when the subscript is a juxtaposition of letters.
 pub fn index_letters(e: &Expr) -> Option<Vec<String>> {
     match &e.kind {
