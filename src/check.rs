@@ -643,6 +643,9 @@ pub fn check_claim(
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
         return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
     }
+    if let Some(verdict) = (!claim.approx).then(|| probability_verdict(scope, claim)).flatten() {
+        return verdict;
+    }
     // Only the sizes the claim can depend on are varied; should that leave it undecided (a size
     // reached in a way the scan does not follow), every combination is tried, when there are not
     // too many.
@@ -733,6 +736,67 @@ fn check_at(
             }
         }
         Randomized::Inapplicable => symbolic_at(scope, claim, size_sets, floats, deadline),
+    }
+}
+
+/// A claim about probabilities and expectations (`P(A\mid B)`, `E[X]`), checked on random
+/// joint distributions ([`numeric::probability`]); `None` where it is not one. A claim false for
+/// a general distribution is refuted only if it is false for independent, identically
+/// distributed and 0/1-valued variables too, and both sides speak of the distribution; else it
+/// is undecided, naming the reading under which it holds.
+fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    use crate::model::Reading;
+    use numeric::probability::{self, Family, Outcome};
+    let defined = |k: &str| {
+        let lone = |e: &Expr| matches!(e.kind, ExprKind::Symbol(_) | ExprKind::Number { .. });
+        match (scope.decls.contains_key(k), scope.defs.get(k)) {
+            (false, None) => probability::Meaning::None,
+            (false, Some(d)) if lone(&d.body) => probability::Meaning::Letter,
+            _ => probability::Meaning::Formula,
+        }
+    };
+    let other = |reading: Reading, symbol: Option<String>, domains: String| {
+        let reason = Reason::OtherReading { reading, symbol, earlier: None, refuted: true };
+        Verdict::undecided(reason, domains)
+    };
+    match probability::check(&claim.lhs, &claim.rhs, &defined, claim.reading.marked) {
+        Outcome::NotProbability | Outcome::NotEvaluable => None,
+        Outcome::Holds { values, domains, .. } => Some(Verdict::new(
+            Status::Verified,
+            Some(Method::Distributions),
+            domains,
+            Reason::Checked { assignments: values, rounded: false },
+        )),
+        Outcome::Fails { random_letter: Some(letter), domains, .. } => {
+            Some(other(Reading::RandomOrConstant, Some(letter), domains))
+        }
+        Outcome::Fails { holds_when: Some(family), variables, domains, .. } => {
+            let reading = match family {
+                Family::Independent => Reading::Independent,
+                Family::IndependentIdentical => Reading::IndependentIdentical,
+                Family::ZeroOne => Reading::ZeroOne,
+            };
+            Some(other(reading, Some(variables.join(", ")), domains))
+        }
+        Outcome::Fails { specifies: true, domains, .. } => Some(other(Reading::DistributionValue, None, domains)),
+        Outcome::Fails { lhs, rhs, point, domains, .. } => {
+            let mismatch = Mismatch {
+                entry: None,
+                lhs,
+                rhs,
+                lhs_imaginary: None,
+                rhs_imaginary: None,
+                point,
+                difference: None,
+                correct: None,
+                tolerance: None,
+                method: Method::Distributions,
+            };
+            let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
+            let counterexample =
+                Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
+            Some(Verdict::refuted(Method::Distributions, domains, reason, counterexample))
+        }
     }
 }
 

@@ -113,6 +113,10 @@ pub enum Method {
     /// transcendental function value a variable (Schwartz–Zippel); the verdict's
     /// `error_bound_log2` bounds the chance that a false identity passed.
     Randomized,
+    /// Probabilities and expectations evaluated in floating point on random joint distributions
+    /// of the claim's random variables (numeric evidence over the distributions drawn; the
+    /// verdict's sizes say what the variables ranged over).
+    Distributions,
 }
 
 /// Where two values differ: the entry, a point, both sides there, and the exact difference.
@@ -385,6 +389,19 @@ pub enum Reading {
     /// A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`,
     /// `substituting (3.4)`): its links may rest on them.
     Substitutes,
+    /// A claim about probabilities false for a general joint distribution, true where the
+    /// variables are independent (`P(A\mid B)=P(A)`): an assumption the words may state.
+    Independent,
+    /// As [`Reading::Independent`], true where they are independent and identically distributed.
+    IndependentIdentical,
+    /// As [`Reading::Independent`], true where every variable takes only the values 0 and 1.
+    ZeroOne,
+    /// One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the
+    /// text gives a distribution it describes in words, not an identity.
+    DistributionValue,
+    /// A small letter met only inside expectations: false with it a constant, true with it random
+    /// (or the other way round).
+    RandomOrConstant,
 }
 
 /// A printed entry of the worked example that differs.

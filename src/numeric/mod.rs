@@ -7,6 +7,7 @@
 
 pub mod crosscheck;
 pub mod example;
+pub mod probability;
 pub mod quadrature;
 
 use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Integrand, Limit, Scalar, Value};

@@ -14,6 +14,8 @@ pub struct Words {
     pub numeric: &'static str,
     /// Floats alone, integrals by quadrature.
     pub quadrature: &'static str,
+    /// Probabilities on random joint distributions.
+    pub distributions: &'static str,
     pub both: &'static str,
     pub rounded: &'static str,
     /// Randomized exact identity testing, and "error ≤" before its bound.
@@ -60,6 +62,7 @@ impl Words {
             Some(Method::Symbolic) => self.symbolic.into(),
             Some(Method::Numeric) => self.numeric.into(),
             Some(Method::Quadrature) => self.quadrature.into(),
+            Some(Method::Distributions) => self.distributions.into(),
             Some(Method::SymbolicNumeric) => self.both.into(),
             Some(Method::Rounded) => self.rounded.into(),
             Some(Method::Randomized) => match error_bound_log2 {
@@ -80,6 +83,7 @@ pub fn words(lang: Lang) -> Words {
             symbolic: "symbolic",
             numeric: "numeric",
             quadrature: "numeric (floats at random points, integrals by quadrature)",
+            distributions: "numeric (random joint distributions)",
             both: "symbolic+numeric",
             rounded: "rounded",
             randomized: "randomized exact",
@@ -119,6 +123,7 @@ pub fn words(lang: Lang) -> Words {
             symbolic: "符号",
             numeric: "数值",
             quadrature: "数值（随机点上的浮点运算，积分用求积公式）",
+            distributions: "数值（随机联合分布）",
             both: "符号+数值",
             rounded: "按印出位数",
             randomized: "随机化精确",
@@ -390,6 +395,11 @@ fn english(reason: &Reason) -> String {
                 Reading::Symmetric => format!("false for a general matrix `{symbol}`, true where `{symbol}` is symmetric: the notes do not declare what kind of matrix it is (declare its shape and kind, or mark it a claim)"),
                 Reading::Diagonal => format!("false for a general matrix `{symbol}`, true where `{symbol}` is diagonal: the notes do not declare what kind of matrix it is (declare its shape and kind, or mark it a claim)"),
                 Reading::Substitutes => "false as an identity, but the words before it say the derivation substitutes equations written elsewhere, which derivcheck does not have: it may rest on them (`<!-- derivcheck: claim -->` before it checks it as an identity)".into(),
+                Reading::Independent => format!("false for a general joint distribution of {symbol}, true where they are independent: an assumption the words may state (mark it a claim to check it as a rule for every distribution)"),
+                Reading::IndependentIdentical => format!("false for a general joint distribution of {symbol}, true where they are independent and identically distributed: an assumption the words may state (mark it a claim to check it as a rule for every distribution)"),
+                Reading::ZeroOne => format!("false for a general joint distribution of {symbol}, true where each takes only the values 0 and 1 (an indicator, a Bernoulli variable): an assumption the words may state (mark it a claim to check it as a rule for every distribution)"),
+                Reading::DistributionValue => "false for a general distribution, and one side has no probability or expectation in it: a value of the distribution the words describe, not a rule derivcheck can check".into(),
+                Reading::RandomOrConstant => format!("depends on whether `{symbol}` is random or a constant (it appears only inside expectations): true one way, false the other (mark it a claim to read it as a constant)"),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::FunctionProperty => format!("false for a function `{symbol}` in general: the notes never say which function `{symbol}` is, and no rule of calculus makes this hold, so it is a property of the function meant (define `{symbol}`, or mark it a claim)"),
             }
@@ -502,6 +512,11 @@ fn chinese(reason: &Reason) -> String {
                 Reading::Symmetric => format!("对一般矩阵 `{symbol}` 不成立，当 `{symbol}` 对称时成立：笔记没有说明它是哪类矩阵（声明其形状与类别，或标记为断言）"),
                 Reading::Diagonal => format!("对一般矩阵 `{symbol}` 不成立，当 `{symbol}` 为对角矩阵时成立：笔记没有说明它是哪类矩阵（声明其形状与类别，或标记为断言）"),
                 Reading::Substitutes => "作为恒等式不成立，但前文说明该推导代入了别处的公式，而 derivcheck 没有这些公式：它可能依赖于它们（在其前加 `<!-- derivcheck: claim -->` 则作为恒等式检查）".into(),
+                Reading::Independent => format!("对 {symbol} 的一般联合分布不成立，在它们相互独立时成立：这是文字可能陈述的假设（标记为断言则按对任意分布成立的法则检查）"),
+                Reading::IndependentIdentical => format!("对 {symbol} 的一般联合分布不成立，在它们独立同分布时成立：这是文字可能陈述的假设（标记为断言则按对任意分布成立的法则检查）"),
+                Reading::ZeroOne => format!("对 {symbol} 的一般联合分布不成立，在每个变量只取 0 和 1（指示变量、伯努利变量）时成立：这是文字可能陈述的假设（标记为断言则按对任意分布成立的法则检查）"),
+                Reading::DistributionValue => "对一般的分布不成立，且有一边不含概率或期望：这是文字所描述的分布的取值，不是 derivcheck 能检查的法则".into(),
+                Reading::RandomOrConstant => format!("取决于 `{symbol}` 是随机变量还是常数（它只出现在期望之内）：一种读法成立，另一种不成立（标记为断言则按常数读）"),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::FunctionProperty => format!("对一般的函数 `{symbol}` 不成立：笔记没有说明 `{symbol}` 是哪个函数，也没有微积分法则使其成立，这是所指函数的性质（定义 `{symbol}`，或标记为断言）"),
             }

@@ -1,0 +1,1058 @@
+//! Claims about probabilities and expectations of discrete random variables, checked on random
+//! joint distributions.
+//!
+//! Takes: a claim's two sides as the parser gave them (`P(A \mid B)`, `P(A=a, B)`, `p(y \mid x)`,
+//! `\sum_a`, `E[X]`, `\mathbb E_{x \sim P}[f(x)]`, `\mathrm{Var}[X]`, `\mathrm{Cov}(X, Y)`).
+//! Gives: an [`Outcome`]: the claim is not about probabilities; or it holds on every joint
+//! distribution drawn, at every value of its free letters; or it fails on one, with the
+//! special families (independent, independent and identically distributed, 0/1-valued) it holds
+//! on, if any.
+//!
+//! The reading: a capital letter in an event (`P(A)`, `P(X=x)`) or inside an expectation is a
+//! random variable; a bare one in an event stands for "takes its value" (`P(A, B)` is
+//! P(A=a, B=b) for every a, b); a small letter in an event is the value of the variable of the
+//! same capital letter (`p(y \mid x)` is P(Y=y | X=x)); a small letter after `=` in an event, or
+//! bound by `\sum_x` or `E_{x\sim P}`, is a value; every other letter is a constant, except a
+//! small letter met inside an expectation, which may be random or constant: both readings are
+//! tried, and must agree (the author's `claim` mark reads it as a constant; the verdict names the
+//! letters read as constants: `a, b ∈ ℝ`). A random variable outside every expectation makes the claim one between random
+//! quantities, checked at every outcome (`(X-E[X])^2 = X^2-2XE[X]+E[X]^2`). A variable the claim compares with two numbers or more takes exactly those values
+//! (`H = 0`, `H = 1`: H ∈ {0, 1}); any other takes 2 or 3 distinct small integers (with the one
+//! number written, if any). Each draw gives every cell of the joint table a random positive weight.
+//! Evaluation is in floating point: agreement to 10⁻⁹ (relative) at every draw and every value
+//! verifies — numeric evidence, over the distributions drawn.
+
+use crate::syntax::ast::{BigOpKind, BinOp, Chain, Expr, ExprKind, RelOp, Style};
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the check found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Not a claim about probabilities, or one this reading refuses (a set, a density over a
+    /// continuum, a conditional expectation).
+    NotProbability,
+    /// The sides agree on every draw: `draws` joint distributions, `values` assignments of the
+    /// free values in all; `domains` says what the variables ranged over.
+    Holds { draws: usize, values: usize, domains: String },
+    /// The sides differ on a general joint distribution.
+    Fails {
+        lhs: f64,
+        rhs: f64,
+        /// The free values and constants at the counterexample, then the joint distribution.
+        point: Vec<(String, f64)>,
+        domains: String,
+        /// The special family under which the claim holds, if one does: a condition the words
+        /// may state.
+        holds_when: Option<Family>,
+        /// A side with no probability or expectation in it: a value the text gives the
+        /// distribution (`P(H=1) = 0.0015`), not an identity.
+        specifies: bool,
+        /// A small letter read as a constant that, read as random, makes the claim hold.
+        random_letter: Option<String>,
+        /// The random variables, in name order.
+        variables: Vec<String>,
+    },
+    /// Some draw could not be evaluated (a probability conditioned on an impossible event).
+    NotEvaluable,
+}
+
+/// Special joint distributions a text may assume in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Independent,
+    IndependentIdentical,
+    ZeroOne,
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    Number(f64),
+    /// A letter: a value, a constant, or (inside an expectation) a random variable's value.
+    Letter(String),
+    Neg(Box<Node>),
+    Add(Box<Node>, Box<Node>),
+    Sub(Box<Node>, Box<Node>),
+    Mul(Box<Node>, Box<Node>),
+    Div(Box<Node>, Box<Node>),
+    Pow(Box<Node>, Box<Node>),
+    Exp(Box<Node>),
+    Ln(Box<Node>),
+    Sqrt(Box<Node>),
+    /// A function nobody specified, applied: a random value per argument.
+    Unknown(String, Vec<Node>),
+    Prob {
+        events: Vec<Event>,
+        given: Vec<Event>,
+    },
+    Expect(Box<Node>),
+    /// `\sum_x body` over the values of x's variable.
+    Over {
+        value: String,
+        body: Box<Node>,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Event {
+    variable: String,
+    value: Val,
+}
+
+#[derive(Debug, Clone)]
+enum Val {
+    Number(f64),
+    /// A value letter (`x` in `X = x`), or a variable's own value (`A` in `P(A)`), by name.
+    Named(String),
+}
+
+/// The name under which a bare variable's own value is assigned (`P(A)`: A takes "=A").
+fn own(variable: &str) -> String {
+    format!("={variable}")
+}
+
+/// Why a claim is not read.
+struct Refused;
+
+type Read<T> = Result<T, Refused>;
+
+#[derive(Default)]
+struct Reader {
+    operators: usize,
+    /// Value names bound by sums and expectations, innermost last.
+    bound: Vec<String>,
+    /// Free value names, each with its variable.
+    free: BTreeMap<String, String>,
+    /// Value letter → its variable.
+    pairs: BTreeMap<String, String>,
+    variables: BTreeSet<String>,
+    /// Numbers each variable is compared with.
+    written: BTreeMap<String, Vec<f64>>,
+    /// Depth of expectations around the letter being read.
+    inside: usize,
+    letters_inside: BTreeSet<String>,
+    letters_outside: BTreeSet<String>,
+    unknown: BTreeSet<String>,
+}
+
+fn is_capital(key: &str) -> bool {
+    key.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+}
+
+fn single_small(key: &str) -> bool {
+    key.len() == 1 && key.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// The operator a symbol names before a bracket: E, Var, Cov (P is read as an application).
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    Expect,
+    Var,
+    Cov,
+}
+
+fn op_of(e: &Expr) -> Option<Op> {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none() => match (s.name.as_str(), s.style) {
+            ("E", None | Some(Style::Blackboard | Style::Roman)) => Some(Op::Expect),
+            ("Var", _) => Some(Op::Var),
+            ("Cov", _) => Some(Op::Cov),
+            _ => None,
+        },
+        ExprKind::Text { text } => match text.trim() {
+            "Var" => Some(Op::Var),
+            "Cov" => Some(Op::Cov),
+            "E" => Some(Op::Expect),
+            _ => None,
+        },
+        ExprKind::Styled { operand, .. } => op_of(operand),
+        _ => None,
+    }
+}
+
+fn is_prob_symbol(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none()
+        && matches!(s.name.as_str(), "P" | "p") && matches!(s.style, None | Some(Style::Roman | Style::Blackboard)))
+}
+
+impl Reader {
+    fn node(&mut self, e: &Expr) -> Read<Node> {
+        use ExprKind::*;
+        match &e.kind {
+            Number { value } => value.parse().map(Node::Number).map_err(|_| Refused),
+            Symbol(_) | Subscript { .. } => {
+                if op_of(e).is_some() || is_prob_symbol(e) {
+                    return Err(Refused);
+                }
+                let key = e.symbol_key().ok_or(Refused)?;
+                if self.inside > 0 {
+                    self.letters_inside.insert(key.clone());
+                    if is_capital(&key) && !self.bound.contains(&key) {
+                        self.variables.insert(key.clone());
+                    }
+                } else {
+                    self.letters_outside.insert(key.clone());
+                }
+                Ok(Node::Letter(key))
+            }
+            Neg { operand } => Ok(Node::Neg(Box::new(self.node(operand)?))),
+            Binary { op: BinOp::Add, lhs, rhs } => Ok(Node::Add(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
+            Binary { op: BinOp::Sub, lhs, rhs } => Ok(Node::Sub(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
+            Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. } => {
+                let mut factors = Vec::new();
+                flatten(e, &mut factors);
+                self.product(&factors)
+            }
+            Binary { op: BinOp::Div, lhs, rhs } => Ok(Node::Div(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
+            Frac { num, den } => Ok(Node::Div(Box::new(self.node(num)?), Box::new(self.node(den)?))),
+            Power { base, exponent } => Ok(Node::Pow(Box::new(self.node(base)?), Box::new(self.node(exponent)?))),
+            Sqrt { index: None, radicand } => Ok(Node::Sqrt(Box::new(self.node(radicand)?))),
+            Fenced { inner: Some(inner), open, .. } if matches!(open.as_str(), "(" | "[" | "{") => {
+                if matches!(inner.kind, Tuple { .. } | Relation { .. } | Statement { .. }) {
+                    return Err(Refused);
+                }
+                self.node(inner)
+            }
+            Apply { func, args, .. } if func.sub.is_none() && func.sup.is_none() && func.primes == 0 => {
+                match (func.name.as_str(), args.as_slice()) {
+                    ("exp", [a]) => Ok(Node::Exp(Box::new(self.node(a)?))),
+                    ("ln" | "log", [a]) => Ok(Node::Ln(Box::new(self.node(a)?))),
+                    ("Pr", _) => self.probability(args),
+                    ("Var", [a]) => self.variance(a),
+                    ("Cov", [a, b]) => self.covariance(a, b),
+                    ("E", [a]) => self.expectation(a),
+                    _ => Err(Refused),
+                }
+            }
+            Call { func, args, postfixed: false } => {
+                if is_prob_symbol(func) {
+                    return self.probability(args);
+                }
+                match (op_of(func), args.as_slice()) {
+                    (Some(Op::Expect), [a]) => return self.expectation(a),
+                    (Some(Op::Var), [a]) => return self.variance(a),
+                    (Some(Op::Cov), [a, b]) => return self.covariance(a, b),
+                    (Some(_), _) => return Err(Refused),
+                    (None, _) => {}
+                }
+                // A function nobody specified (`f(x)` inside `E_{x\sim P}[f(x)]`).
+                let key = func.symbol_key().filter(|k| single_small(k) && k != "p").ok_or(Refused)?;
+                self.unknown.insert(key.clone());
+                let args = args.iter().map(|a| self.node(a)).collect::<Read<Vec<_>>>()?;
+                Ok(Node::Unknown(key, args))
+            }
+            BigOp { op: BigOpKind::Sum, lower: Some(lower), upper: None, body: Some(body) } => {
+                let key = lower.symbol_key().filter(|k| single_small(k) || is_capital(k)).ok_or(Refused)?;
+                let name = if is_capital(&key) {
+                    self.variables.insert(key.clone());
+                    own(&key)
+                } else {
+                    key
+                };
+                self.bound.push(name.clone());
+                let body = self.node(body);
+                self.bound.pop();
+                Ok(Node::Over { value: name, body: Box::new(body?) })
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    /// A product's factors in order; an operator followed by its bracket is one factor.
+    fn product(&mut self, factors: &[&Expr]) -> Read<Node> {
+        let mut out: Option<Node> = None;
+        let mut i = 0;
+        while i < factors.len() {
+            let f = factors[i];
+            let next = factors.get(i + 1);
+            let operator =
+                op_of(f).map(|op| (op, None)).or_else(|| expectation_subscript(f).map(|s| (Op::Expect, Some(s))));
+            let node = match (operator, next) {
+                (Some((op, sub)), Some(arg)) => {
+                    i += 1;
+                    let (inner, power) = bracketed(arg).ok_or(Refused)?;
+                    let applied = match (op, sub) {
+                        (Op::Expect, Some(Some((value, variable)))) => {
+                            self.expectation_over(&value, &variable, inner)?
+                        }
+                        (Op::Expect, _) => self.expectation(inner)?,
+                        (Op::Var, None) => self.variance(inner)?,
+                        (Op::Cov, None) => match &inner.kind {
+                            ExprKind::Tuple { items, stacked: false } if items.len() == 2 => {
+                                self.covariance(&items[0], &items[1])?
+                            }
+                            _ => return Err(Refused),
+                        },
+                        _ => return Err(Refused),
+                    };
+                    match power {
+                        Some(p) => Node::Pow(Box::new(applied), Box::new(self.node(p)?)),
+                        None => applied,
+                    }
+                }
+                (Some(_), None) => return Err(Refused),
+                (None, _) => self.node(f)?,
+            };
+            out = Some(match out {
+                None => node,
+                Some(prev) => Node::Mul(Box::new(prev), Box::new(node)),
+            });
+            i += 1;
+        }
+        out.ok_or(Refused)
+    }
+
+    fn expectation(&mut self, body: &Expr) -> Read<Node> {
+        // `E(2)` is more likely a function E the notes use than an expectation of a number.
+        if contains_mid(body) || !has_letter(body) {
+            return Err(Refused);
+        }
+        self.operators += 1;
+        self.inside += 1;
+        let body = self.node(body);
+        self.inside -= 1;
+        Ok(Node::Expect(Box::new(body?)))
+    }
+
+    /// `E_{x\sim P}[body]`: Σ_x body · P(X = x).
+    fn expectation_over(&mut self, value: &str, variable: &str, body: &Expr) -> Read<Node> {
+        self.operators += 1;
+        self.variables.insert(variable.to_string());
+        self.pair(value, variable)?;
+        self.bound.push(value.to_string());
+        let read = self.node(body);
+        self.bound.pop();
+        let weight = Node::Prob {
+            events: vec![Event { variable: variable.into(), value: Val::Named(value.into()) }],
+            given: vec![],
+        };
+        Ok(Node::Over { value: value.into(), body: Box::new(Node::Mul(Box::new(read?), Box::new(weight))) })
+    }
+
+    fn variance(&mut self, body: &Expr) -> Read<Node> {
+        let x = self.expectation(body)?;
+        let Node::Expect(inner) = x else { return Err(Refused) };
+        let centred = Node::Sub(inner.clone(), Box::new(Node::Expect(inner)));
+        Ok(Node::Expect(Box::new(Node::Pow(Box::new(centred), Box::new(Node::Number(2.0))))))
+    }
+
+    fn covariance(&mut self, a: &Expr, b: &Expr) -> Read<Node> {
+        let (Node::Expect(a), Node::Expect(b)) = (self.expectation(a)?, self.expectation(b)?) else {
+            return Err(Refused);
+        };
+        let da = Node::Sub(a.clone(), Box::new(Node::Expect(a)));
+        let db = Node::Sub(b.clone(), Box::new(Node::Expect(b)));
+        Ok(Node::Expect(Box::new(Node::Mul(Box::new(da), Box::new(db)))))
+    }
+
+    fn pair(&mut self, value: &str, variable: &str) -> Read<()> {
+        match self.pairs.insert(value.to_string(), variable.to_string()) {
+            Some(earlier) if earlier != variable => Err(Refused),
+            _ => Ok(()),
+        }
+    }
+
+    fn probability(&mut self, args: &[Expr]) -> Read<Node> {
+        if self.inside > 0 {
+            return Err(Refused);
+        }
+        self.operators += 1;
+        let mut events = Vec::new();
+        let mut given = Vec::new();
+        let mut after_mid = false;
+        for arg in args {
+            self.events_of(arg, &mut after_mid, &mut events, &mut given)?;
+        }
+        if events.is_empty() {
+            return Err(Refused);
+        }
+        Ok(Node::Prob { events, given })
+    }
+
+    fn events_of(
+        &mut self,
+        arg: &Expr,
+        after_mid: &mut bool,
+        events: &mut Vec<Event>,
+        given: &mut Vec<Event>,
+    ) -> Read<()> {
+        match &arg.kind {
+            ExprKind::Relation { chain } => self.chain_events(chain, after_mid, events, given),
+            ExprKind::Statement { statement } => {
+                statement.chains.iter().try_for_each(|c| self.chain_events(c, after_mid, events, given))
+            }
+            ExprKind::Tuple { items, stacked: false } => {
+                items.iter().try_for_each(|i| self.events_of(i, after_mid, events, given))
+            }
+            _ => {
+                let event = self.event_of(arg)?;
+                self.place(event, *after_mid, events, given);
+                Ok(())
+            }
+        }
+    }
+
+    fn chain_events(
+        &mut self,
+        chain: &Chain,
+        after_mid: &mut bool,
+        events: &mut Vec<Event>,
+        given: &mut Vec<Event>,
+    ) -> Read<()> {
+        let first = chain.first.as_ref().ok_or(Refused)?;
+        let mut pending = Some(self.event_of(first)?);
+        let mut pending_bare = is_capital(&first.symbol_key().unwrap_or_default());
+        for link in &chain.links {
+            match link.op {
+                RelOp::Eq => {
+                    let event = pending.as_mut().filter(|_| pending_bare).ok_or(Refused)?;
+                    event.value = self.value_of(&link.rhs, &event.variable.clone())?;
+                    pending_bare = false;
+                }
+                RelOp::Mid if !*after_mid => {
+                    if let Some(event) = pending.take() {
+                        self.place(event, false, events, given);
+                    }
+                    *after_mid = true;
+                    pending = Some(self.event_of(&link.rhs)?);
+                    pending_bare = is_capital(&link.rhs.symbol_key().unwrap_or_default());
+                }
+                _ => return Err(Refused),
+            }
+        }
+        if let Some(event) = pending {
+            self.place(event, *after_mid, events, given);
+        }
+        Ok(())
+    }
+
+    /// An event read whole: a variable left to take its own value makes that value free
+    /// (unless a sum binds it).
+    fn place(&mut self, event: Event, given_side: bool, events: &mut Vec<Event>, given: &mut Vec<Event>) {
+        if let Val::Named(name) = &event.value {
+            if name.starts_with('=') {
+                self.note_value(&name.clone(), &event.variable.clone());
+            }
+        }
+        if given_side {
+            given.push(event);
+        } else {
+            events.push(event);
+        }
+    }
+
+    /// `A` (the variable takes its own value), `x` (X takes the value x).
+    fn event_of(&mut self, term: &Expr) -> Read<Event> {
+        let key = term.symbol_key().ok_or(Refused)?;
+        if matches!(&term.kind, ExprKind::Symbol(s) if s.style.is_some_and(|s| s != Style::Italic)) {
+            return Err(Refused);
+        }
+        if is_capital(&key) {
+            self.variables.insert(key.clone());
+            return Ok(Event { variable: key.clone(), value: Val::Named(own(&key)) });
+        }
+        if single_small(&key) {
+            let variable = key.to_ascii_uppercase();
+            self.variables.insert(variable.clone());
+            self.pair(&key, &variable)?;
+            self.note_value(&key, &variable);
+            return Ok(Event { variable, value: Val::Named(key) });
+        }
+        Err(Refused)
+    }
+
+    fn value_of(&mut self, e: &Expr, variable: &str) -> Read<Val> {
+        let number = match &e.kind {
+            ExprKind::Number { value } => value.parse::<f64>().ok(),
+            ExprKind::Neg { operand } => match &operand.kind {
+                ExprKind::Number { value } => value.parse::<f64>().ok().map(|v| -v),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(n) = number {
+            let list = self.written.entry(variable.to_string()).or_default();
+            if !list.contains(&n) {
+                list.push(n);
+            }
+            return Ok(Val::Number(n));
+        }
+        let key = e.symbol_key().filter(|k| single_small(k)).ok_or(Refused)?;
+        self.pair(&key, variable)?;
+        self.note_value(&key, variable);
+        Ok(Val::Named(key))
+    }
+
+    fn note_value(&mut self, name: &str, variable: &str) {
+        if !self.bound.iter().any(|b| b == name) {
+            self.free.insert(name.to_string(), variable.to_string());
+        }
+    }
+}
+
+fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+            flatten(lhs, out);
+            flatten(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// `E_{x \sim P}`: Some(Some((x, X))); `E_X`: Some(None).
+fn expectation_subscript(e: &Expr) -> Option<Option<(String, String)>> {
+    let ExprKind::Subscript { base, index } = &e.kind else { return None };
+    if op_of(base) != Some(Op::Expect) {
+        return None;
+    }
+    match &index.kind {
+        ExprKind::Relation { chain } => {
+            let value = chain.first.as_ref()?.symbol_key().filter(|k| single_small(k))?;
+            let [link] = chain.links.as_slice() else { return None };
+            (link.op == RelOp::Sim && is_prob_symbol(&link.rhs))
+                .then(|| Some((value.clone(), value.to_ascii_uppercase())))
+        }
+        _ => index.symbol_key().filter(|k| is_capital(k)).map(|_| None),
+    }
+}
+
+/// The inside of `[…]`/`(…)` after an operator, and a power written after the bracket
+/// (`E[X]^2`).
+fn bracketed(e: &Expr) -> Option<(&Expr, Option<&Expr>)> {
+    match &e.kind {
+        ExprKind::Fenced { inner: Some(inner), open, .. } if matches!(open.as_str(), "[" | "(") => Some((inner, None)),
+        ExprKind::Power { base, exponent } => {
+            bracketed(base).filter(|(_, p)| p.is_none()).map(|(i, _)| (i, Some(exponent.as_ref())))
+        }
+        _ => None,
+    }
+}
+
+fn has_letter(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Symbol(_)) || e.children().any(has_letter)
+}
+
+fn contains_mid(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Relation { chain } if chain.links.iter().any(|l| l.op == RelOp::Mid) => true,
+        _ => e.children().any(contains_mid),
+    }
+}
+
+fn has_operator(n: &Node) -> bool {
+    match n {
+        Node::Prob { .. } | Node::Expect(_) => true,
+        Node::Number(_) | Node::Letter(_) => false,
+        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) => has_operator(a),
+        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
+            has_operator(a) || has_operator(b)
+        }
+        Node::Unknown(_, args) => args.iter().any(has_operator),
+        Node::Over { body, .. } => has_operator(body),
+    }
+}
+
+/// One joint distribution: the variables' values and a weight per cell of their table.
+struct World {
+    variables: Vec<String>,
+    domains: Vec<Vec<f64>>,
+    cells: Vec<(Vec<usize>, f64)>,
+    constants: BTreeMap<String, f64>,
+    seed: u64,
+}
+
+struct Claim {
+    lhs: Node,
+    rhs: Node,
+    reader: Reader,
+}
+
+/// Most cells of a joint table, and most assignments of free values, a check evaluates.
+const MAX_CELLS: usize = 729;
+/// Joint distributions drawn per reading.
+const DRAWS: usize = 6;
+
+/// What the notes make of a letter, for [`check`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// Nothing: a free letter.
+    None,
+    /// Defined as a lone letter or number (`A = a` in prose: an event, for a variable).
+    Letter,
+    /// Defined by a formula, or declared (a shape, a set).
+    Formula,
+}
+
+/// Checks a claim whose sides speak of probabilities or expectations. `defined` says what the
+/// notes make of a letter (a claim using one they give a meaning is not read here);
+/// `marked`, that the author marked it a claim: small letters are then constants.
+pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: bool) -> Outcome {
+    let mut reader = Reader::default();
+    let (Ok(l), Ok(r)) = (reader.node(lhs), reader.node(rhs)) else { return Outcome::NotProbability };
+    if reader.operators == 0 {
+        return Outcome::NotProbability;
+    }
+    // Every letter read as a constant must be one the notes leave free; a variable may not
+    // stand outside an expectation or an event.
+    // A letter the notes give a meaning (`Y = aX + b`, `\mathbf X \in \mathbb R^{n\times d}`) is
+    // not a free variable or constant here: such a claim is not read.
+    // Prose that writes an event (`$A=a$ and $B=b$ both hold`) reads as a definition by a lone
+    // letter or number: for a variable, only a definition by something else counts.
+    let values: BTreeSet<&String> = reader.pairs.keys().collect();
+    for key in reader.letters_outside.iter().chain(&reader.letters_inside) {
+        if !values.contains(key) && !reader.variables.contains(key) && defined(key) != Meaning::None {
+            return Outcome::NotProbability;
+        }
+    }
+    if reader.variables.iter().any(|k| defined(k) == Meaning::Formula) {
+        return Outcome::NotProbability;
+    }
+    if ["P", "p", "E"]
+        .iter()
+        .chain(&reader.unknown.iter().map(String::as_str).collect::<Vec<_>>())
+        .any(|k| defined(k) != Meaning::None)
+    {
+        return Outcome::NotProbability;
+    }
+    // Small letters met inside expectations (and not values): random or constant? Both
+    // readings must agree (`E[aX+b] = aE[X]+b` holds only for a constant a), unless the author
+    // marked the claim, which reads them as constants.
+    let maybe_random: Vec<String> = if marked {
+        Vec::new()
+    } else {
+        reader
+            .letters_inside
+            .iter()
+            .filter(|k| !is_capital(k) && !values.contains(k) && !reader.variables.contains(*k))
+            .cloned()
+            .collect()
+    };
+    let claim = Claim { lhs: l, rhs: r, reader };
+    let general = claim.compare(&[], Draw::Joint, 1);
+    let domains = claim.describe_domains();
+    let variables: Vec<String> = claim.reader.variables.iter().cloned().collect();
+    match general {
+        Compared::NotEvaluable => Outcome::NotEvaluable,
+        Compared::Holds { values } => {
+            if !maybe_random.is_empty()
+                && !matches!(claim.compare(&maybe_random, Draw::Joint, 2), Compared::Holds { .. })
+            {
+                return Outcome::Fails {
+                    lhs: f64::NAN,
+                    rhs: f64::NAN,
+                    point: vec![],
+                    domains,
+                    holds_when: None,
+                    specifies: false,
+                    random_letter: maybe_random.first().cloned(),
+                    variables,
+                };
+            }
+            Outcome::Holds { draws: DRAWS, values, domains }
+        }
+        Compared::Differs { lhs, rhs, point } => {
+            let holds_when = [Family::Independent, Family::IndependentIdentical, Family::ZeroOne]
+                .into_iter()
+                .find(|f| matches!(claim.compare(&[], Draw::Special(*f), 3), Compared::Holds { .. }));
+            let random_letter = (!maybe_random.is_empty()
+                && matches!(claim.compare(&maybe_random, Draw::Joint, 4), Compared::Holds { .. }))
+            .then(|| maybe_random[0].clone());
+            let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
+            Outcome::Fails { lhs, rhs, point, domains, holds_when, specifies, random_letter, variables }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Draw {
+    Joint,
+    Special(Family),
+}
+
+enum Compared {
+    Holds { values: usize },
+    Differs { lhs: f64, rhs: f64, point: Vec<(String, f64)> },
+    NotEvaluable,
+}
+
+impl Claim {
+    /// What the variables ranged over, and the letters read as constants: `|A| = 2, 3; H ∈ {0, 1};
+    /// a, b ∈ ℝ`.
+    fn describe_domains(&self) -> String {
+        let mut parts: Vec<String> = self
+            .reader
+            .variables
+            .iter()
+            .map(|v| match self.reader.written.get(v).filter(|w| w.len() >= 2) {
+                Some(w) => format!("{v} ∈ {{{}}}", w.iter().map(|x| number(*x)).collect::<Vec<_>>().join(", ")),
+                None => format!("|{v}| = 2, 3"),
+            })
+            .collect();
+        let constants: Vec<&str> = self
+            .reader
+            .letters_outside
+            .iter()
+            .chain(&self.reader.letters_inside)
+            .filter(|k| !self.reader.variables.contains(*k) && !self.reader.pairs.contains_key(*k))
+            .map(String::as_str)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !constants.is_empty() {
+            parts.push(format!("{} ∈ ℝ", constants.join(", ")));
+        }
+        parts.join("; ")
+    }
+
+    fn world(&self, random: &[String], draw: Draw, k: usize, seed: u64) -> Option<World> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut variables: Vec<String> = self.reader.variables.iter().cloned().collect();
+        variables.extend(random.iter().cloned());
+        let zero_one = matches!(draw, Draw::Special(Family::ZeroOne));
+        let identical = matches!(draw, Draw::Special(Family::IndependentIdentical));
+        let mut domains: Vec<Vec<f64>> = Vec::new();
+        for v in &variables {
+            if let (true, Some(first)) = (identical, domains.first()) {
+                domains.push(first.clone());
+                continue;
+            }
+            let written = self.reader.written.get(v).cloned().unwrap_or_default();
+            let fixed = written.len() >= 2;
+            let mut domain = if !fixed && zero_one { vec![0.0, 1.0] } else { written };
+            let size = if fixed {
+                0
+            } else if zero_one {
+                2
+            } else {
+                k
+            };
+            while domain.len() < size {
+                let candidate = f64::from(rng.random_range(-4i32..=6));
+                if !domain.contains(&candidate) {
+                    domain.push(candidate);
+                }
+            }
+            domains.push(domain);
+        }
+        let mut count = 1usize;
+        for d in &domains {
+            count = count.checked_mul(d.len()).filter(|c| *c <= MAX_CELLS)?;
+        }
+        let weight = |rng: &mut rand::rngs::StdRng| f64::from(rng.random_range(1u32..=20));
+        let marginals: Vec<Vec<f64>> = match draw {
+            Draw::Special(Family::IndependentIdentical) => {
+                let longest = domains.iter().map(Vec::len).max().unwrap_or(0);
+                let shared: Vec<f64> = (0..longest).map(|_| weight(&mut rng)).collect();
+                domains.iter().map(|d| shared[..d.len()].to_vec()).collect()
+            }
+            _ => domains.iter().map(|d| d.iter().map(|_| weight(&mut rng)).collect()).collect(),
+        };
+        let independent = matches!(draw, Draw::Special(Family::Independent | Family::IndependentIdentical));
+        let mut cells = Vec::with_capacity(count);
+        for n in 0..count {
+            let mut rest = n;
+            let index: Vec<usize> = domains
+                .iter()
+                .map(|d| {
+                    let i = rest % d.len();
+                    rest /= d.len();
+                    i
+                })
+                .collect();
+            let w = if independent {
+                index.iter().zip(&marginals).map(|(i, m)| m[*i] / m[..].iter().sum::<f64>()).product()
+            } else {
+                weight(&mut rng)
+            };
+            cells.push((index, w));
+        }
+        let total: f64 = cells.iter().map(|c| c.1).sum();
+        cells.iter_mut().for_each(|c| c.1 /= total);
+        let mut constants = BTreeMap::new();
+        for key in self.reader.letters_outside.iter().chain(&self.reader.letters_inside) {
+            if !self.reader.pairs.contains_key(key) && !variables.contains(key) {
+                constants.insert(key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05);
+            }
+        }
+        Some(World { variables, domains, cells, constants, seed })
+    }
+
+    /// Both sides on `DRAWS` joint distributions, at every assignment of the free values.
+    fn compare(&self, random: &[String], draw: Draw, salt: u64) -> Compared {
+        let mut values = 0;
+        for d in 0..DRAWS {
+            let k = 2 + d % 2;
+            let Some(world) = self.world(random, draw, k, salt * 1000 + d as u64) else {
+                return Compared::NotEvaluable;
+            };
+            let free: Vec<(&String, usize)> = self
+                .reader
+                .free
+                .iter()
+                .map(|(name, var)| world.variables.iter().position(|v| v == var).map(|i| (name, i)))
+                .collect::<Option<_>>()
+                .unwrap_or_default();
+            if free.len() != self.reader.free.len() {
+                return Compared::NotEvaluable;
+            }
+            let mut count = 1usize;
+            for (_, i) in &free {
+                match count.checked_mul(world.domains[*i].len()).filter(|c| *c <= MAX_CELLS) {
+                    Some(c) => count = c,
+                    None => return Compared::NotEvaluable,
+                }
+            }
+            // A random variable outside every expectation makes the claim one about random
+            // quantities: it must hold at every outcome.
+            let pointwise = self.reader.letters_outside.iter().any(|k| world.variables.contains(k));
+            let outcomes: Vec<Option<usize>> =
+                if pointwise { (0..world.cells.len()).map(Some).collect() } else { vec![None] };
+            for (n, cell) in (0..count).flat_map(|n| outcomes.iter().map(move |c| (n, *c))) {
+                let mut rest = n;
+                let mut point = Point { values: BTreeMap::new(), cell };
+                for (name, i) in &free {
+                    let d = &world.domains[*i];
+                    point.values.insert((*name).clone(), d[rest % d.len()]);
+                    rest /= d.len();
+                }
+                let (Some(l), Some(r)) = (self.eval(&self.lhs, &world, &point), self.eval(&self.rhs, &world, &point))
+                else {
+                    return Compared::NotEvaluable;
+                };
+                values += 1;
+                if (l - r).abs() > 1e-9 * (1.0 + l.abs() + r.abs()) {
+                    if (l - r).abs() <= 1e-6 * (1.0 + l.abs() + r.abs()) {
+                        return Compared::NotEvaluable;
+                    }
+                    let mut shown: Vec<(String, f64)> =
+                        point.values.iter().map(|(k, v)| (k.trim_start_matches('=').to_string(), *v)).collect();
+                    shown.extend(world.constants.iter().map(|(k, v)| (k.clone(), *v)));
+                    if world.cells.len() <= 12 {
+                        for (index, w) in &world.cells {
+                            let at: Vec<String> = world
+                                .variables
+                                .iter()
+                                .zip(index)
+                                .zip(&world.domains)
+                                .map(|((v, i), d)| format!("{v}={}", number(d[*i])))
+                                .collect();
+                            shown.push((format!("P({})", at.join(",")), *w));
+                        }
+                    }
+                    return Compared::Differs { lhs: l, rhs: r, point: shown };
+                }
+            }
+        }
+        Compared::Holds { values }
+    }
+
+    fn eval(&self, n: &Node, world: &World, point: &Point) -> Option<f64> {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        let v = match n {
+            Node::Number(x) => *x,
+            Node::Letter(k) => {
+                let variable = world.variables.iter().position(|v| v == k);
+                match (point.cell, variable) {
+                    (Some(c), Some(i)) => world.domains[i][world.cells[c].0[i]],
+                    _ => match point.values.get(k) {
+                        Some(x) => *x,
+                        None if variable.is_some() => return None,
+                        None => *world.constants.get(k)?,
+                    },
+                }
+            }
+            Node::Neg(a) => -self.eval(a, world, point)?,
+            Node::Add(a, b) => self.eval(a, world, point)? + self.eval(b, world, point)?,
+            Node::Sub(a, b) => self.eval(a, world, point)? - self.eval(b, world, point)?,
+            Node::Mul(a, b) => self.eval(a, world, point)? * self.eval(b, world, point)?,
+            Node::Div(a, b) => self.eval(a, world, point)? / self.eval(b, world, point)?,
+            Node::Pow(a, b) => self.eval(a, world, point)?.powf(self.eval(b, world, point)?),
+            Node::Exp(a) => self.eval(a, world, point)?.exp(),
+            Node::Ln(a) => self.eval(a, world, point)?.ln(),
+            Node::Sqrt(a) => self.eval(a, world, point)?.sqrt(),
+            Node::Unknown(name, args) => {
+                let mut h = world.seed ^ 0x9e37_79b9_7f4a_7c15;
+                for b in name.bytes() {
+                    h = h.wrapping_mul(131).wrapping_add(u64::from(b));
+                }
+                for a in args {
+                    h = h.wrapping_mul(1_000_003).wrapping_add(self.eval(a, world, point)?.to_bits());
+                }
+                let mut rng = rand::rngs::StdRng::seed_from_u64(h);
+                rng.random_range(-2.0..2.0)
+            }
+            Node::Prob { events, given } => {
+                let (mut joint, mut condition) = (0.0, 0.0);
+                for (c, (_, w)) in world.cells.iter().enumerate() {
+                    if given.iter().all(|e| matches(e, world, point, c)) {
+                        condition += w;
+                        if events.iter().all(|e| matches(e, world, point, c)) {
+                            joint += w;
+                        }
+                    }
+                }
+                if condition <= 0.0 {
+                    return None;
+                }
+                joint / condition
+            }
+            Node::Expect(body) => {
+                // An expectation is a number: inside another one it does not depend on the cell.
+                let mut sum = 0.0;
+                for (c, (_, w)) in world.cells.iter().enumerate() {
+                    let at = Point { values: point.values.clone(), cell: Some(c) };
+                    sum += w * self.eval(body, world, &at)?;
+                }
+                sum
+            }
+            Node::Over { value, body } => {
+                let variable = match value.strip_prefix('=') {
+                    Some(v) => v.to_string(),
+                    None => self.reader.pairs.get(value).cloned().or_else(|| {
+                        let upper = value.to_ascii_uppercase();
+                        world.variables.contains(&upper).then_some(upper)
+                    })?,
+                };
+                let i = world.variables.iter().position(|v| *v == variable)?;
+                let mut sum = 0.0;
+                for x in &world.domains[i] {
+                    let mut values = point.values.clone();
+                    values.insert(value.clone(), *x);
+                    sum += self.eval(body, world, &Point { values, cell: point.cell })?;
+                }
+                sum
+            }
+        };
+        finite(v)
+    }
+}
+
+struct Point {
+    values: BTreeMap<String, f64>,
+    cell: Option<usize>,
+}
+
+fn matches(e: &Event, world: &World, point: &Point, cell: usize) -> bool {
+    let Some(i) = world.variables.iter().position(|v| *v == e.variable) else { return false };
+    let actual = world.domains[i][world.cells[cell].0[i]];
+    let wanted = match &e.value {
+        Val::Number(x) => *x,
+        Val::Named(name) => match point.values.get(name) {
+            Some(x) => *x,
+            None => return false,
+        },
+    };
+    actual == wanted
+}
+
+fn number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sides(tex: &str) -> (Expr, Expr) {
+        let statement = crate::syntax::parse_formula(tex).expect("parses");
+        let chain = &statement.chains[0];
+        (chain.first.clone().unwrap(), chain.links[0].rhs.clone())
+    }
+
+    fn outcome(tex: &str) -> Outcome {
+        let (l, r) = sides(tex);
+        check(&l, &r, &|_| Meaning::None, false)
+    }
+
+    fn holds(tex: &str) {
+        assert!(matches!(outcome(tex), Outcome::Holds { .. }), "{tex}: {:?}", outcome(tex));
+    }
+
+    fn fails_plainly(tex: &str) {
+        match outcome(tex) {
+            Outcome::Fails { holds_when: None, specifies: false, random_letter: None, .. } => {}
+            other => panic!("{tex}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_rules_of_probability_hold() {
+        holds(r"P(A \mid B) = \frac{P(B \mid A) P(A)}{P(B)}");
+        holds(r"P(A, B) = P(B \mid A) P(A)");
+        holds(r"\sum_a P(A=a \mid B) = 1");
+        holds(r"\sum_{a} P(B \mid A=a) P(A=a) = P(B)");
+        holds(r"P(A, B \mid C) = P(A \mid B, C) P(B \mid C)");
+        holds(r"E[X] = \sum_x x P(X=x)");
+        holds(r"\mathrm{Var}[X] = E[X^2] - E[X]^2");
+        // a random, aE[X] is a random quantity: only a constant a, as the claim mark reads it.
+        let (l, r) = sides(r"E[aX+b] = aE[X]+b");
+        assert!(matches!(check(&l, &r, &|_| Meaning::None, true), Outcome::Holds { .. }));
+        assert!(matches!(check(&l, &r, &|_| Meaning::None, false), Outcome::Fails { random_letter: Some(_), .. }));
+        holds(r"p(y \mid x) = \frac{p(x, y)}{p(x)}");
+        holds(r"E_{x \sim P}[f(x)] = \sum_x f(x)P(x)");
+        holds(r"P(D_1 = 1) = P(D_1 = 1, H = 0) + P(D_1 = 1, H = 1)");
+        holds(r"\mathrm{Cov}(X, Y) = E[XY] - E[X]E[Y]");
+    }
+
+    #[test]
+    fn slips_are_refuted() {
+        fails_plainly(r"P(A \mid B) = \frac{P(B \mid A) P(A)}{P(A)}");
+        fails_plainly(r"\mathrm{Var}[X] = E[X^2] + E[X]^2");
+        fails_plainly(r"P(A, B) = P(A \mid B) P(A)");
+        let (l, r) = sides(r"E[aX+b] = aE[X]");
+        assert!(matches!(
+            check(&l, &r, &|_| Meaning::None, true),
+            Outcome::Fails { random_letter: None, holds_when: None, .. }
+        ));
+        fails_plainly(r"\sum_{a} P(B \mid A=a) = P(B)");
+    }
+
+    #[test]
+    fn assumptions_and_values_are_not_refutations() {
+        assert!(matches!(outcome(r"P(A \mid B) = P(A)"), Outcome::Fails { holds_when: Some(Family::Independent), .. }));
+        assert!(matches!(
+            outcome(r"P(A, B \mid C) = P(A \mid C) P(B \mid C)"),
+            Outcome::Fails { holds_when: Some(_), .. }
+        ));
+        assert!(matches!(
+            outcome(r"E[X] = E[Y]"),
+            Outcome::Fails { holds_when: Some(Family::IndependentIdentical), .. }
+        ));
+        assert!(matches!(outcome(r"E[X^2] = E[X]"), Outcome::Fails { holds_when: Some(Family::ZeroOne), .. }));
+        assert!(matches!(outcome(r"P(H=1) = 0.0015"), Outcome::Fails { specifies: true, .. }));
+    }
+
+    #[test]
+    fn random_quantities_hold_at_every_outcome() {
+        holds(r"(X - E[X])^2 = X^2 - 2X E[X] + E[X]^2");
+        fails_plainly(r"(X - E[X])^2 = X^2 - E[X]^2");
+        // θ̂ only inside: random or a constant, true either way; θ outside too: a constant.
+        assert!(matches!(outcome(r"E[\hat\theta^2] = E[\hat\theta]^2"), Outcome::Fails { random_letter: Some(_), .. }));
+        holds(r"E[\hat\theta - \Theta] = E[\hat\theta] - E[\Theta]");
+    }
+
+    #[test]
+    fn other_notation_is_not_read() {
+        assert_eq!(outcome(r"x^2 = x \cdot x"), Outcome::NotProbability);
+        assert_eq!(outcome(r"P(\mathcal{A} \cup \mathcal{B}) = 1"), Outcome::NotProbability);
+        assert_eq!(outcome(r"E[X \mid Y] = E[X]"), Outcome::NotProbability);
+        assert_eq!(outcome(r"\sum_{i=1}^n P(A_i) = 1"), Outcome::NotProbability);
+        let (l, r) = sides(r"P(A) = 1 - q");
+        assert_eq!(
+            check(&l, &r, &|k| if k == "P" { Meaning::Formula } else { Meaning::None }, false),
+            Outcome::NotProbability
+        );
+        // Y defined by the notes (`Y = aX + b`): not a variable of its own.
+        let (l, r) = sides(r"E[Y] = aE[X] + b");
+        assert_eq!(
+            check(&l, &r, &|k| if k == "Y" { Meaning::Formula } else { Meaning::None }, true),
+            Outcome::NotProbability
+        );
+        assert_eq!(outcome(r"E(2) = 2"), Outcome::NotProbability);
+    }
+}
