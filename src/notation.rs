@@ -189,6 +189,19 @@ pub const NOTATION: &[Notation] = &[
         meaning: "a definite integral over the variable of its differential (bound: not an index), limits numbers, letters or ±∞; nested integrals take the differentials innermost first. Evaluated in floating point only (adaptive Gauss–Kronrod quadrature, 10⁻¹⁰ relative) at 4 random draws of the other letters: agreement to 10⁻⁷ verifies, labelled numeric; a difference above 10⁻³ refutes; a divergent or singular integral is undecided. Sides applying different unknown functions (F(b)−F(a)) are undecided; an indefinite ∫ is refused",
         example: r"\int_0^1 3x^2\,dx=1",
     },
+    // ------------------------------------------------------------------ probability
+    Notation {
+        group: "probability",
+        written: r"P(A), P(A,B \mid C), P(X = x), P(D_1=1 \mid H=0), p(y \mid x), \Pr(A), \sum_a P(A=a)",
+        meaning: "the probability of events of discrete random variables (capital letters; a bare one takes its own value, for every value; a small letter in an event is the value of the variable of its capital), P undefined by the notes. Checked in floating point on 6 random joint distributions, each variable on 2 or 3 values, or on exactly the numbers the claim compares it with (two or more): agreement to 10⁻⁹ at every value verifies, labelled numeric (random joint distributions). A claim false in general is refuted only if it is false for independent, for i.i.d. and for 0/1-valued variables too, and both sides hold a probability or an expectation; otherwise undecided, naming the assumption (independence, …) or calling it a value the text gives the distribution",
+        example: r"P(C \mid D) = \frac{P(D \mid C) P(C)}{P(D)}",
+    },
+    Notation {
+        group: "probability",
+        written: r"E[X], \mathbb E[X], E_{x \sim P}[f(x)], \mathrm{Var}[X], \textrm{Var}(X), \mathrm{Cov}(X,Y)",
+        meaning: "expectations over the same joint distributions; E_{x∼P}[f(x)] is Σ_x f(x)P(X=x); a random variable outside every expectation makes the claim one between random quantities, checked at every outcome. A small letter inside an expectation may be random or a constant: both readings are tried and must agree (a `claim` mark reads it as a constant). Not read: E[X | Y], sets (∪, ∩, \\mathcal A), densities over a continuum, letters the notes define",
+        example: r"\mathrm{Var}[X] = E[X^2] - E[X]^2",
+    },
     // ------------------------------------------------------------------ matrices
     Notation {
         group: "matrices",
