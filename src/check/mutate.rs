@@ -119,7 +119,12 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
     let letters = LettersOf::new(scope);
     let relation = if claim.approx { "\\approx " } else { "=" };
     let verifies = |mutant: Option<Claim>| -> Option<Verdict> {
-        let verdict = check_claim(scope, &mutant?, None, None);
+        let mutant = mutant?;
+        // A side made the other one (`P(A\mid B)=P(A\mid B)`) holds and says nothing.
+        if crate::syntax::print::expr(&mutant.lhs) == crate::syntax::print::expr(&mutant.rhs) {
+            return None;
+        }
+        let verdict = check_claim(scope, &mutant, None, None);
         (verdict.status == Status::Verified).then_some(verdict)
     };
     let offer = |left: &str, right: &str, kinds: Vec<crate::model::EditKind>, verdict: Verdict| Suggestion {

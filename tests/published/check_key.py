@@ -64,7 +64,93 @@ def x_equals_ux(rng):
     return sp.simplify(u * x - x) == sp.zeros(3, 1)
 
 
-NUMERIC = {"orthogonal_quadratic": orthogonal_quadratic, "x_equals_Ux": x_equals_ux}
+def random_joint(rng, domains):
+    """A random joint table of discrete random variables: [(values by name, probability)], exact."""
+    names = list(domains)
+    cells = list(itertools.product(*(domains[n] for n in names)))
+    weights = [sp.Rational(rng.randint(1, 20)) for _ in cells]
+    total = sum(weights)
+    return [(dict(zip(names, cell)), w / total) for cell, w in zip(cells, weights)]
+
+
+def prob(table, event, given=None):
+    """P(event | given), events as {name: value}."""
+    given = given or {}
+    def hit(cell, ev):
+        return all(cell[k] == v for k, v in ev.items())
+    condition = sum(p for cell, p in table if hit(cell, given))
+    return sum(p for cell, p in table if hit(cell, given) and hit(cell, event)) / condition
+
+
+def expect(table, f):
+    return sum(p * f(cell) for cell, p in table)
+
+
+def for_all_values(rng, domains, identity):
+    """The identity at every value of the variables, on a random joint table."""
+    table = random_joint(rng, domains)
+    names = list(domains)
+    return all(identity(table, dict(zip(names, vs))) for vs in itertools.product(*(domains[n] for n in names)))
+
+
+AB = {"A": [0, 1, 2], "B": [0, 1]}
+DH = {"D1": [0, 1], "H": [0, 1]}
+DDH = {"D1": [0, 1], "D2": [0, 1], "H": [0, 1]}
+X = {"X": [-1, 2, 5]}
+
+
+def variance(table, plus):
+    mean = expect(table, lambda c: c["X"])
+    lhs = expect(table, lambda c: (c["X"] - mean) ** 2)
+    second = expect(table, lambda c: c["X"] ** 2)
+    return lhs == (second + mean**2 if plus else second - mean**2)
+
+
+PROBABILITY = {
+    # P(A,B) = P(B|A)P(A), P(A,B) = P(A|B)P(B), Bayes, the sum rule, at every value of A and B.
+    "product_rule": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, v) == prob(t, {"B": v["B"]}, {"A": v["A"]}) * prob(t, {"A": v["A"]})),
+    "product_rule_other": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, v) == prob(t, {"A": v["A"]}, {"B": v["B"]}) * prob(t, {"B": v["B"]})),
+    "bayes": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, {"A": v["A"]}, {"B": v["B"]})
+        == prob(t, {"B": v["B"]}, {"A": v["A"]}) * prob(t, {"A": v["A"]}) / prob(t, {"B": v["B"]})),
+    "sum_rule": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, {"B": v["B"]}) == sum(prob(t, {"A": a, "B": v["B"]}) for a in AB["A"])),
+    # Planted: P(A,B) = P(B|A)P(B); P(A,B) = P(A|B)P(A); Bayes over P(A).
+    "product_rule_planted": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, v) == prob(t, {"B": v["B"]}, {"A": v["A"]}) * prob(t, {"B": v["B"]})),
+    "product_rule_other_planted": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, v) == prob(t, {"A": v["A"]}, {"B": v["B"]}) * prob(t, {"A": v["A"]})),
+    "bayes_planted": lambda rng: for_all_values(
+        rng, AB, lambda t, v: prob(t, {"A": v["A"]}, {"B": v["B"]})
+        == prob(t, {"B": v["B"]}, {"A": v["A"]}) * prob(t, {"A": v["A"]}) / prob(t, {"A": v["A"]})),
+    # P(D1=1) = Σ_h P(D1=1, H=h) = Σ_h P(D1=1 | H=h) P(H=h), H ∈ {0, 1}; Bayes for H=1.
+    "total_probability": lambda rng: for_all_values(
+        rng, DH, lambda t, v: prob(t, {"D1": 1}) == prob(t, {"D1": 1, "H": 0}) + prob(t, {"D1": 1, "H": 1})),
+    "total_probability_products": lambda rng: for_all_values(
+        rng, DH, lambda t, v: prob(t, {"D1": 1, "H": 0}) + prob(t, {"D1": 1, "H": 1})
+        == sum(prob(t, {"D1": 1}, {"H": h}) * prob(t, {"H": h}) for h in (0, 1))),
+    "bayes_h": lambda rng: for_all_values(
+        rng, DH, lambda t, v: prob(t, {"H": 1}, {"D1": 1})
+        == prob(t, {"D1": 1}, {"H": 1}) * prob(t, {"H": 1}) / prob(t, {"D1": 1})),
+    "total_probability_two": lambda rng: for_all_values(
+        rng, DDH, lambda t, v: prob(t, {"D1": 1, "D2": 1})
+        == prob(t, {"D1": 1, "D2": 1, "H": 0}) + prob(t, {"D1": 1, "D2": 1, "H": 1})),
+    "total_probability_two_products": lambda rng: for_all_values(
+        rng, DDH, lambda t, v: prob(t, {"D1": 1, "D2": 1, "H": 0}) + prob(t, {"D1": 1, "D2": 1, "H": 1})
+        == sum(prob(t, {"D1": 1, "D2": 1}, {"H": h}) * prob(t, {"H": h}) for h in (0, 1))),
+    "bayes_two": lambda rng: for_all_values(
+        rng, DDH, lambda t, v: prob(t, {"H": 1}, {"D1": 1, "D2": 1})
+        == prob(t, {"D1": 1, "D2": 1}, {"H": 1}) * prob(t, {"H": 1}) / prob(t, {"D1": 1, "D2": 1})),
+    # Var[X] = E[(X - E[X])^2] = E[X^2] - E[X]^2; planted: + E[X]^2; E[X] = Σ_x P(X=x) (x dropped).
+    "variance": lambda rng: variance(random_joint(rng, X), plus=False),
+    "variance_planted": lambda rng: variance(random_joint(rng, X), plus=True),
+    "expectation_planted": lambda rng: (lambda t: expect(t, lambda c: c["X"]) == sum(prob(t, {"X": x}) for x in X["X"]))(
+        random_joint(rng, X)),
+}
+
+NUMERIC = {"orthogonal_quadratic": orthogonal_quadratic, "x_equals_Ux": x_equals_ux, **PROBABILITY}
 
 
 def holds(entry):
