@@ -1,5 +1,6 @@
-//! Repair suggestions on every planted error: the 16 of `tests/chapters/` and the 20 of the keyed
-//! published chapters' planted copies (`tests/published/planted/`). Each planted error is
+//! Repair suggestions on the planted errors: the 16 of `tests/chapters/` and the 25 of the keyed
+//! published chapters' planted copies (`tests/published/planted/`), all but the two of
+//! `WITHOUT_SUGGESTION`. Each planted error is
 //! refuted at its line and gets a verified "did you mean" (a claim a recurrence rewrote
 //! included: its edits are read through the same recurrence), the intended formula for all but
 //! those of `NOT_THE_INTENDED`. The figures are printed.
@@ -131,7 +132,16 @@ const PLANTED: &[(&str, &str, u64, Option<&str>)] = &[
     ),
     ("tests/published/planted/en/integral-calculus.md", "", 336, Some(r"\int_0^{-1} 1\; dx =-\left(1\right)")),
     ("tests/published/planted/en/integral-calculus.md", "", 521, Some(r"2\pi\int _ 0^\infty re^{-r^{2}} \;dr =\pi")),
+    ("tests/published/planted/zh/probability.md", "", 337, Some(r"P(A, B)=P(B \mid A) P(A)")),
+    ("tests/published/planted/zh/probability.md", "", 338, Some(r"P(A, B)=P(A \mid B) P(B)")),
+    ("tests/published/planted/zh/probability.md", "", 478, Some(r"E\left[(X - E[X])^2\right]=E[X^2] - E[X]^2")),
 ];
+
+/// Planted errors refuted with no suggestion: the edit that repairs them is not among the single
+/// edits tried (Bayes' denominator P(A) for P(B): B is written only inside conditionals; E[X]
+/// without x: the factor is the sum's own bound letter). Each must still be refuted.
+const WITHOUT_SUGGESTION: &[(&str, u64)] =
+    &[("tests/published/planted/zh/probability.md", 341), ("tests/published/planted/zh/probability.md", 470)];
 
 /// Planted errors whose verified suggestion is another correct formula, not the one the
 /// author meant (a left side rewritten instead of the right one; the factor n put before the
@@ -169,6 +179,20 @@ fn every_planted_error_gets_the_intended_formula_as_its_suggestion() {
     );
     assert_eq!(shown, PLANTED.len(), "every planted error gets a suggestion");
     assert!(intended * 100 >= PLANTED.len() * 80, "at least 80 % the intended formula");
+}
+
+#[test]
+fn planted_errors_without_a_suggestion_are_still_refuted() {
+    for (notes, line) in WITHOUT_SUGGESTION {
+        let v = json(&run(&["check", notes, "--format", "json", "--no-cache"]));
+        let refuted: Vec<serde_json::Value> =
+            all_claims(&v).into_iter().filter(|c| c["verdict"] == "refuted" && c["line"] == *line).cloned().collect();
+        assert!(!refuted.is_empty(), "{notes}:{line} is refuted");
+        assert!(
+            refuted.iter().all(|c| c["suggestion"].is_null()),
+            "{notes}:{line} now has a suggestion: list it in PLANTED"
+        );
+    }
 }
 
 /// The issue's example: the scalar slip `y-p` for `p=\sigma(z)` is repaired in the notes' own

@@ -218,6 +218,14 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
             }
         }
     }
+    // A repair that copies one side into the other (`P(A\mid B)=\frac{P(A\mid B)P(A)}{P(A)}`)
+    // holds by cancelling it, which is not what the author meant: never offered.
+    let copies = |s: &Suggestion| {
+        let (left, right) = s.tex.split_once(relation).unwrap_or_default();
+        let copied = |from: &str, into: &str, was: &str| from.len() > 2 && into.contains(from) && !was.contains(from);
+        copied(left, right, &sides.right) || copied(right, left, &sides.left)
+    };
+    found.retain(|(_, s)| !copies(s));
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.tex.len().cmp(&b.1.tex.len())));
     found.into_iter().next().map(|(_, s)| s)
 }
