@@ -749,7 +749,11 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use numeric::probability::{self, Family, Outcome};
     let defined = |k: &str| {
         let lone = |e: &Expr| matches!(e.kind, ExprKind::Symbol(_) | ExprKind::Number { .. });
-        match (scope.decls.contains_key(k), scope.defs.get(k)) {
+        // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random
+        // variable, that is the sum over its values.
+        let index = matches!(scope.decls.get(k), Some(crate::sema::scope::Decl::Index { .. }));
+        match (scope.decls.contains_key(k) && !index, scope.defs.get(k)) {
+            (false, None) if index => probability::Meaning::Letter,
             (false, None) => probability::Meaning::None,
             (false, Some(d)) if lone(&d.body) => probability::Meaning::Letter,
             _ => probability::Meaning::Formula,

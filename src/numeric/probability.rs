@@ -13,11 +13,13 @@
 //! P(A=a, B=b) for every a, b); a small letter in an event is the value of the variable of the
 //! same capital letter (`p(y \mid x)` is P(Y=y | X=x)); a small letter after `=` in an event, or
 //! bound by `\sum_x` or `E_{x\sim P}`, is a value; every other letter is a constant, except a
-//! small letter met inside an expectation, which may be random or constant: both readings are
-//! tried, and must agree (the author's `claim` mark reads it as a constant; the verdict names the
-//! letters read as constants: `a, b ∈ ℝ`). A random variable outside every expectation makes the claim one between random
-//! quantities, checked at every outcome (`(X-E[X])^2 = X^2-2XE[X]+E[X]^2`). A variable the claim compares with two numbers or more takes exactly those values
-//! (`H = 0`, `H = 1`: H ∈ {0, 1}); any other takes 2 or 3 distinct small integers (with the one
+//! small letter met only inside expectations, which may be random or constant: both readings are
+//! tried, and must agree (the author's `claim` mark reads it as a constant); one written outside
+//! every expectation too is a constant. The verdict names the letters read as constants
+//! (`a, b ∈ ℝ`). A random variable outside every expectation makes the claim one between random
+//! quantities, checked at every outcome (`(X-E[X])^2 = X^2-2XE[X]+E[X]^2`). A variable the
+//! claim compares with two numbers or more takes exactly those values (`H = 0`, `H = 1`:
+//! H ∈ {0, 1}); any other takes 2 or 3 distinct small integers (with the one
 //! number written, if any). Each draw gives every cell of the joint table a random positive weight.
 //! Evaluation is in floating point: agreement to 10⁻⁹ (relative) at every draw and every value
 //! verifies — numeric evidence, over the distributions drawn.
@@ -578,7 +580,8 @@ const DRAWS: usize = 6;
 pub enum Meaning {
     /// Nothing: a free letter.
     None,
-    /// Defined as a lone letter or number (`A = a` in prose: an event, for a variable).
+    /// Defined as a lone letter or number (`A = a` in prose: an event, for a variable), or an
+    /// index a sum runs over.
     Letter,
     /// Defined by a formula, or declared (a shape, a set).
     Formula,
@@ -597,6 +600,11 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
     // stand outside an expectation or an event.
     // A letter the notes give a meaning (`Y = aX + b`, `\mathbf X \in \mathbb R^{n\times d}`) is
     // not a free variable or constant here: such a claim is not read.
+    // A value letter inside an expectation (`p(x) = e^{-E(x)}/Z`: E an energy, x a value of X)
+    // says E is not one.
+    if reader.letters_inside.iter().any(|k| reader.pairs.contains_key(k)) {
+        return Outcome::NotProbability;
+    }
     // Prose that writes an event (`$A=a$ and $B=b$ both hold`) reads as a definition by a lone
     // letter or number: for a variable, only a definition by something else counts.
     let values: BTreeSet<&String> = reader.pairs.keys().collect();
@@ -615,9 +623,10 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
     {
         return Outcome::NotProbability;
     }
-    // Small letters met inside expectations (and not values): random or constant? Both
-    // readings must agree (`E[aX+b] = aE[X]+b` holds only for a constant a), unless the author
-    // marked the claim, which reads them as constants.
+    // Small letters met only inside expectations (and not values): random or constant? Both
+    // readings must agree, unless the author marked the claim, which reads them as constants. A
+    // letter written outside every expectation too is a constant (`E[aX+b] = aE[X]+b`; the
+    // verdict lists the constants).
     let maybe_random: Vec<String> = if marked {
         Vec::new()
     } else {
@@ -625,6 +634,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
             .letters_inside
             .iter()
             .filter(|k| !is_capital(k) && !values.contains(k) && !reader.variables.contains(*k))
+            .filter(|k| !reader.letters_outside.contains(*k))
             .cloned()
             .collect()
     };
@@ -989,10 +999,17 @@ mod tests {
         holds(r"P(A, B \mid C) = P(A \mid B, C) P(B \mid C)");
         holds(r"E[X] = \sum_x x P(X=x)");
         holds(r"\mathrm{Var}[X] = E[X^2] - E[X]^2");
-        // a random, aE[X] is a random quantity: only a constant a, as the claim mark reads it.
-        let (l, r) = sides(r"E[aX+b] = aE[X]+b");
-        assert!(matches!(check(&l, &r, &|_| Meaning::None, true), Outcome::Holds { .. }));
+        // a and b written outside the expectation too: constants.
+        holds(r"E[aX+b] = aE[X]+b");
+        // b only inside: true for a constant b, false for a random one.
+        let (l, r) = sides(r"\textrm{Var}(aX+b) = a^2\textrm{Var}(X)");
         assert!(matches!(check(&l, &r, &|_| Meaning::None, false), Outcome::Fails { random_letter: Some(_), .. }));
+        assert!(matches!(check(&l, &r, &|_| Meaning::None, true), Outcome::Holds { .. }));
+        // a only inside: both readings tried.
+        assert!(matches!(
+            outcome(r"\textrm{Cov}(aX+b, Y) = \textrm{Cov}(X, aY+b)"),
+            Outcome::Fails { random_letter: Some(_), .. }
+        ));
         holds(r"p(y \mid x) = \frac{p(x, y)}{p(x)}");
         holds(r"E_{x \sim P}[f(x)] = \sum_x f(x)P(x)");
         holds(r"P(D_1 = 1) = P(D_1 = 1, H = 0) + P(D_1 = 1, H = 1)");
@@ -1004,11 +1021,8 @@ mod tests {
         fails_plainly(r"P(A \mid B) = \frac{P(B \mid A) P(A)}{P(A)}");
         fails_plainly(r"\mathrm{Var}[X] = E[X^2] + E[X]^2");
         fails_plainly(r"P(A, B) = P(A \mid B) P(A)");
-        let (l, r) = sides(r"E[aX+b] = aE[X]");
-        assert!(matches!(
-            check(&l, &r, &|_| Meaning::None, true),
-            Outcome::Fails { random_letter: None, holds_when: None, .. }
-        ));
+        fails_plainly(r"E[aX+b] = aE[X]");
+        fails_plainly(r"\textrm{Var}(aX+b) = a\textrm{Var}(X)");
         fails_plainly(r"\sum_{a} P(B \mid A=a) = P(B)");
     }
 
@@ -1054,5 +1068,7 @@ mod tests {
             Outcome::NotProbability
         );
         assert_eq!(outcome(r"E(2) = 2"), Outcome::NotProbability);
+        // An energy E(x) beside a density p(x) of the same x.
+        assert_eq!(outcome(r"p(x) = \frac{e^{-E(x)}}{Z}"), Outcome::NotProbability);
     }
 }
