@@ -784,18 +784,7 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         }
         Outcome::Fails { specifies: true, domains, .. } => Some(other(Reading::DistributionValue, None, domains)),
         Outcome::Fails { lhs, rhs, point, domains, .. } => {
-            let mismatch = Mismatch {
-                entry: None,
-                lhs,
-                rhs,
-                lhs_imaginary: None,
-                rhs_imaginary: None,
-                point,
-                difference: None,
-                correct: None,
-                tolerance: None,
-                method: Method::Distributions,
-            };
+            let mismatch = Mismatch::at_point(lhs, rhs, point, Method::Distributions);
             let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
             let counterexample =
                 Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };

@@ -144,6 +144,24 @@ pub struct Mismatch {
     pub method: Method,
 }
 
+impl Mismatch {
+    /// Two real values that differ at a point, found by `method`; nothing else known yet.
+    pub fn at_point(lhs: f64, rhs: f64, point: Vec<(String, f64)>, method: Method) -> Mismatch {
+        Mismatch {
+            entry: None,
+            lhs,
+            rhs,
+            lhs_imaginary: None,
+            rhs_imaginary: None,
+            point,
+            difference: None,
+            correct: None,
+            tolerance: None,
+            method,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct NumericCheck {
     /// The sizes evaluated at, e.g. `n = 8; d = 16`.

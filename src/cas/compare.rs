@@ -597,17 +597,11 @@ fn mismatch(inst: &Instance<Symbolic>, l: &Complex<Float>, r: &Complex<Float>, p
         let im = c.im.to_f64();
         (im.abs() > relative_tolerance() * c.norm().re.to_f64().max(1.0)).then_some(im)
     };
+    let shown_point = point.iter().map(|(a, v)| (shown(inst, &a.to_string()), *v)).collect();
     Mismatch {
-        entry: None,
-        lhs: l.re.to_f64(),
-        rhs: r.re.to_f64(),
         lhs_imaginary: imaginary(l),
         rhs_imaginary: imaginary(r),
-        point: point.iter().map(|(a, v)| (shown(inst, &a.to_string()), *v)).collect(),
-        difference: None,
-        tolerance: None,
-        correct: None,
-        method: Method::Numeric,
+        ..Mismatch::at_point(l.re.to_f64(), r.re.to_f64(), shown_point, Method::Numeric)
     }
 }
 

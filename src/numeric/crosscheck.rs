@@ -123,15 +123,7 @@ pub fn counterexample(
         .collect();
     Some(Mismatch {
         entry: (pairs.data.len() > 1).then(|| (k / pairs.cols + 1, k % pairs.cols + 1)),
-        lhs: pick(&lhs.data, k).value,
-        rhs: pick(&rhs.data, k).value,
-        lhs_imaginary: None,
-        rhs_imaginary: None,
-        point,
-        difference: None,
-        correct: None,
-        tolerance: None,
-        method: crate::model::Method::Numeric,
+        ..Mismatch::at_point(pick(&lhs.data, k).value, pick(&rhs.data, k).value, point, crate::model::Method::Numeric)
     })
 }
 

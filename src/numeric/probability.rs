@@ -113,6 +113,14 @@ fn own(variable: &str) -> String {
     format!("={variable}")
 }
 
+/// The events of one `P(…)` as they are read: before `\mid`, then given.
+#[derive(Default)]
+struct Events {
+    events: Vec<Event>,
+    given: Vec<Event>,
+    after_mid: bool,
+}
+
 /// Why a claim is not read.
 struct Refused;
 
@@ -202,7 +210,7 @@ impl Reader {
             Binary { op: BinOp::Sub, lhs, rhs } => Ok(Node::Sub(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
             Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. } => {
                 let mut factors = Vec::new();
-                flatten(e, &mut factors);
+                crate::syntax::pattern::flatten_product(e, &mut factors);
                 self.product(&factors)
             }
             Binary { op: BinOp::Div, lhs, rhs } => Ok(Node::Div(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
@@ -359,48 +367,31 @@ impl Reader {
             return Err(Refused);
         }
         self.operators += 1;
-        let mut events = Vec::new();
-        let mut given = Vec::new();
-        let mut after_mid = false;
+        let mut read = Events::default();
         for arg in args {
-            self.events_of(arg, &mut after_mid, &mut events, &mut given)?;
+            self.events_of(arg, &mut read)?;
         }
-        if events.is_empty() {
+        if read.events.is_empty() {
             return Err(Refused);
         }
-        Ok(Node::Prob { events, given })
+        Ok(Node::Prob { events: read.events, given: read.given })
     }
 
-    fn events_of(
-        &mut self,
-        arg: &Expr,
-        after_mid: &mut bool,
-        events: &mut Vec<Event>,
-        given: &mut Vec<Event>,
-    ) -> Read<()> {
+    fn events_of(&mut self, arg: &Expr, read: &mut Events) -> Read<()> {
         match &arg.kind {
-            ExprKind::Relation { chain } => self.chain_events(chain, after_mid, events, given),
-            ExprKind::Statement { statement } => {
-                statement.chains.iter().try_for_each(|c| self.chain_events(c, after_mid, events, given))
-            }
-            ExprKind::Tuple { items, stacked: false } => {
-                items.iter().try_for_each(|i| self.events_of(i, after_mid, events, given))
-            }
+            ExprKind::Relation { chain } => self.chain_events(chain, read),
+            ExprKind::Statement { statement } => statement.chains.iter().try_for_each(|c| self.chain_events(c, read)),
+            ExprKind::Tuple { items, stacked: false } => items.iter().try_for_each(|i| self.events_of(i, read)),
             _ => {
                 let event = self.event_of(arg)?;
-                self.place(event, *after_mid, events, given);
+                self.place(event, read);
                 Ok(())
             }
         }
     }
 
-    fn chain_events(
-        &mut self,
-        chain: &Chain,
-        after_mid: &mut bool,
-        events: &mut Vec<Event>,
-        given: &mut Vec<Event>,
-    ) -> Read<()> {
+    /// `A = a`, `B \mid A = a`, `D_1 = 1`: events, the ones after `\mid` given.
+    fn chain_events(&mut self, chain: &Chain, read: &mut Events) -> Read<()> {
         let first = chain.first.as_ref().ok_or(Refused)?;
         let mut pending = Some(self.event_of(first)?);
         let mut pending_bare = is_capital(&first.symbol_key().unwrap_or_default());
@@ -411,11 +402,11 @@ impl Reader {
                     event.value = self.value_of(&link.rhs, &event.variable.clone())?;
                     pending_bare = false;
                 }
-                RelOp::Mid if !*after_mid => {
+                RelOp::Mid if !read.after_mid => {
                     if let Some(event) = pending.take() {
-                        self.place(event, false, events, given);
+                        self.place(event, read);
                     }
-                    *after_mid = true;
+                    read.after_mid = true;
                     pending = Some(self.event_of(&link.rhs)?);
                     pending_bare = is_capital(&link.rhs.symbol_key().unwrap_or_default());
                 }
@@ -423,23 +414,23 @@ impl Reader {
             }
         }
         if let Some(event) = pending {
-            self.place(event, *after_mid, events, given);
+            self.place(event, read);
         }
         Ok(())
     }
 
     /// An event read whole: a variable left to take its own value makes that value free
     /// (unless a sum binds it).
-    fn place(&mut self, event: Event, given_side: bool, events: &mut Vec<Event>, given: &mut Vec<Event>) {
+    fn place(&mut self, event: Event, read: &mut Events) {
         if let Val::Named(name) = &event.value {
             if name.starts_with('=') {
                 self.note_value(&name.clone(), &event.variable.clone());
             }
         }
-        if given_side {
-            given.push(event);
+        if read.after_mid {
+            read.given.push(event);
         } else {
-            events.push(event);
+            read.events.push(event);
         }
     }
 
@@ -489,16 +480,6 @@ impl Reader {
         if !self.bound.iter().any(|b| b == name) {
             self.free.insert(name.to_string(), variable.to_string());
         }
-    }
-}
-
-fn flatten<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
-            flatten(lhs, out);
-            flatten(rhs, out);
-        }
-        _ => out.push(e),
     }
 }
 

@@ -84,8 +84,8 @@ fn flatten_sum<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<()> {
     }
 }
 
-/// The factors of a product written side by side or with `\cdot`/`\times`.
-fn flatten_product<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+/// The factors of a product written side by side or with `\cdot`/`\times`, in order.
+pub fn flatten_product<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     match &e.kind {
         ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
             flatten_product(lhs, out);
