@@ -747,16 +747,18 @@ fn check_at(
 fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::model::Reading;
     use numeric::probability::{self, Family, Outcome};
+    // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random
+    // variable, that is the sum over its values; a definition by a lone letter or number is an
+    // event written in prose (`$A=a$`).
     let defined = |k: &str| {
-        let lone = |e: &Expr| matches!(e.kind, ExprKind::Symbol(_) | ExprKind::Number { .. });
-        // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random
-        // variable, that is the sum over its values.
-        let index = matches!(scope.decls.get(k), Some(crate::sema::scope::Decl::Index { .. }));
-        match (scope.decls.contains_key(k) && !index, scope.defs.get(k)) {
-            (false, None) if index => probability::Meaning::Letter,
-            (false, None) => probability::Meaning::None,
-            (false, Some(d)) if lone(&d.body) => probability::Meaning::Letter,
-            _ => probability::Meaning::Formula,
+        use crate::sema::scope::Decl;
+        match (scope.decls.get(k), scope.defs.get(k)) {
+            (Some(decl), _) if !matches!(decl, Decl::Index { .. }) => probability::Meaning::Formula,
+            (_, Some(d)) if !matches!(d.body.kind, ExprKind::Symbol(_) | ExprKind::Number { .. }) => {
+                probability::Meaning::Formula
+            }
+            (None, None) => probability::Meaning::None,
+            _ => probability::Meaning::Letter,
         }
     };
     let other = |reading: Reading, symbol: Option<String>, domains: String| {

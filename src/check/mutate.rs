@@ -118,10 +118,17 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
     let sides = Sides::of(claim)?;
     let letters = LettersOf::new(scope);
     let relation = if claim.approx { "\\approx " } else { "=" };
-    let verifies = |mutant: Option<Claim>| -> Option<Verdict> {
+    // A side made the other one (`P(A\mid B)=P(A\mid B)`), or one side made to stand inside the
+    // other where the written sides did not (`P(A\mid B)=\frac{P(A\mid B)P(A)}{P(A)}`,
+    // `P(B\mid A)=\frac{P(B\mid A)P(A)}{P(A)}`), holds by cancelling and says nothing the author
+    // meant: such a candidate is never checked, nor offered.
+    let nested = |l: &str, r: &str| (l.len() > 2 && r.contains(l)) || (r.len() > 2 && l.contains(r));
+    let written_nested = nested(&sides.left, &sides.right);
+    let verifies = |left: &str, right: &str, mutant: Option<Claim>| -> Option<Verdict> {
         let mutant = mutant?;
-        // A side made the other one (`P(A\mid B)=P(A\mid B)`) holds and says nothing.
-        if crate::syntax::print::expr(&mutant.lhs) == crate::syntax::print::expr(&mutant.rhs) {
+        if crate::syntax::print::expr(&mutant.lhs) == crate::syntax::print::expr(&mutant.rhs)
+            || (!written_nested && nested(left, right))
+        {
             return None;
         }
         let verdict = check_claim(scope, &mutant, None, None);
@@ -166,8 +173,8 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
             } else {
                 (sides.with_left(claim, edit), &sides.left)
             };
-            if let Some(v) = verifies(mutant) {
-                let (left, right_tex) = if right { (&sides.left, &edit.tex) } else { (&edit.tex, &sides.right) };
+            let (left, right_tex) = if right { (&sides.left, &edit.tex) } else { (&edit.tex, &sides.right) };
+            if let Some(v) = verifies(left, right_tex, mutant) {
                 found.push((
                     rank(&[edit.kind], distance(written, &edit.tex)),
                     offer(left, right_tex, vec![edit.kind], v),
@@ -184,7 +191,7 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         let tex = format!("{:.*}", decimals, c.lhs);
         if let Some(expr) = parse_side(&tex) {
             let edit = Edit { kind: crate::model::EditKind::Rounding, tex, expr };
-            if let Some(v) = verifies(sides.with_right(claim, &edit)) {
+            if let Some(v) = verifies(&sides.left, &edit.tex, sides.with_right(claim, &edit)) {
                 found.push((
                     rank(&[edit.kind], distance(&sides.right, &edit.tex)),
                     offer(&sides.left, &edit.tex, vec![edit.kind], v),
@@ -198,7 +205,7 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         if let Some((tex, _, _)) = computed.filter(|(tex, _, _)| tex.chars().count() <= 80) {
             if let Some(expr) = parse_side(&tex) {
                 let edit = Edit { kind: crate::model::EditKind::FlipSign, tex, expr };
-                if let Some(v) = verifies(sides.with_right(claim, &edit)) {
+                if let Some(v) = verifies(&sides.left, &edit.tex, sides.with_right(claim, &edit)) {
                     found.push(((usize::MAX / 2, 9), offer(&sides.left, &edit.tex, Vec::new(), v)));
                 }
             }
@@ -210,7 +217,7 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
                 if Instant::now() >= deadline {
                     break 'pairs;
                 }
-                if let Some(v) = verifies(sides.with_right(claim, &second)) {
+                if let Some(v) = verifies(&sides.left, &second.tex, sides.with_right(claim, &second)) {
                     let kinds = vec![first.kind, second.kind];
                     let (changed, drastic) = rank(&kinds, distance(&sides.right, &second.tex));
                     found.push(((changed + 1000, drastic), offer(&sides.left, &second.tex, kinds, v)));
@@ -218,14 +225,6 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
             }
         }
     }
-    // A repair that copies one side into the other (`P(A\mid B)=\frac{P(A\mid B)P(A)}{P(A)}`)
-    // holds by cancelling it, which is not what the author meant: never offered.
-    let copies = |s: &Suggestion| {
-        let (left, right) = s.tex.split_once(relation).unwrap_or_default();
-        let copied = |from: &str, into: &str, was: &str| from.len() > 2 && into.contains(from) && !was.contains(from);
-        copied(left, right, &sides.right) || copied(right, left, &sides.left)
-    };
-    found.retain(|(_, s)| !copies(s));
     found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.tex.len().cmp(&b.1.tex.len())));
     found.into_iter().next().map(|(_, s)| s)
 }

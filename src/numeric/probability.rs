@@ -34,9 +34,9 @@ pub enum Outcome {
     /// Not a claim about probabilities, or one this reading refuses (a set, a density over a
     /// continuum, a conditional expectation).
     NotProbability,
-    /// The sides agree on every draw: `draws` joint distributions, `values` assignments of the
-    /// free values in all; `domains` says what the variables ranged over.
-    Holds { draws: usize, values: usize, domains: String },
+    /// The sides agree on every one of the [`DRAWS`] joint distributions: `values` assignments
+    /// of the free values in all; `domains` says what the variables ranged over.
+    Holds { values: usize, domains: String },
     /// The sides differ on a general joint distribution.
     Fails {
         lhs: f64,
@@ -554,7 +554,7 @@ struct Claim {
 /// Most cells of a joint table, and most assignments of free values, a check evaluates.
 const MAX_CELLS: usize = 729;
 /// Joint distributions drawn per reading.
-const DRAWS: usize = 6;
+pub const DRAWS: usize = 6;
 
 /// What the notes make of a letter, for [`check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -577,17 +577,15 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
     if reader.operators == 0 {
         return Outcome::NotProbability;
     }
-    // Every letter read as a constant must be one the notes leave free; a variable may not
-    // stand outside an expectation or an event.
-    // A letter the notes give a meaning (`Y = aX + b`, `\mathbf X \in \mathbb R^{n\times d}`) is
-    // not a free variable or constant here: such a claim is not read.
     // A value letter inside an expectation (`p(x) = e^{-E(x)}/Z`: E an energy, x a value of X)
     // says E is not one.
     if reader.letters_inside.iter().any(|k| reader.pairs.contains_key(k)) {
         return Outcome::NotProbability;
     }
-    // Prose that writes an event (`$A=a$ and $B=b$ both hold`) reads as a definition by a lone
-    // letter or number: for a variable, only a definition by something else counts.
+    // A letter the notes give a meaning (`Y = aX + b`, `\mathbf X \in \mathbb R^{n\times d}`) is
+    // not a free variable or constant here: such a claim is not read. Prose that writes an event
+    // (`$A=a$ and $B=b$ both hold`) reads as a definition by a lone letter or number: for a
+    // variable, only a definition by something else counts.
     let values: BTreeSet<&String> = reader.pairs.keys().collect();
     for key in reader.letters_outside.iter().chain(&reader.letters_inside) {
         if !values.contains(key) && !reader.variables.contains(key) && defined(key) != Meaning::None {
@@ -597,10 +595,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
     if reader.variables.iter().any(|k| defined(k) == Meaning::Formula) {
         return Outcome::NotProbability;
     }
-    if ["P", "p", "E"]
-        .iter()
-        .chain(&reader.unknown.iter().map(String::as_str).collect::<Vec<_>>())
-        .any(|k| defined(k) != Meaning::None)
+    if ["P", "p", "E"].into_iter().chain(reader.unknown.iter().map(String::as_str)).any(|k| defined(k) != Meaning::None)
     {
         return Outcome::NotProbability;
     }
@@ -640,7 +635,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
                     variables,
                 };
             }
-            Outcome::Holds { draws: DRAWS, values, domains }
+            Outcome::Holds { values, domains }
         }
         Compared::Differs { lhs, rhs, point } => {
             let holds_when = [Family::Independent, Family::IndependentIdentical, Family::ZeroOne]
@@ -680,20 +675,24 @@ impl Claim {
                 None => format!("|{v}| = 2, 3"),
             })
             .collect();
-        let constants: Vec<&str> = self
-            .reader
-            .letters_outside
-            .iter()
-            .chain(&self.reader.letters_inside)
-            .filter(|k| !self.reader.variables.contains(*k) && !self.reader.pairs.contains_key(*k))
-            .map(String::as_str)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        let constants = self.constants(&[]);
         if !constants.is_empty() {
-            parts.push(format!("{} ∈ ℝ", constants.join(", ")));
+            let names: Vec<&str> = constants.into_iter().map(String::as_str).collect();
+            parts.push(format!("{} ∈ ℝ", names.join(", ")));
         }
         parts.join("; ")
+    }
+
+    /// The letters read as constants: neither a value nor a variable (nor one of `random`, the
+    /// small letters read as random variables).
+    fn constants(&self, random: &[String]) -> BTreeSet<&String> {
+        let reader = &self.reader;
+        reader
+            .letters_outside
+            .iter()
+            .chain(&reader.letters_inside)
+            .filter(|k| !reader.pairs.contains_key(*k) && !reader.variables.contains(*k) && !random.contains(k))
+            .collect()
     }
 
     fn world(&self, random: &[String], draw: Draw, k: usize, seed: u64) -> Option<World> {
@@ -726,10 +725,7 @@ impl Claim {
             }
             domains.push(domain);
         }
-        let mut count = 1usize;
-        for d in &domains {
-            count = count.checked_mul(d.len()).filter(|c| *c <= MAX_CELLS)?;
-        }
+        let table = every_index(&domains.iter().map(Vec::len).collect::<Vec<_>>())?;
         let weight = |rng: &mut rand::rngs::StdRng| f64::from(rng.random_range(1u32..=20));
         let marginals: Vec<Vec<f64>> = match draw {
             Draw::Special(Family::IndependentIdentical) => {
@@ -739,33 +735,25 @@ impl Claim {
             }
             _ => domains.iter().map(|d| d.iter().map(|_| weight(&mut rng)).collect()).collect(),
         };
+        let marginals: Vec<Vec<f64>> = marginals
+            .into_iter()
+            .map(|m| {
+                let total: f64 = m.iter().sum();
+                m.into_iter().map(|w| w / total).collect()
+            })
+            .collect();
         let independent = matches!(draw, Draw::Special(Family::Independent | Family::IndependentIdentical));
-        let mut cells = Vec::with_capacity(count);
-        for n in 0..count {
-            let mut rest = n;
-            let index: Vec<usize> = domains
-                .iter()
-                .map(|d| {
-                    let i = rest % d.len();
-                    rest /= d.len();
-                    i
-                })
-                .collect();
-            let w = if independent {
-                index.iter().zip(&marginals).map(|(i, m)| m[*i] / m[..].iter().sum::<f64>()).product()
-            } else {
-                weight(&mut rng)
-            };
+        let mut cells = Vec::with_capacity(table.len());
+        for index in table {
+            let w =
+                if independent { index.iter().zip(&marginals).map(|(i, m)| m[*i]).product() } else { weight(&mut rng) };
             cells.push((index, w));
         }
         let total: f64 = cells.iter().map(|c| c.1).sum();
         cells.iter_mut().for_each(|c| c.1 /= total);
-        let mut constants = BTreeMap::new();
-        for key in self.reader.letters_outside.iter().chain(&self.reader.letters_inside) {
-            if !self.reader.pairs.contains_key(key) && !variables.contains(key) {
-                constants.insert(key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05);
-            }
-        }
+        let constants = (self.constants(random).into_iter())
+            .map(|key| (key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05))
+            .collect();
         Some(World { variables, domains, cells, constants, seed })
     }
 
@@ -787,26 +775,18 @@ impl Claim {
             if free.len() != self.reader.free.len() {
                 return Compared::NotEvaluable;
             }
-            let mut count = 1usize;
-            for (_, i) in &free {
-                match count.checked_mul(world.domains[*i].len()).filter(|c| *c <= MAX_CELLS) {
-                    Some(c) => count = c,
-                    None => return Compared::NotEvaluable,
-                }
-            }
+            let Some(assignments) = every_index(&free.iter().map(|(_, i)| world.domains[*i].len()).collect::<Vec<_>>())
+            else {
+                return Compared::NotEvaluable;
+            };
             // A random variable outside every expectation makes the claim one about random
             // quantities: it must hold at every outcome.
             let pointwise = self.reader.letters_outside.iter().any(|k| world.variables.contains(k));
             let outcomes: Vec<Option<usize>> =
                 if pointwise { (0..world.cells.len()).map(Some).collect() } else { vec![None] };
-            for (n, cell) in (0..count).flat_map(|n| outcomes.iter().map(move |c| (n, *c))) {
-                let mut rest = n;
-                let mut point = Point { values: BTreeMap::new(), cell };
-                for (name, i) in &free {
-                    let d = &world.domains[*i];
-                    point.values.insert((*name).clone(), d[rest % d.len()]);
-                    rest /= d.len();
-                }
+            for (assignment, cell) in assignments.iter().flat_map(|a| outcomes.iter().map(move |c| (a, *c))) {
+                let at = free.iter().zip(assignment).map(|((name, i), at)| ((*name).clone(), world.domains[*i][*at]));
+                let point = Point { values: at.collect(), cell };
                 let (Some(l), Some(r)) = (self.eval(&self.lhs, &world, &point), self.eval(&self.rhs, &world, &point))
                 else {
                     return Compared::NotEvaluable;
@@ -876,9 +856,9 @@ impl Claim {
             Node::Prob { events, given } => {
                 let (mut joint, mut condition) = (0.0, 0.0);
                 for (c, (_, w)) in world.cells.iter().enumerate() {
-                    if given.iter().all(|e| matches(e, world, point, c)) {
+                    if given.iter().all(|e| event_holds(e, world, point, c)) {
                         condition += w;
-                        if events.iter().all(|e| matches(e, world, point, c)) {
+                        if events.iter().all(|e| event_holds(e, world, point, c)) {
                             joint += w;
                         }
                     }
@@ -924,7 +904,25 @@ struct Point {
     cell: Option<usize>,
 }
 
-fn matches(e: &Event, world: &World, point: &Point, cell: usize) -> bool {
+/// Every index of a table with these axis lengths, the first axis fastest; `None` past
+/// [`MAX_CELLS`] entries.
+fn every_index(lengths: &[usize]) -> Option<Vec<Vec<usize>>> {
+    let count = lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l).filter(|c| *c <= MAX_CELLS))?;
+    let index = |mut rest: usize| -> Vec<usize> {
+        lengths
+            .iter()
+            .map(|l| {
+                let i = rest % l;
+                rest /= l;
+                i
+            })
+            .collect()
+    };
+    Some((0..count).map(index).collect())
+}
+
+/// Does the event hold at the cell, with the point's values?
+fn event_holds(e: &Event, world: &World, point: &Point, cell: usize) -> bool {
     let Some(i) = world.variables.iter().position(|v| *v == e.variable) else { return false };
     let actual = world.domains[i][world.cells[cell].0[i]];
     let wanted = match &e.value {
