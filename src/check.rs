@@ -49,6 +49,8 @@ pub struct CheckedClaim {
 pub const CLAIM_TIME: Duration = Duration::from_secs(20);
 const MAX_STEPS: usize = 5_000_000;
 const MAX_BYTES: usize = 64 * 1024 * 1024;
+/// The highest power a written power series is compared through (`x^{12}` and beyond: refused).
+const MAX_SERIES_ORDER: u32 = 12;
 
 /// Checks every claim of the plans (call on the CAS worker thread).
 /// With a cache, a claim whose [`fingerprint`] is stored is not checked again (worked-example
@@ -492,6 +494,12 @@ fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
     if derivative(&claim.lhs, with_bindings) || derivative(&claim.rhs, with_bindings) {
         return None;
     }
+    // A power series of an unknown function (`f(x+\epsilon) = f(x) + \epsilon f'(x) + \cdots`):
+    // Taylor's theorem decides it for every smooth function.
+    let series = crate::syntax::pattern::truncated_series;
+    if series(&claim.lhs).is_some() || series(&claim.rhs).is_some() {
+        return None;
+    }
     // Applied in the claim, or in a definition it uses (`I(X,Y)=H(X)-H(X\mid Y)`).
     applied(&claim.lhs, scope).or_else(|| applied(&claim.rhs, scope)).or_else(|| {
         let reached = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
@@ -646,6 +654,9 @@ pub fn check_claim(
     if let Some(verdict) = (!claim.approx).then(|| probability_verdict(scope, claim)).flatten() {
         return verdict;
     }
+    if let Some(verdict) = (!claim.approx).then(|| series_verdict(scope, claim)).flatten() {
+        return verdict;
+    }
     // Only the sizes the claim can depend on are varied; should that leave it undecided (a size
     // reached in a way the scan does not follow), every combination is tried, when there are not
     // too many.
@@ -793,6 +804,86 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             Some(Verdict::refuted(Method::Distributions, domains, reason, counterexample))
         }
     }
+}
+
+/// A side written as a power series cut off by an ellipsis (`e^x = 1 + x + \frac{x^2}{2} +
+/// \cdots`, `f(x+\epsilon) = f(x) + \epsilon f'(x) + \cdots`): the other side's Taylor
+/// coefficients in the series' letter about 0, through the highest power written, against the
+/// written ones, exactly. `None` where no side is one, where both are, or where the written
+/// coefficients use a letter the other side does not reach (`f(x) = a_0 + a_1x + \cdots`
+/// names the coefficients; it does not claim them).
+fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    use crate::syntax::pattern::truncated_series;
+    let (series, other) = match (truncated_series(&claim.lhs), truncated_series(&claim.rhs)) {
+        (Some(s), None) => (s, &claim.rhs),
+        (None, Some(s)) => (s, &claim.lhs),
+        _ => return None,
+    };
+    let reached = letters_reached(scope, other);
+    let written: BTreeSet<String> = series.terms.iter().flat_map(|(_, t)| letters_reached(scope, t)).collect();
+    if !written.is_subset(&reached) || !reached.contains(&series.variable.symbol_key()?) {
+        return None;
+    }
+    let order = u32::try_from(series.order).ok().filter(|&n| n <= MAX_SERIES_ORDER)?;
+    let variable = crate::syntax::print::expr(series.variable);
+    let powers = format!("{variable}^0 … {variable}^{order}");
+    let sizes = scope.size_assignments().into_iter().next().unwrap_or_default();
+    let deadline = within_run(Instant::now() + CLAIM_TIME);
+    let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
+    let job = || {
+        guarded(|| {
+            let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline };
+            let inst = Instance::new(&Symbolic, scope, &sizes, None, budget);
+            let env = Env::new();
+            let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+            let compared = (|| {
+                let whole = inst.eval(other, &env)?;
+                let v = inst.eval(series.variable, &env)?;
+                let mut written = inst.eval(series.terms[0].1, &env)?;
+                if series.terms[0].0 {
+                    written = written.map(|t| -t);
+                }
+                for (negated, term) in &series.terms[1..] {
+                    let t = inst.eval(term, &env)?;
+                    written =
+                        written.zip(&t, "a term", term.span, false, |a, b| if *negated { a - b } else { a + b })?;
+                }
+                cas::compare_series(&inst, &whole, &written, &v, order, span, seed)
+            })();
+            match compared {
+                Ok(cas::SeriesAgreement::Equal(method)) => {
+                    let method = if method == Method::Symbolic { Method::Series } else { method };
+                    let reason = Reason::Checked { assignments: order as usize + 1, rounded: false };
+                    Verdict::new(Status::Verified, Some(method), powers.clone(), reason)
+                }
+                Ok(cas::SeriesAgreement::Different { power, mismatch }) => {
+                    let reason = Reason::Differs {
+                        entry: None,
+                        lhs: mismatch.lhs,
+                        rhs: mismatch.rhs,
+                        at: Vec::new(),
+                        difference: mismatch.difference.clone(),
+                    };
+                    let counterexample =
+                        Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
+                    // `[x^2]`: the coefficient of x² (the notation of generating functions).
+                    Verdict::refuted(Method::Series, format!("[{variable}^{power}]"), reason, counterexample)
+                }
+                Ok(cas::SeriesAgreement::NotASeries) => {
+                    let detail = format!("a power series in `{variable}`: a side, or `{variable}`, is not a number");
+                    Verdict::undecided(Reason::NotRead { kind: crate::model::NotRead::Outside, detail }, powers.clone())
+                }
+                Err(e) => Verdict::undecided(e.reason(), powers.clone()),
+            }
+        })
+    };
+    Some(match cas::isolated(deadline + EXACT_GRACE, job) {
+        Ok(verdict) => verdict,
+        Err(_) => Verdict::undecided(
+            Reason::Budget { detail: "the power series did not finish within the claim's time".into() },
+            powers,
+        ),
+    })
 }
 
 /// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.

@@ -117,6 +117,10 @@ pub enum Method {
     /// of the claim's random variables (numeric evidence over the distributions drawn; the
     /// verdict's sizes say what the variables ranged over).
     Distributions,
+    /// A side written as a power series cut off by an ellipsis: the other side's Taylor
+    /// coefficients about 0, through the highest power written, equal the written ones exactly
+    /// (the terms not written, and convergence, are not checked).
+    Series,
 }
 
 /// Where two values differ: the entry, a point, both sides there, and the exact difference.

@@ -41,6 +41,65 @@ pub fn derivative(a: &Atom, x: Symbol) -> Atom {
     d.replace(log_e.to_pattern()).with(Atom::num(1).to_pattern())
 }
 
+/// The coefficients of v^0 … v^order in the Taylor series of `a` about v = 0 (the k-th
+/// derivative in v at 0, over k!); `None` where `v` is not a variable.
+fn taylor_coefficients(a: &Atom, v: &Atom, order: u32) -> Option<Vec<Atom>> {
+    let AtomView::Var(var) = v.as_view() else { return None };
+    let symbol = var.get_symbol();
+    let mut derivative_k = a.clone();
+    let mut factorial = 1i64;
+    let mut out = Vec::new();
+    for k in 0..=order {
+        if k > 0 {
+            derivative_k = derivative(&derivative_k, symbol);
+            factorial = factorial.checked_mul(i64::from(k))?;
+        }
+        let at_zero = derivative_k.replace(v.to_pattern()).with(Atom::num(0).to_pattern());
+        out.push(at_zero / Atom::num(factorial));
+    }
+    Some(out)
+}
+
+/// How a function compares with a power series written through `v^order`.
+pub enum SeriesAgreement {
+    /// Every coefficient through `v^order` agrees (by `Method::Symbolic`, or only numerically).
+    Equal(Method),
+    /// The coefficient of `v^power` differs.
+    Different { power: u32, mismatch: Mismatch },
+    /// `v` is not a variable (a defined letter, a matrix), or a side is not a number.
+    NotASeries,
+}
+
+/// The Taylor coefficients of `whole` in `v` about 0 against those of the written polynomial
+/// `written`, through `v^order`, each pair compared as [`compare`] does.
+pub fn compare_series(
+    inst: &crate::eval::Instance<Symbolic>,
+    whole: &Value<Atom>,
+    written: &Value<Atom>,
+    v: &Value<Atom>,
+    order: u32,
+    span: Span,
+    seed: u64,
+) -> Result<SeriesAgreement, EvalError> {
+    if !(whole.is_scalar() && written.is_scalar() && v.is_scalar()) {
+        return Ok(SeriesAgreement::NotASeries);
+    }
+    let (Some(of_whole), Some(of_written)) = (
+        taylor_coefficients(&whole.data[0], &v.data[0], order),
+        taylor_coefficients(&written.data[0], &v.data[0], order),
+    ) else {
+        return Ok(SeriesAgreement::NotASeries);
+    };
+    let mut method = Method::Symbolic;
+    for (power, (a, b)) in (0u32..).zip(of_whole.into_iter().zip(of_written)) {
+        match compare(inst, &Value::scalar(a), &Value::scalar(b), span, seed, &Assumptions { printed: None })? {
+            Agreement::Equal(m) => method = weaker(method, m),
+            Agreement::Different(mismatch) => return Ok(SeriesAgreement::Different { power, mismatch }),
+        }
+    }
+    Ok(SeriesAgreement::Equal(method))
+}
+
 fn euler_symbol() -> Symbol {
     match euler().as_view() {
         AtomView::Var(v) => v.get_symbol(),

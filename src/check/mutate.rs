@@ -124,11 +124,22 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
     // meant: such a candidate is never checked, nor offered.
     let nested = |l: &str, r: &str| (l.len() > 2 && r.contains(l)) || (r.len() > 2 && l.contains(r));
     let written_nested = nested(&sides.left, &sides.right);
+    // A power series cut off earlier (`e^x = 1 + x + \cdots` for a wrong `\frac{x^2}{3}`) claims
+    // less than the author wrote: not a repair.
+    let series_terms = |e: &Expr| crate::syntax::pattern::truncated_series(e).map_or(0, |s| s.terms.len());
+    // Nor is a changed function beside a series (`\log(1+x) + \frac{x^3}{6} = x - \cdots`): the
+    // series is what the author computed.
+    let print = crate::syntax::print::expr;
+    let shortened = |mutant: &Claim| {
+        let (l, r) = (series_terms(&claim.lhs), series_terms(&claim.rhs));
+        series_terms(&mutant.lhs) < l
+            || series_terms(&mutant.rhs) < r
+            || (l > 0 && print(&mutant.rhs) != print(&claim.rhs))
+            || (r > 0 && print(&mutant.lhs) != print(&claim.lhs))
+    };
     let verifies = |left: &str, right: &str, mutant: Option<Claim>| -> Option<Verdict> {
         let mutant = mutant?;
-        if crate::syntax::print::expr(&mutant.lhs) == crate::syntax::print::expr(&mutant.rhs)
-            || (!written_nested && nested(left, right))
-        {
+        if print(&mutant.lhs) == print(&mutant.rhs) || (!written_nested && nested(left, right)) || shortened(&mutant) {
             return None;
         }
         let verdict = check_claim(scope, &mutant, None, None);

@@ -16,6 +16,8 @@ pub struct Words {
     pub quadrature: &'static str,
     /// Probabilities on random joint distributions.
     pub distributions: &'static str,
+    /// A power series compared through its written order.
+    pub series: &'static str,
     pub both: &'static str,
     pub rounded: &'static str,
     /// Randomized exact identity testing, and "error ≤" before its bound.
@@ -63,6 +65,7 @@ impl Words {
             Some(Method::Numeric) => self.numeric.into(),
             Some(Method::Quadrature) => self.quadrature.into(),
             Some(Method::Distributions) => self.distributions.into(),
+            Some(Method::Series) => self.series.into(),
             Some(Method::SymbolicNumeric) => self.both.into(),
             Some(Method::Rounded) => self.rounded.into(),
             Some(Method::Randomized) => match error_bound_log2 {
@@ -84,6 +87,7 @@ pub fn words(lang: Lang) -> Words {
             numeric: "numeric",
             quadrature: "numeric (floats at random points, integrals by quadrature)",
             distributions: "numeric (random joint distributions)",
+            series: "symbolic, as a power series through the order written",
             both: "symbolic+numeric",
             rounded: "rounded",
             randomized: "randomized exact",
@@ -124,6 +128,7 @@ pub fn words(lang: Lang) -> Words {
             numeric: "数值",
             quadrature: "数值（随机点上的浮点运算，积分用求积公式）",
             distributions: "数值（随机联合分布）",
+            series: "符号，按幂级数比较至所写的阶",
             both: "符号+数值",
             rounded: "按印出位数",
             randomized: "随机化精确",

@@ -167,6 +167,157 @@ fn same_head(a: &Expr, b: &Expr) -> bool {
     }
 }
 
+/// A power series written up to some order and then cut off: `1 + x + \frac{x^2}{2} + \cdots`,
+/// `x - \frac{x^3}{6} + \ldots`, `f(x) + \epsilon f'(x) + \frac{\epsilon^2}{2}f''(x) + \cdots`.
+#[derive(Debug)]
+pub struct TruncatedSeries<'a> {
+    /// The written terms, each with its sign (`true`: subtracted).
+    pub terms: Vec<(bool, &'a Expr)>,
+    /// The letter the series is in: every term is a number-free power of it times factors
+    /// without it.
+    pub variable: &'a Expr,
+    /// The highest power written: the series is claimed through this order.
+    pub order: i64,
+}
+
+/// The truncated power series `e` writes, if it is one: a sum of at least two terms ending in
+/// an ellipsis (and nothing after it), each term a power of one letter — the same letter for
+/// all, with no other letter fitting — times factors free of it, the powers rising. Anything
+/// else (a pattern sum with a last term, two letters that fit, a term where the letter stands
+/// inside a function) is not one.
+pub fn truncated_series(e: &Expr) -> Option<TruncatedSeries<'_>> {
+    let mut signed = Vec::new();
+    flatten_signed(e, false, &mut signed);
+    let (_, last) = signed.pop()?;
+    if signed.iter().any(|(_, t)| has_ellipsis(t)) || signed.is_empty() {
+        return None;
+    }
+    // `+ \mathcal{O}(\epsilon^2)`: the letter and the order are written; the terms before it must
+    // be the series through the power below (through the power itself for a little `o`).
+    if let Some((variable, power, little)) = order_term(last) {
+        let order = if little { power } else { power - 1 };
+        let degrees: Vec<i64> = signed.iter().map(|(_, t)| degree_in(t, variable)).collect::<Option<_>>()?;
+        let rising = degrees.windows(2).all(|w| w[0] < w[1]);
+        return (rising && order >= 0 && degrees.iter().all(|&d| d <= order)).then_some(TruncatedSeries {
+            terms: signed,
+            variable,
+            order,
+        });
+    }
+    if !matches!(last.kind, ExprKind::Ellipsis) || signed.len() < 2 {
+        return None;
+    }
+    let mut candidates = Vec::new();
+    for (_, t) in &signed {
+        plain_letters(t, &mut candidates);
+    }
+    let mut fits = candidates.into_iter().filter_map(|v| {
+        let degrees: Vec<i64> = signed.iter().map(|(_, t)| degree_in(t, v)).collect::<Option<_>>()?;
+        let rising = degrees.windows(2).all(|w| w[0] < w[1]);
+        let order = *degrees.last()?;
+        (rising && order >= 1 && degrees[0] >= 0).then_some((v, order))
+    });
+    let (variable, order) = fits.next()?;
+    // Two letters that both fit (`x^2 y^2 + x^3y^3 + \cdots`): which one the series is in is
+    // not settled.
+    if fits.any(|(v, _)| !same_letter(v, variable)) {
+        return None;
+    }
+    Some(TruncatedSeries { terms: signed, variable, order })
+}
+
+/// `\mathcal{O}(\epsilon^2)`, `O(x^3)`, `o(h)`: the letter, its power, and whether the `o` is little.
+fn order_term(e: &Expr) -> Option<(&Expr, i64, bool)> {
+    let ExprKind::Call { func, args, postfixed: false } = &e.kind else { return None };
+    let ExprKind::Symbol(s) = &func.kind else { return None };
+    let little = match s.name.as_str() {
+        "O" if s.accents.is_empty() && s.label.is_none() => false,
+        "o" if s.accents.is_empty() && s.label.is_none() && s.style.is_none() => true,
+        _ => return None,
+    };
+    let [arg] = args.as_slice() else { return None };
+    let mut letters = Vec::new();
+    plain_letters(arg, &mut letters);
+    let [variable] = letters.as_slice() else { return None };
+    let power = degree_in(arg, variable).filter(|&p| p >= 1)?;
+    // Only a pure power: `O(\epsilon^2)`, not `O(2\epsilon^2)` or `O(\frac{\epsilon^2}{n})`.
+    let pure = match &arg.kind {
+        ExprKind::Symbol(_) => true,
+        ExprKind::Power { base, .. } => matches!(base.kind, ExprKind::Symbol(_)),
+        _ => false,
+    };
+    pure.then_some((*variable, power, little))
+}
+
+/// The terms of a chain of `+` and `-`, each with its sign; parentheses are kept as terms.
+fn flatten_signed<'a>(e: &'a Expr, negated: bool, out: &mut Vec<(bool, &'a Expr)>) {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Add, lhs, rhs } => {
+            flatten_signed(lhs, negated, out);
+            flatten_signed(rhs, negated, out);
+        }
+        ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {
+            flatten_signed(lhs, negated, out);
+            flatten_signed(rhs, !negated, out);
+        }
+        _ => out.push((negated, e)),
+    }
+}
+
+fn has_ellipsis(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Ellipsis) || e.children().any(has_ellipsis)
+}
+
+fn same_letter(a: &Expr, b: &Expr) -> bool {
+    matches!((&a.kind, &b.kind), (ExprKind::Symbol(x), ExprKind::Symbol(y)) if x == y)
+}
+
+/// The symbols of `e` outside function names, scripts and labels, once each.
+fn plain_letters<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.label.is_none() => {
+            if !out.iter().any(|o| same_letter(o, e)) {
+                out.push(e);
+            }
+        }
+        ExprKind::Power { base, exponent } => {
+            plain_letters(base, out);
+            plain_letters(exponent, out);
+        }
+        ExprKind::Call { args, .. } | ExprKind::Apply { args, .. } => args.iter().for_each(|a| plain_letters(a, out)),
+        ExprKind::Subscript { .. } | ExprKind::Prime { .. } => {}
+        _ => e.children().for_each(|c| plain_letters(c, out)),
+    }
+}
+
+/// The power of the letter `v` in the monomial `e` (0 where `e` does not mention it); `None`
+/// where `v` stands anywhere but as a factor raised to a whole number (inside a sum, a
+/// function, a denominator, a script).
+fn degree_in(e: &Expr, v: &Expr) -> Option<i64> {
+    if !contains_letter(e, v) {
+        return Some(0);
+    }
+    match &e.kind {
+        ExprKind::Symbol(_) => same_letter(e, v).then_some(1),
+        ExprKind::Neg { operand } => degree_in(operand, v),
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" || open == "{" => degree_in(inner, v),
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+            degree_in(lhs, v)?.checked_add(degree_in(rhs, v)?)
+        }
+        ExprKind::Frac { num, den } if !contains_letter(den, v) => degree_in(num, v),
+        ExprKind::Power { base, exponent } if !contains_letter(exponent, v) => {
+            let ExprKind::Number { value } = &exponent.kind else { return None };
+            let n: i64 = value.parse().ok().filter(|n| (1..=64).contains(n))?;
+            degree_in(base, v)?.checked_mul(n)
+        }
+        _ => None,
+    }
+}
+
+fn contains_letter(e: &Expr, v: &Expr) -> bool {
+    same_letter(e, v) || e.children().any(|c| contains_letter(c, v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +355,38 @@ mod tests {
             r"\cdots + x_n",
         ] {
             assert!(read(tex).is_none(), "{tex}: {:?}", read(tex));
+        }
+    }
+
+    fn series(tex: &str) -> Option<(String, i64, usize)> {
+        let statement = parse_formula(tex).unwrap();
+        let e = statement.chains[0].first.as_ref().unwrap();
+        let s = truncated_series(e)?;
+        Some((print::expr(s.variable), s.order, s.terms.len()))
+    }
+
+    #[test]
+    fn a_series_is_read_in_the_one_letter_whose_powers_rise() {
+        assert_eq!(series(r"1 + x + \frac{x^2}{2} + \cdots"), Some(("x".into(), 2, 3)));
+        assert_eq!(series(r"x - \frac{x^3}{6} + \frac{x^5}{120} - \cdots"), Some(("x".into(), 5, 3)));
+        assert_eq!(series(r"f(x) + \epsilon f'(x) + \frac{\epsilon^2}{2} f''(x) + \cdots").map(|s| s.1), Some(2));
+        // An order term fixes the letter and the order: through the power below a big O.
+        assert_eq!(series(r"f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2)").map(|s| s.1), Some(1));
+        assert_eq!(series(r"g(x) - h g'(x) + o(h)").map(|s| s.1), Some(1));
+    }
+
+    #[test]
+    fn what_is_not_a_truncated_series_is_refused() {
+        for tex in [
+            r"x_1 + x_2 + \cdots + x_n",        // a pattern sum with its last term
+            r"1 + xy + x^2y^2 + \cdots",        // two letters fit
+            r"1 + x + x + \cdots",              // the powers do not rise
+            r"1 + \cdots",                      // one term
+            r"\sin(x) + \sin(2x) + \cdots",     // the letter inside a function
+            r"1 + x + x^2 + \mathcal{O}(x^2)",  // a term at the order the O leaves out
+            r"f(x) + \mathcal{O}(2\epsilon^2)", // not a pure power
+        ] {
+            assert!(series(tex).is_none(), "{tex}: {:?}", series(tex));
         }
     }
 }
