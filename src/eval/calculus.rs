@@ -12,7 +12,7 @@ use super::scalar::{Backend, Limit, Scalar};
 use super::value::Value;
 use super::EvalError;
 use crate::model::NotRead;
-use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, Expr, ExprKind, Span};
+use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, BinOp, Expr, ExprKind, Span};
 
 impl<B: Backend> Instance<'_, B> {
     /// ∂of/∂wrt.
@@ -195,6 +195,32 @@ pub fn unbarred_key(e: &Expr) -> Option<String> {
     }
 }
 
+/// The intervals of a box written as their product, `[a, b]\times[c, d]`, in order; `None` for
+/// any other region (`\phi(U)`, `\mathbb{R}^2`, a single interval).
+fn box_intervals(region: &Expr) -> Option<Vec<(&Expr, &Expr)>> {
+    match &region.kind {
+        ExprKind::Binary { op: BinOp::Times, lhs, rhs } => {
+            let mut left = match box_intervals(lhs) {
+                Some(l) => l,
+                None => vec![interval(lhs)?],
+            };
+            left.push(interval(rhs)?);
+            Some(left)
+        }
+        _ => None,
+    }
+}
+
+/// `[a, b]`: its ends.
+fn interval(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let ExprKind::Fenced { open, close, inner: Some(inner) } = &e.kind else { return None };
+    let ExprKind::Tuple { items, stacked: false } = &inner.kind else { return None };
+    match (open.as_str(), close.as_str(), items.as_slice()) {
+        ("[", "]", [a, b]) => Some((a, b)),
+        _ => None,
+    }
+}
+
 impl<B: Backend> Instance<'_, B> {
     /// `\int_a^b f(x)\,dx`, and integrals nested directly inside it (`\int_0^\infty\int_0^{2\pi}
     /// … \,d\theta\,dr`: the innermost takes the first differential). Limits may be `\pm\infty`
@@ -208,6 +234,21 @@ impl<B: Backend> Instance<'_, B> {
         env: &Env,
     ) -> Result<Value<B::S>, EvalError> {
         let outside = |what: String| EvalError::Unsupported { category: NotRead::Outside, what, span };
+        // `\int_{[a, b]\times[c, d]} f(x, y)\,dx\,dy`: over a box, the first interval for the
+        // first differential — the iterated integral, the first differential innermost.
+        if let (Some(region), None) = (lower, upper) {
+            if let Some(intervals) = box_intervals(region) {
+                let (integrand, vars) = integrand_and_variables(body);
+                let keys: Option<Vec<String>> = vars.iter().map(|v| v.symbol_key()).collect();
+                return match keys.filter(|k| k.len() == intervals.len()) {
+                    Some(keys) => {
+                        let limits: Vec<(&Expr, &Expr)> = intervals.into_iter().rev().collect();
+                        self.nested_integral(&limits, &keys, integrand, span, env)
+                    }
+                    None => Err(outside("an integral over a box whose differentials do not match its intervals".into())),
+                };
+            }
+        }
         let (Some(lower), Some(upper)) = (lower, upper) else {
             return Err(outside("an integral without both limits (indefinite)".into()));
         };

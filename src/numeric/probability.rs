@@ -143,6 +143,8 @@ struct Reader {
     letters_inside: BTreeSet<String>,
     letters_outside: BTreeSet<String>,
     unknown: BTreeSet<String>,
+    /// Variables an indefinite integral runs over (`dY`): summed over their values.
+    integrals: BTreeSet<String>,
 }
 
 fn is_capital(key: &str) -> bool {
@@ -261,6 +263,22 @@ impl Reader {
                 };
                 self.bound.push(name.clone());
                 let body = self.node(body);
+                self.bound.pop();
+                Ok(Node::Over { value: name, body: Box::new(body?) })
+            }
+            // `\int P(Y) P(X\mid Y)\,dY`: over all of a random variable's values, with no
+            // limits — on a discrete distribution, the sum over them (said in the verdict).
+            BigOp { op: BigOpKind::Int, lower: None, upper: None, body: Some(body) } => {
+                let (Some(integrand), variables) = crate::syntax::ast::integrand_and_variables(body) else {
+                    return Err(Refused);
+                };
+                let [variable] = variables.as_slice() else { return Err(Refused) };
+                let key = variable.symbol_key().filter(|k| is_capital(k)).ok_or(Refused)?;
+                self.variables.insert(key.clone());
+                self.integrals.insert(key.clone());
+                let name = own(&key);
+                self.bound.push(name.clone());
+                let body = self.node(integrand);
                 self.bound.pop();
                 Ok(Node::Over { value: name, body: Box::new(body?) })
             }
@@ -675,6 +693,9 @@ impl Claim {
                 None => format!("|{v}| = 2, 3"),
             })
             .collect();
+        for v in &self.reader.integrals {
+            parts.push(format!("\\int \\cdot\\, d{v} = \\sum_{v}"));
+        }
         let constants = self.constants(&[]);
         if !constants.is_empty() {
             let names: Vec<&str> = constants.into_iter().map(String::as_str).collect();

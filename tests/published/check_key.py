@@ -146,6 +146,10 @@ PROBABILITY = {
     # Var[X] = E[(X - E[X])^2] = E[X^2] - E[X]^2; planted: + E[X]^2; E[X] = Σ_x P(X=x) (x dropped).
     "variance": lambda rng: variance(random_joint(rng, X), plus=False),
     "variance_planted": lambda rng: variance(random_joint(rng, X), plus=True),
+    # ∫ P(X) P(X|Y) dY = P(X), read over discrete Y as a sum (planted; the chapter has P(Y)).
+    "marginal_planted": lambda rng: for_all_values(
+        rng, AB, lambda t, v: sum(prob(t, {"A": v["A"]}) * prob(t, {"A": v["A"]}, {"B": b}) for b in AB["B"])
+        == prob(t, {"A": v["A"]})),
     "expectation_planted": lambda rng: (lambda t: expect(t, lambda c: c["X"]) == sum(prob(t, {"X": x}) for x in X["X"]))(
         random_joint(rng, X)),
 }
