@@ -245,6 +245,11 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     if verdict.status != Status::Refuted || !claim.holds {
         return verdict;
     }
+    // A number worked out from the probabilities the text gives is a computation, not an
+    // identity or an equation to solve: its refutation stands whatever the words around it.
+    if worked_out_verdict(scope, claim).is_some() {
+        return verdict;
+    }
     // Shapes read off use that do not fit this claim say the reading of a letter is in doubt,
     // not that the formula is wrong.
     let by_shape = matches!(verdict.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
@@ -651,6 +656,9 @@ pub fn check_claim(
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
         return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
     }
+    if let Some(verdict) = worked_out_verdict(scope, claim) {
+        return verdict;
+    }
     if let Some(verdict) = (!claim.approx).then(|| probability_verdict(scope, claim)).flatten() {
         return verdict;
     }
@@ -804,6 +812,65 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             Some(Verdict::refuted(Method::Distributions, domains, reason, counterexample))
         }
     }
+}
+
+/// A link that works a printed number out of probabilities the text gives (`P(D_1=1\mid H=0)
+/// P(H=0) + P(D_1=1\mid H=1) P(H=1) = 0.011485`, after `P(H=1) = 0.0015` and a table of
+/// `P(D_1\mid H)`): redone with those values (given before it, outside its own formula), equal
+/// to the printed digits or not. The verdict lists the values used.
+fn worked_out_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    let (side, printed) = match (&claim.lhs.kind, &claim.rhs.kind) {
+        (_, ExprKind::Number { .. }) => (&claim.lhs, &claim.rhs),
+        (ExprKind::Number { .. }, _) => (&claim.rhs, &claim.lhs),
+        _ => return None,
+    };
+    let line: usize = match &claim.origin {
+        Origin::Notes { line, .. } if !scope.given_values.is_empty() => *line,
+        _ => return None,
+    };
+    let ExprKind::Number { value: written } = &printed.kind else { return None };
+    let tolerance = printed_tolerance(printed).and_then(|t| t.first().copied()).unwrap_or(0.0);
+    // `15.3#2.1` is the first link of formula `15.3#2`.
+    let own = match claim.id.rsplit_once('.') {
+        Some((head, tail)) if head.contains('#') && tail.chars().all(|c| c.is_ascii_digit()) => head,
+        _ => claim.id.as_str(),
+    };
+    let usable: Vec<&crate::sema::givens::GivenValue> =
+        scope.given_values.iter().filter(|g| g.line <= line && g.formula.as_deref() != Some(own)).collect();
+    let pairs: Vec<(&Expr, f64)> = usable.iter().map(|g| (&g.term, g.value)).collect();
+    let worked = numeric::probability::worked_out(side, &pairs)?;
+    let mut used: Vec<String> = worked
+        .used
+        .iter()
+        .map(|&k| {
+            format!(
+                "{} = {} ({})",
+                crate::syntax::print::explicit_tex(&usable[k].term, &|_| true),
+                usable[k].written,
+                usable[k].line
+            )
+        })
+        .collect();
+    used.extend(worked.two_valued.iter().map(|v| format!("|{v}| = 2")));
+    let sizes = used.join("; ");
+    let printed_value: f64 = written.parse().ok()?;
+    if (worked.value - printed_value).abs() <= tolerance.max(1e-12 * printed_value.abs()) {
+        return Some(Verdict::new(
+            Status::Verified,
+            Some(Method::Rounded),
+            sizes,
+            Reason::Checked { assignments: 1, rounded: true },
+        ));
+    }
+    if worked.contested {
+        return None;
+    }
+    let (lhs, rhs) =
+        if std::ptr::eq(side, &claim.lhs) { (worked.value, printed_value) } else { (printed_value, worked.value) };
+    let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
+    let mismatch = Mismatch::at_point(lhs, rhs, Vec::new(), Method::Numeric);
+    let counterexample = Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
+    Some(Verdict::refuted(Method::Numeric, sizes, reason, counterexample))
 }
 
 /// A side written as a power series cut off by an ellipsis (`e^x = 1 + x + \frac{x^2}{2} +

@@ -23,6 +23,20 @@ pub struct Document {
     pub formulas: Vec<FormulaSite>,
     /// Things in the text that look like math mistakes (a lone `$`).
     pub warnings: Vec<NoteWarning>,
+    /// The Markdown tables, in order: where a worked example gives its values
+    /// (`| $P(D_1 = 1 \mid H)$ | 1 | 0.01 |` under `| | $H=1$ | $H=0$ |`).
+    pub tables: Vec<Table>,
+}
+
+/// A Markdown table: the text of each cell as written (a formula keeps its `$`), row by row,
+/// the header row first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Index into [`Document::sections`], `None` before the first section.
+    pub section: Option<usize>,
+    /// 1-based line of the header row.
+    pub line: usize,
+    pub rows: Vec<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -134,6 +148,7 @@ impl Document {
             sections: Vec::new(),
             formulas: Vec::new(),
             warnings: Vec::new(),
+            tables: Vec::new(),
         };
         doc.scan();
         doc
@@ -151,7 +166,8 @@ impl Document {
         // The formula whose trail is being read (the last one, until a sentence or block ends).
         let mut trailing: Option<usize> = None;
         let mut pending: Option<PendingMark> = None;
-        for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
+        for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH | Options::ENABLE_TABLES).into_offset_iter()
+        {
             match (&event, trailing) {
                 (Event::Text(text) | Event::Code(text), Some(i)) => {
                     let trail = &mut self.formulas[i].trail;
@@ -175,6 +191,26 @@ impl Document {
                 Event::Start(Tag::Item) | Event::Start(Tag::TableCell) => prose.clear(),
                 Event::Text(text) | Event::Code(text) => prose.push(text),
                 Event::SoftBreak | Event::HardBreak => prose.push(" "),
+                _ => {}
+            }
+            match &event {
+                Event::Start(Tag::Table(_)) => self.tables.push(Table {
+                    section: self.sections.len().checked_sub(1),
+                    line: lines.position(range.start).line,
+                    rows: Vec::new(),
+                }),
+                Event::Start(Tag::TableHead | Tag::TableRow) => {
+                    if let Some(table) = self.tables.last_mut() {
+                        table.rows.push(Vec::new());
+                    }
+                }
+                Event::End(TagEnd::TableCell) => {
+                    if let Some(row) = self.tables.last_mut().and_then(|t| t.rows.last_mut()) {
+                        row.push(
+                            source[range.clone()].trim_matches(|c: char| c == '|' || c.is_whitespace()).to_string(),
+                        );
+                    }
+                }
                 _ => {}
             }
             match event {

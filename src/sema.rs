@@ -8,6 +8,7 @@
 
 mod chains;
 mod declarations;
+pub mod givens;
 pub mod recurrence;
 pub mod roles;
 pub mod scope;
@@ -647,6 +648,7 @@ impl<'a> SectionBuilder<'a> {
             .and_then(|_| Scope::new(&self.number, &spec, self.defs.clone()))
             .map(|mut scope| {
                 scope.values = values;
+                scope.given_values = givens::given_values(self.doc, formulas);
                 scope.matrix_like = matrix_like;
                 scope.assumptions = self.assumptions(&spec);
                 scope.pinned = self.pinned;

@@ -245,7 +245,9 @@ impl<B: Backend> Instance<'_, B> {
                         let limits: Vec<(&Expr, &Expr)> = intervals.into_iter().rev().collect();
                         self.nested_integral(&limits, &keys, integrand, span, env)
                     }
-                    None => Err(outside("an integral over a box whose differentials do not match its intervals".into())),
+                    None => {
+                        Err(outside("an integral over a box whose differentials do not match its intervals".into()))
+                    }
                 };
             }
         }

@@ -668,6 +668,107 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
     }
 }
 
+/// A side worked out from the probabilities the text gives: its value, and which of the given
+/// values it used (indices into the list passed), and the variables read as taking exactly two
+/// values (a complement `P(H=0) = 1 - P(H=1)` was used for them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkedOut {
+    pub value: f64,
+    pub used: Vec<usize>,
+    pub two_valued: Vec<String>,
+    /// A probability used was given two different numbers (two examples, one letter): the
+    /// latest was taken, and a difference proves nothing.
+    pub contested: bool,
+}
+
+/// Evaluates `e` — numbers and probabilities of events `V = number` combined by arithmetic —
+/// with the probabilities `given` (each a `P(…)` and its number): every probability in `e` must
+/// be one of them, or the complement of one for a variable the given values show with exactly
+/// two values (`H = 0` and `H = 1` in a table), under the same condition. `None` where `e` has
+/// no probability, or one not given.
+pub fn worked_out(e: &Expr, given: &[(&Expr, f64)]) -> Option<WorkedOut> {
+    type Key = (Vec<(String, u64)>, Vec<(String, u64)>);
+    fn key_of(events: &[Event], given: &[Event]) -> Option<Key> {
+        let numbers = |list: &[Event]| -> Option<Vec<(String, u64)>> {
+            let mut out: Vec<(String, u64)> = list
+                .iter()
+                .map(|ev| match ev.value {
+                    Val::Number(x) => Some((ev.variable.clone(), (x + 0.0).to_bits())),
+                    Val::Named(_) => None,
+                })
+                .collect::<Option<_>>()?;
+            out.sort();
+            Some(out)
+        };
+        Some((numbers(events)?, numbers(given)?))
+    }
+    let mut table: BTreeMap<Key, (f64, usize)> = BTreeMap::new();
+    let mut contested_keys: BTreeSet<Key> = BTreeSet::new();
+    let mut seen: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
+    for (k, (term, value)) in given.iter().enumerate() {
+        let mut reader = Reader::default();
+        let Ok(Node::Prob { events, given }) = reader.node(term) else { continue };
+        let Some(key) = key_of(&events, &given) else { continue };
+        for (variable, bits) in key.0.iter().chain(&key.1) {
+            seen.entry(variable.clone()).or_default().insert(*bits);
+        }
+        // The latest value given wins (the list is in the order of the text).
+        if let Some((earlier, _)) = table.insert(key.clone(), (*value, k)) {
+            if earlier != *value {
+                contested_keys.insert(key);
+            }
+        }
+    }
+    let mut reader = Reader::default();
+    let node = reader.node(e).ok()?;
+    if reader.operators == 0 {
+        return None;
+    }
+    let mut out = WorkedOut { value: 0.0, used: Vec::new(), two_valued: Vec::new(), contested: false };
+    fn eval(
+        node: &Node,
+        table: &BTreeMap<Key, (f64, usize)>,
+        seen: &BTreeMap<String, BTreeSet<u64>>,
+        out: &mut WorkedOut,
+    ) -> Option<f64> {
+        let go = |n: &Node, out: &mut WorkedOut| eval(n, table, seen, out);
+        Some(match node {
+            Node::Number(x) => *x,
+            Node::Neg(a) => -go(a, out)?,
+            Node::Add(a, b) => go(a, out)? + go(b, out)?,
+            Node::Sub(a, b) => go(a, out)? - go(b, out)?,
+            Node::Mul(a, b) => go(a, out)? * go(b, out)?,
+            Node::Div(a, b) => go(a, out)? / go(b, out)?,
+            Node::Pow(a, b) => go(a, out)?.powf(go(b, out)?),
+            Node::Sqrt(a) => go(a, out)?.sqrt(),
+            Node::Prob { events, given } => {
+                let key = key_of(events, given)?;
+                if let Some((value, k)) = table.get(&key) {
+                    out.used.push(*k);
+                    return Some(*value);
+                }
+                // The complement: one event `V = v`, V seen with exactly two values.
+                let [(variable, bits)] = key.0.as_slice() else { return None };
+                let values = seen.get(variable).filter(|v| v.len() == 2 && v.contains(bits))?;
+                let other = values.iter().find(|b| *b != bits)?;
+                let (value, k) = table.get(&(vec![(variable.clone(), *other)], key.1.clone()))?;
+                out.used.push(*k);
+                if !out.two_valued.contains(variable) {
+                    out.two_valued.push(variable.clone());
+                }
+                1.0 - value
+            }
+            _ => return None,
+        })
+    }
+    out.value = eval(&node, &table, &seen, &mut out)?;
+    let contested: BTreeSet<usize> = contested_keys.iter().filter_map(|k| table.get(k)).map(|(_, k)| *k).collect();
+    out.contested = out.used.iter().any(|k| contested.contains(k));
+    out.used.sort_unstable();
+    out.used.dedup();
+    out.value.is_finite().then_some(out)
+}
+
 #[derive(Clone, Copy)]
 enum Draw {
     Joint,
@@ -1070,5 +1171,30 @@ mod tests {
         assert_eq!(outcome(r"E(2) = 2"), Outcome::NotProbability);
         // An energy E(x) beside a density p(x) of the same x.
         assert_eq!(outcome(r"p(x) = \frac{e^{-E(x)}}{Z}"), Outcome::NotProbability);
+    }
+
+    #[test]
+    fn a_number_is_worked_out_from_the_given_probabilities_and_their_complements() {
+        let given: Vec<(Expr, f64)> =
+            [(r"P(H=1) = 0.0015", 0.0015), (r"P(D = 1 \mid H = 1) = 1", 1.0), (r"P(D = 1 \mid H = 0) = 0.01", 0.01)]
+                .iter()
+                .map(|(tex, v)| (sides(tex).0, *v))
+                .collect();
+        let pairs: Vec<(&Expr, f64)> = given.iter().map(|(e, v)| (e, *v)).collect();
+        let worked = |tex: &str| worked_out(&sides(&format!("{tex} = 0")).0, &pairs);
+        let w = worked(r"P(D=1 \mid H=0) P(H=0) + P(D=1 \mid H=1) P(H=1)").expect("every probability is given");
+        assert!((w.value - 0.011485).abs() < 1e-12, "{w:?}");
+        // P(H=0) is the complement of P(H=1): H is seen with the two values 0 and 1.
+        assert_eq!(w.two_valued, ["H"]);
+        assert_eq!(w.used, [0, 1, 2]);
+        // A probability nobody gave, or a variable seen with one value only: not worked out.
+        assert_eq!(worked(r"P(D=0 \mid H=1)"), None);
+        assert_eq!(worked(r"P(E=1)"), None);
+        // Two values given for one probability: the latest is taken, and the result is contested.
+        let again = sides(r"P(H=1) = 0.5").0;
+        let mut pairs = pairs.clone();
+        pairs.push((&again, 0.5));
+        let w = worked_out(&sides(r"P(H=1) = 0").0, &pairs).unwrap();
+        assert_eq!((w.value, w.contested), (0.5, true));
     }
 }

@@ -109,6 +109,9 @@ pub struct Scope {
     /// Letters the section only ever applies (`g(x)`, `h(x)`, `f'(x)`), never defines, declares or
     /// writes as a value: functions nobody specified, known only through the rules of calculus.
     pub unknown_functions: std::collections::BTreeSet<String>,
+    /// Probabilities the section's prose, tables and earlier chains set to numbers
+    /// (`P(H=1) = 0.0015`): what a worked example computes with.
+    pub given_values: Vec<crate::sema::givens::GivenValue>,
     /// Square leaf matrices read as members of a class (a claim's second look, where the notes
     /// never say what kind of matrix a letter is).
     pub classes: BTreeMap<String, MatrixClass>,
@@ -175,6 +178,7 @@ impl Scope {
             inferred: Vec::new(),
             classes: BTreeMap::new(),
             unknown_functions: Default::default(),
+            given_values: Vec::new(),
         })
     }
 
