@@ -189,6 +189,18 @@ pub const NOTATION: &[Notation] = &[
         meaning: "a definite integral over the variable of its differential (bound: not an index), limits numbers, letters or ±∞; nested integrals take the differentials innermost first. Evaluated in floating point only (adaptive Gauss–Kronrod quadrature, 10⁻¹⁰ relative) at 4 random draws of the other letters: agreement to 10⁻⁷ verifies, labelled numeric; a difference above 10⁻³ refutes; a divergent or singular integral is undecided. Sides applying different unknown functions (F(b)−F(a)) are undecided; an indefinite ∫ is refused",
         example: r"\int_0^1 3x^2\,dx=1",
     },
+    Notation {
+        group: "sums",
+        written: r"\int_{[a,b]\times[c,d]} f(x,y)\,dx\,dy",
+        meaning: "an integral over a box: the iterated integral, the first interval for the first differential (innermost), evaluated as definite integrals are",
+        example: r"\int_{[0, 1]\times[0, 2]} x y\,dx\,dy = 1",
+    },
+    Notation {
+        group: "sums",
+        written: r"1 + x + \frac{x^2}{2} + \cdots, x - \frac{x^3}{6} + \ldots, f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2), o(h)",
+        meaning: "a power series cut off: a side that is a sum of powers of one letter (rising, each times factors free of it) ending in an ellipsis, or in O(v^k) / o(v^k) of a pure power. The other side's Taylor coefficients in that letter about 0 are compared exactly with the written ones through the highest power written (the power below a big O, the power of a little o), labelled symbolic, as a power series; a refutation names the coefficient [v^k]. The terms not written and convergence are not checked; a series whose coefficients use letters the other side does not reach (a_0 + a_1x + ⋯) names them and is not checked",
+        example: r"e^x = 1 + x + \frac{x^2}{2} + \frac{x^3}{6} + \cdots",
+    },
     // ------------------------------------------------------------------ probability
     Notation {
         group: "probability",
@@ -201,6 +213,18 @@ pub const NOTATION: &[Notation] = &[
         written: r"E[X], \mathbb E[X], E_{x \sim P}[f(x)], \mathrm{Var}[X], \textrm{Var}(X), \mathrm{Cov}(X,Y)",
         meaning: "expectations over the same joint distributions; E_{x∼P}[f(x)] is Σ_x f(x)P(X=x); a random variable outside every expectation makes the claim one between random quantities, checked at every outcome. A small letter inside an expectation may be random or a constant: both readings are tried and must agree (a `claim` mark reads it as a constant). Not read: E[X | Y], sets (∪, ∩, \\mathcal A), densities over a continuum, letters the notes define",
         example: r"\mathrm{Var}[X] = E[X^2] - E[X]^2",
+    },
+    Notation {
+        group: "probability",
+        written: r"\int P(Y) P(X \mid Y)\,dY",
+        meaning: "an integral without limits over a random variable's differential: on discrete distributions, the sum over its values (said in the verdict)",
+        example: r"\int P(X, Y)\,dY = P(X)",
+    },
+    Notation {
+        group: "probability",
+        written: r"P(H=1) = 0.0015, | $P(D=1 \mid H)$ | 1 | 0.01 |, … = 0.011485",
+        meaning: "a worked example: the probabilities the section sets to numbers before a link (in a formula, in a Markdown table of P(E | V) by the column's value V = v, or as the number an earlier chain ends in) are the values of those probabilities; a link that only combines them with arithmetic, equal to a printed number, is redone to the printed digits (the complement 1 − P(V=v) where V is seen with exactly two values). The verdict lists the values used; a probability given two different numbers is not used to refute",
+        example: "",
     },
     // ------------------------------------------------------------------ matrices
     Notation {
