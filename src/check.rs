@@ -835,22 +835,14 @@ fn worked_out_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         Some((head, tail)) if head.contains('#') && tail.chars().all(|c| c.is_ascii_digit()) => head,
         _ => claim.id.as_str(),
     };
-    let usable: Vec<&crate::sema::givens::GivenValue> =
-        scope.given_values.iter().filter(|g| g.line <= line && g.formula.as_deref() != Some(own)).collect();
-    let pairs: Vec<(&Expr, f64)> = usable.iter().map(|g| (&g.term, g.value)).collect();
-    let worked = numeric::probability::worked_out(side, &pairs)?;
-    let mut used: Vec<String> = worked
-        .used
-        .iter()
-        .map(|&k| {
-            format!(
-                "{} = {} ({})",
-                crate::syntax::print::explicit_tex(&usable[k].term, &|_| true),
-                usable[k].written,
-                usable[k].line
-            )
-        })
-        .collect();
+    let givens = &scope.given_values;
+    let usable = |g: &crate::sema::givens::GivenValue| g.line <= line && g.formula.as_deref() != Some(own);
+    let values: Vec<(&Expr, f64, bool)> = givens.iter().map(|g| (&g.term, g.value, usable(g))).collect();
+    let worked = numeric::probability::worked_out(side, &values)?;
+    let shown = |g: &crate::sema::givens::GivenValue| {
+        format!("{} = {} ({})", crate::syntax::print::explicit_tex(&g.term, &|_| true), g.written, g.line)
+    };
+    let mut used: Vec<String> = worked.used.iter().map(|&k| shown(&givens[k])).collect();
     used.extend(worked.two_valued.iter().map(|v| format!("|{v}| = 2")));
     let sizes = used.join("; ");
     let printed_value: f64 = written.parse().ok()?;

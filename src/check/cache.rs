@@ -8,7 +8,7 @@ use crate::syntax::print;
 use sha2::Digest;
 
 /// Raised whenever what a key covers changes.
-const CACHE_SCHEMA: u32 = 1;
+const CACHE_SCHEMA: u32 = 2;
 
 /// Verdicts of earlier runs, by [`fingerprint`].
 pub trait VerdictCache: Send + Sync {
@@ -47,12 +47,23 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
     for assumption in &scope.assumptions {
         text.push_str(&format!("assume {}\n", assumption.tex));
     }
+    // A worked example's numbers: a link that combines given probabilities is redone with them.
+    for given in &scope.given_values {
+        text.push_str(&format!(
+            "given {} = {} at {} in {:?}\n",
+            print::expr(&given.term),
+            given.written,
+            given.line,
+            given.formula
+        ));
+    }
     for key in crate::eval::dependencies(scope, claim) {
         text.push_str(&format!(
-            "key {key} decl {:?} value {} matrix {}\n",
+            "key {key} decl {:?} value {} matrix {} unknown function {}\n",
             scope.decls.get(&key),
             scope.values.contains(&key),
-            scope.matrix_like.contains(&key)
+            scope.matrix_like.contains(&key),
+            scope.unknown_functions.contains(&key)
         ));
         if let Some(def) = scope.defs.get(&key) {
             text.push_str(&format!("def {:?} {} {}\n", def.params, def.function, print::expr(&def.body)));
@@ -112,5 +123,20 @@ mod tests {
         assert_ne!(fingerprint(&before, &uses_u), fingerprint(&after, &uses_u));
         assert_eq!(fingerprint(&before, &uses_v), fingerprint(&after, &uses_v));
         assert_eq!(fingerprint(&before, &uses_v), fingerprint(&before, &uses_v), "stable");
+    }
+
+    #[test]
+    fn a_changed_given_value_changes_the_key() {
+        let before = scope(&[]);
+        let mut after = scope(&[]);
+        after.given_values.push(crate::sema::givens::GivenValue {
+            term: parse_formula("P(H=1)").unwrap().chains.remove(0).first.unwrap(),
+            value: 0.02,
+            written: "0.02".into(),
+            line: 3,
+            formula: Some("1#1".into()),
+        });
+        let worked = claim("P(H=1) + P(H=1) = 0.04");
+        assert_ne!(fingerprint(&before, &worked), fingerprint(&after, &worked));
     }
 }

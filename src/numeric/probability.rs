@@ -682,11 +682,13 @@ pub struct WorkedOut {
 }
 
 /// Evaluates `e` — numbers and probabilities of events `V = number` combined by arithmetic —
-/// with the probabilities `given` (each a `P(…)` and its number): every probability in `e` must
-/// be one of them, or the complement of one for a variable the given values show with exactly
-/// two values (`H = 0` and `H = 1` in a table), under the same condition. `None` where `e` has
-/// no probability, or one not given.
-pub fn worked_out(e: &Expr, given: &[(&Expr, f64)]) -> Option<WorkedOut> {
+/// with the probabilities `given` (each a `P(…)`, its number, and whether it may be used here:
+/// given before `e`, outside its formula): every probability in `e` must be a usable one, or
+/// the complement of one for a variable the given values show with exactly two values (`H = 0`
+/// and `H = 1` in a table), under the same condition. `None` where `e` has no probability, is a
+/// lone probability (a value stated, not worked out), or uses one not given. A probability the
+/// section gives two different numbers anywhere makes the result `contested`.
+pub fn worked_out(e: &Expr, given: &[(&Expr, f64, bool)]) -> Option<WorkedOut> {
     type Key = (Vec<(String, u64)>, Vec<(String, u64)>);
     fn key_of(events: &[Event], given: &[Event]) -> Option<Key> {
         let numbers = |list: &[Event]| -> Option<Vec<(String, u64)>> {
@@ -705,23 +707,26 @@ pub fn worked_out(e: &Expr, given: &[(&Expr, f64)]) -> Option<WorkedOut> {
     let mut table: BTreeMap<Key, (f64, usize)> = BTreeMap::new();
     let mut contested_keys: BTreeSet<Key> = BTreeSet::new();
     let mut seen: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
-    for (k, (term, value)) in given.iter().enumerate() {
+    let mut every_value: BTreeMap<Key, f64> = BTreeMap::new();
+    for (k, (term, value, usable)) in given.iter().enumerate() {
         let mut reader = Reader::default();
         let Ok(Node::Prob { events, given }) = reader.node(term) else { continue };
         let Some(key) = key_of(&events, &given) else { continue };
+        if every_value.insert(key.clone(), *value).is_some_and(|other| other != *value) {
+            contested_keys.insert(key.clone());
+        }
+        if !usable {
+            continue;
+        }
         for (variable, bits) in key.0.iter().chain(&key.1) {
             seen.entry(variable.clone()).or_default().insert(*bits);
         }
-        // The latest value given wins (the list is in the order of the text).
-        if let Some((earlier, _)) = table.insert(key.clone(), (*value, k)) {
-            if earlier != *value {
-                contested_keys.insert(key);
-            }
-        }
+        // The latest value given before wins (the list is in the order of the text).
+        table.insert(key, (*value, k));
     }
     let mut reader = Reader::default();
     let node = reader.node(e).ok()?;
-    if reader.operators == 0 {
+    if reader.operators == 0 || matches!(node, Node::Prob { .. }) {
         return None;
     }
     let mut out = WorkedOut { value: 0.0, used: Vec::new(), two_valued: Vec::new(), contested: false };
@@ -763,6 +768,7 @@ pub fn worked_out(e: &Expr, given: &[(&Expr, f64)]) -> Option<WorkedOut> {
     }
     out.value = eval(&node, &table, &seen, &mut out)?;
     let contested: BTreeSet<usize> = contested_keys.iter().filter_map(|k| table.get(k)).map(|(_, k)| *k).collect();
+    // A complement's partner counts too: it is looked up under its own key.
     out.contested = out.used.iter().any(|k| contested.contains(k));
     out.used.sort_unstable();
     out.used.dedup();
@@ -1180,7 +1186,7 @@ mod tests {
                 .iter()
                 .map(|(tex, v)| (sides(tex).0, *v))
                 .collect();
-        let pairs: Vec<(&Expr, f64)> = given.iter().map(|(e, v)| (e, *v)).collect();
+        let pairs: Vec<(&Expr, f64, bool)> = given.iter().map(|(e, v)| (e, *v, true)).collect();
         let worked = |tex: &str| worked_out(&sides(&format!("{tex} = 0")).0, &pairs);
         let w = worked(r"P(D=1 \mid H=0) P(H=0) + P(D=1 \mid H=1) P(H=1)").expect("every probability is given");
         assert!((w.value - 0.011485).abs() < 1e-12, "{w:?}");
@@ -1189,12 +1195,14 @@ mod tests {
         assert_eq!(w.used, [0, 1, 2]);
         // A probability nobody gave, or a variable seen with one value only: not worked out.
         assert_eq!(worked(r"P(D=0 \mid H=1)"), None);
-        assert_eq!(worked(r"P(E=1)"), None);
-        // Two values given for one probability: the latest is taken, and the result is contested.
+        assert_eq!(worked(r"P(E=1) + 0"), None);
+        // A lone probability against a number states a value; it works nothing out.
+        assert_eq!(worked(r"P(H=1)"), None);
+        // Two values given for one probability, even after the link: the result is contested.
         let again = sides(r"P(H=1) = 0.5").0;
         let mut pairs = pairs.clone();
-        pairs.push((&again, 0.5));
-        let w = worked_out(&sides(r"P(H=1) = 0").0, &pairs).unwrap();
-        assert_eq!((w.value, w.contested), (0.5, true));
+        pairs.push((&again, 0.5, false));
+        let w = worked_out(&sides(r"2 P(H=1) = 0").0, &pairs).unwrap();
+        assert_eq!((w.value, w.contested), (0.003, true));
     }
 }
