@@ -1,4 +1,4 @@
-//! Stage 6 — `check`: section plans in, a [`Verdict`] per claim out.
+//! Stage 7 — `check`: section plans in, a [`Verdict`] per claim out.
 //!
 //! Each claim is instantiated at every combination of the section's sizes and at every
 //! assignment of its free indices that its conditions allow, and both sides are compared: by

@@ -1,4 +1,5 @@
-//! The command line: argument parsing (clap), reading inputs, rendering output, exit codes.
+//! Stage 9 — `cli`: the command line: argument parsing (clap), reading inputs, rendering
+//! output, exit codes.
 //!
 //! This is the only module that does I/O. Exit codes: 0 success (no claim refuted), 1 a claim
 //! refuted, 2 bad input or usage.

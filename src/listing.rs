@@ -1,4 +1,5 @@
-//! The `formulas` listing: every formula of some notes with its parse result, as plain data.
+//! Stage 3 — `listing`: the `formulas` listing: every formula of some notes with its parse
+//! result, as plain data.
 //!
 //! Takes: [`Document`]s. Gives: a [`Listing`] (serializable; the JSON schema of
 //! `derivcheck formulas --format json`) and the parse diagnostics. Pure: no I/O.

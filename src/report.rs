@@ -1,4 +1,4 @@
-//! Stage 7 — `report`: listings and verdicts in, the `check` report out, as plain serializable
+//! Stage 8 — `report`: listings and verdicts in, the `check` report out, as plain serializable
 //! data (the JSON schema) and as text lines in Chinese or English.
 
 use crate::check::{CheckedClaim, Status};

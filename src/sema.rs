@@ -1,4 +1,4 @@
-//! Stage 5 — `sema`: parsed formulas and the spec in, per-section [`SectionPlan`]s out: the
+//! Stage 4 — `sema`: parsed formulas and the spec in, per-section [`SectionPlan`]s out: the
 //! definitions in scope and the claims to check, each pointing at where it was written.
 //!
 //! An equation whose left side is a symbol not yet given a meaning in its section defines it

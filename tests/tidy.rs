@@ -100,6 +100,24 @@ fn no_stage_uses_a_later_one() {
     assert!(violations.is_empty(), "imports that point up the pipeline:\n{}", violations.join("\n"));
 }
 
+/// Each stage's module doc opens with its number from [`STAGES`] (`//! Stage 4 — `sema`: …`),
+/// so the docs and this list never number the pipeline differently.
+#[test]
+fn module_docs_number_the_stages_as_this_list_does() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (module, rank) in STAGES.into_iter().filter(|(_, rank)| *rank > 0) {
+        let file =
+            [src.join(format!("{module}.rs")), src.join(module).join("mod.rs")].into_iter().find(|f| f.is_file());
+        let first = file.map(|f| std::fs::read_to_string(f).unwrap().lines().next().unwrap_or_default().to_string());
+        let expected = format!("//! Stage {rank} — `{module}`");
+        if !first.as_deref().is_some_and(|l| l.starts_with(&expected)) {
+            wrong.push(format!("{module}: expected `{expected}: …`, found {first:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn every_module_of_src_has_a_stage() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

@@ -1,4 +1,4 @@
-//! Stage 5 — `cas`: exact checking with Symbolica.
+//! Stage 6 — `cas`: exact checking with Symbolica.
 //!
 //! Provides the exact [`Backend`] for the evaluator (leaves are Symbolica variables, generic
 //! functions stay generic, derivatives are symbolic) and [`compare`]: do two values agree —

@@ -310,20 +310,13 @@ pub fn index_assignments<B: Backend>(
     claim: &Claim,
     base: &Env,
 ) -> Result<Vec<Env>, EvalError> {
-    let mut envs = vec![base.clone()];
+    let mut ranges: Vec<Vec<i64>> = Vec::new();
     for letter in free {
         let range = inst.range_of(letter, &[&claim.lhs, &claim.rhs], base, claim.lhs.span)?;
-        envs = envs
-            .into_iter()
-            .flat_map(|e| {
-                (1..=range).map(move |v| {
-                    let mut e = e.clone();
-                    e.insert(letter.clone(), v);
-                    e
-                })
-            })
-            .collect();
+        ranges.push((1..=range).collect());
     }
+    let choices: Vec<(&String, &[i64])> = free.iter().zip(&ranges).map(|(l, r)| (l, r.as_slice())).collect();
+    let envs = crate::sema::scope::every_assignment(base, &choices);
     let mut kept = Vec::new();
     for env in envs {
         let mut ok = true;

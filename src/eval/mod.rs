@@ -1,4 +1,4 @@
-//! Stage 4 — `eval`: syntax trees to values at concrete sizes, over any number domain.
+//! Stage 5 — `eval`: syntax trees to values at concrete sizes, over any number domain.
 //!
 //! Takes: a section's [`Scope`] (spec declarations and definitions, as syntax trees), sizes, an
 //! index assignment and a [`Backend`]. Gives: [`Value`]s — scalars, vectors, matrices — of exact

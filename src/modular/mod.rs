@@ -1,4 +1,4 @@
-//! Stage 5 — `modular`: randomized exact identity testing (Schwartz–Zippel, as Maple's `testeq`).
+//! Stage 6 — `modular`: randomized exact identity testing (Schwartz–Zippel, as Maple's `testeq`).
 //!
 //! Takes: a section's scope, sizes and a claim's two sides (through the evaluator). Gives: an
 //! [`Outcome`]: the sides agree at random points of a prime field, with the probability that

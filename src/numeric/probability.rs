@@ -1035,18 +1035,14 @@ struct Point {
 /// Every index of a table with these axis lengths, the first axis fastest; `None` past
 /// [`MAX_CELLS`] entries.
 fn every_index(lengths: &[usize]) -> Option<Vec<Vec<usize>>> {
-    let count = lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l).filter(|c| *c <= MAX_CELLS))?;
-    let index = |mut rest: usize| -> Vec<usize> {
-        lengths
-            .iter()
-            .map(|l| {
-                let i = rest % l;
-                rest /= l;
-                i
-            })
-            .collect()
-    };
-    Some((0..count).map(index).collect())
+    lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l).filter(|c| *c <= MAX_CELLS))?;
+    // Positions named by their place, the first varying fastest: the last name of the reversed
+    // list (`every_assignment` varies its last name fastest).
+    let names: Vec<String> = (0..lengths.len()).map(|k| format!("{k:04}")).collect();
+    let values: Vec<Vec<usize>> = lengths.iter().map(|l| (0..*l).collect()).collect();
+    let choices: Vec<(&String, &[usize])> = names.iter().zip(&values).rev().map(|(n, v)| (n, v.as_slice())).collect();
+    let every = crate::sema::scope::every_assignment(&BTreeMap::new(), &choices);
+    Some(every.into_iter().map(|a| a.into_values().collect()).collect())
 }
 
 /// Does the event hold at the cell, with the point's values?

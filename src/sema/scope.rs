@@ -203,19 +203,28 @@ impl Scope {
 
     /// Every combination of the sizes `keep` selects.
     pub fn size_assignments_of(&self, keep: &dyn Fn(&str) -> bool) -> Vec<BTreeMap<String, i64>> {
-        let mut out = vec![BTreeMap::new()];
-        for (name, values) in self.sizes.iter().filter(|(name, _)| keep(name)) {
-            out = out
-                .into_iter()
-                .flat_map(|a| {
-                    values.iter().map(move |v| {
-                        let mut a = a.clone();
-                        a.insert(name.clone(), *v);
-                        a
-                    })
-                })
-                .collect();
-        }
-        out
+        let choices: Vec<(&String, &[i64])> =
+            self.sizes.iter().filter(|(name, _)| keep(name)).map(|(n, v)| (n, v.as_slice())).collect();
+        every_assignment(&BTreeMap::new(), &choices)
     }
+}
+
+/// Every assignment of one value to each name, each name taking each of its values, added to
+/// `base`: the Cartesian product, the last name varying fastest. The one writing of "every
+/// combination" — of sizes, of index values, of a joint table's cells.
+pub fn every_assignment<V: Clone>(base: &BTreeMap<String, V>, choices: &[(&String, &[V])]) -> Vec<BTreeMap<String, V>> {
+    let mut out = vec![base.clone()];
+    for (name, values) in choices {
+        out = out
+            .into_iter()
+            .flat_map(|a| {
+                values.iter().map(move |v| {
+                    let mut a = a.clone();
+                    a.insert((*name).clone(), v.clone());
+                    a
+                })
+            })
+            .collect();
+    }
+    out
 }
