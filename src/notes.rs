@@ -132,6 +132,78 @@ struct PendingMark {
 /// Longest trail kept, in characters.
 const TRAIL: usize = 60;
 
+/// The Markdown tables of `source`, read from its lines: a header row, a delimiter row
+/// (`|---|--:|`), then the rows up to the first line that is not one. Cells split at `|` outside
+/// `$…$` and not escaped, so math in a cell keeps its bars (`$|x|$`, `$p(y|x)$`) — the formulas
+/// themselves are read from the text as everywhere else. Fenced code is skipped.
+fn read_tables(source: &str, sections: &[Section]) -> Vec<Table> {
+    fn cells(line: &str) -> Option<Vec<String>> {
+        let line = line.trim();
+        if !line.contains('|') {
+            return None;
+        }
+        let line = line.strip_prefix('|').unwrap_or(line);
+        let line = line.strip_suffix('|').filter(|l| !l.ends_with('\\')).unwrap_or(line);
+        let (mut out, mut cell, mut math, mut escaped) = (Vec::new(), String::new(), false, false);
+        for c in line.chars() {
+            match c {
+                '|' if !math && !escaped => out.push(std::mem::take(&mut cell).trim().to_string()),
+                '$' if !escaped => {
+                    math = !math;
+                    cell.push(c);
+                }
+                _ => cell.push(c),
+            }
+            escaped = c == '\\' && !escaped;
+        }
+        out.push(cell.trim().to_string());
+        Some(out)
+    }
+    let delimiter = |line: &str| {
+        cells(line).is_some_and(|cs| {
+            cs.iter().all(|c| {
+                let c = c.trim_start_matches(':').trim_end_matches(':');
+                !c.is_empty() && c.chars().all(|ch| ch == '-')
+            })
+        })
+    };
+    let lines: Vec<&str> = source.lines().collect();
+    let mut tables = Vec::new();
+    let mut fence: Option<&str> = None;
+    let mut k = 0;
+    while k < lines.len() {
+        let trimmed = lines[k].trim_start();
+        for marker in ["```", "~~~"] {
+            if trimmed.starts_with(marker) {
+                fence = match fence {
+                    Some(open) if open == marker => None,
+                    None => Some(marker),
+                    other => other,
+                };
+            }
+        }
+        let header = (fence.is_none() && k + 1 < lines.len() && delimiter(lines[k + 1]))
+            .then(|| cells(lines[k]))
+            .flatten()
+            .filter(|h| cells(lines[k + 1]).is_some_and(|d| d.len() == h.len()));
+        let Some(header) = header else {
+            k += 1;
+            continue;
+        };
+        let line = k + 1;
+        let mut rows = vec![header];
+        k += 2;
+        while k < lines.len() && !lines[k].trim().is_empty() {
+            let Some(row) = cells(lines[k]) else { break };
+            rows.push(row);
+            k += 1;
+        }
+        let section = sections.iter().rposition(|s| s.line <= line);
+        tables.push(Table { section, line, rows });
+    }
+    tables
+}
+
 /// A 1-based line and character column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Position {
@@ -166,8 +238,7 @@ impl Document {
         // The formula whose trail is being read (the last one, until a sentence or block ends).
         let mut trailing: Option<usize> = None;
         let mut pending: Option<PendingMark> = None;
-        for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH | Options::ENABLE_TABLES).into_offset_iter()
-        {
+        for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
             match (&event, trailing) {
                 (Event::Text(text) | Event::Code(text), Some(i)) => {
                     let trail = &mut self.formulas[i].trail;
@@ -191,26 +262,6 @@ impl Document {
                 Event::Start(Tag::Item) | Event::Start(Tag::TableCell) => prose.clear(),
                 Event::Text(text) | Event::Code(text) => prose.push(text),
                 Event::SoftBreak | Event::HardBreak => prose.push(" "),
-                _ => {}
-            }
-            match &event {
-                Event::Start(Tag::Table(_)) => self.tables.push(Table {
-                    section: self.sections.len().checked_sub(1),
-                    line: lines.position(range.start).line,
-                    rows: Vec::new(),
-                }),
-                Event::Start(Tag::TableHead | Tag::TableRow) => {
-                    if let Some(table) = self.tables.last_mut() {
-                        table.rows.push(Vec::new());
-                    }
-                }
-                Event::End(TagEnd::TableCell) => {
-                    if let Some(row) = self.tables.last_mut().and_then(|t| t.rows.last_mut()) {
-                        row.push(
-                            source[range.clone()].trim_matches(|c: char| c == '|' || c.is_whitespace()).to_string(),
-                        );
-                    }
-                }
                 _ => {}
             }
             match event {
@@ -258,6 +309,7 @@ impl Document {
             }
         }
         self.warn_unused_mark(pending, &lines);
+        self.tables = read_tables(&original, &self.sections);
         self.source = original;
     }
 
@@ -586,5 +638,19 @@ mod tests {
         let f = &d.formulas[0];
         let off = f.tex.find('d').unwrap();
         assert_eq!(d.position_in_formula(f, off), Position { line: 3, col: 2 });
+    }
+
+    #[test]
+    fn tables_are_read_cell_by_cell_and_math_keeps_its_bars() {
+        let d = doc("# A\n\n| | $H=1$ | $H=0$ |\n|:--|--:|--:|\n| $p(y|x)$ | 1 | 0.01 |\n| $|x|$ | a \\| b | |\n\ntext\n\n```\n| a | b |\n|---|---|\n```\n");
+        assert_eq!(d.tables.len(), 1, "{:?}", d.tables);
+        let t = &d.tables[0];
+        assert_eq!((t.section, t.line), (Some(0), 3));
+        assert_eq!(t.rows[0], ["", "$H=1$", "$H=0$"]);
+        assert_eq!(t.rows[1], ["$p(y|x)$", "1", "0.01"]);
+        assert_eq!(t.rows[2], ["$|x|$", "a \\| b", ""]);
+        // The formulas in the cells are read as before, whole.
+        let texs: Vec<&str> = d.formulas.iter().map(|f| f.tex.as_str()).collect();
+        assert_eq!(texs, ["H=1", "H=0", "p(y|x)", "|x|"]);
     }
 }

@@ -107,6 +107,25 @@ fn equivalent(scope: &Scope, claim: &Claim, edit: &Edit) -> Result<(), Option<cr
     }
 }
 
+/// Does `edited` keep every subscript of `written` but with fewer letters in their indices?
+fn drops_an_index_letter(written: &Expr, edited: &Expr) -> bool {
+    fn count(e: &Expr, in_index: bool, subscripts: &mut usize, letters: &mut usize) {
+        match &e.kind {
+            ExprKind::Subscript { base, index } => {
+                *subscripts += 1;
+                count(base, in_index, subscripts, letters);
+                count(index, true, subscripts, letters);
+            }
+            ExprKind::Symbol(_) if in_index => *letters += 1,
+            _ => e.children().for_each(|c| count(c, in_index, subscripts, letters)),
+        }
+    }
+    let (mut s0, mut l0, mut s1, mut l1) = (0, 0, 0, 0);
+    count(written, false, &mut s0, &mut l0);
+    count(edited, false, &mut s1, &mut l1);
+    s0 == s1 && l1 < l0
+}
+
 /// The smallest edit of a refuted claim that derivcheck verifies, if the budget finds one: the
 /// single edits of either side (those of [`super::edits::repair_edits`], `terms` being the
 /// additive terms the section's other formulas write), an approximation's number rounded from
@@ -178,6 +197,11 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         for edit in candidates {
             if Instant::now() >= deadline {
                 break;
+            }
+            // `\mathbf g_{t-2}` → `\mathbf g_{-2}`: an index that lost its letter names no entry
+            // the author meant (a recurrence absorbs it into `\ldots`): never offered.
+            if drops_an_index_letter(if right { written_right } else { written_left }, &edit.expr) {
+                continue;
             }
             let (mutant, written) = if right {
                 (sides.with_right(claim, edit), &sides.right)
@@ -408,4 +432,24 @@ fn scalar_letters(claim: &Claim, letters: &LettersOf) -> Vec<String> {
     });
     out.truncate(6);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::drops_an_index_letter;
+
+    fn side(tex: &str) -> crate::syntax::ast::Expr {
+        crate::syntax::parse_formula(tex).unwrap().chains.remove(0).first.unwrap()
+    }
+
+    #[test]
+    fn an_edit_that_strips_an_index_of_its_letter_is_told_apart() {
+        let written = side(r"\gamma^2 \mathbf{g}_{t-2} + \mathbf{g}_{t}");
+        assert!(drops_an_index_letter(&written, &side(r"\gamma^2 \mathbf{g}_{-2} + \mathbf{g}_{t}")));
+        // Squaring a term, or dropping a whole term, keeps every index as it was.
+        assert!(!drops_an_index_letter(&written, &side(r"\gamma^2 \mathbf{g}_{t-2}^2 + \mathbf{g}_{t}")));
+        assert!(!drops_an_index_letter(&written, &side(r"\mathbf{g}_{t}")));
+        // Another letter in its place is an edit of the index, not a loss.
+        assert!(!drops_an_index_letter(&written, &side(r"\gamma^2 \mathbf{g}_{s-2} + \mathbf{g}_{t}")));
+    }
 }
