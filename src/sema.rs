@@ -623,13 +623,13 @@ impl<'a> SectionBuilder<'a> {
             self.add_spec_claims();
         }
         let mut values = std::collections::HashSet::new();
+        // A signature (`f: \mathbb{R} \rightarrow \mathbb{R}`) names a function, not a value.
+        let signature = |c: &Chain| {
+            c.links.first().is_some_and(|l| l.op == crate::syntax::ast::RelOp::Colon)
+                && c.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
+        };
         for f in formulas {
             // A bare mention (`$\sigma$` in the prose) says nothing about whether σ is a number.
-            // A signature (`f: \mathbb{R} \rightarrow \mathbb{R}`) names a function, not a value.
-            let signature = |c: &Chain| {
-                c.links.first().is_some_and(|l| l.op == crate::syntax::ast::RelOp::Colon)
-                    && c.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
-            };
             let in_relations =
                 f.statement.chains.iter().filter(|c| (!c.links.is_empty() || !is_bare_symbol(c)) && !signature(c));
             // `\frac{dF}{dx} = f`: a bare letter equated to a function's derivative is a function.

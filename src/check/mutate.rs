@@ -146,19 +146,30 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
     // A power series cut off earlier (`e^x = 1 + x + \cdots` for a wrong `\frac{x^2}{3}`) claims
     // less than the author wrote: not a repair.
     let series_terms = |e: &Expr| crate::syntax::pattern::truncated_series(e).map_or(0, |s| s.terms.len());
+    let (left_terms, right_terms) = (series_terms(&claim.lhs), series_terms(&claim.rhs));
     // Nor is a changed function beside a series (`\log(1+x) + \frac{x^3}{6} = x - \cdots`): the
     // series is what the author computed.
     let print = crate::syntax::print::expr;
     let shortened = |mutant: &Claim| {
-        let (l, r) = (series_terms(&claim.lhs), series_terms(&claim.rhs));
-        series_terms(&mutant.lhs) < l
-            || series_terms(&mutant.rhs) < r
-            || (l > 0 && print(&mutant.rhs) != print(&claim.rhs))
-            || (r > 0 && print(&mutant.lhs) != print(&claim.lhs))
+        series_terms(&mutant.lhs) < left_terms
+            || series_terms(&mutant.rhs) < right_terms
+            || (left_terms > 0 && print(&mutant.rhs) != print(&claim.rhs))
+            || (right_terms > 0 && print(&mutant.lhs) != print(&claim.lhs))
+    };
+    // `\mathbf g_{t-2}` → `\mathbf g_{-2}`: an index that lost its letter names no entry the
+    // author meant (a recurrence absorbs it into `\ldots`).
+    let (written_left, written_right) = claim.written_sides();
+    let stripped = |written: &Expr, written_tex: &str, tex: &str| {
+        tex != written_tex && parse_side(tex).is_some_and(|edited| drops_an_index_letter(written, &edited))
     };
     let verifies = |left: &str, right: &str, mutant: Option<Claim>| -> Option<Verdict> {
         let mutant = mutant?;
-        if print(&mutant.lhs) == print(&mutant.rhs) || (!written_nested && nested(left, right)) || shortened(&mutant) {
+        if print(&mutant.lhs) == print(&mutant.rhs)
+            || (!written_nested && nested(left, right))
+            || shortened(&mutant)
+            || stripped(written_left, &sides.left, left)
+            || stripped(written_right, &sides.right, right)
+        {
             return None;
         }
         let verdict = check_claim(scope, &mutant, None, None);
@@ -174,7 +185,6 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         |kinds: &[crate::model::EditKind], changed: usize| (changed, kinds.iter().map(|k| k.rank()).max().unwrap_or(9));
     let mut found: Vec<((usize, u8), Suggestion)> = Vec::new();
     let factors = scalar_letters(claim, &letters);
-    let (written_left, written_right) = claim.written_sides();
     let single = edits(&claim.tex, written_right, &letters.letters());
     let arguments = claim_arguments(&claim.tex, [written_left, written_right]);
     let right_edits = repair_edits(&claim.tex, written_right, single.clone(), terms, &factors, &arguments);
@@ -197,11 +207,6 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
         for edit in candidates {
             if Instant::now() >= deadline {
                 break;
-            }
-            // `\mathbf g_{t-2}` → `\mathbf g_{-2}`: an index that lost its letter names no entry
-            // the author meant (a recurrence absorbs it into `\ldots`): never offered.
-            if drops_an_index_letter(if right { written_right } else { written_left }, &edit.expr) {
-                continue;
             }
             let (mutant, written) = if right {
                 (sides.with_right(claim, edit), &sides.right)

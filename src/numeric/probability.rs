@@ -689,90 +689,106 @@ pub struct WorkedOut {
 /// lone probability (a value stated, not worked out), or uses one not given. A probability the
 /// section gives two different numbers anywhere makes the result `contested`.
 pub fn worked_out(e: &Expr, given: &[(&Expr, f64, bool)]) -> Option<WorkedOut> {
-    type Key = (Vec<(String, u64)>, Vec<(String, u64)>);
-    fn key_of(events: &[Event], given: &[Event]) -> Option<Key> {
-        let numbers = |list: &[Event]| -> Option<Vec<(String, u64)>> {
-            let mut out: Vec<(String, u64)> = list
-                .iter()
-                .map(|ev| match ev.value {
-                    Val::Number(x) => Some((ev.variable.clone(), (x + 0.0).to_bits())),
-                    Val::Named(_) => None,
-                })
-                .collect::<Option<_>>()?;
-            out.sort();
-            Some(out)
-        };
-        Some((numbers(events)?, numbers(given)?))
-    }
-    let mut table: BTreeMap<Key, (f64, usize)> = BTreeMap::new();
-    let mut contested_keys: BTreeSet<Key> = BTreeSet::new();
-    let mut seen: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
-    let mut every_value: BTreeMap<Key, f64> = BTreeMap::new();
-    for (k, (term, value, usable)) in given.iter().enumerate() {
-        let mut reader = Reader::default();
-        let Ok(Node::Prob { events, given }) = reader.node(term) else { continue };
-        let Some(key) = key_of(&events, &given) else { continue };
-        if every_value.insert(key.clone(), *value).is_some_and(|other| other != *value) {
-            contested_keys.insert(key.clone());
-        }
-        if !usable {
-            continue;
-        }
-        for (variable, bits) in key.0.iter().chain(&key.1) {
-            seen.entry(variable.clone()).or_default().insert(*bits);
-        }
-        // The latest value given before wins (the list is in the order of the text).
-        table.insert(key, (*value, k));
-    }
+    let known = Known::read(given);
     let mut reader = Reader::default();
     let node = reader.node(e).ok()?;
     if reader.operators == 0 || matches!(node, Node::Prob { .. }) {
         return None;
     }
     let mut out = WorkedOut { value: 0.0, used: Vec::new(), two_valued: Vec::new(), contested: false };
-    fn eval(
-        node: &Node,
-        table: &BTreeMap<Key, (f64, usize)>,
-        seen: &BTreeMap<String, BTreeSet<u64>>,
-        out: &mut WorkedOut,
-    ) -> Option<f64> {
-        let go = |n: &Node, out: &mut WorkedOut| eval(n, table, seen, out);
-        Some(match node {
-            Node::Number(x) => *x,
-            Node::Neg(a) => -go(a, out)?,
-            Node::Add(a, b) => go(a, out)? + go(b, out)?,
-            Node::Sub(a, b) => go(a, out)? - go(b, out)?,
-            Node::Mul(a, b) => go(a, out)? * go(b, out)?,
-            Node::Div(a, b) => go(a, out)? / go(b, out)?,
-            Node::Pow(a, b) => go(a, out)?.powf(go(b, out)?),
-            Node::Sqrt(a) => go(a, out)?.sqrt(),
-            Node::Prob { events, given } => {
-                let key = key_of(events, given)?;
-                if let Some((value, k)) = table.get(&key) {
-                    out.used.push(*k);
-                    return Some(*value);
-                }
-                // The complement: one event `V = v`, V seen with exactly two values.
-                let [(variable, bits)] = key.0.as_slice() else { return None };
-                let values = seen.get(variable).filter(|v| v.len() == 2 && v.contains(bits))?;
-                let other = values.iter().find(|b| *b != bits)?;
-                let (value, k) = table.get(&(vec![(variable.clone(), *other)], key.1.clone()))?;
-                out.used.push(*k);
-                if !out.two_valued.contains(variable) {
-                    out.two_valued.push(variable.clone());
-                }
-                1.0 - value
-            }
-            _ => return None,
-        })
-    }
-    out.value = eval(&node, &table, &seen, &mut out)?;
-    let contested: BTreeSet<usize> = contested_keys.iter().filter_map(|k| table.get(k)).map(|(_, k)| *k).collect();
-    // A complement's partner counts too: it is looked up under its own key.
-    out.contested = out.used.iter().any(|k| contested.contains(k));
+    out.value = known.eval(&node, &mut out)?;
     out.used.sort_unstable();
     out.used.dedup();
     out.value.is_finite().then_some(out)
+}
+
+/// A probability of events `V = number`, by its events and its condition (each sorted).
+type EventsKey = (Vec<(String, u64)>, Vec<(String, u64)>);
+
+fn events_key(events: &[Event], given: &[Event]) -> Option<EventsKey> {
+    let numbers = |list: &[Event]| -> Option<Vec<(String, u64)>> {
+        let mut out: Vec<(String, u64)> = list
+            .iter()
+            .map(|ev| match ev.value {
+                Val::Number(x) => Some((ev.variable.clone(), (x + 0.0).to_bits())),
+                Val::Named(_) => None,
+            })
+            .collect::<Option<_>>()?;
+        out.sort();
+        Some(out)
+    };
+    Some((numbers(events)?, numbers(given)?))
+}
+
+/// The probabilities [`worked_out`] may use.
+struct Known {
+    /// The latest usable value of each probability, with its index in the list given.
+    values: BTreeMap<EventsKey, (f64, usize)>,
+    /// The values each variable is seen with in the usable probabilities.
+    seen: BTreeMap<String, BTreeSet<u64>>,
+    /// Probabilities the whole list gives two different numbers.
+    contested: BTreeSet<EventsKey>,
+}
+
+impl Known {
+    fn read(given: &[(&Expr, f64, bool)]) -> Known {
+        let mut known = Known { values: BTreeMap::new(), seen: BTreeMap::new(), contested: BTreeSet::new() };
+        let mut every_value: BTreeMap<EventsKey, f64> = BTreeMap::new();
+        for (k, (term, value, usable)) in given.iter().enumerate() {
+            let mut reader = Reader::default();
+            let Ok(Node::Prob { events, given }) = reader.node(term) else { continue };
+            let Some(key) = events_key(&events, &given) else { continue };
+            if every_value.insert(key.clone(), *value).is_some_and(|other| other != *value) {
+                known.contested.insert(key.clone());
+            }
+            if !usable {
+                continue;
+            }
+            for (variable, bits) in key.0.iter().chain(&key.1) {
+                known.seen.entry(variable.clone()).or_default().insert(*bits);
+            }
+            // The latest value given before wins (the list is in the order of the text).
+            known.values.insert(key, (*value, k));
+        }
+        known
+    }
+
+    /// A probability's value: given, or the complement of one event `V = v` where V is seen with
+    /// exactly two values. Notes in `out` which given values it used.
+    fn lookup(&self, key: &EventsKey, out: &mut WorkedOut) -> Option<f64> {
+        let mut take = |key: &EventsKey| {
+            let (value, k) = self.values.get(key)?;
+            out.used.push(*k);
+            out.contested |= self.contested.contains(key);
+            Some(*value)
+        };
+        if let Some(value) = take(key) {
+            return Some(value);
+        }
+        let [(variable, bits)] = key.0.as_slice() else { return None };
+        let values = self.seen.get(variable).filter(|v| v.len() == 2 && v.contains(bits))?;
+        let other = values.iter().find(|b| *b != bits)?;
+        let value = take(&(vec![(variable.clone(), *other)], key.1.clone()))?;
+        if !out.two_valued.contains(variable) {
+            out.two_valued.push(variable.clone());
+        }
+        Some(1.0 - value)
+    }
+
+    fn eval(&self, node: &Node, out: &mut WorkedOut) -> Option<f64> {
+        Some(match node {
+            Node::Number(x) => *x,
+            Node::Neg(a) => -self.eval(a, out)?,
+            Node::Add(a, b) => self.eval(a, out)? + self.eval(b, out)?,
+            Node::Sub(a, b) => self.eval(a, out)? - self.eval(b, out)?,
+            Node::Mul(a, b) => self.eval(a, out)? * self.eval(b, out)?,
+            Node::Div(a, b) => self.eval(a, out)? / self.eval(b, out)?,
+            Node::Pow(a, b) => self.eval(a, out)?.powf(self.eval(b, out)?),
+            Node::Sqrt(a) => self.eval(a, out)?.sqrt(),
+            Node::Prob { events, given } => self.lookup(&events_key(events, given)?, out)?,
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -1036,11 +1052,11 @@ struct Point {
 /// [`MAX_CELLS`] entries.
 fn every_index(lengths: &[usize]) -> Option<Vec<Vec<usize>>> {
     lengths.iter().try_fold(1usize, |n, l| n.checked_mul(*l).filter(|c| *c <= MAX_CELLS))?;
-    // Positions named by their place, the first varying fastest: the last name of the reversed
-    // list (`every_assignment` varies its last name fastest).
-    let names: Vec<String> = (0..lengths.len()).map(|k| format!("{k:04}")).collect();
+    // Axes keyed by their place; listed last to first, so the first varies fastest
+    // (`every_assignment` varies the last listed fastest).
+    let axes: Vec<usize> = (0..lengths.len()).collect();
     let values: Vec<Vec<usize>> = lengths.iter().map(|l| (0..*l).collect()).collect();
-    let choices: Vec<(&String, &[usize])> = names.iter().zip(&values).rev().map(|(n, v)| (n, v.as_slice())).collect();
+    let choices: Vec<(&usize, &[usize])> = axes.iter().zip(&values).rev().map(|(a, v)| (a, v.as_slice())).collect();
     let every = crate::sema::scope::every_assignment(&BTreeMap::new(), &choices);
     Some(every.into_iter().map(|a| a.into_values().collect()).collect())
 }

@@ -18,6 +18,7 @@
 //!   (a transpose, a norm, a product of two vectors, a function) leaves the claim as it was.
 
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, Style, Symbol};
+use crate::syntax::pattern::has_ellipsis;
 
 /// The recurrence that defines the sequence `e` is a term of (`m_t`, `\mathbf s_{t-1}`): such a
 /// left side is no new definition, the claim is about the sequence.
@@ -330,10 +331,6 @@ fn lag_index(step: &str, k: u32, span: Span) -> Expr {
     }
     let number = Expr::new(ExprKind::Number { value: k.to_string() }, span);
     Expr::new(ExprKind::Binary { op: BinOp::Sub, lhs: Box::new(t), rhs: Box::new(number) }, span)
-}
-
-fn has_ellipsis(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Ellipsis) || e.children().any(has_ellipsis)
 }
 
 /// Every ellipsis stands as a summand (`… + \ldots`), possibly inside parentheses multiplied by

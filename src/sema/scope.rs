@@ -212,7 +212,10 @@ impl Scope {
 /// Every assignment of one value to each name, each name taking each of its values, added to
 /// `base`: the Cartesian product, the last name varying fastest. The one writing of "every
 /// combination" — of sizes, of index values, of a joint table's cells.
-pub fn every_assignment<V: Clone>(base: &BTreeMap<String, V>, choices: &[(&String, &[V])]) -> Vec<BTreeMap<String, V>> {
+pub fn every_assignment<K: Ord + Clone, V: Clone>(
+    base: &BTreeMap<K, V>,
+    choices: &[(&K, &[V])],
+) -> Vec<BTreeMap<K, V>> {
     let mut out = vec![base.clone()];
     for (name, values) in choices {
         out = out

@@ -264,7 +264,8 @@ fn flatten_signed<'a>(e: &'a Expr, negated: bool, out: &mut Vec<(bool, &'a Expr)
     }
 }
 
-fn has_ellipsis(e: &Expr) -> bool {
+/// Does `e` write an ellipsis anywhere?
+pub fn has_ellipsis(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Ellipsis) || e.children().any(has_ellipsis)
 }
 
