@@ -186,7 +186,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                         check_failing_claim(scope, claim, &shared)
                     }
                 });
-                let mut assuming = assuming.clone();
+                let mut assuming = [assuming.clone(), verdict.assuming].concat();
                 assuming.extend(claim.reading.given.iter().cloned());
                 assuming.extend(shapes_from_use(scope, claim).iter().map(|s| shape_tex(s)));
                 Verdict { assuming, ..verdict }
@@ -784,7 +784,9 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         let reason = Reason::OtherReading { reading, symbol, earlier: None, refuted: true };
         Verdict::undecided(reason, domains)
     };
-    match probability::check(&claim.lhs, &claim.rhs, &defined, claim.reading.marked) {
+    let words = probability::Words { marked: claim.reading.marked, constants: &claim.reading.constants };
+    let (lhs, rhs) = (moments_written_out(scope, claim, &claim.lhs), moments_written_out(scope, claim, &claim.rhs));
+    match probability::check(&lhs, &rhs, &defined, words) {
         Outcome::NotProbability | Outcome::NotEvaluable => None,
         Outcome::Holds { values, domains, .. } => Some(Verdict::new(
             Status::Verified,
@@ -794,6 +796,18 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         )),
         Outcome::Fails { random_letter: Some(letter), domains, .. } => {
             Some(other(Reading::RandomOrConstant, Some(letter), domains))
+        }
+        // The words state the independence under which it holds: verified under it, said so.
+        Outcome::Fails { holds_when: Some(family), variables, domains, .. }
+            if stated_covers(claim.reading.independence, family) && variables.len() > 1 =>
+        {
+            let verdict = Verdict::new(
+                Status::Verified,
+                Some(Method::Distributions),
+                domains,
+                Reason::Checked { assignments: probability::DRAWS, rounded: false },
+            );
+            Some(Verdict { assuming: vec![independence_tex(family, &variables)], ..verdict })
         }
         Outcome::Fails { holds_when: Some(family), variables, domains, .. } => {
             let reading = match family {
@@ -811,6 +825,65 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
                 Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
             Some(Verdict::refuted(Method::Distributions, domains, reason, counterexample))
         }
+    }
+}
+
+/// `\mu_{aX+b}`, `\sigma_{X+Y}` written out where the notes define the family by a moment
+/// (`\mu_X = E[X]`, `\sigma_X = \sqrt{\mathrm{Var}(X)}`): its subscript put for the letter.
+fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
+    // `\mu_X = E[X]` is a family over the random variable X: by its parameter, or (X not an
+    // index of the section) by its key `\mu_X`.
+    let family = |base: &str| -> Option<(&Expr, String)> {
+        claim.reading.overrides.iter().chain(scope.defs.values()).find_map(|d| {
+            let param = match d.params.as_slice() {
+                [p] if d.key == base => p.clone(),
+                [] => {
+                    let letter = d.key.strip_prefix(base)?.strip_prefix('_')?;
+                    let mut chars = letter.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) if c.is_ascii_uppercase() => letter.to_string(),
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            (!d.function && numeric::probability::is_moment(&d.body)).then_some((&d.body, param))
+        })
+    };
+    crate::sema::recurrence::map(e, &mut |x| {
+        let ExprKind::Subscript { base, index } = &x.kind else { return None };
+        let (body, param) = family(&base.symbol_key()?)?;
+        let put =
+            Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(index.clone()) }, index.span);
+        let body = crate::sema::recurrence::map(body, &mut |y| {
+            (matches!(y.kind, ExprKind::Symbol(_)) && y.symbol_key().as_deref() == Some(param.as_str()))
+                .then(|| put.clone())
+        });
+        Some(Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) }, x.span))
+    })
+}
+
+/// Does the independence the words state give the family a claim holds on? Independent and
+/// identically distributed variables are independent; the converse needs the words.
+fn stated_covers(stated: Option<crate::model::Independence>, family: numeric::probability::Family) -> bool {
+    use crate::model::Independence;
+    use numeric::probability::Family;
+    matches!(
+        (stated, family),
+        (Some(Independence::Independent | Independence::IndependentIdentical), Family::Independent)
+            | (Some(Independence::IndependentIdentical), Family::IndependentIdentical)
+    )
+}
+
+/// The assumption a verdict under stated independence lists, in TeX: `X \perp Y` (and
+/// `X \overset{d}{=} Y` for identically distributed variables).
+fn independence_tex(family: numeric::probability::Family, variables: &[String]) -> String {
+    let independent = variables.join(r" \perp ");
+    match family {
+        numeric::probability::Family::IndependentIdentical => {
+            format!(r"{independent},\ {}", variables.join(r" \overset{d}{=} "))
+        }
+        _ => independent,
     }
 }
 

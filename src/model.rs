@@ -376,6 +376,17 @@ fn yes() -> bool {
     true
 }
 
+/// Independence of a claim's random variables that the words before it state (`if $X$ and $Y$
+/// are independent`): a probability claim that holds for such variables is verified under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Independence {
+    /// Mutually independent.
+    Independent,
+    /// Independent and identically distributed.
+    IndependentIdentical,
+}
+
 /// A way of reading a formula other than "an identity for every value of its letters".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]

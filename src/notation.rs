@@ -216,6 +216,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
+        written: r"\mu_X, \sigma_X, \sigma_X^2, \mu_{aX+b}, \sigma_{X+Y}",
+        meaning: "a letter with a random variable's subscript that the notes define by a moment (`\\mu_X = E[X]`, `\\sigma_X = \\sqrt{\\mathrm{Var}(X)}`): written out, its subscript put for the variable, so the family holds for sums and scalings too",
+        example: "",
+    },
+    Notation {
+        group: "probability",
+        written: r"for numbers $a$ and $b$, …; if $X$ and $Y$ are independent, …; 对常数$a$、$b$；若$X$与$Y$相互独立",
+        meaning: "what the words of the sentence say of a claim's letters. Letters an earlier formula of the paragraph calls numbers (numbers, constants, scalars, 常数, 实数, 标量) are constants, not random. Independence stated before the claim (independent, i.i.d., 相互独立, 独立同分布) verifies a claim that holds for independent variables, listing X ⊥ Y as assumed; words that deny it or make it conditional (not, neither, conditionally, given, if and only if, 不, 非, 条件, 给定) state nothing",
+        example: "",
+    },
+    Notation {
+        group: "probability",
         written: r"\int P(Y) P(X \mid Y)\,dY",
         meaning: "an integral without limits over a random variable's differential: on discrete distributions, the sum over its values (said in the verdict)",
         example: r"\int P(X, Y)\,dY = P(X)",

@@ -129,6 +129,11 @@ pub struct ClaimReading {
     /// The sides as written, where sema rewrote them (through a recurrence, or a `0` read as the
     /// zero vector): an edit of the text (a repair, a mutant) is read the same way.
     pub written: Option<Box<WrittenSides>>,
+    /// Letters the words call numbers (`for numbers $a$ and $b$`) earlier in its paragraph: in
+    /// a claim about random variables, constants, not random.
+    pub constants: Vec<String>,
+    /// Independence of its random variables the words before it state.
+    pub independence: Option<crate::model::Independence>,
 }
 
 /// A claim's sides before sema rewrote them, and what rewrote them.
@@ -832,6 +837,7 @@ impl<'a> SectionBuilder<'a> {
         let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range };
         let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
         let mut after_condition = false;
+        let constants = self.constants_named_before(f.index);
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
@@ -871,6 +877,8 @@ impl<'a> SectionBuilder<'a> {
             let words = between.map(roles::words_in_formula).unwrap_or_default();
             let lead = if words.is_empty() { site.lead.clone() } else { format!("{} $ {words}", site.lead) };
             let prose = Prose {
+                independence: roles::independence_stated(&lead),
+                constants: &constants,
                 lead: &lead,
                 block: site.block,
                 cue: roles::cue(&lead),
@@ -886,6 +894,33 @@ impl<'a> SectionBuilder<'a> {
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition));
         }
+    }
+
+    /// The letters of earlier formulas in the same paragraph that the words call numbers:
+    /// `for any random variable $X$ and numbers $a$ and $b$, …` names a and b.
+    fn constants_named_before(&self, index: usize) -> Vec<String> {
+        let formulas = &self.doc.formulas;
+        let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
+        let mut out = Vec::new();
+        for site in formulas[..index].iter().rev().take_while(|f| f.block == block) {
+            if !roles::names_constants(&site.lead) {
+                continue;
+            }
+            let letters: Option<Vec<String>> = site
+                .tex
+                .split(',')
+                .map(|part| {
+                    let chain = crate::syntax::parse_formula(part.trim()).ok()?.chains.into_iter().next()?;
+                    let first = chain.first.filter(|_| chain.links.is_empty())?;
+                    match &first.kind {
+                        ExprKind::Symbol(_) => first.symbol_key(),
+                        _ => None,
+                    }
+                })
+                .collect();
+            out.extend(letters.unwrap_or_default());
+        }
+        out
     }
 
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
@@ -1055,6 +1090,10 @@ impl<'a> SectionBuilder<'a> {
                         }),
                     _ => None,
                 };
+                if let Some(prose) = &prose {
+                    reading.constants = prose.constants.to_vec();
+                    reading.independence = prose.independence;
+                }
                 if let Some(block) = block {
                     reading.stated = self
                         .stated
@@ -1598,6 +1637,10 @@ impl<'a> SectionBuilder<'a> {
 /// What the words around a formula of the notes say, for [`SectionBuilder::chain_claims`].
 struct Prose<'a> {
     lead: &'a str,
+    /// Letters the words call numbers earlier in the paragraph.
+    constants: &'a [String],
+    /// Independence the words state.
+    independence: Option<crate::model::Independence>,
     block: usize,
     cue: roles::Cue,
     /// The author's mark, which overrides the words.

@@ -81,6 +81,8 @@ enum Node {
     Exp(Box<Node>),
     Ln(Box<Node>),
     Sqrt(Box<Node>),
+    /// `|x|`.
+    Abs(Box<Node>),
     /// A function nobody specified, applied: a random value per argument.
     Unknown(String, Vec<Node>),
     Prob {
@@ -182,6 +184,13 @@ fn op_of(e: &Expr) -> Option<Op> {
     }
 }
 
+/// Does `e` write the letter `key` anywhere (`p` in `p(x)` or `p_X`)?
+fn mentions(e: &Expr, key: &str) -> bool {
+    e.symbol_key().is_some_and(|k| k == key)
+        || matches!(&e.kind, ExprKind::Symbol(s) if s.name == key)
+        || e.children().any(|c| mentions(c, key))
+}
+
 fn is_prob_symbol(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none()
         && matches!(s.name.as_str(), "P" | "p") && matches!(s.style, None | Some(Style::Roman | Style::Blackboard)))
@@ -219,6 +228,7 @@ impl Reader {
             Frac { num, den } => Ok(Node::Div(Box::new(self.node(num)?), Box::new(self.node(den)?))),
             Power { base, exponent } => Ok(Node::Pow(Box::new(self.node(base)?), Box::new(self.node(exponent)?))),
             Sqrt { index: None, radicand } => Ok(Node::Sqrt(Box::new(self.node(radicand)?))),
+            Abs { operand } => Ok(Node::Abs(Box::new(self.node(operand)?))),
             Fenced { inner: Some(inner), open, .. } if matches!(open.as_str(), "(" | "[" | "{") => {
                 if matches!(inner.kind, Tuple { .. } | Relation { .. } | Statement { .. }) {
                     return Err(Refused);
@@ -541,11 +551,18 @@ fn contains_mid(e: &Expr) -> bool {
     }
 }
 
+/// Is `e` an expectation, a variance, a covariance or a probability (`E[X]`,
+/// `\sqrt{\mathrm{Var}(X)}`) as [`check`] reads them?
+pub fn is_moment(e: &Expr) -> bool {
+    let mut reader = Reader::default();
+    reader.node(e).is_ok_and(|n| has_operator(&n))
+}
+
 fn has_operator(n: &Node) -> bool {
     match n {
         Node::Prob { .. } | Node::Expect(_) => true,
         Node::Number(_) | Node::Letter(_) => false,
-        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) => has_operator(a),
+        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) | Node::Abs(a) => has_operator(a),
         Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
             has_operator(a) || has_operator(b)
         }
@@ -586,10 +603,20 @@ pub enum Meaning {
     Formula,
 }
 
+/// What the words say of a claim's letters, for [`check`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Words<'a> {
+    /// The author marked it a claim: small letters are constants.
+    pub marked: bool,
+    /// Letters the words call numbers (`numbers $a$ and $b$`): constants.
+    pub constants: &'a [String],
+}
+
 /// Checks a claim whose sides speak of probabilities or expectations. `defined` says what the
-/// notes make of a letter (a claim using one they give a meaning is not read here);
-/// `marked`, that the author marked it a claim: small letters are then constants.
-pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: bool) -> Outcome {
+/// notes make of a letter (a claim using one they give a meaning is not read here); `words`,
+/// which small letters the author or the words make constants.
+pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: Words) -> Outcome {
+    let marked = words.marked;
     let mut reader = Reader::default();
     let (Ok(l), Ok(r)) = (reader.node(lhs), reader.node(rhs)) else { return Outcome::NotProbability };
     if reader.operators == 0 {
@@ -613,7 +640,13 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
     if reader.variables.iter().any(|k| defined(k) == Meaning::Formula) {
         return Outcome::NotProbability;
     }
-    if ["P", "p", "E"].into_iter().chain(reader.unknown.iter().map(String::as_str)).any(|k| defined(k) != Meaning::None)
+    // `p` the parameter of an example (`if $p=0$`) says nothing of a claim that never writes p.
+    let written = |k: &str| mentions(lhs, k) || mentions(rhs, k);
+    if ["P", "p", "E"]
+        .into_iter()
+        .filter(|k| written(k))
+        .chain(reader.unknown.iter().map(String::as_str))
+        .any(|k| defined(k) != Meaning::None)
     {
         return Outcome::NotProbability;
     }
@@ -628,7 +661,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, marked: 
             .letters_inside
             .iter()
             .filter(|k| !is_capital(k) && !values.contains(k) && !reader.variables.contains(*k))
-            .filter(|k| !reader.letters_outside.contains(*k))
+            .filter(|k| !reader.letters_outside.contains(*k) && !words.constants.contains(*k))
             .cloned()
             .collect()
     };
@@ -785,6 +818,7 @@ impl Known {
             Node::Div(a, b) => self.eval(a, out)? / self.eval(b, out)?,
             Node::Pow(a, b) => self.eval(a, out)?.powf(self.eval(b, out)?),
             Node::Sqrt(a) => self.eval(a, out)?.sqrt(),
+            Node::Abs(a) => self.eval(a, out)?.abs(),
             Node::Prob { events, given } => self.lookup(&events_key(events, given)?, out)?,
             _ => return None,
         })
@@ -986,6 +1020,7 @@ impl Claim {
             Node::Exp(a) => self.eval(a, world, point)?.exp(),
             Node::Ln(a) => self.eval(a, world, point)?.ln(),
             Node::Sqrt(a) => self.eval(a, world, point)?.sqrt(),
+            Node::Abs(a) => self.eval(a, world, point)?.abs(),
             Node::Unknown(name, args) => {
                 let mut h = world.seed ^ 0x9e37_79b9_7f4a_7c15;
                 for b in name.bytes() {
@@ -1095,7 +1130,7 @@ mod tests {
 
     fn outcome(tex: &str) -> Outcome {
         let (l, r) = sides(tex);
-        check(&l, &r, &|_| Meaning::None, false)
+        check(&l, &r, &|_| Meaning::None, Words::default())
     }
 
     fn holds(tex: &str) {
@@ -1122,8 +1157,14 @@ mod tests {
         holds(r"E[aX+b] = aE[X]+b");
         // b only inside: true for a constant b, false for a random one.
         let (l, r) = sides(r"\textrm{Var}(aX+b) = a^2\textrm{Var}(X)");
-        assert!(matches!(check(&l, &r, &|_| Meaning::None, false), Outcome::Fails { random_letter: Some(_), .. }));
-        assert!(matches!(check(&l, &r, &|_| Meaning::None, true), Outcome::Holds { .. }));
+        assert!(matches!(
+            check(&l, &r, &|_| Meaning::None, Words::default()),
+            Outcome::Fails { random_letter: Some(_), .. }
+        ));
+        assert!(matches!(
+            check(&l, &r, &|_| Meaning::None, Words { marked: true, constants: &[] }),
+            Outcome::Holds { .. }
+        ));
         // a only inside: both readings tried.
         assert!(matches!(
             outcome(r"\textrm{Cov}(aX+b, Y) = \textrm{Cov}(X, aY+b)"),
@@ -1177,13 +1218,18 @@ mod tests {
         assert_eq!(outcome(r"\sum_{i=1}^n P(A_i) = 1"), Outcome::NotProbability);
         let (l, r) = sides(r"P(A) = 1 - q");
         assert_eq!(
-            check(&l, &r, &|k| if k == "P" { Meaning::Formula } else { Meaning::None }, false),
+            check(&l, &r, &|k| if k == "P" { Meaning::Formula } else { Meaning::None }, Words::default()),
             Outcome::NotProbability
         );
         // Y defined by the notes (`Y = aX + b`): not a variable of its own.
         let (l, r) = sides(r"E[Y] = aE[X] + b");
         assert_eq!(
-            check(&l, &r, &|k| if k == "Y" { Meaning::Formula } else { Meaning::None }, true),
+            check(
+                &l,
+                &r,
+                &|k| if k == "Y" { Meaning::Formula } else { Meaning::None },
+                Words { marked: true, constants: &[] }
+            ),
             Outcome::NotProbability
         );
         assert_eq!(outcome(r"E(2) = 2"), Outcome::NotProbability);

@@ -248,13 +248,14 @@ fn elementwise(e: &Expr, bold: bool) -> bool {
 
 /// Rebuilds `e` bottom-up, replacing each node `f` maps to `Some`. Only the kinds
 /// [`elementwise`] admits are looked into.
-fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
+pub fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     if let Some(replaced) = f(e) {
         return replaced;
     }
     let boxed = |x: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>| Box::new(map(x, f));
     let kind = match &e.kind {
         ExprKind::Neg { operand } => ExprKind::Neg { operand: boxed(operand, f) },
+        ExprKind::Abs { operand } => ExprKind::Abs { operand: boxed(operand, f) },
         ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op: *op, lhs: boxed(lhs, f), rhs: boxed(rhs, f) },
         ExprKind::Frac { num, den } => ExprKind::Frac { num: boxed(num, f), den: boxed(den, f) },
         ExprKind::Sqrt { index, radicand } => {

@@ -231,6 +231,49 @@ pub fn is_conditional(lead: &str) -> bool {
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
 }
 
+/// What the words before a claim say of its random variables' independence: `if $X$ and $Y$
+/// are two independent random variables`, `若 $X$ 和 $Y$ 相互独立`, `i.i.d.`, `独立同分布`.
+/// Words that deny it or make it conditional (`not independent`, `conditionally independent`,
+/// `条件独立`, `不独立`) state nothing.
+pub fn independence_stated(lead: &str) -> Option<crate::model::Independence> {
+    use crate::model::Independence;
+    static IID: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bi\.\s?i\.\s?d\b|independent(ly)? and identically distributed|独立同分布")
+            .expect("valid regex")
+    });
+    static INDEPENDENT: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bindependent\b|\bindependence\b|相互独立|独立").expect("valid regex")
+    });
+    static DENIED: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\bnot\b|\bnon-?independent|\bun(less)?\b|\bneither\b|\bnor\b|\bwithout\b|conditional|\bgiven\b|\bdefin|\biff\b|if and only if|不|非|条件|给定|定义|当且仅当",
+        )
+        .expect("valid regex")
+    });
+    // The sentence's words after the previous claim-like formula: `$` marks the formulas.
+    if DENIED.is_match(lead) {
+        return None;
+    }
+    if IID.is_match(lead) {
+        Some(Independence::IndependentIdentical)
+    } else {
+        INDEPENDENT.is_match(lead).then_some(Independence::Independent)
+    }
+}
+
+/// Do the words before a formula of bare letters call them numbers (`numbers $a$ and $b$`,
+/// `a constant $c$`, `scalars $\alpha, \beta$`, `常数 $a$`)? A lead ending in such a noun, with
+/// perhaps earlier letters of the same list between (`numbers $ and`), names them constants.
+pub fn names_constants(lead: &str) -> bool {
+    static CONSTANTS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(\b(real |fixed |any )?(numbers?|constants?|scalars?|reals)|常数|实数|标量)\s*(\$\s*(,|and|和|与|、|，)\s*)*$",
+        )
+        .expect("valid regex")
+    });
+    CONSTANTS.is_match(lead.trim_end())
+}
+
 /// A number the words right after a lone letter give it: `$\gamma$ to 0.9.`, `$\eta$ is set
 /// to 0.1,`, `$\gamma$设置为0.9。`. The number must end the phrase (`to 0.9 times` gives none).
 pub fn value_in_words(trail: &str) -> Option<String> {
@@ -388,6 +431,33 @@ mod tests {
         for (lead, want) in cases {
             assert_eq!(cue(lead), want, "{lead}");
         }
+    }
+
+    #[test]
+    fn independence_the_words_state() {
+        use crate::model::Independence;
+        let stated = |lead: &str| independence_stated(lead);
+        assert_eq!(
+            stated("If we have two *independent* random variables $ and $ , we have"),
+            Some(Independence::Independent)
+        );
+        assert_eq!(stated("若$与$相互独立，则"), Some(Independence::Independent));
+        assert_eq!(stated("for i.i.d. samples $ we have"), Some(Independence::IndependentIdentical));
+        assert_eq!(stated("若$独立同分布，则"), Some(Independence::IndependentIdentical));
+        assert_eq!(stated("If $ and $ are not independent,"), None);
+        assert_eq!(stated("conditionally independent given $ if and only if"), None);
+        assert_eq!(stated("若$与$不独立，"), None);
+        assert_eq!(stated("we have"), None);
+    }
+
+    #[test]
+    fn letters_the_words_call_numbers() {
+        assert!(names_constants("For any random variable $ and numbers"));
+        assert!(names_constants("For any random variable $ and numbers $ and"));
+        assert!(names_constants("for a constant"));
+        assert!(names_constants("对任意随机变量$和常数$、"));
+        assert!(!names_constants("the numbers of samples is"));
+        assert!(!names_constants("For any random variable"));
     }
 
     #[test]

@@ -201,6 +201,10 @@ impl Explicit<'_> {
             Text { text } => format!("\\text{{{text}}}"),
             Empty => "{}".into(),
             Neg { operand } => format!("-{}", self.grouped(operand, 2)),
+            // `E[X]`, `\mathrm{Var}(X)`: an operator and its bracket, as written.
+            Binary { op: BinOp::Implicit, lhs, rhs } if moment_operator(lhs) && matches!(rhs.kind, Fenced { .. }) => {
+                format!("{}{}", x(lhs), x(rhs))
+            }
             Binary { op, lhs, rhs } => {
                 let level = precedence(*op);
                 let right_level = if matches!(op, BinOp::Sub | BinOp::Div) { level + 1 } else { level };
@@ -327,6 +331,15 @@ impl Explicit<'_> {
         } else {
             text
         }
+    }
+}
+
+/// `E`, `\mathbb E`, `\mathrm{Var}`, `\textrm{Cov}`: a name that takes a bracket as its argument.
+fn moment_operator(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => matches!(s.name.as_str(), "E" | "Var" | "Cov") && s.accents.is_empty(),
+        ExprKind::Text { text } => matches!(text.trim(), "E" | "Var" | "Cov"),
+        _ => false,
     }
 }
 
