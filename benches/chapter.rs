@@ -4,7 +4,7 @@
 //! `cargo bench -- attention` runs one group.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use derivcheck::cli::{check_documents, verdict_cache, CheckOptions};
+use derivcheck::driver::{self, verdict_cache, CheckOptions};
 use derivcheck::notes::Document;
 use derivcheck::spec::Spec;
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ fn shipped_spec() -> String {
 /// verified (a benchmark of a failing check would measure the wrong thing).
 fn check(docs: &[Document], spec_text: &str, options: CheckOptions) -> usize {
     let spec = Spec::parse("checks.toml", spec_text).unwrap();
-    let report = check_documents(docs, Some(spec), spec_text.to_string(), options).expect("valid spec");
+    let report = driver::check(docs, Some(spec), spec_text.to_string(), options).expect("valid spec").report;
     assert_eq!(report.summary.verified, report.summary.claims, "every claim verified");
     report.summary.claims
 }
@@ -121,7 +121,7 @@ fn book(c: &mut Criterion) {
                 .map(|(doc, spec)| {
                     let parsed = (!spec.is_empty()).then(|| Spec::parse("spec.toml", spec).unwrap());
                     let docs = std::slice::from_ref(doc);
-                    check_documents(docs, parsed, spec.clone(), CheckOptions::uncached()).unwrap().summary.claims
+                    driver::check(docs, parsed, spec.clone(), CheckOptions::uncached()).unwrap().report.summary.claims
                 })
                 .sum::<usize>()
         })
@@ -143,7 +143,7 @@ fn slowest_mutant(c: &mut Criterion) {
     group.bench_function("15.3 with a transpose dropped (target < 30 s)", |b| {
         b.iter(|| {
             let spec = Spec::parse("checks.toml", &spec_text).unwrap();
-            let report = check_documents(&docs, Some(spec), spec_text.clone(), CheckOptions::uncached()).unwrap();
+            let report = driver::check(&docs, Some(spec), spec_text.clone(), CheckOptions::uncached()).unwrap().report;
             assert!(report.summary.refuted > 0, "the mutant is refuted");
         })
     });

@@ -39,6 +39,9 @@ pub struct CheckedClaim {
     pub link: (usize, usize),
     /// The claim as derivcheck read it, in TeX with every operation explicit.
     pub understood: String,
+    /// How it was read through recurrences, if it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unrolled: Option<crate::model::Unrolled>,
     pub verdict: Verdict,
     /// Served from the verdict cache (not checked again in this run).
     #[serde(skip)]
@@ -120,6 +123,7 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
         kind: claim.kind,
         link: (claim.lhs.span.start, claim.rhs.span.end),
         understood: claim.understood.clone(),
+        unrolled: claim.reading.unrolled.clone(),
         verdict,
         from_cache: false,
     }

@@ -1,19 +1,17 @@
-//! Stage 9 — `cli`: the command line: argument parsing (clap), reading inputs, rendering
+//! Stage 10 — `cli`: the command line: argument parsing (clap), reading inputs, rendering
 //! output, exit codes.
 //!
 //! This is the only module that does I/O. Exit codes: 0 success (no claim refuted), 1 a claim
 //! refuted, 2 bad input or usage.
 
+use crate::driver::files::write_atomically;
+use crate::driver::{self, CheckOptions, DEFAULT_TIME_LIMIT_SECONDS};
 use crate::listing::{self, Listing, ParseFailure};
 use crate::notes::{Document, LineIndex};
 use clap::{Parser, Subcommand, ValueEnum};
-use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, termcolor};
 use std::path::{Path, PathBuf};
 
 mod book;
-mod cache;
 mod mdbook;
 mod mutate;
 mod progress;
@@ -153,6 +151,15 @@ enum LangArg {
     En,
 }
 
+impl From<LangArg> for crate::report::Lang {
+    fn from(arg: LangArg) -> Self {
+        match arg {
+            LangArg::Zh => crate::report::Lang::Zh,
+            LangArg::En => crate::report::Lang::En,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 struct FormulasArgs {
     /// A notes file (Markdown or plain text) or a chapter folder of `*.md` notes.
@@ -257,6 +264,11 @@ impl CheckFailure {
     }
 }
 
+/// The cache and time limit `check` was asked for.
+fn check_options(args: &CheckArgs) -> CheckOptions {
+    CheckOptions::new(args.cache.as_deref(), args.no_cache, args.time_limit)
+}
+
 /// Reads the notes and the spec and checks them.
 pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOptions) -> Result<Checked, CheckFailure> {
     let docs = read_notes(path).map_err(|e| CheckFailure::Input { message: e.to_string(), kind: "input" })?;
@@ -289,8 +301,8 @@ pub(crate) fn check_with_spec(
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let spec_source = spec_text.clone();
-    let (report, parse_failures) =
-        check_parsed(&docs, spec.clone(), spec_text, options).map_err(|problems| CheckFailure::Spec {
+    let driver::Checked { report, parse_failures } =
+        driver::check(&docs, spec.clone(), spec_text, options).map_err(|problems| CheckFailure::Spec {
             path: spec_shown.clone(),
             text: spec_source.clone(),
             errors: problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect(),
@@ -298,10 +310,8 @@ pub(crate) fn check_with_spec(
     Ok(Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source })
 }
 
-const NO_SPEC_NOTE: &str = "note: no spec given (--spec FILE): symbols the notes do not declare are read as numbers, \
-     and sizes the notes name are tried at 2 and 3";
-
 fn run_check(args: &CheckArgs) -> i32 {
+    driver::speak(args.lang.into());
     if args.watch {
         return watch::run_watch(args);
     }
@@ -315,17 +325,19 @@ fn run_check(args: &CheckArgs) -> i32 {
             Err(e) => return input_error(json, &format!("{}: cannot read: {e}", args.path.display()), "input"),
         }
     }
+    let lang = crate::report::Lang::from(args.lang);
+    let w = crate::report::words(lang);
     let checked = check_path(&args.path, args.spec.as_ref(), check_options(args));
     if checked.as_ref().is_ok_and(|c| c.spec_path.is_none()) {
-        eprintln!("{NO_SPEC_NOTE}");
+        eprintln!("{}: {}", w.note, w.no_spec_note);
     }
     let Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source } = match checked {
         Ok(checked) => checked,
         Err(failure) => return failure.report(json),
     };
     if args.verbose {
-        eprintln!("{} of {} claim(s) from the cache", report.from_cache, report.summary.claims);
-        eprintln!("{} bounded worker(s) started for exact work", report.exact_workers);
+        eprintln!("{} {} {} {}", report.from_cache, w.of, report.summary.claims, w.from_the_cache);
+        eprintln!("{} {}", report.exact_workers, w.exact_workers);
     }
     if let Some(dir) = &args.report {
         let run = run_info(&args.path, spec_path.as_deref(), &spec_source);
@@ -335,7 +347,6 @@ fn run_check(args: &CheckArgs) -> i32 {
             return code;
         }
     }
-    let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
     let unparsed = if args.list_unparsed { Unparsed::All } else { Unparsed::CouldBeClaims };
     let spec_file = spec_path.as_ref().map(|_| (spec_shown.as_str(), spec_source.as_str()));
     let written = match args.format {
@@ -362,7 +373,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     if args.strict && status == EXIT_OK {
         let problems = strict_problems(&report, &docs, spec.as_ref(), &spec_shown);
         for p in &problems {
-            eprintln!("strict: {p}");
+            eprintln!("{}: {p}", w.strict);
         }
         if !problems.is_empty() {
             return EXIT_REFUTED;
@@ -427,47 +438,6 @@ fn run_report(args: &ReportArgs) -> i32 {
     checked.report.exit_status() as i32
 }
 
-/// How a run checks: the verdict cache, and when it stops checking (claims after the deadline
-/// are undecided, saying so).
-#[derive(Clone)]
-pub struct CheckOptions {
-    pub cache: Option<std::sync::Arc<dyn crate::check::VerdictCache>>,
-    pub deadline: Option<std::time::Instant>,
-}
-
-impl CheckOptions {
-    /// The default cache and time limit.
-    pub fn default_run() -> CheckOptions {
-        CheckOptions { cache: verdict_cache(None, false), deadline: deadline_after(DEFAULT_TIME_LIMIT_SECONDS) }
-    }
-
-    /// No cache, no time limit (benchmarks, tests of the checker itself).
-    pub fn uncached() -> CheckOptions {
-        CheckOptions { cache: None, deadline: None }
-    }
-}
-
-/// The whole run's time limit, unless `--time-limit` says otherwise.
-const DEFAULT_TIME_LIMIT_SECONDS: u64 = 1800;
-
-fn deadline_after(seconds: u64) -> Option<std::time::Instant> {
-    std::time::Instant::now().checked_add(std::time::Duration::from_secs(seconds))
-}
-
-fn check_options(args: &CheckArgs) -> CheckOptions {
-    CheckOptions {
-        cache: verdict_cache(args.cache.as_deref(), args.no_cache),
-        deadline: deadline_after(args.time_limit),
-    }
-}
-
-/// The verdict cache: `dir`, or `target/derivcheck-cache` in the working folder.
-pub fn verdict_cache(dir: Option<&Path>, disabled: bool) -> Option<std::sync::Arc<dyn crate::check::VerdictCache>> {
-    let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(cache::DEFAULT_DIR));
-    (!disabled)
-        .then(|| std::sync::Arc::new(cache::FileCache::new(dir)) as std::sync::Arc<dyn crate::check::VerdictCache>)
-}
-
 fn run_info(path: &Path, spec_path: Option<&Path>, spec_source: &str) -> crate::report::appendix::RunInfo {
     use sha2::Digest;
     crate::report::appendix::RunInfo {
@@ -503,7 +473,7 @@ fn write_appendices(
     std::fs::create_dir_all(dir)
         .map_err(|e| input_error(false, &format!("{}: cannot create: {e}", dir.display()), "output"))?;
     for lang in langs {
-        let lang = if *lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+        let lang = crate::report::Lang::from(*lang);
         for format in formats {
             let format = if *format == AppendixFormatArg::Md { AppendixFormat::Markdown } else { AppendixFormat::Html };
             let text =
@@ -515,18 +485,6 @@ fn write_appendices(
         }
     }
     Ok(())
-}
-
-/// Writes beside the target, then renames: a reader never sees half a file.
-/// The temporary name is the writer's own (process and thread), so two writers of the same file
-/// never share one.
-fn write_atomically(target: &Path, text: &str) -> std::io::Result<()> {
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
-    let partial = target.with_file_name(format!(".{name}.{}.{thread}.partial", std::process::id()));
-    std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, target)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&partial);
-    })
 }
 
 /// `derivcheck init`: the spec skeleton of the notes, written atomically beside them; an
@@ -546,15 +504,7 @@ fn run_init(args: &InitArgs) -> i32 {
         let message = format!("{} exists: derivcheck init does not overwrite it (use --force)", target.display());
         return input_error(false, &message, "init");
     }
-    let parsed = crate::listing::parse_all(&docs);
-    let doc = &docs[0];
-    let formulas: Vec<crate::sema::ParsedFormula> = parsed[0]
-        .iter()
-        .enumerate()
-        .filter_map(|(index, r)| r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement }))
-        .collect();
-    let plans = crate::sema::plan(doc, &formulas, None, "", true);
-    let text = crate::sema::spec_skeleton(&doc.path, &plans);
+    let text = driver::spec_skeleton(&docs[0]);
     match write_atomically(&target, &text) {
         Ok(()) => {
             eprintln!(
@@ -595,81 +545,6 @@ fn write_stdout(text: &str) -> Result<(), i32> {
     out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|_| EXIT_OUTPUT_FAILED)
 }
 
-/// The whole `check` pipeline on read documents: parse, plan, check on the CAS worker, report.
-/// Pure (the caller reads the files). Spec entries that cannot take effect stop the run before
-/// any checking (`Err`).
-pub fn check_documents(
-    docs: &[crate::notes::Document],
-    spec: Option<crate::spec::Spec>,
-    spec_text: String,
-    options: CheckOptions,
-) -> Result<crate::report::CheckReport, Vec<crate::sema::SpecProblem>> {
-    check_parsed(docs, spec, spec_text, options).map(|(report, _)| report)
-}
-
-/// [`check_documents`], also giving the formulas that do not parse (for their diagnostics), so
-/// nothing is parsed twice.
-fn check_parsed(
-    docs: &[crate::notes::Document],
-    spec: Option<crate::spec::Spec>,
-    spec_text: String,
-    options: CheckOptions,
-) -> Result<(crate::report::CheckReport, Vec<ParseFailure>), Vec<crate::sema::SpecProblem>> {
-    let spec_path = spec.as_ref().map(|s| s.path.clone());
-    let (listing, failures, per_file) = plan_documents(docs, spec.as_ref(), &spec_text)?;
-    let checked = crate::cas::worker::run(move || {
-        per_file
-            .iter()
-            .map(|plans| crate::report::FileOutcome {
-                claims: crate::check::check_plans(plans, options.cache.as_deref(), options.deadline),
-                skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
-                roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
-                shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),
-            })
-            .collect::<Vec<_>>()
-    });
-    Ok((crate::report::build(listing, checked, spec_path), failures))
-}
-
-/// Parsed documents planned: the listing, the formulas that do not parse, and each file's
-/// section plans; spec entries that cannot take effect stop it (`Err`).
-#[allow(clippy::type_complexity)]
-fn plan_documents(
-    docs: &[crate::notes::Document],
-    spec: Option<&crate::spec::Spec>,
-    spec_text: &str,
-) -> Result<
-    (crate::listing::Listing, Vec<ParseFailure>, Vec<Vec<crate::sema::SectionPlan>>),
-    Vec<crate::sema::SpecProblem>,
-> {
-    let parsed = crate::listing::parse_all(docs);
-    let (listing, failures) = crate::listing::build_from(docs, &parsed, false);
-    let per_file: Vec<Vec<crate::sema::SectionPlan>> = docs
-        .iter()
-        .zip(&parsed)
-        .map(|(doc, results)| {
-            let formulas: Vec<crate::sema::ParsedFormula> = results
-                .iter()
-                .enumerate()
-                .filter_map(|(index, r)| {
-                    r.as_ref().ok().map(|statement| crate::sema::ParsedFormula { index, statement })
-                })
-                .collect();
-            crate::sema::plan(doc, &formulas, spec, spec_text, std::ptr::eq(doc, &docs[0]))
-        })
-        .collect();
-    let mut problems: Vec<crate::sema::SpecProblem> = Vec::new();
-    for problem in per_file.iter().flatten().flat_map(|p| p.spec_problems.iter()) {
-        if !problems.contains(problem) {
-            problems.push(problem.clone());
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    Ok((listing, failures, per_file))
-}
-
 /// A spec that cannot be used: unreadable, or invalid at a position of its text.
 enum SpecFailure {
     Unreadable(String),
@@ -695,20 +570,10 @@ fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), SpecFailure> {
 
 /// Spec errors as diagnostics on stderr, each underlining its entry in the spec's text.
 fn emit_spec_diagnostics(path: &str, text: &str, errors: &[(usize, usize, String)]) {
-    use std::io::IsTerminal;
-    let mut files = SimpleFiles::new();
-    let id = files.add(path.to_string(), text.to_string());
-    let colour =
-        if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
-    let writer = termcolor::StandardStream::stderr(colour);
-    for (line, col, message) in errors {
-        let start = offset_of(text, *line, *col);
-        let end = text[start..].find(['\n', ',', '}', ']']).map_or(text.len(), |k| start + k.max(1));
-        let diagnostic = Diagnostic::error()
-            .with_message(format!("{path}:{line}:{col}: {message}"))
-            .with_labels(vec![Label::primary(id, start..end)]);
-        let _ = term::emit(&mut writer.lock(), &term::Config::default(), &files, &diagnostic);
-    }
+    use crate::report::diagnostic;
+    let shown = diagnostic::of_spec_errors(path, text, errors);
+    let colour = colour_on(std::io::stderr());
+    eprint!("{}", diagnostic::render_terminal(&shown, &[(path, text)], colour, crate::report::Lang::En));
 }
 
 fn run_formulas(args: &FormulasArgs) -> i32 {
@@ -816,10 +681,8 @@ fn one_line(tex: &str) -> String {
     tex.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The default `check` report: a compiler-style diagnostic for every claim not verified (the
-/// failing link underlined in its source line, the reason as the label, the counterexample's
-/// point as a note), the refuted ones first; and, apart, per file how many claims were verified
-/// and the summary. Colour only when stdout is a terminal.
+/// `check`'s text format: the findings as diagnostics under their snippets, and the totals
+/// (each file's verified count, its shadowed definitions, the summary).
 fn render_diagnostics(
     report: &crate::report::CheckReport,
     docs: &[Document],
@@ -827,20 +690,8 @@ fn render_diagnostics(
     lang: crate::report::Lang,
 ) -> (String, String) {
     use crate::model::Status;
-    use std::io::IsTerminal;
+    use crate::report::diagnostic;
     let w = crate::report::words(lang);
-    let mut files = SimpleFiles::new();
-    let ids: Vec<(String, usize)> =
-        docs.iter().map(|d| (d.path.clone(), files.add(d.path.clone(), d.source.clone()))).collect();
-    let spec_file = spec.map(|(path, text)| (files.add(path.to_string(), text.to_string()), text));
-    let mut buffer =
-        // Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
-        if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
-            termcolor::Buffer::ansi()
-        } else {
-            termcolor::Buffer::no_color()
-        };
-    let config = term::Config::default();
     let mut tail = String::new();
     for file in &report.files {
         let verified = file.claims.iter().filter(|c| c.verdict == Status::Verified).count();
@@ -849,52 +700,16 @@ fn render_diagnostics(
         }
         tail.push_str(&crate::report::render_shadowed(file, lang));
     }
-    let findings = [Status::Refuted, Status::Undecided]
-        .into_iter()
-        .flat_map(|status| report.files.iter().map(move |file| (status, file)))
-        .flat_map(|(status, file)| file.claims.iter().filter(move |c| c.verdict == status).map(move |c| (file, c)));
-    for (file, c) in findings {
-        let (severity, status) = match c.verdict {
-            Status::Refuted => (codespan_reporting::diagnostic::Severity::Error, w.refuted),
-            _ => (codespan_reporting::diagnostic::Severity::Warning, w.undecided),
-        };
-        let notes_file = ids.iter().find(|(p, _)| *p == file.listing.path).map(|(_, id)| *id);
-        // The construct not understood when the verdict names one, else the failing link.
-        let (start, end) = c.focus.unwrap_or(c.link);
-        let location = match (c.range, notes_file, &spec_file) {
-            (Some(range), Some(id), _) => Some((id, range.0 + start..range.0 + end)),
-            (None, _, Some((id, text))) => {
-                Some((*id, offset_of(text, c.line, c.col)..offset_of(text, c.line, c.col) + 1))
-            }
-            _ => None,
-        };
-        let mut diagnostic = Diagnostic::new(severity).with_message(format!("{status} {}", c.id));
-        if let Some((id, range)) = location {
-            diagnostic = diagnostic
-                .with_labels(vec![Label::primary(id, range).with_message(crate::report::describe(&c.reason, lang))]);
-        } else {
-            diagnostic = diagnostic.with_notes(vec![crate::report::describe(&c.reason, lang)]);
-        }
-        if let Some(point) = c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).filter(|m| !m.point.is_empty())
-        {
-            let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
-            diagnostic = diagnostic.with_notes(vec![values.join(", ")]);
-        }
-        if let Some(s) = &c.suggestion {
-            let w = crate::report::words(lang);
-            diagnostic = diagnostic.with_notes(vec![format!("{}: `{}`", w.did_you_mean, s.tex)]);
-        }
-        let _ = term::emit(&mut buffer, &config, &files, &diagnostic);
-    }
     tail.push_str(&crate::report::render_summary(report, lang));
-    (String::from_utf8_lossy(buffer.as_slice()).into_owned(), tail)
+    let mut sources: Vec<(&str, &str)> = docs.iter().map(|d| (d.path.as_str(), d.source.as_str())).collect();
+    sources.extend(spec);
+    let findings = diagnostic::of_claims(report, spec, lang);
+    (diagnostic::render_terminal(&findings, &sources, colour_on(std::io::stdout()), lang), tail)
 }
 
-/// The byte offset of a 1-based line and character column.
-fn offset_of(text: &str, line: usize, col: usize) -> usize {
-    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let rest = &text[start.min(text.len())..];
-    start + rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len().min(1), |(i, _)| i)
+/// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+fn colour_on(stream: impl std::io::IsTerminal) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Which formulas that do not parse get a diagnostic of their own.
@@ -909,42 +724,22 @@ enum Unparsed {
 
 /// Compiler-style diagnostics (file:line:col, the line, a caret under the token) on stderr.
 fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure], shown: Unparsed, lang: crate::report::Lang) {
-    let mut files = SimpleFiles::new();
-    let ids: Vec<usize> = docs.iter().map(|d| files.add(d.path.clone(), d.source.clone())).collect();
-    use std::io::IsTerminal;
-    // Colour only on a terminal (and never when NO_COLOR is set).
-    let colour =
-        if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
-    let writer = termcolor::StandardStream::stderr(colour);
-    let config = term::Config::default();
+    use crate::report::diagnostic;
+    let sources: Vec<(&str, &str)> = docs.iter().map(|d| (d.path.as_str(), d.source.as_str())).collect();
     // A pathological file (a long line of `$`) would print megabytes: the first few of each kind
     // are shown, the rest counted.
-    let warnings: Vec<(usize, &crate::notes::NoteWarning)> =
-        docs.iter().enumerate().flat_map(|(i, d)| d.warnings.iter().map(move |w| (i, w))).collect();
-    for (file, w) in warnings.iter().take(MAX_DIAGNOSTICS).copied() {
-        let diagnostic = Diagnostic::warning()
-            .with_message(w.message.clone())
-            .with_labels(vec![Label::primary(ids[file], w.offset..w.offset + 1)]);
-        let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
-    }
+    let warnings = diagnostic::of_note_warnings(docs, lang);
     let (listed, folded): (Vec<&ParseFailure>, Vec<&ParseFailure>) =
         failures.iter().partition(|f| shown == Unparsed::All || f.could_be_claim());
-    for failure in listed.iter().take(MAX_DIAGNOSTICS) {
-        let start = failure.formula.tex_range.start + failure.error.span.start;
-        let end = (failure.formula.tex_range.start + failure.error.span.end).max(start);
-        let mut diagnostic = Diagnostic::error()
-            .with_message(format!("formula {} does not parse: {}", failure.formula.id, failure.error))
-            .with_labels(vec![Label::primary(ids[failure.file], start..end).with_message(failure.error.to_string())]);
-        if failure.could_be_claim() {
-            diagnostic = diagnostic.with_notes(vec![crate::report::unparsed_advice(&failure.error.kind, lang)]);
-        }
-        let _ = term::emit(&mut writer.lock(), &config, &files, &diagnostic);
-    }
+    let errors = diagnostic::of_parse_failures(docs, &listed[..listed.len().min(MAX_DIAGNOSTICS)], lang);
+    let shown: Vec<diagnostic::Diagnostic> = warnings.iter().take(MAX_DIAGNOSTICS).cloned().chain(errors).collect();
+    eprint!("{}", diagnostic::render_terminal(&shown, &sources, colour_on(std::io::stderr()), lang));
     let more = (warnings.len().saturating_sub(MAX_DIAGNOSTICS), listed.len().saturating_sub(MAX_DIAGNOSTICS));
     if more != (0, 0) {
+        let w = crate::report::words(lang);
         eprintln!(
-            "… and {} more warning(s), {} more formula(s) that do not parse (`derivcheck formulas` lists them all)",
-            more.0, more.1
+            "{}",
+            w.more_diagnostics.replace("{warnings}", &more.0.to_string()).replace("{formulas}", &more.1.to_string())
         );
     }
     if !folded.is_empty() {

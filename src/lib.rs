@@ -3,17 +3,19 @@
 //! The pipeline, one module per stage, data flowing one way:
 //!
 //! ```text
-//! notes → syntax → (listing, spec) → sema → eval → (cas | numeric) → check → report → cli
+//! notes → syntax → (listing, spec) → sema → eval → (cas | numeric) → check → report → driver → cli
 //! ```
 //!
 //! `model` (results) and `notation` (the notation table) are plain data under all of them;
 //! `tests/tidy.rs` keeps every import pointing down the pipeline.
 //!
-//! Only [`cli`] does I/O (reading files, writing output); every other stage is pure.
+//! Only [`cli`] reads files and writes output; [`driver`] runs the pipeline and keeps the
+//! verdict cache's files; every other stage is pure.
 
 pub mod cas;
 pub mod check;
 pub mod cli;
+pub mod driver;
 pub mod eval;
 pub mod listing;
 pub mod model;

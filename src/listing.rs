@@ -111,26 +111,41 @@ pub enum Construct {
     TooLarge,
 }
 
-/// Each document's formulas, parsed (in the order of `Document::formulas`).
-pub type Parsed = Vec<Vec<Result<Statement, SyntaxError>>>;
+/// A read document with every formula parsed, in the order of `Document::formulas`: what the
+/// stages after parsing take (the listing, `sema::plan`).
+pub struct ParsedDocument<'a> {
+    pub doc: &'a Document,
+    pub results: Vec<Result<Statement, SyntaxError>>,
+}
 
-pub fn parse_all(docs: &[Document]) -> Parsed {
-    docs.iter().map(|d| d.formulas.iter().map(|f| syntax::parse_formula(&f.tex)).collect()).collect()
+impl<'a> ParsedDocument<'a> {
+    pub fn parse(doc: &'a Document) -> Self {
+        ParsedDocument { doc, results: doc.formulas.iter().map(|f| syntax::parse_formula(&f.tex)).collect() }
+    }
+
+    /// The formulas that parse, each with its index into `doc.formulas`.
+    pub fn statements(&self) -> impl Iterator<Item = (usize, &Statement)> {
+        self.results.iter().enumerate().filter_map(|(index, r)| r.as_ref().ok().map(|s| (index, s)))
+    }
+}
+
+pub fn parse_all(docs: &[Document]) -> Vec<ParsedDocument<'_>> {
+    docs.iter().map(ParsedDocument::parse).collect()
 }
 
 /// Parses every formula of every document.
 pub fn build(docs: &[Document], with_ast: bool) -> (Listing, Vec<ParseFailure>) {
-    build_from(docs, &parse_all(docs), with_ast)
+    build_from(&parse_all(docs), with_ast)
 }
 
 /// The listing of already parsed documents.
-pub fn build_from(docs: &[Document], parsed: &Parsed, with_ast: bool) -> (Listing, Vec<ParseFailure>) {
+pub fn build_from(parsed: &[ParsedDocument], with_ast: bool) -> (Listing, Vec<ParseFailure>) {
     let mut summary = ListingSummary::default();
     let mut failures = Vec::new();
     let mut files = Vec::new();
-    for (file, doc) in docs.iter().enumerate() {
+    for (file, ParsedDocument { doc, results }) in parsed.iter().enumerate() {
         let mut formulas = Vec::new();
-        for (site, result) in doc.formulas.iter().zip(&parsed[file]) {
+        for (site, result) in doc.formulas.iter().zip(results) {
             let entry = entry(doc, site, result, with_ast);
             summary.formulas += 1;
             match result {

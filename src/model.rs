@@ -376,6 +376,21 @@ fn yes() -> bool {
     true
 }
 
+/// How a claim about sequences defined by recursion was read (the report says it in words):
+/// the recurrences (as written) unrolled to a lag, vectors coordinate by coordinate, and a
+/// trailing `\ldots` read as the terms older than a lag.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Unrolled {
+    pub recurrences: Vec<String>,
+    pub lag: u32,
+    /// Bold letters: read coordinate by coordinate (every operation is elementwise).
+    pub coordinatewise: bool,
+    /// A `\ldots` read as the terms older than this lag; the sides' difference is checked not
+    /// to depend on lags 0..this (two independent copies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub older_than: Option<u32>,
+}
+
 /// Independence of a claim's random variables that the words before it state (`if $X$ and $Y$
 /// are independent`): a probability claim that holds for such variables is verified under it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -46,7 +46,21 @@ pub struct NoteWarning {
     /// Byte offset in the source.
     #[serde(skip)]
     pub offset: usize,
+    /// In English (the JSON's); the report says it in the run's language from `kind`.
     pub message: String,
+    #[serde(skip)]
+    pub kind: NoteWarningKind,
+}
+
+/// What a [`NoteWarning`] is about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoteWarningKind {
+    /// A `$` that opens no formula.
+    LoneDollar,
+    /// `<!-- derivcheck: word -->` with a word that is no mark; `known` lists the marks.
+    UnknownMark { word: String, known: String },
+    /// A mark with no formula after it in its section.
+    UnusedMark { mark: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -332,6 +346,7 @@ impl Document {
                     col: pos.col,
                     offset: lines.map.original(offset),
                     message,
+                    kind: NoteWarningKind::UnknownMark { word: word.to_string(), known: known.join(", ") },
                 });
                 None
             }
@@ -351,6 +366,7 @@ impl Document {
                 col: pos.col,
                 offset: lines.map.original(offset),
                 message,
+                kind: NoteWarningKind::UnusedMark { mark: mark.word().to_string() },
             });
         }
     }
@@ -399,7 +415,13 @@ impl Document {
             let offset = lines.map.original(range.start + i);
             let pos = lines.position(range.start + i);
             let message = "a lone `$` opens no formula (unclosed math?); write `\\$` for a dollar sign".to_string();
-            self.warnings.push(NoteWarning { line: pos.line, col: pos.col, offset, message });
+            self.warnings.push(NoteWarning {
+                line: pos.line,
+                col: pos.col,
+                offset,
+                message,
+                kind: NoteWarningKind::LoneDollar,
+            });
         }
     }
 

@@ -78,6 +78,9 @@ pub struct ClaimEntry {
     /// The spec's assumptions the claim was checked under, in TeX.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assuming: Vec<String>,
+    /// How it was read through recurrences (the text reports say it in words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unrolled: Option<crate::model::Unrolled>,
     /// Why, as data (`reason` names the variant); `detail` says it in English.
     pub reason: crate::model::Reason,
     pub detail: String,
@@ -201,6 +204,7 @@ impl ClaimEntry {
             error_bound_log2: c.verdict.error_bound_log2,
             sizes: c.verdict.sizes.clone(),
             assuming: c.verdict.assuming.clone(),
+            unrolled: c.unrolled.clone(),
             reason: c.verdict.reason.clone(),
             detail: describe(&c.verdict.reason, Lang::En),
             counterexample: c.verdict.counterexample.clone(),
@@ -278,6 +282,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
 }
 
 pub mod appendix;
+pub mod diagnostic;
 pub mod mutation;
 pub mod undecided;
 mod words;
@@ -318,6 +323,28 @@ pub fn render_shadowed(file: &FileReport, lang: Lang) -> String {
             format!("{at}\t{}\t`{}` {} ({}{})\n", w.note, s.key, w.defined_again, w.shadowing, s.earlier)
         })
         .collect()
+}
+
+/// A book's closing line: `total: 12 inputs (1 could not be checked), 340 formulas, 120
+/// claims: …`.
+pub fn render_book_total(total: &CheckSummary, inputs: usize, unreadable: usize, lang: Lang) -> String {
+    let w = words(lang);
+    format!(
+        "{}: {inputs} {} ({unreadable} {}), {} {}, {} {}: {} {}, {} {}, {} {}\n",
+        w.total,
+        w.inputs,
+        w.could_not_be_checked,
+        total.formulas,
+        w.formulas,
+        total.claims,
+        w.claims,
+        total.verified,
+        w.verified,
+        total.refuted,
+        w.refuted,
+        total.undecided,
+        w.undecided
+    )
 }
 
 /// The closing line of every text report: every formula by its role, then claims by verdict.
@@ -395,6 +422,9 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             };
             if !c.assuming.is_empty() {
                 sizes.push_str(&format!("; {} {}", w.assuming, c.assuming.join(", ")));
+            }
+            if let Some(unrolled) = &c.unrolled {
+                sizes.push_str(&format!("; {}", w.unrolled(unrolled)));
             }
             out.push_str(&format!(
                 "{path}:{}:{}\t{}\t{status}\t{method}\t{sizes}\t{}\n",

@@ -134,6 +134,8 @@ pub struct ClaimReading {
     pub constants: Vec<String>,
     /// Independence of its random variables the words before it state.
     pub independence: Option<crate::model::Independence>,
+    /// How it was read through the recurrences it reaches.
+    pub unrolled: Option<crate::model::Unrolled>,
 }
 
 /// A claim's sides before sema rewrote them, and what rewrote them.
@@ -155,12 +157,16 @@ impl WrittenSides {
 
 /// A claim's sides as checked: through the recurrences they reach (with how they were read), or
 /// with a `0` against vectors read as the zero vector.
-fn read_sides(recurrences: &[recurrence::Recurrence], lhs: &Expr, rhs: &Expr) -> (Expr, Expr, Vec<String>) {
+fn read_sides(
+    recurrences: &[recurrence::Recurrence],
+    lhs: &Expr,
+    rhs: &Expr,
+) -> (Expr, Expr, Option<crate::model::Unrolled>) {
     match recurrence::rewrite(recurrences, lhs, rhs) {
-        Some(read) => (read.lhs, read.rhs, read.reading),
+        Some(read) => (read.lhs, read.rhs, Some(read.reading)),
         None => {
             let (lhs, rhs) = zero_of_vectors(lhs, rhs);
-            (lhs, rhs, Vec::new())
+            (lhs, rhs, None)
         }
     }
 }
@@ -236,14 +242,16 @@ pub struct ParsedFormula<'a> {
 /// `with_spec_only`, sections the spec has and the notes do not (claims stated only in words,
 /// with their own definitions) are planned too, after the others.
 pub fn plan(
-    doc: &Document,
-    formulas: &[ParsedFormula],
+    parsed: &crate::listing::ParsedDocument,
     spec: Option<&Spec>,
     spec_text: &str,
     with_spec_only: bool,
 ) -> Vec<SectionPlan> {
+    let doc = parsed.doc;
+    let formulas: Vec<ParsedFormula> =
+        parsed.statements().map(|(index, statement)| ParsedFormula { index, statement }).collect();
     let mut by_section: BTreeMap<Option<usize>, Vec<&ParsedFormula>> = BTreeMap::new();
-    for f in formulas {
+    for f in &formulas {
         by_section.entry(doc.formulas[f.index].section).or_default().push(f);
     }
     // What the notes define (`\sigma(z)=…`, `z=w^\top x+b`) stays defined in the sections
@@ -1120,7 +1128,7 @@ impl<'a> SectionBuilder<'a> {
                     self.stated.push((block, stated));
                 }
                 let (lhs, rhs, how) = read_sides(&self.recurrences, prev, &link.rhs);
-                reading.given.extend(how);
+                reading.unrolled = how;
                 let explicit = |e: &Expr| print::explicit_tex(e, &|_| false);
                 if explicit(&lhs) != explicit(prev) || explicit(&rhs) != explicit(&link.rhs) {
                     reading.written = Some(Box::new(WrittenSides {

@@ -224,3 +224,104 @@ fn watch_reports_a_changed_verdict() {
     let _ = child.wait();
     back.unwrap();
 }
+
+/// `--lang zh` says everything in Chinese in a book's run, in watch mode and in the mdBook
+/// preprocessor (`lang = "zh"` or a `zh` book): words of three or more Latin letters appear
+/// only in paths, the author's section names and ids, TeX and `code`.
+#[test]
+fn books_watch_mode_and_mdbook_speak_chinese_under_zh() {
+    const NAMES: &[&str] = &["CAS", "spec", "derivcheck", "Ctrl", "Symbolica"];
+    let dir = tempfile::tempdir().unwrap();
+    let chinese = |line: &str, body: &str| {
+        let english = english_words(body, NAMES);
+        assert!(english.is_empty(), "English {english:?} in: {line}");
+    };
+    // A book: two chapters, one with a wrong formula, and a file that is not UTF-8.
+    for (name, text) in [("good.md", GOOD), ("wrong.md", WRONG)] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    std::fs::write(dir.path().join("broken.md"), b"## 1 S\n\n$x=\xff$\n").unwrap();
+    let out = derivcheck(&["check", ".", "--lang", "zh", "--format", "lines", "--no-cache"], dir.path(), None);
+    let text = stdout(&out);
+    assert!(text.contains("总计"), "{text}");
+    for line in text.lines() {
+        let columns: Vec<&str> = line.split('\t').collect();
+        let body = match columns.len() {
+            6.. => columns[2..5].join("\t"),
+            // `path: could not be checked`, `total: …`, a reason under its claim.
+            _ => line.rsplit_once(".md: ").map_or(line, |(_, rest)| rest).to_string(),
+        };
+        chinese(line, &body);
+    }
+    // Watch mode: the first summary, then a verdict that changes.
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, SECOND).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+        .args(["check", "--watch", "notes.md", "--no-cache", "--lang", "zh"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    let stdout_pipe = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout_pipe).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen: Vec<String> = Vec::new();
+    let mut wait_for = |needle: &str| -> bool {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.contains(needle);
+                    seen.push(line);
+                    if found {
+                        return true;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        false
+    };
+    let first = wait_for("正在监视");
+    std::fs::write(&notes, WRONG).unwrap();
+    let changed = first && wait_for("变为已驳回");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(changed, "{seen:#?}");
+    for line in &seen {
+        let columns: Vec<&str> = line.split('\t').collect();
+        let body = match columns.len() {
+            // `notes.md:5:1`, `变为已驳回`, `id: reason`
+            3 => format!("{}\t{}", columns[1], columns[2].split_once(": ").map_or("", |(_, r)| r)),
+            _ => line.replace("notes.md", ""),
+        };
+        chinese(line, &body);
+    }
+    // The mdBook preprocessor, told `lang = "zh"`: the refuted claim and the closing line.
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    let mut input: Value = serde_json::from_str(&book_input(dir.path(), "items", WRONG, true, "0.5.0")).unwrap();
+    input[0]["config"]["preprocessor"]["derivcheck"]["lang"] = json!("zh");
+    let out = derivcheck(&["mdbook"], dir.path(), Some(&input.to_string()));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let errors = stderr(&out);
+    assert!(errors.contains("已驳回") && errors.contains("个断言被驳回"), "{errors}");
+    for line in errors.lines() {
+        // `…/squares.md:5:1: 已驳回 Squares#1: reason`, `derivcheck: 1 个断言被驳回, …`
+        let body = line.rsplit_once(".md:").map_or(line, |(_, rest)| rest);
+        let body = body.split_once(": ").map_or(body, |(_, rest)| rest);
+        // Ids (`Squares#1`) and paths (the CAS lock's, while another run holds it) are names.
+        let body: String =
+            body.split_whitespace().filter(|w| !w.contains('#') && !w.contains('/')).collect::<Vec<_>>().join(" ");
+        chinese(line, &body);
+    }
+    let book: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let content = book["items"][2]["Chapter"]["content"].as_str().unwrap();
+    assert!(content.contains("title=\"derivcheck: 已驳回\""), "{content}");
+}

@@ -5,7 +5,7 @@
 //! - a generated identity is never refuted, and the same identity perturbed is never verified
 //!   (the strict verified/refuted pairs are unit tests in `check`).
 
-use derivcheck::cli::{check_documents, CheckOptions};
+use derivcheck::driver::{self, CheckOptions};
 use derivcheck::notes::Document;
 use derivcheck::syntax::{parse_formula, print};
 use proptest::prelude::*;
@@ -42,7 +42,7 @@ fn expression() -> impl Strategy<Value = String> {
 /// The verdict of the one claim in a one-formula chapter without a spec.
 fn verdict(formula: &str) -> (usize, usize, usize) {
     let doc = Document::parse("gen.md", format!("## 1 Generated\n\n$${formula}$$\n"));
-    let report = check_documents(&[doc], None, String::new(), CheckOptions::uncached()).expect("no spec");
+    let report = driver::check(&[doc], None, String::new(), CheckOptions::uncached()).expect("no spec").report;
     let s = &report.summary;
     (s.verified, s.refuted, s.undecided)
 }

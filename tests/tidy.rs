@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Stages in pipeline order; a module may use modules of a strictly lower rank.
-const STAGES: [(&str, u32); 14] = [
+const STAGES: [(&str, u32); 15] = [
     ("model", 0),
     ("notation", 0),
     ("notes", 1),
@@ -19,7 +19,8 @@ const STAGES: [(&str, u32); 14] = [
     ("modular", 6),
     ("check", 7),
     ("report", 8),
-    ("cli", 9),
+    ("driver", 9),
+    ("cli", 10),
 ];
 
 /// Every `crate::name` a file mentions, grouped imports (`use crate::{sema, check::x}`) included.
@@ -177,8 +178,9 @@ fn symbolica_ndarray_and_tera_are_each_used_by_their_own_stage_only() {
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
-/// Only `cli` writes files (the user's outputs, atomically); the one other file is the CAS's
-/// inter-process lock, which `cas::worker` takes for Symbolica's one-thread licence.
+/// Only `cli` writes files (the user's outputs, atomically, through `driver::files`, which also
+/// keeps the verdict cache's entries); the one other file is the CAS's inter-process lock, which
+/// `cas::worker` takes for Symbolica's one-thread licence.
 #[test]
 fn only_the_cli_writes_files() {
     let writes = ["fs::write", "File::create", "fs::rename", "OpenOptions", "create_dir"];
@@ -186,8 +188,9 @@ fn only_the_cli_writes_files() {
     for (stage, file) in source_files() {
         let text = std::fs::read_to_string(&file).unwrap();
         let lock = file.ends_with("cas/worker.rs");
+        let writer = file.ends_with("driver/files.rs");
         for call in writes.iter().filter(|w| text.contains(**w)) {
-            if stage != "cli" && !(lock && *call == "OpenOptions") {
+            if stage != "cli" && !writer && !(lock && *call == "OpenOptions") {
                 violations.push(format!("{} calls `{call}`", file.display()));
             }
         }
@@ -236,4 +239,36 @@ fn the_test_build_resolves_every_shared_crate_as_the_normal_build_does() {
         "declare these features on the normal dependencies (Cargo.toml):\n{}",
         differing.join("\n")
     );
+}
+
+/// The pipeline runs in `driver`: `cli` parses arguments, reads and writes files and decides the
+/// exit code, and names no stage that plans or checks; the benchmarks, property tests and fuzz
+/// targets run the library through the driver, never through the command line.
+#[test]
+fn the_cli_holds_no_pipeline_and_nothing_runs_through_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut violations = Vec::new();
+    for file in files_of("cli", &root.join("src")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for used in crate_references(&text) {
+            if ["sema", "check", "eval"].contains(&used.as_str()) {
+                violations.push(format!("{} uses `crate::{used}`", file.display()));
+            }
+        }
+    }
+    let mut callers: Vec<std::path::PathBuf> = vec![root.join("tests/properties.rs")];
+    for dir in ["benches", "fuzz/fuzz_targets"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|x| x == "rs") {
+                callers.push(path);
+            }
+        }
+    }
+    for file in callers {
+        if std::fs::read_to_string(&file).unwrap().contains("derivcheck::cli") {
+            violations.push(format!("{} runs the library through `derivcheck::cli`", file.display()));
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
 }

@@ -22,9 +22,9 @@ fn check(data: &[u8]) {
         }
     };
     let doc = derivcheck::notes::Document::parse("fuzz.md", notes.to_string());
-    let options = derivcheck::cli::CheckOptions {
+    let options = derivcheck::driver::CheckOptions {
         cache: None,
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
     };
-    let _ = derivcheck::cli::check_documents(&[doc], spec, spec_text.to_string(), options);
+    let _ = derivcheck::driver::check(&[doc], spec, spec_text.to_string(), options);
 }

@@ -13,14 +13,8 @@ fn check(data: &[u8]) {
     let Some((spec_text, notes)) = common::spec_and_notes(data) else { return };
     let spec = derivcheck::spec::Spec::parse("fuzz.toml", spec_text).ok();
     let doc = derivcheck::notes::Document::parse("fuzz.md", notes.to_string());
-    let parsed: Vec<_> = doc.formulas.iter().map(|f| derivcheck::syntax::parse_formula(&f.tex)).collect();
-    let formulas: Vec<derivcheck::sema::ParsedFormula> = parsed
-        .iter()
-        .enumerate()
-        .filter_map(|(index, r)| r.as_ref().ok().map(|statement| derivcheck::sema::ParsedFormula { index, statement }))
-        .collect();
-    let plans = derivcheck::sema::plan(&doc, &formulas, spec.as_ref(), spec_text, true);
-    for plan in &plans {
+    let Ok(planned) = derivcheck::driver::plan(std::slice::from_ref(&doc), spec.as_ref(), spec_text) else { return };
+    for plan in planned.plans.iter().flatten() {
         let Ok(scope) = &plan.scope else { continue };
         let sizes = derivcheck::numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
         let backend = derivcheck::numeric::Numeric::new(1, derivcheck::numeric::crosscheck::EPSILON);

@@ -17,6 +17,19 @@ static WORKER: OnceLock<Mutex<Sender<Job>>> = OnceLock::new();
 /// Stack for the worker: instantiating deep expressions recurses.
 const WORKER_STACK_BYTES: usize = 256 * 1024 * 1024;
 
+/// The words around the lock file's path when another process holds it, in the language of the
+/// run (set once, by the driver, from the report's word tables; English until then).
+static LOCK_WAIT_WORDS: std::sync::OnceLock<(&'static str, &'static str)> = std::sync::OnceLock::new();
+const LOCK_WAIT_ENGLISH: (&str, &str) = (
+    "waiting for another derivcheck process to finish its CAS work (Symbolica's restricted mode allows one at a time; lock ",
+    ")",
+);
+
+/// Says the wait for the lock with these words (before and after its path) from now on.
+pub fn set_lock_wait_words(before: &'static str, after: &'static str) {
+    let _ = LOCK_WAIT_WORDS.set((before, after));
+}
+
 /// Runs `job` on the CAS worker thread and returns its result.
 pub fn run<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
     let (reply_tx, reply_rx) = channel();
@@ -82,11 +95,8 @@ fn take_process_lock() -> Option<File> {
         }
     };
     if file.try_lock().is_err() {
-        eprintln!(
-            "derivcheck: waiting for another derivcheck process to finish its CAS work \
-             (Symbolica's restricted mode allows one at a time; lock {})",
-            path.display()
-        );
+        let (before, after) = LOCK_WAIT_WORDS.get().copied().unwrap_or(LOCK_WAIT_ENGLISH);
+        eprintln!("derivcheck: {before}{}{after}", path.display());
         file.lock().ok()?;
     }
     Some(file)

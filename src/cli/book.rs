@@ -5,9 +5,9 @@
 
 use super::{
     check_path, emit_parse_diagnostics, render_diagnostics, strict_problems, write_stdout, CheckArgs, CheckFailure,
-    CheckFormat, Checked, LangArg, Unparsed, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
+    CheckFormat, Checked, Unparsed, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
 };
-use crate::report::{CheckReport, CheckSummary, Lang};
+use crate::report::{CheckReport, CheckSummary};
 use std::path::{Path, PathBuf};
 
 /// One unit of a book: a chapter folder (its `*.md` and its `checks.toml`) or a loose notes file.
@@ -52,7 +52,7 @@ enum Outcome {
 }
 
 pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
-    let lang = if args.lang == LangArg::Zh { Lang::Zh } else { Lang::En };
+    let lang = crate::report::Lang::from(args.lang);
     let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
     let progress = super::progress::Progress::new(units.len() as u64, args.verbose);
     let mut outcomes: Vec<(&Unit, Outcome)> = Vec::new();
@@ -92,19 +92,20 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     }
                 } else {
                     failure.report(false);
-                    text.push_str(&format!("{shown}: {}\n", words_of(lang).not_checked_input));
+                    text.push_str(&format!("{shown}: {}\n", crate::report::words(lang).not_checked_see_above));
                 }
             }
             Outcome::Checked(checked) => {
                 let report = &checked.report;
                 total.add(&report.summary);
                 if args.verbose {
-                    eprintln!("{shown}: {} of {} claim(s) from the cache", report.from_cache, report.summary.claims);
+                    let w = crate::report::words(lang);
+                    eprintln!("{shown}: {} {} {} {}", report.from_cache, w.of, report.summary.claims, w.from_the_cache);
                 }
                 if args.strict {
                     let problems = strict_problems(report, &checked.docs, checked.spec.as_ref(), &checked.spec_shown);
                     for p in &problems {
-                        eprintln!("strict: {shown}: {p}");
+                        eprintln!("{}: {shown}: {p}", crate::report::words(lang).strict);
                     }
                     strict_failed |= !problems.is_empty();
                 }
@@ -140,10 +141,14 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                 }
             }
             let coverage = crate::report::undecided::render(&total, lang);
-            write_stdout(&(tails + total_line(&total, outcomes.len(), bad, lang).as_str() + coverage.as_str()))
+            write_stdout(
+                &(tails
+                    + crate::report::render_book_total(&total, outcomes.len(), bad, lang).as_str()
+                    + coverage.as_str()),
+            )
         }),
         CheckFormat::Lines => {
-            text.push_str(&total_line(&total, outcomes.len(), bad, lang));
+            text.push_str(&crate::report::render_book_total(&total, outcomes.len(), bad, lang));
             write_stdout(&text)
         }
     };
@@ -157,52 +162,6 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-struct BookWords {
-    total: &'static str,
-    inputs: &'static str,
-    unreadable: &'static str,
-    not_checked_input: &'static str,
-}
-
-fn words_of(lang: Lang) -> BookWords {
-    match lang {
-        Lang::En => BookWords {
-            total: "total",
-            inputs: "inputs",
-            unreadable: "could not be checked",
-            not_checked_input: "could not be checked (see the error above)",
-        },
-        Lang::Zh => BookWords {
-            total: "总计",
-            inputs: "个输入",
-            unreadable: "个无法检查",
-            not_checked_input: "无法检查（见上方错误）",
-        },
-    }
-}
-
-/// `total: 12 inputs (1 could not be checked), 340 formulas, 120 claims: …`.
-fn total_line(total: &CheckSummary, inputs: usize, bad: usize, lang: Lang) -> String {
-    let b = words_of(lang);
-    let w = crate::report::words(lang);
-    format!(
-        "{}: {inputs} {} ({bad} {}), {} {}, {} {}: {} {}, {} {}, {} {}\n",
-        b.total,
-        b.inputs,
-        b.unreadable,
-        total.formulas,
-        w.formulas,
-        total.claims,
-        w.claims,
-        total.verified,
-        w.verified,
-        total.refuted,
-        w.refuted,
-        total.undecided,
-        w.undecided
-    )
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! key that came in is the key that goes out (the JSON is edited in place, nothing else changes).
 
 use super::{check_with_spec, write_stdout, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
-use crate::check::Status;
+use crate::model::Status;
 use crate::notes::Document;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -50,6 +50,7 @@ pub fn run(args: &MdbookArgs) -> i32 {
         }
     };
     let options = Options::of(&context);
+    crate::driver::speak(options.lang);
     let mut failed = (0usize, 0usize); // refuted claims, chapters that could not be checked
     let key = if book.get("items").is_some() { "items" } else { "sections" };
     if let Some(items) = book.get_mut(key).and_then(Value::as_array_mut) {
@@ -63,7 +64,8 @@ pub fn run(args: &MdbookArgs) -> i32 {
     match failed {
         (0, 0) => EXIT_OK,
         (refuted, bad) => {
-            eprintln!("derivcheck: {refuted} claim(s) refuted, {bad} chapter(s) could not be checked");
+            let w = crate::report::words(options.lang);
+            eprintln!("derivcheck: {refuted} {}, {bad} {}", w.claims_refuted, w.chapters_not_checked);
             if bad > 0 {
                 EXIT_BAD_INPUT
             } else {
@@ -78,6 +80,9 @@ struct Options {
     src: PathBuf,
     marks: bool,
     spec: Option<PathBuf>,
+    /// The language of its messages: `lang = "zh"` in the preprocessor's table, else the book's
+    /// own `language`.
+    lang: crate::report::Lang,
 }
 
 impl Options {
@@ -90,6 +95,10 @@ impl Options {
             src,
             marks: own["marks"].as_bool().unwrap_or(false),
             spec: own["spec"].as_str().map(|s| root.join(s)),
+            lang: match own["lang"].as_str().or(config["book"]["language"].as_str()) {
+                Some(code) if code.starts_with("zh") => crate::report::Lang::Zh,
+                _ => crate::report::Lang::En,
+            },
         }
     }
 }
@@ -107,7 +116,7 @@ fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
                 }
             }
             Err(message) => {
-                eprintln!("error: {message}");
+                eprintln!("{}: {message}", crate::report::words(options.lang).error);
                 failed.1 += 1;
             }
         }
@@ -127,14 +136,12 @@ fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usi
     let doc = Document::parse(&source.display().to_string(), content.to_string());
     let checked = check_with_spec(vec![doc], spec_path, super::CheckOptions::default_run()).map_err(|f| f.message())?;
     let report = &checked.report;
-    let mut refuted = 0;
-    for file in &report.files {
-        for c in file.claims.iter().filter(|c| c.verdict == Status::Refuted) {
-            refuted += 1;
-            let reason = crate::report::describe(&c.reason, crate::report::Lang::En);
-            eprintln!("{}:{}:{}: REFUTED {}: {reason}", file.listing.path, c.line, c.col, c.id);
-        }
+    let findings = crate::report::diagnostic::of_claims(report, None, options.lang);
+    let errors: Vec<_> = findings.iter().filter(|d| d.severity == crate::report::diagnostic::Severity::Error).collect();
+    for d in &errors {
+        eprintln!("{}", crate::report::diagnostic::render_line(d));
     }
+    let refuted = errors.len();
     if !options.marks {
         return Ok((refuted, None));
     }
@@ -156,15 +163,24 @@ fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usi
     }
     let mut marked = content.to_string();
     marks.sort_by_key(|m| std::cmp::Reverse(m.0));
+    let w = crate::report::words(options.lang);
     for (at, mark, word) in marks {
-        marked.insert_str(at, &mark_html(mark, word));
+        // The class is the stylesheet's (English); the title is read, in the book's language.
+        let title = match (options.lang, word) {
+            (crate::report::Lang::En, _) => word,
+            (_, "refuted") => w.refuted,
+            (_, "verified") => w.verified,
+            _ => w.undecided,
+        };
+        marked.insert_str(at, &mark_html(mark, word, title));
     }
     Ok((refuted, Some(marked)))
 }
 
-/// The mark inserted after a checked formula.
-pub fn mark_html(mark: &str, word: &str) -> String {
-    format!("<sup class=\"derivcheck {word}\" title=\"derivcheck: {word}\">{mark}</sup>")
+/// The mark inserted after a checked formula: its class (`verified`, `refuted`, `undecided`)
+/// and its title, as the reader sees it.
+pub fn mark_html(mark: &str, class: &str, title: &str) -> String {
+    format!("<sup class=\"derivcheck {class}\" title=\"derivcheck: {title}\">{mark}</sup>")
 }
 
 /// The byte offset just after the closing delimiter of a formula whose TeX ends at `end`.

@@ -3,7 +3,7 @@
 //! as text or JSON. Exit 0 when every decided mutant that differs from its formula is killed,
 //! 1 when one survived, 2 on bad input.
 
-use super::{plan_documents, read_notes, read_spec, write_stdout, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
+use super::{read_notes, read_spec, write_stdout, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -53,8 +53,15 @@ pub fn run(args: &MutateArgs) -> i32 {
             }
         },
     };
-    let plans = match plan_documents(&docs, spec.as_ref(), &spec_text) {
-        Ok((_, _, plans)) => plans,
+    let deadline = args.time_limit.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
+    let verbose = args.verbose;
+    let progress = move |id: &str| {
+        if verbose {
+            eprintln!("mutating {id}");
+        }
+    };
+    let claims = match crate::driver::mutate(&docs, spec.as_ref(), &spec_text, deadline, progress) {
+        Ok(claims) => claims,
         Err(problems) => {
             for p in problems {
                 eprintln!(
@@ -68,22 +75,7 @@ pub fn run(args: &MutateArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
-    let files: Vec<String> = docs.iter().map(|d| d.path.clone()).collect();
-    let deadline = args.time_limit.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
-    let verbose = args.verbose;
-    let claims = crate::cas::worker::run(move || {
-        let progress = |id: &str| {
-            if verbose {
-                eprintln!("mutating {id}");
-            }
-        };
-        files
-            .iter()
-            .zip(&plans)
-            .flat_map(|(file, plans)| crate::check::mutate::mutate_plans(file, plans, deadline, &progress))
-            .collect::<Vec<_>>()
-    });
-    let lang = if args.lang == LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+    let lang = crate::report::Lang::from(args.lang);
     let text = match args.format {
         MutateFormat::Text => crate::report::mutation::render_text(&claims, lang),
         MutateFormat::Json => {

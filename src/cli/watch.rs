@@ -4,7 +4,7 @@
 //! one-formula edit quick: only the claims it touches are checked again.
 
 use super::{check_path, CheckArgs, EXIT_BAD_INPUT};
-use crate::check::Status;
+use crate::model::Status;
 use notify_debouncer_mini::{new_debouncer, notify::RecursiveMode, DebounceEventResult};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -15,21 +15,23 @@ use std::time::Duration;
 type Snapshot = BTreeMap<(String, String), (Status, String)>;
 
 pub fn run_watch(args: &CheckArgs) -> i32 {
+    let lang = crate::report::Lang::from(args.lang);
+    let w = crate::report::words(lang);
     let root = if args.path.is_dir() { args.path.clone() } else { parent_of(&args.path) };
     let (sender, events) = std::sync::mpsc::channel::<DebounceEventResult>();
     let mut debouncer = match new_debouncer(Duration::from_millis(300), sender) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: cannot watch {}: {e}", root.display());
+            eprintln!("{}: {} {}: {e}", w.error, w.cannot_watch, root.display());
             return EXIT_BAD_INPUT;
         }
     };
     if let Err(e) = debouncer.watcher().watch(&root, RecursiveMode::Recursive) {
-        eprintln!("error: cannot watch {}: {e}", root.display());
+        eprintln!("{}: {} {}: {e}", w.error, w.cannot_watch, root.display());
         return EXIT_BAD_INPUT;
     }
     let mut last = check_once(args, &Snapshot::new());
-    say(&format!("watching {} for changes (Ctrl-C to stop)\n", args.path.display()));
+    say(&format!("{} {} {}\n", w.watching, args.path.display(), w.for_changes));
     for batch in events {
         let Ok(batch) = batch else { continue };
         if batch.iter().any(|e| relevant(&e.path, args)) {
@@ -80,7 +82,7 @@ fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
             now.insert((file.listing.path.clone(), c.id.clone()), (c.verdict, at));
         }
     }
-    let lang = if args.lang == super::LangArg::Zh { crate::report::Lang::Zh } else { crate::report::Lang::En };
+    let lang = crate::report::Lang::from(args.lang);
     let w = crate::report::words(lang);
     let mut text = String::new();
     for (key, (status, at)) in &now {
@@ -97,10 +99,10 @@ fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
             (Status::Verified, _) | (_, None) => String::new(),
             (_, Some(c)) => format!(": {}", crate::report::describe(&c.reason, lang)),
         };
-        text.push_str(&format!("{at}\tnewly {word}\t{}{reason}\n", key.1));
+        text.push_str(&format!("{at}\t{}{word}\t{}{reason}\n", w.newly, key.1));
     }
     for (key, (_, at)) in before.iter().filter(|(k, _)| !now.contains_key(k)) {
-        text.push_str(&format!("{at}\tgone\t{}\n", key.1));
+        text.push_str(&format!("{at}\t{}\t{}\n", w.gone, key.1));
     }
     text.push_str(&crate::report::render_summary(&checked.report, lang));
     say(&text);

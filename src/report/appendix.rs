@@ -162,6 +162,8 @@ struct ClaimView {
     method: String,
     sizes: String,
     assuming: Vec<Math>,
+    /// How it was read through recurrences, in words (empty if it was not).
+    unrolled: String,
     reason: String,
     understood: Math,
     counterexample: Option<CounterexampleView>,
@@ -453,6 +455,7 @@ fn claim_view(c: &ClaimEntry, lang: Lang, w: &AppendixWords, math: &dyn Fn(&str,
         method: method.to_string(),
         sizes: c.sizes.clone(),
         assuming: c.assuming.iter().map(|a| math(a, false)).collect(),
+        unrolled: c.unrolled.as_ref().map(|u| crate::report::words(lang).unrolled(u)).unwrap_or_default(),
         reason: if c.verdict == Status::Verified && c.example.is_none() {
             String::new()
         } else {

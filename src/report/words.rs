@@ -51,13 +51,67 @@ pub struct Words {
     /// "`x` defined again at L (shadowing the definition at E)".
     pub defined_again: &'static str,
     pub shadowing: &'static str,
-    /// The one warning the notes stage gives.
+    /// The notes stage's warnings: a lone `$`; an unknown mark ({word}, {known}); a mark with
+    /// no formula after it ({mark}).
     pub lone_dollar: &'static str,
+    pub unknown_mark: &'static str,
+    pub unused_mark: &'static str,
+    /// A formula that does not parse ({id}, {error}).
+    pub does_not_parse: &'static str,
+    /// Diagnostics past the cap ({warnings}, {formulas}).
+    pub more_diagnostics: &'static str,
     /// Before a refuted claim's verified repair.
     pub did_you_mean: &'static str,
+    /// `check` without a spec: how the notes are read.
+    pub no_spec_note: &'static str,
+    /// A book's total line: `total: 12 inputs (1 could not be checked), …`.
+    pub total: &'static str,
+    pub inputs: &'static str,
+    pub could_not_be_checked: &'static str,
+    /// A chapter of a book that could not be checked, after its path.
+    pub not_checked_see_above: &'static str,
+    /// `--verbose`: "of" and "claim(s) from the cache" around the counts.
+    pub of: &'static str,
+    pub from_the_cache: &'static str,
+    /// Watch mode: before and after the watched path; a verdict that changed, a claim gone;
+    /// a folder that cannot be watched.
+    pub watching: &'static str,
+    pub for_changes: &'static str,
+    pub newly: &'static str,
+    pub gone: &'static str,
+    pub cannot_watch: &'static str,
+    /// The mdBook preprocessor's closing line: `2 claim(s) refuted, 1 chapter(s) could not be
+    /// checked`.
+    pub claims_refuted: &'static str,
+    pub chapters_not_checked: &'static str,
+    /// `--strict`: why a clean run still fails.
+    pub strict: &'static str,
+    /// Before a message that stops a run.
+    pub error: &'static str,
+    /// `--verbose`: after the count of exact-work processes started.
+    pub exact_workers: &'static str,
+    /// Around the lock file's path while another process does its CAS work.
+    pub cas_wait: (&'static str, &'static str),
+    /// A reading through recurrences ({recurrences}, {lag}), vectors coordinate by coordinate,
+    /// and a trailing `\ldots` as older terms ({lag}); see [`Words::unrolled`].
+    pub unrolled_words: (&'static str, &'static str, &'static str),
 }
 
 impl Words {
+    /// How a claim was read through recurrences: `` `s_t \leftarrow …` unrolled to lag 2,
+    /// vectors read coordinate by coordinate … ``.
+    pub fn unrolled(&self, u: &crate::model::Unrolled) -> String {
+        let (unrolled, coordinatewise, older) = self.unrolled_words;
+        let mut out = unrolled.replace("{recurrences}", &u.recurrences.join(", ")).replace("{lag}", &u.lag.to_string());
+        if u.coordinatewise {
+            out.push_str(coordinatewise);
+        }
+        if let Some(k) = u.older_than {
+            out.push_str(&older.replace("{lag}", &k.to_string()));
+        }
+        out
+    }
+
     /// The method's label; a randomized one with its error bound (`randomized exact, error ≤ 2^-120`).
     pub fn method(&self, method: Option<Method>, error_bound_log2: Option<f64>) -> String {
         match method {
@@ -109,6 +163,32 @@ pub fn words(lang: Lang) -> Words {
             worked_example: "worked example",
             assuming: "assuming",
             did_you_mean: "did you mean (verified)",
+            no_spec_note: "no spec given (--spec FILE): symbols the notes do not declare are read as numbers, and sizes the notes name are tried at 2 and 3",
+            total: "total",
+            inputs: "inputs",
+            could_not_be_checked: "could not be checked",
+            not_checked_see_above: "could not be checked (see the error above)",
+            of: "of",
+            from_the_cache: "claim(s) from the cache",
+            watching: "watching",
+            for_changes: "for changes (Ctrl-C to stop)",
+            newly: "newly ",
+            gone: "gone",
+            cannot_watch: "cannot watch",
+            claims_refuted: "claim(s) refuted",
+            chapters_not_checked: "chapter(s) could not be checked",
+            strict: "strict",
+            error: "error",
+            exact_workers: "bounded worker(s) started for exact work",
+            cas_wait: (
+                "waiting for another derivcheck process to finish its CAS work (Symbolica's restricted mode allows one at a time; lock ",
+                ")",
+            ),
+            unrolled_words: (
+                "{recurrences} unrolled to lag {lag}",
+                ", vectors read coordinate by coordinate (every operation is elementwise)",
+                ", `\\ldots` read as terms older than lag {lag}: the sides may differ only by those, so their difference is checked not to depend on lags 0..{lag} (two independent copies, ' and '')",
+            ),
             max_difference: "max difference",
             tolerance: "tolerance",
             printed: "printed           ",
@@ -119,6 +199,10 @@ pub fn words(lang: Lang) -> Words {
             defined_again: "is defined again here",
             shadowing: "shadowing the definition at line:column ",
             lone_dollar: "a lone `$` opens no formula (unclosed math?); write `\\$` for a dollar sign",
+            unknown_mark: "unknown derivcheck mark `{word}` (marks are {known}): ignored",
+            unused_mark: "the mark `<!-- derivcheck: {mark} -->` has no formula after it in its section: it applies to the next formula",
+            does_not_parse: "formula {id} does not parse: {error}",
+            more_diagnostics: "… and {warnings} more warning(s), {formulas} more formula(s) that do not parse (`derivcheck formulas` lists them all)",
         },
         Lang::Zh => Words {
             verified: "已验证",
@@ -150,6 +234,29 @@ pub fn words(lang: Lang) -> Words {
             worked_example: "算例",
             assuming: "假设",
             did_you_mean: "是否应为（已验证）",
+            no_spec_note: "未给出 spec（--spec 文件）：笔记未声明的符号按数值读取，笔记提到的尺寸取 2 和 3",
+            total: "总计",
+            inputs: "个输入",
+            could_not_be_checked: "个无法检查",
+            not_checked_see_above: "无法检查（见上方错误）",
+            of: "/",
+            from_the_cache: "个断言取自缓存",
+            watching: "正在监视",
+            for_changes: "的改动（按 Ctrl-C 停止）",
+            newly: "变为",
+            gone: "已删除",
+            cannot_watch: "无法监视",
+            claims_refuted: "个断言被驳回",
+            chapters_not_checked: "个章节无法检查",
+            strict: "严格模式",
+            error: "错误",
+            exact_workers: "个有界工作进程用于精确计算",
+            cas_wait: ("正在等待另一个 derivcheck 进程完成其 CAS 计算（Symbolica 的受限模式一次只允许一个；锁文件 ", "）"),
+            unrolled_words: (
+                "{recurrences} 展开到滞后 {lag}",
+                "，向量逐坐标读取（每个运算都是逐元素的）",
+                "，`\\ldots` 读作比滞后 {lag} 更早的项：两边只可能相差这些项，因此检查它们的差不依赖于滞后 0..{lag}（两个独立副本 ' 与 ''）",
+            ),
             max_difference: "最大差",
             tolerance: "容差",
             printed: "印出值",
@@ -160,6 +267,10 @@ pub fn words(lang: Lang) -> Words {
             defined_again: "在此重新定义",
             shadowing: "遮蔽了此前的定义，位于行:列 ",
             lone_dollar: "单独的 `$` 没有开启公式（数学未闭合？）；美元符号请写 `\\$`",
+            unknown_mark: "未知的 derivcheck 标记 `{word}`（可用标记：{known}）：已忽略",
+            unused_mark: "标记 `<!-- derivcheck: {mark} -->` 在本节中其后没有公式：它作用于下一个公式",
+            does_not_parse: "公式 {id} 无法解析：{error}",
+            more_diagnostics: "…… 另有 {warnings} 条警告、{formulas} 个无法解析的公式（`derivcheck formulas` 列出全部）",
         },
     }
 }
@@ -464,7 +575,16 @@ fn chinese(reason: &Reason) -> String {
                 format!("{sentence}：`{}`", quoted.join("`，`"))
             }
         }
-        Reason::IndexOutOfRange { name, value, max } => format!("索引 {name} = {value} 超出 1..{max}"),
+        Reason::IndexOutOfRange { name, value, max } => {
+            // An entry's position without a letter of the notes is named by where it stands.
+            let name = match name.as_str() {
+                "index" => "下标",
+                "row" => "行号",
+                "column" => "列号",
+                letter => letter,
+            };
+            format!("索引 {name} = {value} 超出 1..{max}")
+        }
         Reason::UnboundIndex { name } => format!("索引 `{name}` 在此没有取值（请在 spec 中声明其范围）"),
         Reason::NotALeaf { what } => format!("只能对变量求导，`{what}` 不是变量"),
         Reason::Cyclic { key } => format!("`{key}` 的定义引用了自身"),

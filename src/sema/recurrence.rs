@@ -68,7 +68,7 @@ pub struct Rewritten {
     pub lhs: Expr,
     pub rhs: Expr,
     /// How it was read, for the verdict.
-    pub reading: Vec<String>,
+    pub reading: crate::model::Unrolled,
 }
 
 /// The claim `lhs = rhs` read through the recurrences it reaches (those whose sequence it uses,
@@ -111,11 +111,12 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
     for side in [&mut l, &mut r] {
         unroll(side, &used, deepest + 1)?;
     }
-    let written: Vec<&str> = used.iter().map(|r| r.written.as_str()).collect();
-    let mut reading = vec![format!("{} unrolled to lag {}", written.join(", "), deepest + 1)];
-    if bold {
-        reading.push("vectors read coordinate by coordinate (every operation is elementwise)".into());
-    }
+    let mut reading = crate::model::Unrolled {
+        recurrences: used.iter().map(|r| r.written.clone()).collect(),
+        lag: deepest + 1,
+        coordinatewise: bold,
+        older_than: None,
+    };
     let tails = usize::from(has_ellipsis(&l)) + usize::from(has_ellipsis(&r));
     let (lhs, rhs) = match tails {
         0 => (scalar_terms(&l, &step, ""), scalar_terms(&r, &step, "")),
@@ -129,9 +130,7 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
                 ExprKind::Binary { op: BinOp::Sub, lhs: Box::new(drop_tail(&l)), rhs: Box::new(drop_tail(&r)) },
                 span,
             );
-            reading.push(format!(
-                "`\\ldots` read as terms older than lag {deepest}: the sides may differ only by those, so their difference is checked not to depend on lags 0..{deepest} (two independent copies, ' and '')"
-            ));
+            reading.older_than = Some(deepest);
             let copies = |mark: &str| scalar_terms_upto(&difference, &step, mark, deepest);
             (copies("'"), copies("''"))
         }

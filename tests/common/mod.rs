@@ -135,3 +135,30 @@ pub fn children_peak_rss() -> u64 {
     assert_eq!(status, 0, "getrusage failed");
     u64::try_from(usage.ru_maxrss).unwrap() * 1024 // kilobytes on Linux
 }
+
+/// The English words (three or more Latin letters) of a line of Chinese output, outside `code`
+/// and TeX commands; `names` are words any language shows (derivcheck's own name, `spec`, …).
+#[allow(dead_code)]
+pub fn english_words(text: &str, names: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_code = false;
+    let mut word = String::new();
+    let mut chars = text.chars().chain([' ']).peekable();
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            in_code = !in_code;
+        } else if c == '\\' {
+            while chars.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                chars.next();
+            }
+        } else if !in_code && c.is_ascii_alphabetic() {
+            word.push(c);
+            continue;
+        }
+        if word.len() >= 3 && !names.contains(&word.as_str()) {
+            found.push(word.clone());
+        }
+        word.clear();
+    }
+    found
+}

@@ -1,9 +1,11 @@
-//! The verdict cache on disk: one small JSON file per claim key under
-//! `target/derivcheck-cache/` (or `--cache DIR`), safe to delete. A file that does not parse or
-//! holds another key (truncated, corrupted, from another version) is ignored and rewritten.
+//! The files derivcheck writes, each atomically: [`write_atomically`] (the user's outputs, which
+//! `cli` asks for) and the verdict cache on disk ([`FileCache`]): one small JSON file per claim
+//! key under `target/derivcheck-cache/` (or `--cache DIR`), safe to delete. A cache file that does
+//! not parse or holds another key (truncated, corrupted, from another version) is ignored and
+//! rewritten.
 
 use crate::check::{Verdict, VerdictCache};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub const DEFAULT_DIR: &str = "target/derivcheck-cache";
 
@@ -41,9 +43,21 @@ impl VerdictCache for FileCache {
         let Some(path) = self.path(key) else { return };
         let Ok(text) = serde_json::to_string(&Entry { key: key.to_string(), verdict: verdict.clone() }) else { return };
         if path.parent().is_some_and(|dir| std::fs::create_dir_all(dir).is_ok()) {
-            let _ = super::write_atomically(&path, &text);
+            let _ = write_atomically(&path, &text);
         }
     }
+}
+
+/// Writes beside the target, then renames: a reader never sees half a file.
+/// The temporary name is the writer's own (process and thread), so two writers of the same file
+/// never share one.
+pub fn write_atomically(target: &Path, text: &str) -> std::io::Result<()> {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
+    let partial = target.with_file_name(format!(".{name}.{}.{thread}.partial", std::process::id()));
+    std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, target)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&partial);
+    })
 }
 
 #[cfg(test)]

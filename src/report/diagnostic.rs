@@ -1,0 +1,240 @@
+//! One diagnostic model: everything derivcheck tells a user about a place in their files — a
+//! refuted or undecided claim, a formula that does not parse, a warning about the notes, a spec
+//! entry that cannot take effect — becomes a [`Diagnostic`] (severity, file, span, message,
+//! notes, suggestion), every word from the zh/en tables. Renderers: [`render_terminal`]
+//! (codespan's underlined snippets, for `check`'s text format and stderr) and [`render_line`]
+//! (one line, for watch mode and the mdBook preprocessor). The lines, JSON and JUnit formats
+//! render the `CheckReport` itself, which holds the same verdicts as data.
+
+use super::{describe, unparsed_advice, words, CheckReport, FileReport, Lang};
+use crate::listing::ParseFailure;
+use crate::model::Status;
+use crate::notes::{Document, NoteWarningKind};
+use codespan_reporting::diagnostic::{Diagnostic as Snippet, Label, Severity as SnippetSeverity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor};
+use std::ops::Range;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// Something to tell the user about a place in a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// The file as shown (a notes file or the spec).
+    pub file: String,
+    /// 1-based line and column of the place.
+    pub line: usize,
+    pub col: usize,
+    /// The place as a byte range of the file's text, where known.
+    pub span: Option<Range<usize>>,
+    /// The headline: `REFUTED 15.3#4`, `公式 2#1 无法解析`.
+    pub message: String,
+    /// What is wrong at the place (shown under it).
+    pub label: String,
+    pub notes: Vec<String>,
+    /// An edit that makes it right, verified (`did you mean`), in TeX.
+    pub suggestion: Option<String>,
+}
+
+/// The refuted claims of a report, then the undecided ones (the first screen of a run shows
+/// what is wrong). `spec` is the spec's path and text, for claims the spec states.
+pub fn of_claims(report: &CheckReport, spec: Option<(&str, &str)>, lang: Lang) -> Vec<Diagnostic> {
+    let w = words(lang);
+    let findings = [Status::Refuted, Status::Undecided]
+        .into_iter()
+        .flat_map(|status| report.files.iter().map(move |file| (status, file)))
+        .flat_map(|(status, file)| file.claims.iter().filter(move |c| c.verdict == status).map(move |c| (file, c)));
+    findings
+        .map(|(file, c): (&FileReport, _)| {
+            let (severity, status) = match c.verdict {
+                Status::Refuted => (Severity::Error, w.refuted),
+                _ => (Severity::Warning, w.undecided),
+            };
+            // The construct not understood when the verdict names one, else the failing link.
+            let (start, end) = c.focus.unwrap_or(c.link);
+            let (path, span) = match (c.range, spec) {
+                (Some(range), _) => (file.listing.path.clone(), Some(range.0 + start..range.0 + end)),
+                (None, Some((path, text))) => {
+                    let at = offset_of(text, c.line, c.col);
+                    (path.to_string(), Some(at..at + 1))
+                }
+                (None, None) => (file.listing.path.clone(), None),
+            };
+            let mut notes = Vec::new();
+            if let Some(point) =
+                c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).filter(|m| !m.point.is_empty())
+            {
+                let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
+                notes.push(values.join(", "));
+            }
+            Diagnostic {
+                severity,
+                file: path,
+                line: c.line,
+                col: c.col,
+                span,
+                message: format!("{status} {}", c.id),
+                label: describe(&c.reason, lang),
+                notes,
+                suggestion: c.suggestion.as_ref().map(|s| s.tex.clone()),
+            }
+        })
+        .collect()
+}
+
+/// The notes' own warnings (an unclosed `$`, an unknown mark), in the language of the run.
+pub fn of_note_warnings(docs: &[Document], lang: Lang) -> Vec<Diagnostic> {
+    let w = words(lang);
+    docs.iter()
+        .flat_map(|d| d.warnings.iter().map(move |warning| (d, warning)))
+        .map(|(d, warning)| Diagnostic {
+            severity: Severity::Warning,
+            file: d.path.clone(),
+            line: warning.line,
+            col: warning.col,
+            span: Some(warning.offset..warning.offset + 1),
+            message: match &warning.kind {
+                NoteWarningKind::LoneDollar => w.lone_dollar.to_string(),
+                NoteWarningKind::UnknownMark { word, known } => {
+                    w.unknown_mark.replace("{word}", word).replace("{known}", known)
+                }
+                NoteWarningKind::UnusedMark { mark } => w.unused_mark.replace("{mark}", mark),
+            },
+            label: String::new(),
+            notes: Vec::new(),
+            suggestion: None,
+        })
+        .collect()
+}
+
+/// Formulas that do not parse (each with advice, where it could have been a claim).
+pub fn of_parse_failures(docs: &[Document], failures: &[&ParseFailure], lang: Lang) -> Vec<Diagnostic> {
+    let w = words(lang);
+    failures
+        .iter()
+        .map(|failure| {
+            let start = failure.formula.tex_range.start + failure.error.span.start;
+            let end = (failure.formula.tex_range.start + failure.error.span.end).max(start);
+            let doc = &docs[failure.file];
+            let at = doc.position_in_formula(&failure.formula, failure.error.span.start);
+            Diagnostic {
+                severity: Severity::Error,
+                file: doc.path.clone(),
+                line: at.line,
+                col: at.col,
+                span: Some(start..end),
+                message: w
+                    .does_not_parse
+                    .replace("{id}", &failure.formula.id)
+                    .replace("{error}", &failure.error.to_string()),
+                label: failure.error.to_string(),
+                notes: if failure.could_be_claim() { vec![unparsed_advice(&failure.error.kind, lang)] } else { vec![] },
+                suggestion: None,
+            }
+        })
+        .collect()
+}
+
+/// Spec entries that cannot take effect, each underlined in the spec's text.
+pub fn of_spec_errors(path: &str, text: &str, errors: &[(usize, usize, String)]) -> Vec<Diagnostic> {
+    errors
+        .iter()
+        .map(|(line, col, message)| {
+            let start = offset_of(text, *line, *col);
+            let end = text[start..].find(['\n', ',', '}', ']']).map_or(text.len(), |k| start + k.max(1));
+            Diagnostic {
+                severity: Severity::Error,
+                file: path.to_string(),
+                line: *line,
+                col: *col,
+                span: Some(start..end),
+                message: message.clone(),
+                label: String::new(),
+                notes: Vec::new(),
+                suggestion: None,
+            }
+        })
+        .collect()
+}
+
+/// The diagnostics as codespan draws them, each under its snippet of the file; `sources` are
+/// the files' paths and texts; `colour` for a terminal.
+pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], colour: bool, lang: Lang) -> String {
+    let w = words(lang);
+    let mut files = SimpleFiles::new();
+    let ids: Vec<(&str, usize)> =
+        sources.iter().map(|(path, text)| (*path, files.add(path.to_string(), text.to_string()))).collect();
+    let mut buffer = if colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+    let config = term::Config::default();
+    for d in diagnostics {
+        let severity = match d.severity {
+            Severity::Error => SnippetSeverity::Error,
+            Severity::Warning => SnippetSeverity::Warning,
+        };
+        let mut snippet = Snippet::new(severity).with_message(d.message.clone());
+        let file = ids.iter().find(|(path, _)| *path == d.file).map(|(_, id)| *id);
+        let mut notes = Vec::new();
+        match (file, &d.span) {
+            (Some(id), Some(span)) => {
+                snippet = snippet.with_labels(vec![Label::primary(id, span.clone()).with_message(d.label.clone())])
+            }
+            _ if !d.label.is_empty() => notes.push(d.label.clone()),
+            _ => {}
+        }
+        notes.extend(d.notes.iter().cloned());
+        if let Some(tex) = &d.suggestion {
+            notes.push(format!("{}: `{tex}`", w.did_you_mean));
+        }
+        let _ = term::emit(&mut buffer, &config, &files, &snippet.with_notes(notes));
+    }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}
+
+/// One line: `file:line:col: message: label` (watch mode, the mdBook preprocessor's stderr).
+pub fn render_line(d: &Diagnostic) -> String {
+    let mut out = format!("{}:{}:{}: {}", d.file, d.line, d.col, d.message);
+    if !d.label.is_empty() {
+        out.push_str(&format!(": {}", d.label));
+    }
+    out
+}
+
+/// The byte offset of a 1-based line and character column.
+pub fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let rest = &text[start.min(text.len())..];
+    start + rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len().min(1), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_warnings_in_the_language_of_the_run() {
+        let doc = Document::parse("n.md", "Costs $5 and\n\n<!-- derivcheck: clam -->\n$x=1$\n".to_string());
+        let en = of_note_warnings(std::slice::from_ref(&doc), Lang::En);
+        let zh = of_note_warnings(std::slice::from_ref(&doc), Lang::Zh);
+        assert_eq!(en.len(), 2, "{en:#?}");
+        assert!(en.iter().any(|d| d.message.contains("lone `$`")), "{en:#?}");
+        assert!(en.iter().any(|d| d.message.contains("unknown derivcheck mark `clam`")), "{en:#?}");
+        assert!(zh.iter().all(|d| !d.message.contains("unknown") && !d.message.contains("lone")), "{zh:#?}");
+        assert_eq!((en[0].line, en[0].col), (zh[0].line, zh[0].col));
+    }
+
+    #[test]
+    fn a_spec_error_is_underlined_at_its_entry_and_said_in_one_line() {
+        let text = "[section.\"1\"]\nsizes = { n = [0] }\n";
+        let shown = of_spec_errors("s.toml", text, &[(2, 11, "a size must be positive".to_string())]);
+        let d = &shown[0];
+        assert_eq!(&text[d.span.clone().unwrap()], "n = [0", "up to the entry's first delimiter");
+        assert_eq!(render_line(d), "s.toml:2:11: a size must be positive");
+        let drawn = render_terminal(&shown, &[("s.toml", text)], false, Lang::En);
+        assert!(drawn.contains("error") && drawn.contains("^^^^^^"), "{drawn}");
+    }
+}
