@@ -181,47 +181,73 @@ fn the_mdbook_preprocessor_speaks_both_book_shapes() {
     }
 }
 
+/// `derivcheck check --watch notes.md` in `dir` with `extra` arguments: the process, and a
+/// reader that waits (up to a minute) for a stdout line holding a needle, keeping every line seen.
+struct Watch {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Watch {
+    fn start(dir: &Path, extra: &[&str]) -> Watch {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+            .args(["check", "--watch", "notes.md", "--no-cache"])
+            .args(extra)
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (sender, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines, seen: Vec::new() }
+    }
+
+    fn wait_for(&mut self, needle: &str) -> Result<(), String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.contains(needle);
+                    self.seen.push(line);
+                    if found {
+                        return Ok(());
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        Err(format!("`{needle}` not seen in: {:#?}", self.seen))
+    }
+
+    fn stop(mut self) -> Vec<String> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.seen
+    }
+}
+
 /// Watch mode: an edit to a chapter is seen and the changed verdict reported.
 #[test]
 fn watch_reports_a_changed_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.md");
     std::fs::write(&notes, SECOND).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
-        .args(["check", "--watch", "notes.md", "--no-cache"])
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let (sender, lines) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let wait_for = |needle: &str| -> Result<(), String> {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        let mut seen = Vec::new();
-        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
-            match lines.recv_timeout(left) {
-                Ok(line) if line.contains(needle) => return Ok(()),
-                Ok(line) => seen.push(line),
-                Err(_) => break,
-            }
-        }
-        Err(format!("`{needle}` not seen in: {seen:#?}"))
-    };
-    let first = wait_for("watching");
+    let mut watch = Watch::start(dir.path(), &[]);
+    let first = watch.wait_for("watching");
     std::fs::write(&notes, WRONG).unwrap();
-    let changed = first.and_then(|_| wait_for("newly REFUTED"));
+    let changed = first.and_then(|_| watch.wait_for("newly REFUTED"));
     std::fs::write(&notes, SECOND).unwrap();
-    let back = changed.and_then(|_| wait_for("newly verified"));
-    let _ = child.kill();
-    let _ = child.wait();
+    let back = changed.and_then(|_| watch.wait_for("newly verified"));
+    watch.stop();
     back.unwrap();
 }
 
@@ -256,45 +282,12 @@ fn books_watch_mode_and_mdbook_speak_chinese_under_zh() {
     // Watch mode: the first summary, then a verdict that changes.
     let notes = dir.path().join("notes.md");
     std::fs::write(&notes, SECOND).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
-        .args(["check", "--watch", "notes.md", "--no-cache", "--lang", "zh"])
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let (sender, lines) = std::sync::mpsc::channel();
-    let stdout_pipe = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout_pipe).lines().map_while(Result::ok) {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut seen: Vec<String> = Vec::new();
-    let mut wait_for = |needle: &str| -> bool {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
-            match lines.recv_timeout(left) {
-                Ok(line) => {
-                    let found = line.contains(needle);
-                    seen.push(line);
-                    if found {
-                        return true;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-        false
-    };
-    let first = wait_for("正在监视");
+    let mut watch = Watch::start(dir.path(), &["--lang", "zh"]);
+    let first = watch.wait_for("正在监视");
     std::fs::write(&notes, WRONG).unwrap();
-    let changed = first && wait_for("变为已驳回");
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(changed, "{seen:#?}");
+    let changed = first.and_then(|_| watch.wait_for("变为已驳回"));
+    let seen = watch.stop();
+    changed.unwrap();
     for line in &seen {
         let columns: Vec<&str> = line.split('\t').collect();
         let body = match columns.len() {
