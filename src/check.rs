@@ -302,35 +302,19 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     };
     let read_off = shapes_from_use(scope, claim).first().map(|s| s.key.clone());
     let listed = || (!scope.pinned).then(listed).flatten();
+    // A refutation that another reading of the text would not give.
+    let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
     if let (true, Some(symbol)) = (by_shape, read_off.or(default_scalar).or_else(listed)) {
-        let reason = Reason::OtherReading {
-            reading: crate::model::Reading::ShapeFromUse,
-            symbol: Some(symbol),
-            earlier: None,
-            refuted: true,
-        };
-        return undecided(reason, verdict);
+        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
     }
     if let Some(other) = &claim.reading.alternative {
-        let reason = Reason::OtherReading {
-            reading: other.reading,
-            symbol: other.symbol.clone(),
-            earlier: other.earlier.clone(),
-            refuted: true,
-        };
-        return undecided(reason, verdict);
+        return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
     // A function nobody specified is known only through the rules of calculus: a claim about
     // its values alone states a property of the function the text means.
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked) {
-        let reason = Reason::OtherReading {
-            reading: crate::model::Reading::FunctionProperty,
-            symbol: Some(f),
-            earlier: None,
-            refuted: true,
-        };
-        return undecided(reason, verdict);
+        return undecided(other_reading(crate::model::Reading::FunctionProperty, Some(f), None), verdict);
     }
     // Conditions the text states just before it: a claim that follows from them is right.
     // The nearest first, then with each earlier one added (one that cannot be used, not

@@ -52,6 +52,18 @@ pub enum EvalError {
 
 impl EvalError {
     pub fn span(&self) -> Span {
+        *self.clone().span_mut()
+    }
+
+    /// The error pointed at `span` instead: an error inside a definition's body is reported at
+    /// the symbol that uses the definition, in the formula being checked.
+    pub fn at(mut self, to: Span) -> EvalError {
+        *self.span_mut() = to;
+        self
+    }
+
+    /// Where the error is: the one place every variant's span is listed.
+    fn span_mut(&mut self) -> &mut Span {
         match self {
             EvalError::ShapeMismatch { span, .. }
             | EvalError::TransposedLayout { span, .. }
@@ -62,26 +74,8 @@ impl EvalError {
             | EvalError::NotALeaf { span, .. }
             | EvalError::Cyclic { span, .. }
             | EvalError::Budget { span, .. }
-            | EvalError::Inconsistent { span, .. } => *span,
+            | EvalError::Inconsistent { span, .. } => span,
         }
-    }
-
-    /// The error pointed at `span` instead: an error inside a definition's body is reported at
-    /// the symbol that uses the definition, in the formula being checked.
-    pub fn at(mut self, to: Span) -> EvalError {
-        match &mut self {
-            EvalError::ShapeMismatch { span, .. }
-            | EvalError::TransposedLayout { span, .. }
-            | EvalError::NotScalar { span, .. }
-            | EvalError::Unsupported { span, .. }
-            | EvalError::IndexOutOfRange { span, .. }
-            | EvalError::UnboundIndex { span, .. }
-            | EvalError::NotALeaf { span, .. }
-            | EvalError::Cyclic { span, .. }
-            | EvalError::Budget { span, .. }
-            | EvalError::Inconsistent { span, .. } => *span = to,
-        }
-        self
     }
 
     /// The error as a reason of the result model.
