@@ -369,17 +369,15 @@ fn run_check(args: &CheckArgs) -> i32 {
     if let Err(code) = written {
         return code;
     }
-    let status = report.exit_status() as i32;
-    if args.strict && status == EXIT_OK {
+    let mut strict_failed = false;
+    if args.strict && !report.summary.failed() {
         let problems = strict_problems(&report, &docs, spec.as_ref(), &spec_shown);
         for p in &problems {
             eprintln!("{}: {p}", w.strict);
         }
-        if !problems.is_empty() {
-            return EXIT_REFUTED;
-        }
+        strict_failed = !problems.is_empty();
     }
-    status
+    crate::model::ExitStatus::of_run(report.summary.failed(), 0, strict_failed) as i32
 }
 
 /// What `--strict` fails on beyond refutations: unparsed and not-checked formulas, undecided

@@ -85,6 +85,20 @@ pub enum ExitStatus {
     BadInput = 2,
 }
 
+impl ExitStatus {
+    /// The one place a run's end is decided: a bad input first; then a claim refuted or
+    /// inconsistent, or (with `--strict`) anything `--strict` fails on; else clean.
+    pub fn of_run(refuted_or_inconsistent: bool, bad_inputs: usize, strict_failed: bool) -> ExitStatus {
+        if bad_inputs > 0 {
+            ExitStatus::BadInput
+        } else if refuted_or_inconsistent || strict_failed {
+            ExitStatus::Failed
+        } else {
+            ExitStatus::Clean
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Counterexample {
     pub sizes: BTreeMap<String, i64>,
@@ -628,4 +642,17 @@ pub struct ClaimMutants {
     pub line: usize,
     pub tex: String,
     pub mutants: Vec<Mutant>,
+}
+
+#[cfg(test)]
+mod exit_status_tests {
+    use super::ExitStatus;
+
+    #[test]
+    fn a_bad_input_outranks_a_refutation_which_outranks_strict() {
+        assert_eq!(ExitStatus::of_run(true, 1, true), ExitStatus::BadInput);
+        assert_eq!(ExitStatus::of_run(true, 0, false), ExitStatus::Failed);
+        assert_eq!(ExitStatus::of_run(false, 0, true), ExitStatus::Failed);
+        assert_eq!(ExitStatus::of_run(false, 0, false), ExitStatus::Clean);
+    }
 }

@@ -29,11 +29,7 @@ pub struct CheckReport {
 impl CheckReport {
     /// 1 when a claim is refuted or inconsistent, else 0.
     pub fn exit_status(&self) -> crate::model::ExitStatus {
-        if self.summary.refuted > 0 || self.summary.inconsistent > 0 {
-            crate::model::ExitStatus::Failed
-        } else {
-            crate::model::ExitStatus::Clean
-        }
+        crate::model::ExitStatus::of_run(self.summary.failed(), 0, false)
     }
 }
 
@@ -167,6 +163,11 @@ pub struct CheckSummary {
 }
 
 impl CheckSummary {
+    /// A claim refuted, or the spec inconsistent with the notes.
+    pub fn failed(&self) -> bool {
+        self.refuted > 0 || self.inconsistent > 0
+    }
+
     /// Adds another run's counts (a book's total).
     pub fn add(&mut self, other: &CheckSummary) {
         self.formulas += other.formulas;

@@ -5,7 +5,7 @@
 
 use super::{
     check_path, emit_parse_diagnostics, render_diagnostics, strict_problems, write_stdout, CheckArgs, CheckFailure,
-    CheckFormat, Checked, Unparsed, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
+    CheckFormat, Checked, Unparsed,
 };
 use crate::report::{CheckReport, CheckSummary};
 use std::path::{Path, PathBuf};
@@ -155,13 +155,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     if let Err(code) = written {
         return code;
     }
-    if bad > 0 {
-        EXIT_BAD_INPUT
-    } else if total.refuted > 0 || total.inconsistent > 0 || strict_failed {
-        EXIT_REFUTED
-    } else {
-        EXIT_OK
-    }
+    crate::model::ExitStatus::of_run(total.failed(), bad, strict_failed) as i32
 }
 
 #[cfg(test)]
