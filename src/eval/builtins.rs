@@ -22,7 +22,7 @@ impl<B: Backend> Instance<'_, B> {
             // `\sin^2 x` is (sin x)², entry by entry; `\sin^{-1}` (arcsine) is not read.
             let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| EvalError::Unsupported {
                 category: NotRead::Outside,
-                what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::expr(sup)),
+                what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::explicit_tex(sup, &|_| false)),
                 span,
             })?;
             let plain = Function { sup: None, ..func.clone() };
@@ -398,15 +398,20 @@ impl<B: Backend> Instance<'_, B> {
         let v = self.eval(operand, env)?;
         let v = v.concrete(span, "a norm")?;
         let is_vector = v.rows == 1 || v.cols == 1;
-        let which = sub.map(crate::syntax::print::expr);
+        // `\|A\|_\textrm{F}` names the Frobenius norm as `\|A\|_F` does.
+        let which = sub.map(|s| match &s.kind {
+            ExprKind::Text { text } => text.trim().to_string(),
+            _ => crate::syntax::print::expr(s),
+        });
         let squares = || sum(&v.data.iter().map(|a| a.times(a)).collect::<Vec<_>>());
         let kind = match which.as_deref() {
             None => "2",
             Some("2") if is_vector => "2",
             Some("F") | Some("\\mathrm{F}") => "2",
             Some("1") if is_vector => "1",
-            Some(other) => {
-                let what = format!("the norm ‖·‖_{other} of a {}×{} value", v.rows, v.cols);
+            Some(_) => {
+                let written = sub.map(|s| crate::syntax::print::explicit_tex(s, &|_| false)).unwrap_or_default();
+                let what = format!("the norm ‖·‖_{{{written}}} of a {}×{} value", v.rows, v.cols);
                 return Err(EvalError::Unsupported { category: NotRead::Outside, what, span });
             }
         };

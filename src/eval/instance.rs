@@ -920,10 +920,12 @@ fn constant_magnitude(e: &Expr) -> Option<f64> {
     }
 }
 
+/// A construct the evaluator does not read, named as TeX (`x'`, `\textrm{Var}`), as the user
+/// wrote it, not as the parser's tree.
 pub(super) fn unsupported(e: &Expr) -> EvalError {
     EvalError::Unsupported {
         category: NotRead::Outside,
-        what: format!("`{}`", crate::syntax::print::expr(e)),
+        what: format!("`{}`", crate::syntax::print::explicit_tex(e, &|_| false)),
         span: e.span,
     }
 }
