@@ -193,6 +193,21 @@ pub enum InputError {
     NoNotes { path: String },
 }
 
+impl InputError {
+    /// The error in the run's language (the JSON keeps the English of `Display`).
+    fn said(&self, lang: crate::report::Lang) -> String {
+        let w = crate::report::words(lang);
+        match self {
+            InputError::Io { path, source } => format!("{path}: {}: {source}", w.cannot_read),
+            InputError::NotUtf8 { path, line, col } => format!("{path}:{line}:{col}: {}", w.not_utf8),
+            InputError::TooLarge { path, limit } => {
+                format!("{path}: {}", w.too_large.replace("{limit}", &limit.to_string()))
+            }
+            InputError::NoNotes { path } => format!("{path}: {}", w.no_notes),
+        }
+    }
+}
+
 pub fn main() -> i32 {
     // Symbolica prints a licence banner on stdout at first use unless this is set.
     std::env::set_var("SYMBOLICA_HIDE_BANNER", "1");
@@ -230,14 +245,15 @@ pub(crate) struct Checked {
 /// Why a chapter could not be checked: an input or spec that cannot be read, or spec entries
 /// that cannot take effect (diagnostics underlining them in the spec's text).
 pub(crate) enum CheckFailure {
-    Input { message: String, kind: &'static str },
+    Input { error: InputError, kind: &'static str },
     Spec { path: String, text: String, errors: Vec<(usize, usize, String)> },
 }
 
 impl CheckFailure {
+    /// In English, as the JSON error object carries it.
     fn message(&self) -> String {
         match self {
-            CheckFailure::Input { message, .. } => message.clone(),
+            CheckFailure::Input { error, .. } => error.to_string(),
             CheckFailure::Spec { path, errors, .. } => {
                 errors.iter().map(|(l, c, m)| format!("{path}:{l}:{c}: {m}")).collect::<Vec<_>>().join("\n")
             }
@@ -251,15 +267,31 @@ impl CheckFailure {
         }
     }
 
-    /// Says it on stderr (spec problems as underlined diagnostics) and, with `json`, as the JSON
-    /// error object on stdout; gives the exit code.
-    fn report(&self, json: bool) -> i32 {
+    /// In the run's language.
+    fn said(&self, lang: crate::report::Lang) -> String {
+        match self {
+            CheckFailure::Input { error, .. } => error.said(lang),
+            CheckFailure::Spec { .. } => self.message(),
+        }
+    }
+
+    /// Says it on stderr in the run's language (spec problems as underlined diagnostics) and,
+    /// with `json`, as the JSON error object on stdout; gives the exit code.
+    fn report(&self, json: bool, lang: crate::report::Lang) -> i32 {
         match (self, json) {
             (CheckFailure::Spec { path, text, errors }, false) => {
                 emit_spec_diagnostics(path, text, errors);
                 EXIT_BAD_INPUT
             }
-            _ => input_error(json, &self.message(), self.kind()),
+            _ => {
+                for line in self.said(lang).lines() {
+                    eprintln!("{}: {line}", crate::report::words(lang).error);
+                }
+                if json {
+                    return json_error(&self.message(), self.kind());
+                }
+                EXIT_BAD_INPUT
+            }
         }
     }
 }
@@ -271,7 +303,7 @@ fn check_options(args: &CheckArgs) -> CheckOptions {
 
 /// Reads the notes and the spec and checks them.
 pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOptions) -> Result<Checked, CheckFailure> {
-    let docs = read_notes(path).map_err(|e| CheckFailure::Input { message: e.to_string(), kind: "input" })?;
+    let docs = read_notes(path).map_err(|error| CheckFailure::Input { error, kind: "input" })?;
     let spec_path = spec.cloned().or_else(|| {
         let default = path.join("checks.toml");
         (path.is_dir() && default.is_file()).then_some(default)
@@ -296,7 +328,7 @@ pub(crate) fn check_with_spec(
                     errors: vec![(error.line, error.col, error.message.clone())],
                 })
             }
-            Err(failure) => return Err(CheckFailure::Input { message: failure.message(), kind: "spec" }),
+            Err(SpecFailure::Unreadable(error)) => return Err(CheckFailure::Input { error, kind: "spec" }),
         },
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
@@ -322,7 +354,15 @@ fn run_check(args: &CheckArgs) -> i32 {
                 return book::run_book(args, &units)
             }
             Ok(_) => {}
-            Err(e) => return input_error(json, &format!("{}: cannot read: {e}", args.path.display()), "input"),
+            Err(e) => {
+                let w = crate::report::words(args.lang.into());
+                eprintln!("{}: {}: {}: {e}", w.error, args.path.display(), w.cannot_read);
+                return if json {
+                    json_error(&format!("{}: cannot read: {e}", args.path.display()), "input")
+                } else {
+                    EXIT_BAD_INPUT
+                };
+            }
         }
     }
     let lang = crate::report::Lang::from(args.lang);
@@ -333,7 +373,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     }
     let Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source } = match checked {
         Ok(checked) => checked,
-        Err(failure) => return failure.report(json),
+        Err(failure) => return failure.report(json, lang),
     };
     if args.verbose {
         eprintln!("{} {} {} {}", report.from_cache, w.of, report.summary.claims, w.from_the_cache);
@@ -423,7 +463,7 @@ fn strict_problems(
 fn run_report(args: &ReportArgs) -> i32 {
     let checked = match check_path(&args.path, args.spec.as_ref(), CheckOptions::default_run()) {
         Ok(checked) => checked,
-        Err(failure) => return failure.report(false),
+        Err(failure) => return failure.report(false, crate::report::Lang::En),
     };
     emit_parse_diagnostics(&checked.docs, &checked.parse_failures, Unparsed::CouldBeClaims, crate::report::Lang::En);
     let run = run_info(&args.path, checked.spec_path.as_deref(), &checked.spec_source);
@@ -524,15 +564,18 @@ fn input_error(json: bool, message: &str, kind: &str) -> i32 {
         eprintln!("error: {line}");
     }
     if json {
-        let value = serde_json::json!({
-            "schema": crate::report::JSON_SCHEMA,
-            "error": { "kind": kind, "message": message },
-        });
-        if let Err(code) = write_stdout(&(value.to_string() + "\n")) {
-            return code;
-        }
+        return json_error(message, kind);
     }
     EXIT_BAD_INPUT
+}
+
+/// The JSON error object on stdout (exit code 2).
+fn json_error(message: &str, kind: &str) -> i32 {
+    let value = serde_json::json!({
+        "schema": crate::report::JSON_SCHEMA,
+        "error": { "kind": kind, "message": message },
+    });
+    write_stdout(&(value.to_string() + "\n")).map_or_else(|code| code, |_| EXIT_BAD_INPUT)
 }
 
 /// Writes to stdout; a closed pipe (`| head`) or a full disk ends the run quietly, never in a
@@ -545,21 +588,21 @@ fn write_stdout(text: &str) -> Result<(), i32> {
 
 /// A spec that cannot be used: unreadable, or invalid at a position of its text.
 enum SpecFailure {
-    Unreadable(String),
+    Unreadable(InputError),
     Invalid { error: crate::spec::SpecError, text: String },
 }
 
 impl SpecFailure {
     fn message(&self) -> String {
         match self {
-            SpecFailure::Unreadable(message) => message.clone(),
+            SpecFailure::Unreadable(error) => error.to_string(),
             SpecFailure::Invalid { error, .. } => error.to_string(),
         }
     }
 }
 
 fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), SpecFailure> {
-    let text = read_text(path).map_err(|e| SpecFailure::Unreadable(e.to_string()))?;
+    let text = read_text(path).map_err(SpecFailure::Unreadable)?;
     match crate::spec::Spec::parse(&path.display().to_string(), &text) {
         Ok(spec) => Ok((spec, text)),
         Err(error) => Err(SpecFailure::Invalid { error, text }),

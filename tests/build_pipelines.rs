@@ -270,6 +270,7 @@ fn books_watch_mode_and_mdbook_speak_chinese_under_zh() {
     let out = derivcheck(&["check", ".", "--lang", "zh", "--format", "lines", "--no-cache"], dir.path(), None);
     let text = stdout(&out);
     assert!(text.contains("总计"), "{text}");
+    assert!(stderr(&out).contains("broken.md:3:4: 文件不是有效的 UTF-8"), "{}", stderr(&out));
     for line in text.lines() {
         let columns: Vec<&str> = line.split('\t').collect();
         let body = match columns.len() {

@@ -87,11 +87,11 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                 if json {
                     let error = serde_json::json!({ "kind": failure.kind(), "message": failure.message() });
                     chapters.push(serde_json::json!({ "path": shown, "error": error }));
-                    for line in failure.message().lines() {
-                        eprintln!("error: {line}");
+                    for line in failure.said(lang).lines() {
+                        eprintln!("{}: {line}", crate::report::words(lang).error);
                     }
                 } else {
-                    failure.report(false);
+                    failure.report(false, lang);
                     text.push_str(&format!("{shown}: {}\n", crate::report::words(lang).not_checked_see_above));
                 }
             }

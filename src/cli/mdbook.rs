@@ -134,7 +134,8 @@ fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usi
     let beside = source.parent().map(|d| d.join("checks.toml")).filter(|p| p.is_file());
     let spec_path = options.spec.clone().or(beside);
     let doc = Document::parse(&source.display().to_string(), content.to_string());
-    let checked = check_with_spec(vec![doc], spec_path, super::CheckOptions::default_run()).map_err(|f| f.message())?;
+    let checked =
+        check_with_spec(vec![doc], spec_path, super::CheckOptions::default_run()).map_err(|f| f.said(options.lang))?;
     let report = &checked.report;
     let findings = crate::report::diagnostic::of_claims(report, None, options.lang);
     let errors: Vec<_> = findings.iter().filter(|d| d.severity == crate::report::diagnostic::Severity::Error).collect();

@@ -71,7 +71,7 @@ fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
     let checked = match check_path(&args.path, args.spec.as_ref(), super::check_options(args)) {
         Ok(checked) => checked,
         Err(failure) => {
-            failure.report(false);
+            failure.report(false, crate::report::Lang::from(args.lang));
             return before.clone();
         }
     };

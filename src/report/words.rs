@@ -92,6 +92,11 @@ pub struct Words {
     pub exact_workers: &'static str,
     /// Around the lock file's path while another process does its CAS work.
     pub cas_wait: (&'static str, &'static str),
+    /// Inputs that cannot be read: after the path ({limit} in bytes).
+    pub cannot_read: &'static str,
+    pub not_utf8: &'static str,
+    pub too_large: &'static str,
+    pub no_notes: &'static str,
     /// A reading through recurrences ({recurrences}, {lag}), vectors coordinate by coordinate,
     /// and a trailing `\ldots` as older terms ({lag}); see [`Words::unrolled`].
     pub unrolled_words: (&'static str, &'static str, &'static str),
@@ -180,6 +185,10 @@ pub fn words(lang: Lang) -> Words {
             strict: "strict",
             error: "error",
             exact_workers: "bounded worker(s) started for exact work",
+            cannot_read: "cannot read",
+            not_utf8: "file is not valid UTF-8 (invalid byte sequence here)",
+            too_large: "larger than {limit} bytes; derivcheck reads notes and specs up to that size",
+            no_notes: "no notes found (a chapter folder holds `*.md` files)",
             cas_wait: (
                 "waiting for another derivcheck process to finish its CAS work (Symbolica's restricted mode allows one at a time; lock ",
                 ")",
@@ -251,6 +260,10 @@ pub fn words(lang: Lang) -> Words {
             strict: "严格模式",
             error: "错误",
             exact_workers: "个有界工作进程用于精确计算",
+            cannot_read: "无法读取",
+            not_utf8: "文件不是有效的 UTF-8（此处字节序列无效）",
+            too_large: "超过 {limit} 字节；derivcheck 只读取不超过该大小的笔记与 spec",
+            no_notes: "未找到笔记（章节文件夹中应有 `*.md` 文件）",
             cas_wait: ("正在等待另一个 derivcheck 进程完成其 CAS 计算（Symbolica 的受限模式一次只允许一个；锁文件 ", "）"),
             unrolled_words: (
                 "{recurrences} 展开到滞后 {lag}",
