@@ -840,6 +840,9 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
     };
     crate::sema::recurrence::map(e, &mut |x| {
         let ExprKind::Subscript { base, index } = &x.kind else { return None };
+        if !names_a_variable(index) {
+            return None;
+        }
         let (body, param) = family(&base.symbol_key()?)?;
         let put =
             Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(index.clone()) }, index.span);
@@ -849,6 +852,13 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
         });
         Some(Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) }, x.span))
     })
+}
+
+/// Does a subscript name a random variable (a capital letter: `X`, `aX+b`)? `\sigma_{ij}` beside
+/// `\sigma_X = …` is another name, not the family's moment.
+fn names_a_variable(e: &Expr) -> bool {
+    e.symbol_key().is_some_and(|k| k.len() == 1 && k.chars().all(|c| c.is_ascii_uppercase()))
+        || e.children().any(names_a_variable)
 }
 
 /// Does the independence the words state give the family a claim holds on? Independent and
@@ -1532,6 +1542,16 @@ mod tests {
 
     fn expr(tex: &str) -> Expr {
         parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+    }
+
+    #[test]
+    fn a_moment_subscript_names_a_random_variable() {
+        let subscript = |tex: &str| match expr(tex).kind {
+            ExprKind::Subscript { index, .. } => names_a_variable(&index),
+            other => panic!("{other:?}"),
+        };
+        assert!(subscript(r"\mu_X") && subscript(r"\mu_{aX+b}") && subscript(r"\sigma_{X+Y}"));
+        assert!(!subscript(r"\sigma_{ij}") && !subscript(r"\mu_0") && !subscript(r"\sigma_{\mathrm{in}}"));
     }
 
     /// A section from a spec in TOML, definitions `key=body` and one claim `lhs=rhs`.
