@@ -786,14 +786,14 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             Some(other(Reading::RandomOrConstant, Some(letter), domains))
         }
         // The words state the independence under which it holds: verified under it, said so.
-        Outcome::Fails { holds_when: Some(family), variables, domains, .. }
+        Outcome::Fails { holds_when: Some(family), holds_checked, variables, domains, .. }
             if stated_covers(claim.reading.independence, family) && variables.len() > 1 =>
         {
             let verdict = Verdict::new(
                 Status::Verified,
                 Some(Method::Distributions),
                 domains,
-                Reason::Checked { assignments: probability::DRAWS, rounded: false },
+                Reason::Checked { assignments: holds_checked, rounded: false },
             );
             Some(Verdict { assuming: vec![independence_tex(family, &variables)], ..verdict })
         }

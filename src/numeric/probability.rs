@@ -47,6 +47,8 @@ pub enum Outcome {
         /// The special family under which the claim holds, if one does: a condition the words
         /// may state.
         holds_when: Option<Family>,
+        /// How many assignments of the free values were checked under `holds_when` (0 without).
+        holds_checked: usize,
         /// A side with no probability or expectation in it: a value the text gives the
         /// distribution (`P(H=1) = 0.0015`), not an identity.
         specifies: bool,
@@ -681,6 +683,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
                     point: vec![],
                     domains,
                     holds_when: None,
+                    holds_checked: 0,
                     specifies: false,
                     random_letter: maybe_random.first().cloned(),
                     variables,
@@ -689,14 +692,19 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             Outcome::Holds { values, domains }
         }
         Compared::Differs { lhs, rhs, point } => {
-            let holds_when = [Family::Independent, Family::IndependentIdentical, Family::ZeroOne]
-                .into_iter()
-                .find(|f| matches!(claim.compare(&[], Draw::Special(*f), 3), Compared::Holds { .. }));
+            let special =
+                [Family::Independent, Family::IndependentIdentical, Family::ZeroOne].into_iter().find_map(|f| {
+                    match claim.compare(&[], Draw::Special(f), 3) {
+                        Compared::Holds { values } => Some((f, values)),
+                        _ => None,
+                    }
+                });
+            let (holds_when, holds_checked) = (special.map(|(f, _)| f), special.map_or(0, |(_, n)| n));
             let random_letter = (!maybe_random.is_empty()
                 && matches!(claim.compare(&maybe_random, Draw::Joint, 4), Compared::Holds { .. }))
             .then(|| maybe_random[0].clone());
             let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
-            Outcome::Fails { lhs, rhs, point, domains, holds_when, specifies, random_letter, variables }
+            Outcome::Fails { lhs, rhs, point, domains, holds_when, holds_checked, specifies, random_letter, variables }
         }
     }
 }
