@@ -180,16 +180,17 @@ enum Format {
     Json,
 }
 
-/// Why an input could not be read.
+/// Why an input could not be read. It displays in English (the JSON error object's message);
+/// [`InputError::said`] says it in the run's language, from the same word tables.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    #[error("{path}: cannot read: {source}")]
+    #[error("{}", self.said(crate::report::Lang::En))]
     Io { path: String, source: std::io::Error },
-    #[error("{path}:{line}:{col}: file is not valid UTF-8 (invalid byte sequence here)")]
+    #[error("{}", self.said(crate::report::Lang::En))]
     NotUtf8 { path: String, line: usize, col: usize },
-    #[error("{path}: larger than {limit} bytes; derivcheck reads notes and specs up to that size")]
+    #[error("{}", self.said(crate::report::Lang::En))]
     TooLarge { path: String, limit: u64 },
-    #[error("{path}: no notes found (a chapter folder holds `*.md` files)")]
+    #[error("{}", self.said(crate::report::Lang::En))]
     NoNotes { path: String },
 }
 
@@ -354,14 +355,9 @@ fn run_check(args: &CheckArgs) -> i32 {
                 return book::run_book(args, &units)
             }
             Ok(_) => {}
-            Err(e) => {
-                let w = crate::report::words(args.lang.into());
-                eprintln!("{}: {}: {}: {e}", w.error, args.path.display(), w.cannot_read);
-                return if json {
-                    json_error(&format!("{}: cannot read: {e}", args.path.display()), "input")
-                } else {
-                    EXIT_BAD_INPUT
-                };
+            Err(source) => {
+                let error = InputError::Io { path: args.path.display().to_string(), source };
+                return CheckFailure::Input { error, kind: "input" }.report(json, args.lang.into());
             }
         }
     }
