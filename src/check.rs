@@ -8,7 +8,7 @@
 //! a counterexample. Runs on the CAS worker thread.
 
 use crate::cas::{self, Agreement, Symbolic};
-use crate::eval::{free_indices, index_assignments, Budget, Caches, Env, EvalError, Instance};
+use crate::eval::{free_indices, index_assignments, Budget, Caches, Env, EvalError, EvalErrorKind, Instance};
 pub use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
 use crate::modular::{self, Outcome};
 pub use cache::{fingerprint, VerdictCache};
@@ -1335,7 +1335,7 @@ fn symbolic_inline(
                 }
                 Err(e) if e.refutes() => return refuted_by_shape(&e, claim, sizes_text, sizes, env),
                 Err(e) => {
-                    let inconsistent = matches!(e, EvalError::Inconsistent { .. });
+                    let inconsistent = matches!(e.kind, EvalErrorKind::Inconsistent { .. });
                     return Verdict {
                         inconsistent,
                         focus: focus_of(&e, claim),

@@ -26,7 +26,7 @@ use crate::notes::{Document, Mark};
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;
-pub use scope::{Assumption, Decl, Definition, FunctionKind, Scope};
+pub use scope::{Assumption, Decl, Definition, FunctionKind, IndexRange, Scope, Shape};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -426,7 +426,7 @@ impl<'a> SectionBuilder<'a> {
                     spec.sizes.insert(dim.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
                 }
             }
-            spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, dims.to_vec()));
+            spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, Shape::new(dims[0].clone(), dims[1].clone())));
         }
         let mut letters = std::collections::BTreeSet::new();
         let mut bounded: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
@@ -450,14 +450,14 @@ impl<'a> SectionBuilder<'a> {
             }
             if let ([bound], false) = (bounds.iter().collect::<Vec<_>>().as_slice(), given(spec, letter)) {
                 if spec.sizes.contains_key(*bound) {
-                    spec.index.insert(letter.clone(), toml::Spanned::new(0..0, (*bound).clone()));
+                    spec.index.insert(letter.clone(), toml::Spanned::new(0..0, IndexRange::Size((*bound).clone())));
                 }
             }
         }
         for letter in letters {
             let taken = spec.index.contains_key(&letter) || spec.sizes.contains_key(&letter);
             if !taken {
-                spec.index.insert(letter, toml::Spanned::new(0..0, crate::spec::AUTO_RANGE.to_string()));
+                spec.index.insert(letter, toml::Spanned::new(0..0, IndexRange::Auto));
             }
         }
         // A vector the notes write whole (bold, in softmax, under a norm) and by entries `o_j`
@@ -468,11 +468,16 @@ impl<'a> SectionBuilder<'a> {
             collect_single_entries(e, &mut entries);
         }
         for (key, letters) in entries {
-            let ranges: std::collections::BTreeSet<&String> =
-                letters.iter().filter_map(|l| spec.index.get(l).map(|r| r.get_ref())).collect();
+            let ranges: std::collections::BTreeSet<&String> = letters
+                .iter()
+                .filter_map(|l| match spec.index.get(l).map(|r| r.get_ref()) {
+                    Some(IndexRange::Size(size)) => Some(size),
+                    _ => None,
+                })
+                .collect();
             if let ([size], true) = (ranges.into_iter().collect::<Vec<_>>().as_slice(), matrix_like.contains(&key)) {
                 if spec.sizes.contains_key(*size) && !declared(spec, &key) {
-                    spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, vec![(*size).clone(), "1".into()]));
+                    spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, Shape::new((*size).clone(), "1")));
                 }
             }
         }
@@ -500,9 +505,8 @@ impl<'a> SectionBuilder<'a> {
         let canonical = |k: &String| crate::syntax::canonical_key(k).unwrap_or_else(|_| k.clone());
         let mut declared: BTreeMap<String, [String; 2]> = BTreeMap::new();
         for (k, shape) in &spec.matrix {
-            if let [rows, cols] = shape.get_ref().as_slice() {
-                declared.insert(canonical(k), [rows.clone(), cols.clone()]);
-            }
+            let Shape { rows, cols } = shape.get_ref().clone();
+            declared.insert(canonical(k), [rows, cols]);
         }
         for (k, n) in &spec.identity {
             declared.insert(canonical(k), [n.clone(), n.clone()]);
@@ -569,8 +573,8 @@ impl<'a> SectionBuilder<'a> {
             if shape.identity {
                 spec.identity.insert(shape.key.clone(), shape.rows.clone());
             } else {
-                spec.matrix
-                    .insert(shape.key.clone(), toml::Spanned::new(0..0, vec![shape.rows.clone(), shape.cols.clone()]));
+                let both = Shape::new(shape.rows.clone(), shape.cols.clone());
+                spec.matrix.insert(shape.key.clone(), toml::Spanned::new(0..0, both));
             }
         }
         self.inferred = inferred;
@@ -608,7 +612,11 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         self.add_spec_definitions();
-        for def in std::mem::take(&mut self.inherited) {
+        // The earlier sections' definitions come out of a map: take them in one order, so that
+        // the shadowing list (and the report) is the same on every run.
+        let mut inherited = std::mem::take(&mut self.inherited);
+        inherited.sort_by(|a, b| a.key.cmp(&b.key));
+        for def in inherited {
             let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
             let redefinition = formulas.iter().find_map(|f| {
@@ -628,6 +636,7 @@ impl<'a> SectionBuilder<'a> {
                 self.defs.push(Definition { inherited: true, ..def });
             }
         }
+        self.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
         for f in formulas {
             self.add_formula(f);
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.written));

@@ -34,17 +34,17 @@ pub struct SectionSpec {
     pub crosscheck: BTreeMap<String, Spanned<Vec<i64>>>,
     /// Index letters and their ranges: `r = "N"` (1..N), `i = "n"`, or `"auto"`.
     #[serde(default)]
-    pub index: BTreeMap<String, Spanned<String>>,
+    pub index: BTreeMap<String, Spanned<IndexRange>>,
     /// Index sets written `J_i`: `J = "causal"` (1..=i) or `J = "all"` (the whole range of the index).
     #[serde(default)]
-    pub sets: BTreeMap<String, Spanned<String>>,
+    pub sets: BTreeMap<String, Spanned<SetKind>>,
     /// Matrices and vectors with their shapes in size parameters: `X = ["n", "d"]`, `x = ["n", "1"]`.
     #[serde(default)]
-    pub matrix: BTreeMap<String, Spanned<Vec<String>>>,
+    pub matrix: BTreeMap<String, Spanned<Shape>>,
     /// Families of matrices or vectors, one per index value: `q = ["2", "1"]` makes `q_i` a 2×1
     /// leaf vector for each i.
     #[serde(default)]
-    pub family: BTreeMap<String, Spanned<Vec<String>>>,
+    pub family: BTreeMap<String, Spanned<Shape>>,
     /// The scalar loss that bars differentiate: `\bar Y` is ∂L/∂Y for `loss = 'L'`. Upstream
     /// gradients (the bar of a module's output) are declared as leaf matrices.
     #[serde(default)]
@@ -70,7 +70,7 @@ pub struct SectionSpec {
     /// `F = "vector"` (a generic map from vectors to vectors of the same length), or
     /// `R = "rotation"` (the 2×2 rotation by an angle).
     #[serde(default)]
-    pub functions: BTreeMap<String, Spanned<String>>,
+    pub functions: BTreeMap<String, Spanned<FunctionKind>>,
     /// Definitions the notes only state in words, in TeX: `p_j=\frac{e^{\ell_j}}{\sum_r e^{\ell_r}}`.
     #[serde(default)]
     pub define: Vec<Spanned<String>>,
@@ -171,18 +171,137 @@ fn text_position_of(text: &str, needle: &str) -> usize {
     ["'", "\""].iter().find_map(|q| text.find(&format!("{q}{needle}{q}"))).or_else(|| text.find(needle)).unwrap_or(0)
 }
 
-/// A declared index range that is to be read off the shapes the index is used with.
-pub const AUTO_RANGE: &str = "auto";
+/// The range of a spec's `index` letter: 1..=size.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(from = "String")]
+pub enum IndexRange {
+    /// A size's name or a number: `"N"`, `"3"`.
+    Size(String),
+    /// `"auto"`: read off the shapes the index is used with.
+    Auto,
+}
+
+impl From<String> for IndexRange {
+    fn from(text: String) -> IndexRange {
+        if text == "auto" {
+            IndexRange::Auto
+        } else {
+            IndexRange::Size(text)
+        }
+    }
+}
 
 /// The largest size a spec may ask for (`n = [..]`, a cross-check size, a shape's number).
 pub const MAX_SIZE: i64 = 256;
 /// The most combinations of size values one section may ask to check.
 pub const MAX_SIZE_COMBINATIONS: usize = 256;
 
-/// The kinds a spec's `sets` entry may have.
-pub const SET_KINDS: [&str; 2] = ["causal", "all"];
-/// The kinds a spec's `functions` entry may have.
-pub const FUNCTION_KINDS: [&str; 3] = ["elementwise", "vector", "rotation"];
+/// What a spec's `sets` entry makes of `J_i`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub enum SetKind {
+    /// `causal`: 1..=i.
+    Causal,
+    /// `all`: the whole range of the index.
+    All,
+}
+
+/// What a spec's `functions` entry says a letter is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub enum FunctionKind {
+    /// σ: applied entry by entry; σ' is its derivative.
+    Elementwise,
+    /// F: vectors to vectors of the same length, each output depending on every input.
+    Vector,
+    /// R(θ): the 2×2 rotation matrix by θ.
+    Rotation,
+}
+
+/// A matrix's shape, `[rows, columns]`: each a size's name or a positive number.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "Vec<String>")]
+pub struct Shape {
+    pub rows: String,
+    pub cols: String,
+}
+
+impl Shape {
+    pub fn new(rows: impl Into<String>, cols: impl Into<String>) -> Shape {
+        Shape { rows: rows.into(), cols: cols.into() }
+    }
+
+    pub fn dims(&self) -> [&String; 2] {
+        [&self.rows, &self.cols]
+    }
+}
+
+/// A spec value spelled by one of a few words: the words, in one table per kind.
+trait Spelled: Copy + PartialEq + 'static {
+    const WHAT: &'static str;
+    const WORDS: &'static [(&'static str, Self)];
+
+    fn read(text: &str) -> Result<Self, String> {
+        Self::WORDS.iter().find(|(w, _)| *w == text).map(|(_, k)| *k).ok_or_else(|| {
+            let list: Vec<&str> = Self::WORDS.iter().map(|(w, _)| *w).collect();
+            format!("{} kind `{text}`: the kinds are {}", Self::WHAT, list.join(", "))
+        })
+    }
+
+    fn word(self) -> &'static str {
+        Self::WORDS.iter().find(|(_, k)| *k == self).map_or("?", |(w, _)| w)
+    }
+}
+
+impl Spelled for SetKind {
+    const WHAT: &'static str = "set";
+    const WORDS: &'static [(&'static str, Self)] = &[("causal", SetKind::Causal), ("all", SetKind::All)];
+}
+
+impl Spelled for FunctionKind {
+    const WHAT: &'static str = "function";
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("elementwise", FunctionKind::Elementwise),
+        ("vector", FunctionKind::Vector),
+        ("rotation", FunctionKind::Rotation),
+    ];
+}
+
+impl TryFrom<String> for SetKind {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::read(&text)
+    }
+}
+
+impl TryFrom<String> for FunctionKind {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::read(&text)
+    }
+}
+
+impl std::fmt::Display for SetKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl std::fmt::Display for FunctionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl TryFrom<Vec<String>> for Shape {
+    type Error = String;
+    fn try_from(dims: Vec<String>) -> Result<Self, String> {
+        match <[String; 2]>::try_from(dims) {
+            Ok([rows, cols]) => Ok(Shape { rows, cols }),
+            Err(dims) => Err(format!("a shape must be two sizes [rows, columns], not {dims:?}")),
+        }
+    }
+}
 
 impl Spec {
     /// The 1-based line and column of a byte offset in the spec's text.
@@ -284,14 +403,7 @@ impl Spec {
                 }
             }
             for (name_tex, shape) in section.matrix.iter().chain(&section.family) {
-                if shape.get_ref().len() != 2 {
-                    let message = format!(
-                        "section {name}: the shape of `{name_tex}` must be two sizes [rows, columns], not {:?}",
-                        shape.get_ref()
-                    );
-                    return Err(error_at(shape.span().start, message));
-                }
-                for dim in shape.get_ref() {
+                for dim in shape.get_ref().dims() {
                     let number = dim.parse::<i64>().ok();
                     if number.is_some_and(|n| n > MAX_SIZE) {
                         let message = format!(
@@ -320,22 +432,9 @@ impl Spec {
                     return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
                 }
             }
-            let kinds = section.sets.iter().map(|e| ("set", e, &SET_KINDS[..]));
-            for (what, (entry, kind), allowed) in
-                kinds.chain(section.functions.iter().map(|e| ("function", e, &FUNCTION_KINDS[..])))
-            {
-                if !allowed.contains(&kind.get_ref().as_str()) {
-                    let message = format!(
-                        "section {name}: {what} `{entry}` has kind `{}`; the kinds are {}",
-                        kind.get_ref(),
-                        allowed.join(", ")
-                    );
-                    return Err(error_at(kind.span().start, message));
-                }
-            }
             for (letter, range) in &section.index {
-                let text = range.get_ref().as_str();
-                let known = self.size_names(name).any(|s| s == text) || text == AUTO_RANGE;
+                let IndexRange::Size(text) = range.get_ref() else { continue };
+                let known = self.size_names(name).any(|s| s == text);
                 if !known && text.parse::<i64>().is_err() {
                     let message =
                         format!("section {name}: index `{letter}` ranges over `{text}`, which is not a declared size");
@@ -409,7 +508,7 @@ claims = [{ name = "shift", tex = 'a=b' }]
         let spec = Spec::parse("c.toml", text).unwrap();
         let s = spec.section("15.1").unwrap();
         assert_eq!(s.sizes["N"].get_ref(), &vec![2, 3]);
-        assert_eq!(s.index["j"].get_ref(), "N");
+        assert_eq!(s.index["j"].get_ref(), &IndexRange::Size("N".into()));
         assert_eq!(s.define.len(), 1);
         let tex = spec.tex(text, &s.define[0]);
         assert_eq!(tex.line, 6);
@@ -429,6 +528,27 @@ claims = [{ name = "shift", tex = 'a=b' }]
         let err = Spec::parse("c.toml", "[section.\"15.1\"]\nbogus = 1\n").unwrap_err();
         assert_eq!(err.line, 2);
         assert!(err.message.contains("bogus"), "{}", err.message);
+    }
+
+    #[test]
+    fn kinds_and_shapes_are_typed_when_read() {
+        let spec = Spec::parse(
+            "c.toml",
+            "[section.\"1\"]\nsizes = { n = [2] }\nsets = { J = \"causal\" }\nfunctions = { F = \"vector\" }\nmatrix = { X = [\"n\", \"1\"] }\n",
+        )
+        .unwrap();
+        let s = spec.section("1").unwrap();
+        assert_eq!(*s.sets["J"].get_ref(), SetKind::Causal);
+        assert_eq!(*s.functions["F"].get_ref(), FunctionKind::Vector);
+        assert_eq!(s.matrix["X"].get_ref(), &Shape::new("n", "1"));
+        let err = Spec::parse("c.toml", "[section.\"1\"]\nfunctions = { F = \"vectr\" }\n").unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+        assert!(err.message.contains("the kinds are elementwise, vector, rotation"), "{}", err.message);
+        let err = Spec::parse("c.toml", "[section.\"1\"]\nsets = { J = \"past\" }\n").unwrap_err();
+        assert!(err.message.contains("set kind `past`"), "{}", err.message);
+        let err = Spec::parse("c.toml", "[section.\"1\"]\nmatrix = { X = [\"2\", \"2\", \"2\"] }\n").unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+        assert!(err.message.contains("two sizes [rows, columns]"), "{}", err.message);
     }
 
     #[test]

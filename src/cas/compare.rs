@@ -13,7 +13,7 @@
 
 use super::{euler, Symbolic, EULER_NAME};
 use crate::eval::Instance;
-use crate::eval::{EvalError, Value};
+use crate::eval::{EvalError, EvalErrorKind, Value};
 use crate::model::NotRead;
 use crate::model::{Method, Mismatch};
 use crate::syntax::ast::Span;
@@ -90,10 +90,10 @@ pub fn compare(
             // An exact zero is cross-checked at one random point: a disagreement is a bug in
             // the CAS path, surfaced loudly rather than reported as a proof.
             if let Some(m) = numeric_mismatch(inst, &l.data[k], &r.data[k], seed ^ 0x9e37, span, 1)? {
-                return Err(EvalError::Inconsistent {
+                return Err(EvalErrorKind::Inconsistent {
                     detail: format!("normal form is 0 but the sides differ numerically ({} vs {})", m.lhs, m.rhs),
-                    span,
-                });
+                }
+                .at(span));
             }
             continue;
         }
@@ -134,7 +134,7 @@ fn transposed_hint(lhs: &Value<Atom>, rhs: &Value<Atom>, span: Span) -> Option<E
     }
     let t = rhs.transpose();
     let equal = lhs.data.iter().zip(&t.data).all(|(a, b)| guarded_normal_form(&(a - b)).is_some_and(|n| n.is_zero()));
-    equal.then(|| EvalError::TransposedLayout { left: lhs.shape(), right: rhs.shape(), span })
+    equal.then(|| EvalErrorKind::TransposedLayout { left: lhs.shape(), right: rhs.shape() }.at(span))
 }
 
 fn stretch(v: &Value<Atom>, (rows, cols): (usize, usize)) -> Value<Atom> {
@@ -484,11 +484,10 @@ fn evaluate(a: &Atom, point: &Point, span: Span) -> Result<Option<Complex<Float>
     match value {
         Ok(Ok(v)) if v.re.to_f64().is_finite() && v.im.to_f64().is_finite() => Ok(Some(v)),
         Ok(Ok(_)) | Err(_) => Ok(None),
-        Ok(Err(e)) => Err(EvalError::Unsupported {
-            category: NotRead::Numeric,
-            what: format!("numeric evaluation ({e:?})"),
-            span,
-        }),
+        Ok(Err(e)) => {
+            Err(EvalErrorKind::Unsupported { category: NotRead::Numeric, what: format!("numeric evaluation ({e:?})") }
+                .at(span))
+        }
     }
 }
 
@@ -525,11 +524,11 @@ fn numeric_mismatch(
     while evaluated < points {
         drawn += 1;
         if drawn > points + REDRAWS {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Numeric,
                 what: "numeric evaluation: the sides are undefined at every point tried".into(),
-                span,
-            });
+            }
+            .at(span));
         }
         let point = random_point(&unknowns, &mut rng, drawn - 1);
         let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else { continue };
@@ -559,11 +558,11 @@ fn at_some_point(
             return Ok(mismatch(inst, &l, &r, &point));
         }
     }
-    Err(EvalError::Unsupported {
+    Err(EvalErrorKind::Unsupported {
         category: NotRead::Numeric,
         what: "numeric evaluation: the sides are undefined at every point tried".into(),
-        span,
-    })
+    }
+    .at(span))
 }
 
 /// A side printed to some decimals against a constant: equal within the printed precision.
@@ -576,11 +575,11 @@ fn rounded(
 ) -> Result<Option<Mismatch>, EvalError> {
     let point = Vec::new();
     let (Some(l), Some(r)) = (evaluate(lhs, &point, span)?, evaluate(rhs, &point, span)?) else {
-        return Err(EvalError::Unsupported {
+        return Err(EvalErrorKind::Unsupported {
             category: NotRead::Numeric,
             what: "numeric evaluation of a printed value".into(),
-            span,
-        });
+        }
+        .at(span));
     };
     let gap = (l.clone() - r.clone()).norm().re.to_f64();
     if gap <= tolerance * (1.0 + 1e-12) {

@@ -107,7 +107,7 @@ fn euler_symbol() -> Symbol {
     }
 }
 
-use crate::eval::{derivative_layout, sanitize, Backend, Elementary, EvalError, Scalar, Value};
+use crate::eval::{derivative_layout, sanitize, Backend, Elementary, EvalError, EvalErrorKind, Scalar, Value};
 use crate::model::NotRead;
 use crate::syntax::ast::Span;
 use symbolica::prelude::*;
@@ -237,7 +237,7 @@ impl Backend for Symbolic {
 
     fn differential(&self, leaf: &Atom, span: Span) -> Result<Atom, EvalError> {
         let AtomView::Var(v) = leaf.as_view() else {
-            return Err(EvalError::NotALeaf { what: leaf.to_string(), span });
+            return Err(EvalErrorKind::NotALeaf { what: leaf.to_string() }.at(span));
         };
         Ok(Atom::var(symbol!(format!("d{}", v.get_symbol().get_stripped_name()).as_str())))
     }
@@ -254,10 +254,12 @@ pub fn under_assumptions(
 ) -> Result<(Value<Atom>, Value<Atom>), EvalError> {
     let mut solved: Vec<(Atom, Atom)> = Vec::new();
     for assumption in &inst.scope().assumptions {
-        let unusable = |why: String| EvalError::Unsupported {
-            category: NotRead::NeedsSpec,
-            what: format!("the assumption `{}` ({}) {why}", assumption.tex, assumption.origin),
-            span,
+        let unusable = |why: String| {
+            EvalErrorKind::Unsupported {
+                category: NotRead::NeedsSpec,
+                what: format!("the assumption `{}` ({}) {why}", assumption.tex, assumption.origin),
+            }
+            .at(span)
         };
         let mut residual = inst.residual(assumption, env).map_err(|e| unusable(format!("cannot be evaluated: {e}")))?;
         for (variable, value) in &solved {
@@ -321,7 +323,7 @@ fn leaf_symbols(x: &Value<Atom>, span: Span) -> Result<Vec<Symbol>, EvalError> {
         .iter()
         .map(|a| match a.as_view() {
             AtomView::Var(v) => Ok(v.get_symbol()),
-            _ => Err(EvalError::NotALeaf { what: a.to_string(), span }),
+            _ => Err(EvalErrorKind::NotALeaf { what: a.to_string() }.at(span)),
         })
         .collect()
 }

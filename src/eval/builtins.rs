@@ -5,9 +5,9 @@
 use super::instance::{Env, Instance};
 use super::scalar::{Backend, Elementary, Scalar};
 use super::value::Value;
-use super::EvalError;
+use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
-use crate::sema::scope::{Decl, FunctionKind};
+use crate::sema::scope::{Decl, FunctionKind, SetKind};
 use crate::syntax::ast::{Expr, ExprKind, Function, RelOp, Span};
 
 impl<B: Backend> Instance<'_, B> {
@@ -20,10 +20,12 @@ impl<B: Backend> Instance<'_, B> {
     ) -> Result<Value<B::S>, EvalError> {
         if let Some(sup) = &func.sup {
             // `\sin^2 x` is (sin x)², entry by entry; `\sin^{-1}` (arcsine) is not read.
-            let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| EvalError::Unsupported {
-                category: NotRead::Outside,
-                what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::explicit_tex(sup, &|_| false)),
-                span,
+            let n = self.integer(sup, env).ok().filter(|n| *n >= 1).ok_or_else(|| {
+                EvalErrorKind::Unsupported {
+                    category: NotRead::Outside,
+                    what: format!("`\\{}^{{{}}}`", func.name, crate::syntax::print::explicit_tex(sup, &|_| false)),
+                }
+                .at(span)
             })?;
             let plain = Function { sup: None, ..func.clone() };
             return Ok(self.apply(&plain, args, span, env)?.map(|v| v.power(&B::S::int(n))));
@@ -39,20 +41,20 @@ impl<B: Backend> Instance<'_, B> {
             return self.factorial(n, span, env);
         }
         let [arg] = args else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("{} with {} arguments", func.name, args.len()),
-                span,
-            });
+            }
+            .at(span));
         };
         if let Some(key) = crate::syntax::ast::applied_key(&func.name, arg).filter(|k| self.scope.defs.contains_key(k))
         {
             if func.primes > 0 {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Outside,
                     what: format!("`{}'` of a function defined component-wise", func.name),
-                    span,
-                });
+                }
+                .at(span));
             }
             return self.named(&key, arg, env);
         }
@@ -61,8 +63,8 @@ impl<B: Backend> Instance<'_, B> {
             ("softmax", None, 0) => Ok(self.softmax(&value, None)),
             ("softmax", Some(set), 0) => {
                 let key = set.symbol_key().unwrap_or_default();
-                let kind = self.set_kind(&key, set.span)?.to_string();
-                Ok(self.softmax(&value, Some(kind.as_str())))
+                let kind = self.set_kind(&key, set.span)?;
+                Ok(self.softmax(&value, Some(kind)))
             }
             (name, None, 0) => self.plain_function(name, value, span),
             (name, None, 1) if is_entrywise(name) => {
@@ -72,26 +74,28 @@ impl<B: Backend> Instance<'_, B> {
                     inner.plain_function(name, t, span)
                 })
             }
-            (name, Some(_), _) => Err(EvalError::Unsupported {
+            (name, Some(_), _) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("the function `{name}` with a subscript"),
-                span,
-            }),
-            (name, _, _) => Err(EvalError::Unsupported {
+            }
+            .at(span)),
+            (name, _, _) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("`{name}` with {} primes", func.primes),
-                span,
-            }),
+            }
+            .at(span)),
         }
     }
 
     /// `\binom{n}{k}` for a whole number k (written, or a size or index with a value):
     /// n(n−1)⋯(n−k+1)/k!, so n may be any scalar. A k with no whole value is refused.
     fn binomial(&self, n: &Expr, k: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        let k = self.integer(k, env).ok().filter(|k| (0..=40).contains(k)).ok_or_else(|| EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: "a binomial coefficient whose lower entry is not a whole number here".into(),
-            span,
+        let k = self.integer(k, env).ok().filter(|k| (0..=40).contains(k)).ok_or_else(|| {
+            EvalErrorKind::Unsupported {
+                category: NotRead::Outside,
+                what: "a binomial coefficient whose lower entry is not a whole number here".into(),
+            }
+            .at(span)
         })?;
         let upper = self.eval(n, env)?;
         let n = upper.as_scalar(span, "the upper entry of a binomial coefficient")?;
@@ -105,10 +109,12 @@ impl<B: Backend> Instance<'_, B> {
     /// `n!` of a whole number n (up to 40) that the notes or spec give; otherwise refused, never
     /// extended to other numbers.
     fn factorial(&self, n: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
-        let n = self.integer(n, env).ok().filter(|n| (0..=40).contains(n)).ok_or_else(|| EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: "a factorial of a number not known to be whole here".into(),
-            span,
+        let n = self.integer(n, env).ok().filter(|n| (0..=40).contains(n)).ok_or_else(|| {
+            EvalErrorKind::Unsupported {
+                category: NotRead::Outside,
+                what: "a factorial of a number not known to be whole here".into(),
+            }
+            .at(span)
         })?;
         Ok(Value::scalar((1..=n).fold(B::S::int(1), |acc, j| acc.times(&B::S::int(j)))))
     }
@@ -152,21 +158,21 @@ impl<B: Backend> Instance<'_, B> {
                 Ok(Value::from_fn(n, n, |i, j| if i == j { value.data[i].clone() } else { B::S::int(0) }))
             }
             "shape" => Ok(Value::matrix(1, 2, vec![B::S::int(value.rows as i64), B::S::int(value.cols as i64)])),
-            _ => Err(EvalError::Unsupported {
+            _ => Err(EvalErrorKind::Unsupported {
                 category: NotRead::NotUnderstood,
                 what: format!("not understood: the function `{name}`"),
-                span,
-            }),
+            }
+            .at(span)),
         }
     }
 
     /// Softmax: of a vector, over all its entries (either orientation); of a matrix, row by row;
     /// with a `causal` mask row i uses only columns 1..=i (the rest are 0).
-    fn softmax(&self, s: &Value<B::S>, mask: Option<&str>) -> Value<B::S> {
+    fn softmax(&self, s: &Value<B::S>, mask: Option<SetKind>) -> Value<B::S> {
         if s.cols == 1 && s.rows > 1 && mask.is_none() {
             return self.softmax(&s.transpose(), None).transpose();
         }
-        let allowed = |i: usize, j: usize| mask != Some("causal") || j <= i;
+        let allowed = |i: usize, j: usize| mask != Some(SetKind::Causal) || j <= i;
         let shifts: Vec<B::S> = (0..s.rows)
             .map(|i| {
                 B::S::softmax_shift(
@@ -205,33 +211,33 @@ impl<B: Backend> Instance<'_, B> {
             return self.apply_unknown(&key, primes, args, span, env);
         }
         if primes > 1 {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("`{key}` with {primes} primes here"),
-                span,
-            });
+            }
+            .at(span));
         }
         if self.scope.defs.get(&key).is_some_and(|d| d.function) {
             return self.apply_defined(&key, primes, args, span, env);
         }
         let Some(Decl::Function(kind)) = self.scope.decls.get(&key) else {
             if primes > 0 {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::NeedsSpec,
                     what: format!("`{key}'`: {key} is not a function defined in the notes or declared in the spec"),
-                    span,
-                });
+                }
+                .at(span));
             }
             let [one] = args else {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Malformed,
                     what: format!("`{key}(…)` with {} arguments", args.len()),
-                    span,
-                });
+                }
+                .at(span));
             };
             if !self.resolves(&key, env) && self.adjoint_target(head).is_none() && !self.scope.values.contains(&key) {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
-                return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
             }
             // `\phi(\mathbf x)` of a letter nothing defines: a map of the vector, far more often
             // than a number times it.
@@ -243,30 +249,30 @@ impl<B: Backend> Instance<'_, B> {
                 [one, base].iter().any(|e| e.symbol_key().is_some_and(|k| self.scope.matrix_like.contains(&k)));
             if vector_argument && !self.resolves(&key, env) && !self.scope.pinned {
                 let what = format!("`{key}(…)` of a vector: {key} is neither defined nor declared, so this could be a function of the vector or a number times it");
-                return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
             }
             if postfixed {
                 let what = format!("`{key}(…)` with a subscript or power after the parentheses: as a product of {key} and the parenthesis, the subscript or power would belong to the parenthesis only (write `{key}\\,(…)` or declare {key} a function)");
-                return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
             }
             let product = self.eval(func, env)?.matmul(&self.eval(one, env)?, span);
             // Where the shapes refuse the product and no spec pins the letter's meaning, the
             // other reading, an application, is as plausible: no verdict (`p(\mathbf z)` of a
             // vector p).
             return match product {
-                Err(EvalError::ShapeMismatch { .. }) if !self.scope.pinned => {
+                Err(EvalError { kind: EvalErrorKind::ShapeMismatch { .. }, .. }) if !self.scope.pinned => {
                     let what = format!("`{key}(…)`: as a product of {key} and the parenthesis the shapes do not fit, so this may be a function application (define {key} as a function, or declare it in the spec)");
-                    Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span })
+                    Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span))
                 }
                 other => other,
             };
         };
         let [arg] = args else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("`{key}` with {} arguments", args.len()),
-                span,
-            });
+            }
+            .at(span));
         };
         let x = self.eval(arg, env)?;
         match kind {
@@ -295,7 +301,7 @@ impl<B: Backend> Instance<'_, B> {
         }
         if variables.is_empty() || (primes > 0 && variables.len() != 1) {
             let what = format!("`{key}` with {primes} prime(s) and {} variables: which derivative?", variables.len());
-            return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
         }
         let mut partials = vec![0u32; variables.len()];
         partials[0] = primes as u32;
@@ -316,7 +322,7 @@ impl<B: Backend> Instance<'_, B> {
         let def = &self.scope.defs[key];
         if args.len() != def.params.len() {
             let what = format!("`{key}` takes {} argument(s), given {}", def.params.len(), args.len());
-            return Err(EvalError::Unsupported { category: NotRead::Malformed, what, span });
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Malformed, what }.at(span));
         }
         let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
         // `f(\mathbf x)=\frac12\mathbf x^\top\mathbf Q\mathbf x`: a parameter written as a vector
@@ -327,7 +333,7 @@ impl<B: Backend> Instance<'_, B> {
         let whole = vector_parameter || matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
         let body = |inner: &Instance<B>, bound: Vec<Value<B::S>>| -> Result<Value<B::S>, EvalError> {
             if !inner.in_progress.borrow_mut().insert(key.to_string()) {
-                return Err(EvalError::Cyclic { key: key.to_string(), span });
+                return Err(EvalErrorKind::Cyclic { key: key.to_string() }.at(span));
             }
             inner.bound.borrow_mut().push(def.params.iter().cloned().zip(bound).collect());
             let result = inner.eval(&def.body, &Env::new()).map_err(|e| e.at(span));
@@ -347,11 +353,11 @@ impl<B: Backend> Instance<'_, B> {
             ([one], 1) if !whole => {
                 self.entrywise_derivative(one, span, &|inner: &Instance<B>, t: Value<B::S>| body(inner, vec![t]))
             }
-            _ => Err(EvalError::Unsupported {
+            _ => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("`{key}` with {primes} prime(s) here"),
-                span,
-            }),
+            }
+            .at(span)),
         }
     }
 
@@ -382,7 +388,7 @@ impl<B: Backend> Instance<'_, B> {
         let v = self.eval(operand, env)?;
         if !(v.rows == 1 && v.cols == 1) {
             let what = format!("|·| of a {}×{} value (a determinant? a norm? write \\det or \\|·\\|)", v.rows, v.cols);
-            return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span: operand.span });
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(operand.span));
         }
         Ok(v.map(|a| B::S::elementary(Elementary::Abs, a)))
     }
@@ -412,7 +418,7 @@ impl<B: Backend> Instance<'_, B> {
             Some(_) => {
                 let written = sub.map(|s| crate::syntax::print::explicit_tex(s, &|_| false)).unwrap_or_default();
                 let what = format!("the norm ‖·‖_{{{written}}} of a {}×{} value", v.rows, v.cols);
-                return Err(EvalError::Unsupported { category: NotRead::Outside, what, span });
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Outside, what }.at(span));
             }
         };
         Ok(Value::scalar(match kind {
@@ -424,29 +430,29 @@ impl<B: Backend> Instance<'_, B> {
     /// `\langle a, b\rangle`: Σ a_r b_r over two values with the same number of entries.
     pub(super) fn inner_product(&self, inner: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         let ExprKind::Tuple { items, .. } = &inner.kind else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: "⟨·⟩ without two arguments".into(),
-                span,
-            });
+            }
+            .at(span));
         };
         let [a, b] = items.as_slice() else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("⟨·⟩ with {} arguments", items.len()),
-                span,
-            });
+            }
+            .at(span));
         };
         let (a, b) = (self.eval(a, env)?, self.eval(b, env)?);
         let same = a.shape() == b.shape()
             || ((a.rows == 1 || a.cols == 1) && (b.rows == 1 || b.cols == 1) && a.data.len() == b.data.len());
         if !same || a.is_free() || b.is_free() {
-            return Err(EvalError::ShapeMismatch {
+            return Err(EvalErrorKind::ShapeMismatch {
                 op: "an inner product".into(),
                 left: a.shape(),
                 right: b.shape(),
-                span,
-            });
+            }
+            .at(span));
         }
         Ok(Value::scalar(a.data.iter().zip(&b.data).fold(B::S::int(0), |acc, (x, y)| acc.plus(&x.times(y)))))
     }
@@ -455,32 +461,32 @@ impl<B: Backend> Instance<'_, B> {
     /// values: the step function, entry by entry).
     pub(super) fn indicator(&self, condition: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let ExprKind::Relation { chain } = &condition.kind else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: "an indicator without a condition".into(),
-                span: condition.span,
-            });
+            }
+            .at(condition.span));
         };
         if let Ok(holds) = self.condition_holds(chain, env) {
             return Ok(Value::scalar(B::S::int(i64::from(holds))));
         }
         let (Some(left), [link]) = (&chain.first, chain.links.as_slice()) else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: "an indicator of a chained condition".into(),
-                span: condition.span,
-            });
+            }
+            .at(condition.span));
         };
         let (a, b) = (self.eval(left, env)?, self.eval(&link.rhs, env)?);
         let difference = match link.op {
             RelOp::Gt | RelOp::Ge => a.add_like(&b, "a condition", condition.span, |x, y| x.minus(y))?,
             RelOp::Lt | RelOp::Le => b.add_like(&a, "a condition", condition.span, |x, y| x.minus(y))?,
             _ => {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Outside,
                     what: "an indicator of an equation between real values".into(),
-                    span: condition.span,
-                })
+                }
+                .at(condition.span))
             }
         };
         // 1_{d>0} = (1 + d/|d|)/2, exact wherever d ≠ 0 (the boundary has measure zero).
@@ -510,11 +516,11 @@ pub(super) fn inverse<S: Scalar>(
     on_time: &dyn Fn() -> Result<(), EvalError>,
 ) -> Result<Value<S>, EvalError> {
     if m.rows != m.cols || m.is_free() {
-        return Err(EvalError::Unsupported {
+        return Err(EvalErrorKind::Unsupported {
             category: NotRead::Outside,
             what: format!("the inverse of a {}×{} matrix", m.rows, m.cols),
-            span,
-        });
+        }
+        .at(span));
     }
     let n = m.rows;
     let det = determinant(m, span, on_time)?;
@@ -567,7 +573,7 @@ fn determinant<S: Scalar>(
     if n > MAX_DETERMINANT_SIZE {
         let what =
             format!("the determinant of a {n}×{n} matrix (at most {MAX_DETERMINANT_SIZE}×{MAX_DETERMINANT_SIZE})");
-        return Err(EvalError::Budget { what, span });
+        return Err(EvalErrorKind::Budget { what }.at(span));
     }
     // minors[columns] = the determinant of the bottom |columns| rows, restricted to `columns`
     // (a bit set). A set's subsets are smaller numbers, so they are computed before it.
@@ -671,8 +677,11 @@ mod tests {
     #[test]
     fn a_determinant_past_the_size_limit_or_the_deadline_is_a_budget_error() {
         let n = MAX_DETERMINANT_SIZE + 1;
-        assert!(matches!(det(&matrix(n, &vec![1.0; n * n])), Err(EvalError::Budget { .. })));
-        let late = || Err(EvalError::Budget { what: "time".into(), span: Span::new(0, 0) });
+        assert!(matches!(
+            det(&matrix(n, &vec![1.0; n * n])),
+            Err(EvalError { kind: EvalErrorKind::Budget { .. }, .. })
+        ));
+        let late = || Err(EvalErrorKind::Budget { what: "time".into() }.at(Span::new(0, 0)));
         assert!(determinant(&matrix(2, &[1.0; 4]), Span::new(0, 0), &late).is_err());
         assert!(inverse(&matrix(2, &[1.0; 4]), Span::new(0, 0), &late).is_err());
         let inverted = inverse(&matrix(2, &[2.0, 1.0, 1.0, 1.0]), Span::new(0, 0), &|| Ok(())).unwrap();

@@ -10,7 +10,7 @@
 use super::instance::{mentions_symbol, Env, Instance};
 use super::scalar::{Backend, Limit, Scalar};
 use super::value::Value;
-use super::EvalError;
+use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
 use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, BinOp, Expr, ExprKind, Span};
 
@@ -120,11 +120,13 @@ impl<B: Backend> Instance<'_, B> {
         if let Some(v) = self.adjoints.borrow().get(target) {
             return Ok(v.clone());
         }
-        let loss = self.scope.loss.clone().ok_or(EvalError::Unsupported {
-            category: NotRead::NeedsSpec,
-            what: "a bar without a loss (set `loss` in the spec)".into(),
-            span,
-        })?;
+        let loss = self.scope.loss.clone().ok_or(
+            EvalErrorKind::Unsupported {
+                category: NotRead::NeedsSpec,
+                what: "a bar without a loss (set `loss` in the spec)".into(),
+            }
+            .at(span),
+        )?;
         let anywhere = Expr::new(ExprKind::Empty, span);
         let value = if self.is_defined_value(target) {
             self.derivative_through(target, span, &|inner| inner.named(&loss, &anywhere, &Env::new()))?
@@ -140,11 +142,11 @@ impl<B: Backend> Instance<'_, B> {
     /// `d f`: Σ over the leaves v of the `vary` symbols of ∂f/∂v · dv.
     pub(super) fn differential(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         if self.scope.vary.is_empty() {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::NeedsSpec,
                 what: "a differential (declare `vary` in the spec)".into(),
-                span: operand.span,
-            });
+            }
+            .at(operand.span));
         }
         let anywhere = Expr::new(ExprKind::Empty, operand.span);
         let mut total: Option<Value<B::S>> = None;
@@ -167,11 +169,13 @@ impl<B: Backend> Instance<'_, B> {
                 Some(t) => t.zip(&part, "a differential", operand.span, false, B::S::plus)?,
             });
         }
-        total.ok_or(EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: "a differential with nothing varying".into(),
-            span: operand.span,
-        })
+        total.ok_or(
+            EvalErrorKind::Unsupported {
+                category: NotRead::Outside,
+                what: "a differential with nothing varying".into(),
+            }
+            .at(operand.span),
+        )
     }
 }
 
@@ -233,7 +237,7 @@ impl<B: Backend> Instance<'_, B> {
         span: Span,
         env: &Env,
     ) -> Result<Value<B::S>, EvalError> {
-        let outside = |what: String| EvalError::Unsupported { category: NotRead::Outside, what, span };
+        let outside = |what: String| EvalErrorKind::Unsupported { category: NotRead::Outside, what }.at(span);
         // `\int_{[a, b]\times[c, d]} f(x, y)\,dx\,dy`: over a box, the first interval for the
         // first differential — the iterated integral, the first differential innermost.
         if let (Some(region), None) = (lower, upper) {
@@ -307,7 +311,7 @@ impl<B: Backend> Instance<'_, B> {
             self.bound.borrow_mut().pop();
             Ok(value?.as_scalar(span, "an integrand")?.clone())
         };
-        let unsupported = || EvalError::Unsupported { category: NotRead::Outside, what: "\\int".into(), span };
+        let unsupported = || EvalErrorKind::Unsupported { category: NotRead::Outside, what: "\\int".into() }.at(span);
         let value = self.backend.integrate(&at, lower, upper, span).ok_or_else(unsupported)??;
         Ok(Value::scalar(value))
     }

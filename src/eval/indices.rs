@@ -3,9 +3,9 @@
 
 use super::instance::{Env, Instance};
 use super::scalar::Backend;
-use super::EvalError;
+use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
-use crate::sema::scope::Decl;
+use crate::sema::scope::{Decl, IndexRange, SetKind};
 use crate::sema::{Claim, Scope};
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Span};
 use std::collections::BTreeSet;
@@ -36,7 +36,7 @@ impl<B: Backend> Instance<'_, B> {
                 env.get(&key)
                     .or_else(|| self.sizes.get(&key))
                     .copied()
-                    .ok_or(EvalError::UnboundIndex { name: key, span: e.span })
+                    .ok_or(EvalErrorKind::UnboundIndex { name: key }.at(e.span))
             }
             ExprKind::Binary { op: BinOp::Add, lhs, rhs } => Ok(self.integer(lhs, env)? + self.integer(rhs, env)?),
             ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => Ok(self.integer(lhs, env)? - self.integer(rhs, env)?),
@@ -48,11 +48,10 @@ impl<B: Backend> Instance<'_, B> {
 
     /// Whether a relation between indices (`k \ne j`, `j=y`) holds under `env`.
     pub fn condition_holds(&self, chain: &Chain, env: &Env) -> Result<bool, EvalError> {
-        let first = chain.first.as_ref().ok_or(EvalError::Unsupported {
-            category: NotRead::Malformed,
-            what: "a condition without a left side".into(),
-            span: chain.span,
-        })?;
+        let first = chain.first.as_ref().ok_or(
+            EvalErrorKind::Unsupported { category: NotRead::Malformed, what: "a condition without a left side".into() }
+                .at(chain.span),
+        )?;
         let mut left = self.integer(first, env)?;
         for link in &chain.links {
             let right = self.integer(&link.rhs, env)?;
@@ -64,11 +63,11 @@ impl<B: Backend> Instance<'_, B> {
                 RelOp::Gt => left > right,
                 RelOp::Ge => left >= right,
                 _ => {
-                    return Err(EvalError::Unsupported {
+                    return Err(EvalErrorKind::Unsupported {
                         category: NotRead::Outside,
                         what: "this relation in a condition".into(),
-                        span: chain.span,
-                    })
+                    }
+                    .at(chain.span))
                 }
             };
             if !ok {
@@ -83,7 +82,7 @@ impl<B: Backend> Instance<'_, B> {
     /// matrices with it (`S_{ij}` with S n×n gives i, j ≤ n).
     pub fn range_of(&self, letter: &str, uses: &[&Expr], env: &Env, span: Span) -> Result<i64, EvalError> {
         match self.scope.decls.get(letter) {
-            Some(Decl::Index { range }) if range == crate::spec::AUTO_RANGE => {
+            Some(Decl::Index { range: IndexRange::Auto }) => {
                 // Reading the range off a matrix evaluates it, which may need this range again
                 // (`X_{\ldots Z_i \ldots}`): a cycle, not an endless recursion.
                 // Keyed by the expressions it is read from: reading the same range from other
@@ -91,14 +90,14 @@ impl<B: Backend> Instance<'_, B> {
                 let at: Vec<usize> = uses.iter().map(|e| std::ptr::from_ref::<Expr>(e) as usize).collect();
                 let key = format!("\u{1}range of {letter} in {at:?}");
                 if !self.in_progress.borrow_mut().insert(key.clone()) {
-                    return Err(EvalError::Cyclic { key: letter.to_string(), span });
+                    return Err(EvalErrorKind::Cyclic { key: letter.to_string() }.at(span));
                 }
                 let range = uses.iter().find_map(|e| self.infer_range(letter, e, env));
                 self.in_progress.borrow_mut().remove(&key);
-                range.ok_or(EvalError::UnboundIndex { name: letter.to_string(), span })
+                range.ok_or(EvalErrorKind::UnboundIndex { name: letter.to_string() }.at(span))
             }
-            Some(Decl::Index { range }) => Ok(self.size_of(range, span)? as i64),
-            _ => Err(EvalError::UnboundIndex { name: letter.to_string(), span }),
+            Some(Decl::Index { range: IndexRange::Size(size) }) => Ok(self.size_of(size, span)? as i64),
+            _ => Err(EvalErrorKind::UnboundIndex { name: letter.to_string() }.at(span)),
         }
     }
 
@@ -180,10 +179,9 @@ impl<B: Backend> Instance<'_, B> {
             let range = self.range_of(&letter, &[body], env, lower.span)?;
             envs = extend(envs, &letter, bounded_range(1, range, lower.span)?);
             if envs.len() > MAX_TERMS {
-                return Err(EvalError::Budget {
-                    what: format!("a sum of more than {MAX_TERMS} terms"),
-                    span: lower.span,
-                });
+                return Err(
+                    EvalErrorKind::Budget { what: format!("a sum of more than {MAX_TERMS} terms") }.at(lower.span)
+                );
             }
         }
         Ok(envs)
@@ -196,24 +194,19 @@ impl<B: Backend> Instance<'_, B> {
         let at = self.integer(index, env)?;
         let letter = index.symbol_key().unwrap_or_default();
         match self.set_kind(&key, set.span)? {
-            "causal" => Ok((1..=at).collect()),
-            "all" => Ok((1..=self.range_of(&letter, &[], env, set.span)?).collect()),
-            other => Err(EvalError::Unsupported {
-                category: NotRead::Outside,
-                what: format!("index set kind `{other}`"),
-                span: set.span,
-            }),
+            SetKind::Causal => Ok((1..=at).collect()),
+            SetKind::All => Ok((1..=self.range_of(&letter, &[], env, set.span)?).collect()),
         }
     }
 
-    pub(super) fn set_kind(&self, key: &str, span: Span) -> Result<&str, EvalError> {
+    pub(super) fn set_kind(&self, key: &str, span: Span) -> Result<SetKind, EvalError> {
         match self.scope.decls.get(key) {
-            Some(Decl::Set { kind }) => Ok(kind.as_str()),
-            _ => Err(EvalError::Unsupported {
+            Some(Decl::Set { kind }) => Ok(*kind),
+            _ => Err(EvalErrorKind::Unsupported {
                 category: NotRead::NeedsSpec,
                 what: format!("the index set `{key}` (declare it under sets in the spec)"),
-                span,
-            }),
+            }
+            .at(span)),
         }
     }
 }
@@ -224,7 +217,7 @@ const MAX_TERMS: usize = 100_000;
 /// `from..=to`, refused when longer than [`MAX_TERMS`] (`\sum_{i=1}^{10^{9}}`).
 fn bounded_range(from: i64, to: i64, span: Span) -> Result<Vec<i64>, EvalError> {
     if to.saturating_sub(from) >= MAX_TERMS as i64 {
-        return Err(EvalError::Budget { what: format!("a sum or product of more than {MAX_TERMS} terms"), span });
+        return Err(EvalErrorKind::Budget { what: format!("a sum or product of more than {MAX_TERMS} terms") }.at(span));
     }
     Ok((from..=to).collect())
 }
@@ -340,7 +333,7 @@ pub fn sizes_used(scope: &Scope, claim: &Claim) -> BTreeSet<String> {
             sizes.insert(key.clone());
         }
         let dims: Vec<&String> = match scope.decls.get(&key) {
-            Some(Decl::Index { range }) => vec![range],
+            Some(Decl::Index { range: IndexRange::Size(size) }) => vec![size],
             Some(Decl::Matrix { rows, cols }) | Some(Decl::Family { rows, cols }) => vec![rows, cols],
             Some(Decl::Identity { n }) => vec![n],
             _ => Vec::new(),

@@ -7,7 +7,7 @@
 
 use super::scalar::{Backend, Scalar};
 use super::value::Value;
-use super::EvalError;
+use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
 use crate::sema::scope::{Decl, Scope};
 use crate::syntax::ast::{BigOpKind, BinOp, Expr, ExprKind, Span, Symbol as TexSymbol};
@@ -205,10 +205,10 @@ impl<'a, B: Backend> Instance<'a, B> {
         let n = self.steps.get() + 1;
         self.steps.set(n);
         if n > self.budget.max_steps {
-            return Err(EvalError::Budget {
+            return Err(EvalErrorKind::Budget {
                 what: format!("more than {} evaluation steps", self.budget.max_steps),
-                span,
-            });
+            }
+            .at(span));
         }
         if n.is_multiple_of(256) {
             return self.on_time(span);
@@ -220,7 +220,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// (a determinant's minors).
     pub(super) fn on_time(&self, span: Span) -> Result<(), EvalError> {
         if Instant::now() > self.budget.deadline {
-            return Err(EvalError::Budget { what: "time limit for this claim".into(), span });
+            return Err(EvalErrorKind::Budget { what: "time limit for this claim".into() }.at(span));
         }
         Ok(())
     }
@@ -272,11 +272,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         if let Some(def) = self.scope.defs.get(key) {
             if def.function {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Malformed,
                     what: format!("the function `{key}` without an argument"),
-                    span: e.span,
-                });
+                }
+                .at(e.span));
             }
             return if def.params.is_empty() {
                 self.definition(key, &[], env, e.span)
@@ -296,37 +296,37 @@ impl<'a, B: Backend> Instance<'a, B> {
                 let n = self.size_of(n, e.span)?;
                 Ok(Value::from_fn(n, n, |i, j| B::S::int(i64::from(i == j))))
             }
-            Some(Decl::Index { .. }) => Err(EvalError::UnboundIndex { name: key.to_string(), span: e.span }),
-            Some(Decl::Family { .. }) => Err(EvalError::Unsupported {
+            Some(Decl::Index { .. }) => Err(EvalErrorKind::UnboundIndex { name: key.to_string() }.at(e.span)),
+            Some(Decl::Family { .. }) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("`{key}` without its index"),
-                span: e.span,
-            }),
-            Some(Decl::Function(_)) | Some(Decl::Set { .. }) => Err(EvalError::Unsupported {
+            }
+            .at(e.span)),
+            Some(Decl::Function(_)) | Some(Decl::Set { .. }) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("`{key}` without an argument"),
-                span: e.span,
-            }),
+            }
+            .at(e.span)),
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
-            None if self.scope.matrix_like.contains(key) => Err(EvalError::Unsupported {
+            None if self.scope.matrix_like.contains(key) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::NeedsSpec,
                 what: format!(
                     "`{key}` is used as a vector or matrix (transposed, ⊙, bold, a norm…) but has no shape: declare it (`{key}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"
                 ),
-                span: e.span,
-            }),
+            }
+            .at(e.span)),
             // `\frac{dF}{dx} = f` with f only ever applied elsewhere: the function, not a number.
-            None if self.scope.unknown_functions.contains(key) => Err(EvalError::Unsupported {
+            None if self.scope.unknown_functions.contains(key) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("the function `{key}` without an argument"),
-                span: e.span,
-            }),
-            None if !plain_symbol(e) => Err(EvalError::Unsupported {
+            }
+            .at(e.span)),
+            None if !plain_symbol(e) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::NotUnderstood,
                 what: format!("not understood: `{key}` (define it, or declare it in the spec)"),
-                span: e.span,
-            }),
+            }
+            .at(e.span)),
             None => Ok(Value::scalar(self.leaf(key, &[]))),
         }
     }
@@ -335,12 +335,14 @@ impl<'a, B: Backend> Instance<'a, B> {
         let v = name.parse::<i64>().ok().or_else(|| self.sizes.get(name).copied());
         if let Some(v) = v.filter(|v| *v > crate::spec::MAX_SIZE) {
             let what = format!("size `{name}` = {v} (beyond {})", crate::spec::MAX_SIZE);
-            return Err(EvalError::Budget { what, span });
+            return Err(EvalErrorKind::Budget { what }.at(span));
         }
-        v.and_then(|v| usize::try_from(v).ok()).ok_or_else(|| EvalError::Unsupported {
-            category: NotRead::NeedsSpec,
-            what: format!("size `{name}` has no value (declare it in the spec's sizes)"),
-            span,
+        v.and_then(|v| usize::try_from(v).ok()).ok_or_else(|| {
+            EvalErrorKind::Unsupported {
+                category: NotRead::NeedsSpec,
+                what: format!("size `{name}` has no value (declare it in the spec's sizes)"),
+            }
+            .at(span)
         })
     }
 
@@ -401,7 +403,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             return Ok(v.clone());
         }
         if !self.in_progress.borrow_mut().insert(key.to_string()) {
-            return Err(EvalError::Cyclic { key: key.to_string(), span });
+            return Err(EvalErrorKind::Cyclic { key: key.to_string() }.at(span));
         }
         self.bound.borrow_mut().push(HashMap::new());
         let result = self.eval(&def.body, &env).map_err(|e| e.at(span));
@@ -409,10 +411,10 @@ impl<'a, B: Backend> Instance<'a, B> {
         self.in_progress.borrow_mut().remove(key);
         let value = result?;
         if value.size_hint() > self.budget.max_bytes {
-            return Err(EvalError::Budget {
+            return Err(EvalErrorKind::Budget {
                 what: format!("`{key}` expands beyond {} bytes", self.budget.max_bytes),
-                span,
-            });
+            }
+            .at(span));
         }
         self.cache.borrow_mut().insert(cache_key, value.clone());
         Ok(value)
@@ -430,11 +432,11 @@ impl<'a, B: Backend> Instance<'a, B> {
             [n] => (1, n as usize),
             [r, c] => (r as usize, c as usize),
             _ => {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Malformed,
                     what: format!("`{key}` with {} indices as a whole", ranges.len()),
-                    span,
-                })
+                }
+                .at(span))
             }
         };
         let mut data = Vec::with_capacity(rows * cols);
@@ -529,20 +531,20 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         if op == BinOp::Implicit && matches!(lhs.kind, ExprKind::Binary { op: BinOp::Div, .. }) {
             // `a/bc`: is it (a/b)c or a/(bc)? Authors mean both; derivcheck refuses to guess.
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Ambiguous,
                 what: "`a/bc`: (a/b)·c or a/(bc)? write it with \\frac or parentheses".into(),
-                span,
-            });
+            }
+            .at(span));
         }
         if op == BinOp::Implicit {
             if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
                 if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
-                    return Err(EvalError::Unsupported {
+                    return Err(EvalErrorKind::Unsupported {
                         category: NotRead::Ambiguous,
                         what: "`1e…`: scientific notation? write 10^{…}".into(),
-                        span,
-                    });
+                    }
+                    .at(span));
                 }
             }
             if let (ExprKind::Symbol(s), ExprKind::Fenced { open, inner: Some(condition), .. }) = (&lhs.kind, &rhs.kind)
@@ -555,15 +557,15 @@ impl<'a, B: Backend> Instance<'a, B> {
             // product of an unknown letter with a bracketed group.
             if let (Some(key), ExprKind::Fenced { open, .. }) = (last_factor(lhs).symbol_key(), &rhs.kind) {
                 if open == "[" && !self.resolves(&key, env) {
-                    return Err(EvalError::Unsupported {
+                    return Err(EvalErrorKind::Unsupported {
                         category: NotRead::Ambiguous,
                         what: format!("`{key}[…]`: an operator such as an expectation, or a product with a bracket? (define it, or write `\\cdot`)"),
-                        span,
-                    });
+                    }
+                    .at(span));
                 }
             }
             if matches!(rhs.kind, ExprKind::Number { .. }) {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Ambiguous,
                     what: format!(
                         "a number written after a factor (`{}`): write the product explicitly",
@@ -572,8 +574,8 @@ impl<'a, B: Backend> Instance<'a, B> {
                             span
                         ))
                     ),
-                    span,
-                });
+                }
+                .at(span));
             }
         }
         let (a, b) = (self.eval(lhs, env)?, self.eval(rhs, env)?);
@@ -587,11 +589,11 @@ impl<'a, B: Backend> Instance<'a, B> {
             BinOp::Implicit | BinOp::Cdot => a.matmul(&b, span),
             BinOp::Times if a.is_scalar() || b.is_scalar() => a.matmul(&b, span),
             BinOp::Hadamard => a.zip(&b, "an entry-wise product", span, false, |x, y| x.times(y)),
-            _ => Err(EvalError::Unsupported {
+            _ => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("the operator {op:?} here"),
-                span,
-            }),
+            }
+            .at(span)),
         }
     }
 
@@ -602,11 +604,11 @@ impl<'a, B: Backend> Instance<'a, B> {
                 || matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.style == Some(crate::syntax::ast::Style::Roman))
         };
         if bare_operator(num) || matches!(den.kind, ExprKind::Partial { .. }) {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: "a derivative operator with nothing after it to differentiate".into(),
-                span,
-            });
+            }
+            .at(span));
         }
         let (a, b) = (self.eval(num, env)?, self.eval(den, env)?);
         let b = b.as_scalar(den.span, "a denominator")?.clone();
@@ -617,21 +619,21 @@ impl<'a, B: Backend> Instance<'a, B> {
     fn power(&self, base: &Expr, exponent: &Expr, span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
         // `x_k^1`: nobody writes a first power; a superscript 1 numbers a coordinate or an example.
         if matches!(&exponent.kind, ExprKind::Number { value } if value == "1") && plain_symbol(base) {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Ambiguous,
                 what: "`x^1`: a first power, or a superscript that numbers a coordinate? (write x^{(1)} for a label)"
                     .into(),
-                span,
-            });
+            }
+            .at(span));
         }
         // `10^{10^{10}}` would be computed exactly, digit by digit: refused as a budget matter.
         if constant_magnitude(exponent).is_some_and(|e| e.abs() > MAX_EXPONENT) {
-            return Err(EvalError::Budget {
+            return Err(EvalErrorKind::Budget {
                 what: format!(
                     "an exponent larger than {MAX_EXPONENT} (the number would be too large to compute exactly)"
                 ),
-                span,
-            });
+            }
+            .at(span));
         }
         let b = self.eval(base, env)?;
         if b.rows == 1 && b.cols == 1 {
@@ -640,16 +642,15 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         if b.rows != b.cols || b.is_free() {
             let what = format!("a power of a {}×{} matrix (entry-wise? write it with \\odot)", b.rows, b.cols);
-            return Err(EvalError::Unsupported { category: NotRead::Ambiguous, what, span });
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
         }
-        let n = self.integer(exponent, env).map_err(|_| EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: "a matrix to a non-integer power".into(),
-            span,
+        let n = self.integer(exponent, env).map_err(|_| {
+            EvalErrorKind::Unsupported { category: NotRead::Outside, what: "a matrix to a non-integer power".into() }
+                .at(span)
         })?;
         if n.unsigned_abs() > MAX_MATRIX_POWER {
             let what = format!("a matrix to a power beyond {MAX_MATRIX_POWER}");
-            return Err(EvalError::Budget { what, span });
+            return Err(EvalErrorKind::Budget { what }.at(span));
         }
         let base_matrix = if n < 0 { super::builtins::inverse(&b, span, &|| self.on_time(span))? } else { b.clone() };
         let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
@@ -663,15 +664,15 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// over its range, its end the value the scope gives the letter (a size).
     fn pattern_sum(&self, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let Some(p) = crate::syntax::pattern::pattern_sum(e) else {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Ambiguous,
                 what: "`\\cdots` between terms that follow no one pattern".into(),
-                span: e.span,
-            });
+            }
+            .at(e.span));
         };
         let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)) {
             Some(v) => *v,
-            None => return Err(EvalError::UnboundIndex { name: p.letter.clone(), span: e.span }),
+            None => return Err(EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(e.span)),
         };
         let mut terms: Vec<Value<B::S>> = Vec::new();
         for t in p.before.iter().chain(&p.after) {
@@ -707,7 +708,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
-            return Err(EvalError::Unsupported { category: NotRead::Outside, what: format!("\\{}", op.name()), span });
+            return Err(
+                EvalErrorKind::Unsupported { category: NotRead::Outside, what: format!("\\{}", op.name()) }.at(span)
+            );
         }
         let pick = |a: &B::S, b: &B::S| super::builtins::extremum(a, b, *op == BigOpKind::Max);
         if extremum && lower.is_none() {
@@ -727,17 +730,17 @@ impl<'a, B: Backend> Instance<'a, B> {
                     Some(a) => a.zip(&v, "a maximum", span, true, pick)?,
                 });
             }
-            return acc.ok_or(EvalError::Unsupported {
-                category: NotRead::Malformed,
-                what: format!("\\{} of nothing", op.name()),
-                span,
-            });
+            return acc.ok_or(
+                EvalErrorKind::Unsupported {
+                    category: NotRead::Malformed,
+                    what: format!("\\{} of nothing", op.name()),
+                }
+                .at(span),
+            );
         }
-        let lower = lower.ok_or(EvalError::Unsupported {
-            category: NotRead::Malformed,
-            what: "a sum without an index".into(),
-            span,
-        })?;
+        let lower = lower.ok_or(
+            EvalErrorKind::Unsupported { category: NotRead::Malformed, what: "a sum without an index".into() }.at(span),
+        )?;
         let assignments = self.summation_range(lower, upper, body, env)?;
         let mut acc: Option<Value<B::S>> = None;
         for inner_env in assignments {
@@ -751,11 +754,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         match acc {
             Some(v) => Ok(v),
-            None if extremum => Err(EvalError::Unsupported {
+            None if extremum => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("\\{} over an empty range", op.name()),
-                span,
-            }),
+            }
+            .at(span)),
             None => Ok(Value::scalar(B::S::int(i64::from(*op == BigOpKind::Prod)))),
         }
     }
@@ -770,15 +773,16 @@ impl<'a, B: Backend> Instance<'a, B> {
         let mut data = Vec::new();
         for row in rows {
             if row.len() != cols {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Malformed,
                     what: "a matrix with rows of different lengths".into(),
-                    span,
-                });
+                }
+                .at(span));
             }
             for cell in row {
                 let expr = cell.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).ok_or(
-                    EvalError::Unsupported { category: NotRead::Malformed, what: "an empty matrix cell".into(), span },
+                    EvalErrorKind::Unsupported { category: NotRead::Malformed, what: "an empty matrix cell".into() }
+                        .at(span),
                 )?;
                 data.push(self.scalar(expr, env)?);
             }
@@ -793,18 +797,18 @@ fn component<S: Scalar>(value: &Value<S>, indices: &[i64], span: Span) -> Result
         if v >= 1 && (v as usize) <= max {
             Ok(v as usize - 1)
         } else {
-            Err(EvalError::IndexOutOfRange { name: name.to_string(), value: v, max, span })
+            Err(EvalErrorKind::IndexOutOfRange { name: name.to_string(), value: v, max }.at(span))
         }
     };
     match indices {
         [k] if value.rows == 1 => Ok(Value::scalar(value.at(0, check("index", *k, value.cols)?).clone())),
         [k] if value.cols == 1 => Ok(Value::scalar(value.at(check("index", *k, value.rows)?, 0).clone())),
         [i, j] => Ok(Value::scalar(value.at(check("row", *i, value.rows)?, check("column", *j, value.cols)?).clone())),
-        _ => Err(EvalError::Unsupported {
+        _ => Err(EvalErrorKind::Unsupported {
             category: NotRead::Malformed,
             what: format!("{} indices on a {}×{} value", indices.len(), value.rows, value.cols),
-            span,
-        }),
+        }
+        .at(span)),
     }
 }
 
@@ -843,10 +847,12 @@ pub fn sanitize(key: &str) -> String {
 fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
     let (int, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{int}{frac}");
-    let too_long = || EvalError::Unsupported {
-        category: NotRead::Malformed,
-        what: format!("the number {text} (too many digits)"),
-        span,
+    let too_long = || {
+        EvalErrorKind::Unsupported {
+            category: NotRead::Malformed,
+            what: format!("the number {text} (too many digits)"),
+        }
+        .at(span)
     };
     if digits.len() > 18 {
         return Err(too_long());
@@ -923,11 +929,11 @@ fn constant_magnitude(e: &Expr) -> Option<f64> {
 /// A construct the evaluator does not read, named as TeX (`x'`, `\textrm{Var}`), as the user
 /// wrote it, not as the parser's tree.
 pub(super) fn unsupported(e: &Expr) -> EvalError {
-    EvalError::Unsupported {
+    EvalErrorKind::Unsupported {
         category: NotRead::Outside,
         what: format!("`{}`", crate::syntax::print::explicit_tex(e, &|_| false)),
-        span: e.span,
     }
+    .at(e.span)
 }
 
 /// The last factor of an implicit product (`E` in `2E`), or the expression itself.

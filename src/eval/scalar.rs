@@ -3,7 +3,7 @@
 //! (Symbolica atoms, `cas`) and floating point (`numeric`).
 
 use super::value::Value;
-use super::EvalError;
+use super::{EvalError, EvalErrorKind};
 use crate::syntax::ast::Span;
 
 /// Elementary functions every domain evaluates.
@@ -135,9 +135,9 @@ pub fn derivative_layout<S: Scalar>(
         let jacobian: Vec<S> = (0..f.data.len()).flat_map(&mut row).collect();
         return Ok(Value::matrix(f.data.len(), x.data.len(), jacobian));
     }
-    Err(EvalError::Unsupported {
+    Err(EvalErrorKind::Unsupported {
         category: crate::model::NotRead::Outside,
         what: format!("the derivative of a {}×{} matrix by a {}×{} one", f.rows, f.cols, x.rows, x.cols),
-        span,
-    })
+    }
+    .at(span))
 }

@@ -8,7 +8,7 @@
 //! ambiguous rather than guessed.
 
 use super::scalar::Scalar;
-use super::EvalError;
+use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
 use crate::syntax::ast::Span;
 
@@ -75,18 +75,18 @@ impl<S: Scalar> Value<S> {
         if self.rows == 1 && self.cols == 1 {
             Ok(&self.data[0])
         } else {
-            Err(EvalError::NotScalar { what: what.to_string(), rows: self.rows, cols: self.cols, span })
+            Err(EvalErrorKind::NotScalar { what: what.to_string(), rows: self.rows, cols: self.cols }.at(span))
         }
     }
 
     /// Fails on a free dimension: summing over all entries needs their number.
     pub fn concrete(&self, span: Span, what: &str) -> Result<&Self, EvalError> {
         if self.is_free() {
-            return Err(EvalError::Unsupported {
+            return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Ambiguous,
                 what: format!("{what} of \\mathbf 1 whose length nothing here decides"),
-                span,
-            });
+            }
+            .at(span));
         }
         Ok(self)
     }
@@ -168,7 +168,7 @@ impl<S: Scalar> Value<S> {
         if b.is_scalar() && allow_scalar {
             return Ok(a.map(|x| f(x, &b.data[0])));
         }
-        Err(EvalError::ShapeMismatch { op: op.to_string(), left: self.shape(), right: other.shape(), span })
+        Err(EvalErrorKind::ShapeMismatch { op: op.to_string(), left: self.shape(), right: other.shape() }.at(span))
     }
 
     /// Sums and differences: equal shapes, a scalar stretched to the other shape, or a row
@@ -193,23 +193,23 @@ impl<S: Scalar> Value<S> {
         }
         let (a, b) = match (self.free_cols, other.free_rows) {
             (true, true) => {
-                return Err(EvalError::Unsupported {
+                return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Ambiguous,
                     what: "a product over \\mathbf 1 whose length nothing here decides".into(),
-                    span,
-                })
+                }
+                .at(span))
             }
             (true, false) => (self.resolve(None, Some(other.rows)), other.clone()),
             (false, true) => (self.clone(), other.resolve(Some(self.cols), None)),
             (false, false) => (self.clone(), other.clone()),
         };
         if a.cols != b.rows {
-            return Err(EvalError::ShapeMismatch {
+            return Err(EvalErrorKind::ShapeMismatch {
                 op: "matrix product".into(),
                 left: a.shape(),
                 right: b.shape(),
-                span,
-            });
+            }
+            .at(span));
         }
         let mut product = match S::fast_matmul(&a.data, &b.data, a.rows, a.cols, b.cols) {
             Some(data) => Value::matrix(a.rows, b.cols, data),

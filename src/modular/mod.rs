@@ -22,7 +22,7 @@
 pub mod field;
 pub mod tape;
 
-use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Instance, Scalar, Value};
+use crate::eval::{derivative_layout, Backend, Elementary, EvalError, EvalErrorKind, Instance, Scalar, Value};
 use crate::syntax::ast::Span;
 use field::{Ratio, LANES, PRIMES_IN_RANGE_LOG2, PRIME_BITS};
 use std::cell::RefCell;
@@ -199,7 +199,7 @@ impl Backend for Modular {
     ) -> Result<Value<Residue>, EvalError> {
         let wrt: Vec<Id> = x.data.iter().map(|r| r.0).collect();
         if let Some(not_leaf) = wrt.iter().find(|id| !with_tape(|t| t.is_leaf(**id))) {
-            return Err(EvalError::NotALeaf { what: format!("node {not_leaf}"), span });
+            return Err(EvalErrorKind::NotALeaf { what: format!("node {not_leaf}") }.at(span));
         }
         let f = f()?;
         derivative_layout(&f, x, span, |i| {
@@ -227,7 +227,7 @@ impl Backend for Modular {
 
     fn differential(&self, leaf: &Residue, span: Span) -> Result<Residue, EvalError> {
         let name = self.leaves.borrow().iter().find(|(_, id)| **id == leaf.0).map(|(n, _)| n.clone());
-        let name = name.ok_or(EvalError::NotALeaf { what: format!("node {}", leaf.0), span })?;
+        let name = name.ok_or(EvalErrorKind::NotALeaf { what: format!("node {}", leaf.0) }.at(span))?;
         Ok(Residue(self.named_leaf(&format!("d{name}"))))
     }
 }
@@ -313,7 +313,7 @@ fn transposed_hint(lhs: &Value<Residue>, rhs: &Value<Residue>, span: Span) -> Op
     }
     let t = rhs.transpose();
     let equal = lhs.data.iter().zip(&t.data).all(|(a, b)| with_tape(|tape| tape.value(a.0) == tape.value(b.0)));
-    equal.then(|| EvalError::TransposedLayout { left: lhs.shape(), right: rhs.shape(), span })
+    equal.then(|| EvalErrorKind::TransposedLayout { left: lhs.shape(), right: rhs.shape() }.at(span))
 }
 
 /// How many times a point is redrawn after a denominator vanished there.

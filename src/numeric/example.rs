@@ -7,7 +7,7 @@
 //! digit (plus the difference error for the finite differences).
 
 use super::{central_differences, Num, Numeric};
-use crate::eval::{leaf_indices, leaf_name, Budget, Env, EvalError, Instance, Value};
+use crate::eval::{leaf_indices, leaf_name, Budget, Env, EvalError, EvalErrorKind, Instance, Value};
 use crate::model::NotRead;
 use crate::model::{ExampleEntry, Reason, Status, Verdict};
 pub use crate::model::{ExampleResult, PrintedMatrix};
@@ -139,11 +139,10 @@ impl ExampleRun {
                 Some(ExampleResult { loss, epsilon: self.epsilon, matrices: Vec::new() }),
             ));
         }
-        let printed = printed_values(&claim.rhs).ok_or(EvalError::Unsupported {
-            category: NotRead::Outside,
-            what: "a printed matrix of plain numbers".into(),
-            span: claim.rhs.span,
-        })?;
+        let printed = printed_values(&claim.rhs).ok_or(
+            EvalErrorKind::Unsupported { category: NotRead::Outside, what: "a printed matrix of plain numbers".into() }
+                .at(claim.rhs.span),
+        )?;
         let mut matrices = Vec::new();
         let mut problems = Vec::new();
         for side in printed_sides(claim) {

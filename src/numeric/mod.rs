@@ -10,7 +10,7 @@ pub mod example;
 pub mod probability;
 pub mod quadrature;
 
-use crate::eval::{derivative_layout, Backend, Elementary, EvalError, Integrand, Limit, Scalar, Value};
+use crate::eval::{derivative_layout, Backend, Elementary, EvalError, EvalErrorKind, Integrand, Limit, Scalar, Value};
 use crate::syntax::ast::Span;
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
@@ -217,7 +217,7 @@ impl Backend for Numeric {
         let ids = x
             .data
             .iter()
-            .map(|a| a.leaf.ok_or(EvalError::NotALeaf { what: format!("{}", a.value), span }))
+            .map(|a| a.leaf.ok_or(EvalErrorKind::NotALeaf { what: format!("{}", a.value) }.at(span)))
             .collect::<Result<Vec<_>, _>>()?;
         let shape = f()?;
         let columns = central_differences(self, &ids, self.epsilon, || {
@@ -240,7 +240,7 @@ impl Backend for Numeric {
 
     /// A fixed direction per leaf: d(leaf) is a seeded number, the same on both sides.
     fn differential(&self, leaf: &Num, span: Span) -> Result<Num, EvalError> {
-        let id = leaf.leaf.ok_or(EvalError::NotALeaf { what: format!("{}", leaf.value), span })?;
+        let id = leaf.leaf.ok_or(EvalErrorKind::NotALeaf { what: format!("{}", leaf.value) }.at(span))?;
         Ok(Num::of(0.5 + (id as f64 * 0.618_033_988_75).fract()))
     }
 
@@ -270,17 +270,17 @@ impl Backend for Numeric {
         Some(match result {
             Ok((value, _)) => Ok(Num::of(value)),
             Err(quadrature::Failure::Integrand(_)) => Err(failed.expect("the integrand's error")),
-            Err(quadrature::Failure::NotFinite { x }) => Err(EvalError::Budget {
+            Err(quadrature::Failure::NotFinite { x }) => Err(EvalErrorKind::Budget {
                 what: format!("an integral whose integrand is not finite at {x:.6}"),
-                span,
-            }),
-            Err(quadrature::Failure::NoConvergence { value, estimate }) => Err(EvalError::Budget {
+            }
+            .at(span)),
+            Err(quadrature::Failure::NoConvergence { value, estimate }) => Err(EvalErrorKind::Budget {
                 what: format!(
                     "an integral the quadrature did not settle within {} intervals (≈ {value:.6}, error ≈ {estimate:.1e}): divergent or singular?",
                     quadrature::MAX_INTERVALS
                 ),
-                span,
-            }),
+            }
+            .at(span)),
         })
     }
 }

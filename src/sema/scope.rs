@@ -1,6 +1,7 @@
 //! What the symbols of one section mean: spec declarations and definitions, by canonical key.
 
 use crate::spec::SectionSpec;
+pub use crate::spec::{FunctionKind, IndexRange, SetKind, Shape};
 use crate::syntax::{ast::Expr, canonical_key};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -43,11 +44,11 @@ pub struct Assumption {
 pub enum Decl {
     /// An index letter ranging over 1..=size.
     Index {
-        range: String,
+        range: IndexRange,
     },
     /// An index set written `J_i`.
     Set {
-        kind: String,
+        kind: SetKind,
     },
     Matrix {
         rows: String,
@@ -62,16 +63,6 @@ pub enum Decl {
         n: String,
     },
     Function(FunctionKind),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FunctionKind {
-    /// σ: applied entry by entry; σ' is its derivative.
-    Elementwise,
-    /// F: vectors to vectors of the same length, each output depending on every input.
-    Vector,
-    /// R(θ): the 2×2 rotation matrix by θ.
-    Rotation,
 }
 
 /// Everything a section's formulas may refer to. Plain data: built on any thread.
@@ -133,29 +124,21 @@ impl Scope {
             decls.insert(canonical_key(k)?, Decl::Index { range: range.get_ref().clone() });
         }
         for (k, kind) in &spec.sets {
-            decls.insert(canonical_key(k)?, Decl::Set { kind: kind.get_ref().clone() });
+            decls.insert(canonical_key(k)?, Decl::Set { kind: *kind.get_ref() });
         }
         for (k, shape) in &spec.matrix {
-            let [rows, cols] = shape.get_ref().as_slice() else { return Err(format!("`{k}`: a shape has two sizes")) };
-            decls.insert(canonical_key(k)?, Decl::Matrix { rows: rows.clone(), cols: cols.clone() });
+            let Shape { rows, cols } = shape.get_ref().clone();
+            decls.insert(canonical_key(k)?, Decl::Matrix { rows, cols });
         }
         for (k, shape) in &spec.family {
-            let [rows, cols] = shape.get_ref().as_slice() else { return Err(format!("`{k}`: a shape has two sizes")) };
-            decls.insert(canonical_key(k)?, Decl::Family { rows: rows.clone(), cols: cols.clone() });
+            let Shape { rows, cols } = shape.get_ref().clone();
+            decls.insert(canonical_key(k)?, Decl::Family { rows, cols });
         }
         for (k, n) in &spec.identity {
             decls.insert(canonical_key(k)?, Decl::Identity { n: n.clone() });
         }
         for (k, kind) in &spec.functions {
-            let kind = match kind.get_ref().as_str() {
-                "elementwise" => FunctionKind::Elementwise,
-                "vector" => FunctionKind::Vector,
-                "rotation" => FunctionKind::Rotation,
-                other => {
-                    return Err(format!("function `{k}`: unknown kind `{other}` (elementwise, vector or rotation)"))
-                }
-            };
-            decls.insert(canonical_key(k)?, Decl::Function(kind));
+            decls.insert(canonical_key(k)?, Decl::Function(*kind.get_ref()));
         }
         let defs = defs.into_iter().map(|d| (d.key.clone(), d)).collect();
         let loss = spec.loss.as_deref().map(canonical_key).transpose()?;
