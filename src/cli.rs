@@ -66,8 +66,8 @@ struct CheckArgs {
     /// The derivation spec (default: `checks.toml` in the chapter folder).
     #[arg(long)]
     spec: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    format: CheckFormat,
+    #[arg(long, value_parser = formats(CHECK_FORMATS), default_value = "text")]
+    format: Format,
     /// Language of the text report.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     lang: LangArg,
@@ -103,17 +103,6 @@ struct CheckArgs {
     templates: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum CheckFormat {
-    /// Compiler-style diagnostics pointing at every claim not verified, then a summary.
-    Text,
-    /// One tab-separated line per claim, for scripts.
-    Lines,
-    Json,
-    /// JUnit XML: a test case per claim (refuted = failure, undecided = skipped).
-    Junit,
-}
-
 #[derive(clap::Args, Debug)]
 struct ReportArgs {
     /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
@@ -128,22 +117,15 @@ struct ReportArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [LangArg::Zh, LangArg::En])]
     lang: Vec<LangArg>,
     /// Formats, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AppendixFormatArg::Md, AppendixFormatArg::Html])]
-    format: Vec<AppendixFormatArg>,
+    #[arg(long, value_parser = formats(APPENDIX_FORMATS), value_delimiter = ',', default_values = ["md", "html"])]
+    format: Vec<Format>,
     /// Templates that replace the built-in ones (`report.md.tera`, `report.html.tera`,
     /// `macros.tera`; any subset).
     #[arg(long, value_name = "DIR")]
     templates: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum AppendixFormatArg {
-    Md,
-    Html,
-}
-
 const ALL_LANGS: [LangArg; 2] = [LangArg::Zh, LangArg::En];
-const ALL_APPENDIX_FORMATS: [AppendixFormatArg; 2] = [AppendixFormatArg::Md, AppendixFormatArg::Html];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum LangArg {
@@ -164,20 +146,53 @@ impl From<LangArg> for crate::report::Lang {
 struct FormulasArgs {
     /// A notes file (Markdown or plain text) or a chapter folder of `*.md` notes.
     path: PathBuf,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = formats(LISTING_FORMATS), default_value = "text")]
     format: Format,
     /// Also print each formula's expression tree.
     #[arg(long)]
     ast: bool,
 }
 
+/// Every form a command's output takes (`--format`); each command accepts the ones it writes
+/// ([`formats`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// Compiler-style diagnostics pointing at every claim not verified, then a summary.
+pub enum Format {
+    /// For reading: diagnostics pointing at every claim not verified, then a summary (`check`);
+    /// the listing (`formulas`); the mutants by claim (`mutate`).
     Text,
-    /// One tab-separated line per claim, for scripts.
+    /// One tab-separated line per claim (per formula, for `formulas`), for scripts.
     Lines,
     Json,
+    /// JUnit XML: a test case per claim (refuted = failure, undecided = skipped).
+    Junit,
+    /// The appendix in Markdown.
+    Md,
+    /// The appendix in HTML.
+    Html,
+}
+
+const CHECK_FORMATS: &[Format] = &[Format::Text, Format::Lines, Format::Json, Format::Junit];
+const APPENDIX_FORMATS: &[Format] = &[Format::Md, Format::Html];
+const LISTING_FORMATS: &[Format] = &[Format::Text, Format::Lines, Format::Json];
+const MUTATE_FORMATS: &[Format] = &[Format::Text, Format::Json];
+
+/// The `--format` parser of a command: the formats it writes, and no other.
+fn formats(allowed: &'static [Format]) -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(allowed.iter().filter_map(Format::to_possible_value))
+        .map(|name| Format::from_str(&name, false).expect("a possible value names a format"))
+}
+
+impl Format {
+    /// The renderer of an appendix format; `None` for the others.
+    fn appendix(self) -> Option<crate::report::appendix::AppendixFormat> {
+        use crate::report::appendix::AppendixFormat;
+        match self {
+            Format::Md => Some(AppendixFormat::Markdown),
+            Format::Html => Some(AppendixFormat::Html),
+            Format::Text | Format::Lines | Format::Json | Format::Junit => None,
+        }
+    }
 }
 
 /// Why an input could not be read. It displays in English (the JSON error object's message);
@@ -348,7 +363,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     if args.watch {
         return watch::run_watch(args);
     }
-    let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
+    let json = matches!(args.format, Format::Json | Format::Junit);
     if args.path.is_dir() && args.spec.is_none() {
         match book::units(&args.path) {
             Ok(units) if units.len() > 1 || units.first().is_some_and(|u| u.path != args.path) => {
@@ -377,8 +392,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     }
     if let Some(dir) = &args.report {
         let run = run_info(&args.path, spec_path.as_deref(), &spec_source);
-        if let Err(code) =
-            write_appendices(&report, &run, dir, &ALL_LANGS, &ALL_APPENDIX_FORMATS, args.templates.as_deref())
+        if let Err(code) = write_appendices(&report, &run, dir, &ALL_LANGS, APPENDIX_FORMATS, args.templates.as_deref())
         {
             return code;
         }
@@ -386,21 +400,22 @@ fn run_check(args: &CheckArgs) -> i32 {
     let unparsed = if args.list_unparsed { Unparsed::All } else { Unparsed::CouldBeClaims };
     let spec_file = spec_path.as_ref().map(|_| (spec_shown.as_str(), spec_source.as_str()));
     let written = match args.format {
-        CheckFormat::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
-        CheckFormat::Junit => write_stdout(&crate::report::appendix::render_junit(&report)),
+        Format::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
+        Format::Junit => write_stdout(&crate::report::appendix::render_junit(&report)),
         // Findings first (refuted, then undecided), then the formulas that do not parse, then
         // the totals: the first screen of a run shows what is wrong in the chapter.
-        CheckFormat::Text => {
+        Format::Text => {
             let (findings, totals) = render_diagnostics(&report, &docs, spec_file, lang);
             write_stdout(&findings).and_then(|_| {
                 emit_parse_diagnostics(&docs, &parse_failures, unparsed, lang);
                 write_stdout(&totals)
             })
         }
-        CheckFormat::Lines => {
+        Format::Lines => {
             emit_parse_diagnostics(&docs, &parse_failures, unparsed, lang);
             write_stdout(&crate::report::render_text(&report, lang, spec_file.map(|(path, _)| path)))
         }
+        Format::Md | Format::Html => unreachable!("`check --format` is one of CHECK_FORMATS"),
     };
     if let Err(code) = written {
         return code;
@@ -491,10 +506,10 @@ fn write_appendices(
     run: &crate::report::appendix::RunInfo,
     dir: &Path,
     langs: &[LangArg],
-    formats: &[AppendixFormatArg],
+    formats: &[Format],
     templates: Option<&Path>,
 ) -> Result<(), i32> {
-    use crate::report::appendix::{render_appendix, AppendixFormat, Templates};
+    use crate::report::appendix::{render_appendix, Templates};
     let mut chosen = Templates::builtin();
     if let Some(from) = templates {
         for (name, slot) in Templates::FILES.iter().zip([&mut chosen.markdown, &mut chosen.html, &mut chosen.macros]) {
@@ -509,7 +524,7 @@ fn write_appendices(
     for lang in langs {
         let lang = crate::report::Lang::from(*lang);
         for format in formats {
-            let format = if *format == AppendixFormatArg::Md { AppendixFormat::Markdown } else { AppendixFormat::Html };
+            let Some(format) = format.appendix() else { continue };
             let text =
                 render_appendix(report, run, lang, format, &chosen).map_err(|e| input_error(false, &e, "templates"))?;
             let code = if lang == crate::report::Lang::Zh { "zh" } else { "en" };
@@ -625,6 +640,7 @@ fn run_formulas(args: &FormulasArgs) -> i32 {
             emit_parse_diagnostics(&docs, &failures, Unparsed::All, crate::report::Lang::En);
             write_stdout(&render_listing_text(&listing))
         }
+        Format::Junit | Format::Md | Format::Html => unreachable!("`formulas --format` is one of LISTING_FORMATS"),
     };
     written.map_or_else(|code| code, |_| EXIT_OK)
 }

@@ -5,7 +5,7 @@
 
 use super::{
     check_path, emit_parse_diagnostics, render_diagnostics, strict_problems, write_stdout, CheckArgs, CheckFailure,
-    CheckFormat, Checked, Unparsed,
+    Checked, Format, Unparsed,
 };
 use crate::report::{CheckReport, CheckSummary};
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ enum Outcome {
 
 pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     let lang = crate::report::Lang::from(args.lang);
-    let json = matches!(args.format, CheckFormat::Json | CheckFormat::Junit);
+    let json = matches!(args.format, Format::Json | Format::Junit);
     let progress = super::progress::Progress::new(units.len() as u64, args.verbose);
     let mut outcomes: Vec<(&Unit, Outcome)> = Vec::new();
     for unit in units {
@@ -112,28 +112,29 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                 let spec_file =
                     checked.spec_path.as_ref().map(|_| (checked.spec_shown.as_str(), checked.spec_source.as_str()));
                 match args.format {
-                    CheckFormat::Json => chapters.push(serde_json::json!({ "path": shown, "report": report })),
-                    CheckFormat::Junit => junit.files.extend(report.files.iter().cloned()),
-                    CheckFormat::Text => {
+                    Format::Json => chapters.push(serde_json::json!({ "path": shown, "report": report })),
+                    Format::Junit => junit.files.extend(report.files.iter().cloned()),
+                    Format::Text => {
                         let (findings, totals) = render_diagnostics(report, &checked.docs, spec_file, lang);
                         text.push_str(&findings);
                         tails.push_str(&totals);
                     }
-                    CheckFormat::Lines => {
+                    Format::Lines => {
                         text.push_str(&crate::report::render_text(report, lang, spec_file.map(|(p, _)| p)))
                     }
+                    Format::Md | Format::Html => unreachable!("`check --format` is one of CHECK_FORMATS"),
                 }
             }
         }
     }
     let written = match args.format {
-        CheckFormat::Json => {
+        Format::Json => {
             let value =
                 serde_json::json!({ "schema": crate::report::JSON_SCHEMA, "chapters": chapters, "summary": total });
             write_stdout(&(serde_json::to_string_pretty(&value).expect("serializes") + "\n"))
         }
-        CheckFormat::Junit => write_stdout(&crate::report::appendix::render_junit(&junit)),
-        CheckFormat::Text => write_stdout(&text).and_then(|_| {
+        Format::Junit => write_stdout(&crate::report::appendix::render_junit(&junit)),
+        Format::Text => write_stdout(&text).and_then(|_| {
             let unparsed = if args.list_unparsed { Unparsed::All } else { Unparsed::CouldBeClaims };
             for (_, outcome) in &outcomes {
                 if let Outcome::Checked(checked) = outcome {
@@ -147,10 +148,11 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     + coverage.as_str()),
             )
         }),
-        CheckFormat::Lines => {
+        Format::Lines => {
             text.push_str(&crate::report::render_book_total(&total, outcomes.len(), bad, lang));
             write_stdout(&text)
         }
+        Format::Md | Format::Html => unreachable!("`check --format` is one of CHECK_FORMATS"),
     };
     if let Err(code) = written {
         return code;

@@ -3,7 +3,10 @@
 //! as text or JSON. Exit 0 when every decided mutant that differs from its formula is killed,
 //! 1 when one survived, 2 on bad input.
 
-use super::{read_notes, read_spec, write_stdout, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
+use super::{
+    formats, read_notes, read_spec, write_stdout, Format, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
+    MUTATE_FORMATS,
+};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -13,8 +16,8 @@ pub struct MutateArgs {
     /// The derivation spec (default: `checks.toml` in the chapter folder).
     #[arg(long)]
     spec: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = MutateFormat::Text)]
-    format: MutateFormat,
+    #[arg(long, value_parser = formats(MUTATE_FORMATS), default_value = "text")]
+    format: Format,
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     lang: LangArg,
     /// Stop mutating after this many seconds (the claims not reached are left out).
@@ -23,12 +26,6 @@ pub struct MutateArgs {
     /// Say on stderr which claim is being mutated.
     #[arg(short, long)]
     verbose: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum MutateFormat {
-    Text,
-    Json,
 }
 
 pub fn run(args: &MutateArgs) -> i32 {
@@ -77,10 +74,11 @@ pub fn run(args: &MutateArgs) -> i32 {
     };
     let lang = crate::report::Lang::from(args.lang);
     let text = match args.format {
-        MutateFormat::Text => crate::report::mutation::render_text(&claims, lang),
-        MutateFormat::Json => {
+        Format::Text => crate::report::mutation::render_text(&claims, lang),
+        Format::Json => {
             serde_json::to_string_pretty(&crate::report::mutation::report(&claims)).unwrap_or_default() + "\n"
         }
+        other => unreachable!("`mutate --format {other:?}` is refused: one of MUTATE_FORMATS"),
     };
     if let Err(code) = write_stdout(&text) {
         return code;
