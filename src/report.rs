@@ -287,7 +287,7 @@ pub mod diagnostic;
 pub mod mutation;
 pub mod undecided;
 mod words;
-pub use words::{describe, unparsed_advice, unparsed_summary, words, Words};
+pub use words::{describe, syntax_error, unparsed_advice, unparsed_summary, words, Words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -401,9 +401,9 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
                 "{}:{}:{}\t{section}\t{}\t-\t-\t{}\n",
                 file.listing.path, f.line, f.col, w.not_parsed, f.id
             ));
-            let error = match (lang, &f.error_kind) {
-                (Lang::Zh, Some(kind)) => words::syntax_error_chinese(kind),
-                _ => f.error.clone().unwrap_or_default(),
+            let error = match &f.error_kind {
+                Some(kind) => words::syntax_error(kind, lang),
+                None => f.error.clone().unwrap_or_default(),
             };
             out.push_str(&format!("\t{error}\n"));
         }

@@ -290,12 +290,11 @@ fn books_watch_mode_and_mdbook_speak_chinese_under_zh() {
     let seen = watch.stop();
     changed.unwrap();
     for line in &seen {
-        let columns: Vec<&str> = line.split('\t').collect();
-        let body = match columns.len() {
-            // `notes.md:5:1`, `变为已驳回`, `id: reason`
-            3 => format!("{}\t{}", columns[1], columns[2].split_once(": ").map_or("", |(_, r)| r)),
-            _ => line.replace("notes.md", ""),
-        };
+        // `…/notes.md:5:1: 变为已驳回 Squares#1: reason`, the summary, `正在监视 …`
+        let shown = line.replace("notes.md ", "");
+        let body = shown.rsplit_once(".md:").map_or(shown.as_str(), |(_, rest)| rest);
+        let body: String =
+            body.split_whitespace().filter(|w| !w.contains('#') && !w.contains('/')).collect::<Vec<_>>().join(" ");
         chinese(line, &body);
     }
     // The mdBook preprocessor, told `lang = "zh"`: the refuted claim and the closing line.

@@ -90,3 +90,30 @@ fn chinese_reports_have_no_english_sentences() {
         }
     }
 }
+
+/// The text format under `--lang zh`: codespan's headers (`错误`, `警告`), the verdicts, a formula
+/// that does not parse and what it expected, and the notes' warnings, on stdout and stderr, in
+/// Chinese. The source lines codespan quotes and the `= a = …` values are the author's.
+#[test]
+fn the_chinese_text_format_says_its_headers_and_parse_errors_in_chinese() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    let text = "## 1 Sums\n\n$$a+b = b+a+1$$\n\n$$a = (b + $$\n\n$$y = \\foo{2} + 1$$\n\nA lone $ sign.\n\n$$(a+b)^2 = a^2+2ab+b^2$$\n";
+    std::fs::write(&notes, text).unwrap();
+    let path = notes.to_str().unwrap();
+    let out = run(&["check", path, "--lang", "zh", "--no-cache", "--list-unparsed"]);
+    let (shown, errors) = (stdout(&out), stderr(&out));
+    assert!(shown.contains("错误: 已驳回") && errors.contains("错误: 公式"), "{shown}\n{errors}");
+    assert!(errors.contains("应为"), "the parser's expectation is said: {errors}");
+    for line in shown.lines().chain(errors.lines()) {
+        // Quoted source (`3 │ $$a+b…`), the gutter, the file's place and a counterexample's values.
+        let quoted = line.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit() || c == '│' || c == '┌');
+        if quoted || line.trim_start().starts_with("= a =") {
+            continue;
+        }
+        // Paths (the notes', the CAS lock's while another run holds it) are names.
+        let body: String = line.split_whitespace().filter(|w| !w.contains('/')).collect::<Vec<_>>().join(" ");
+        let english = english_words(&body, &["CAS", "spec", "derivcheck", "Symbolica"]);
+        assert!(english.is_empty(), "English {english:?} in: {line}");
+    }
+}

@@ -5,14 +5,15 @@
 
 use super::{check_path, CheckArgs, EXIT_BAD_INPUT};
 use crate::model::Status;
+use crate::report::diagnostic::{of_changes, render_line, Change};
 use notify_debouncer_mini::{new_debouncer, notify::RecursiveMode, DebounceEventResult};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Claim (file and id) -> its verdict and where it is written.
-type Snapshot = BTreeMap<(String, String), (Status, String)>;
+/// Claim (file and id) -> its verdict and where it is written (line, column).
+type Snapshot = BTreeMap<(String, String), (Status, (usize, usize))>;
 
 pub fn run_watch(args: &CheckArgs) -> i32 {
     let lang = crate::report::Lang::from(args.lang);
@@ -78,32 +79,22 @@ fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
     let mut now = Snapshot::new();
     for file in &checked.report.files {
         for c in &file.claims {
-            let at = format!("{}:{}:{}", file.listing.path, c.line, c.col);
-            now.insert((file.listing.path.clone(), c.id.clone()), (c.verdict, at));
+            now.insert((file.listing.path.clone(), c.id.clone()), (c.verdict, (c.line, c.col)));
         }
     }
     let lang = crate::report::Lang::from(args.lang);
-    let w = crate::report::words(lang);
-    let mut text = String::new();
-    for (key, (status, at)) in &now {
-        if before.get(key).map(|(s, _)| s) == Some(status) {
-            continue;
+    let claims = || checked.report.files.iter().flat_map(|f| f.claims.iter().map(move |c| (f, c)));
+    let mut changes: Vec<Change> = Vec::new();
+    for (file, c) in claims() {
+        if before.get(&(file.listing.path.clone(), c.id.clone())).map(|(s, _)| *s) != Some(c.verdict) {
+            let now = Some((c.verdict, &c.reason));
+            changes.push(Change { file: &file.listing.path, line: c.line, col: c.col, id: &c.id, now });
         }
-        let claim = checked.report.files.iter().flat_map(|f| &f.claims).find(|c| c.id == key.1);
-        let word = match status {
-            Status::Verified => w.verified,
-            Status::Refuted => w.refuted,
-            Status::Undecided => w.undecided,
-        };
-        let reason = match (status, claim) {
-            (Status::Verified, _) | (_, None) => String::new(),
-            (_, Some(c)) => format!(": {}", crate::report::describe(&c.reason, lang)),
-        };
-        text.push_str(&format!("{at}\t{}{word}\t{}{reason}\n", w.newly, key.1));
     }
-    for (key, (_, at)) in before.iter().filter(|(k, _)| !now.contains_key(k)) {
-        text.push_str(&format!("{at}\t{}\t{}\n", w.gone, key.1));
+    for ((file, id), (_, (line, col))) in before.iter().filter(|(k, _)| !now.contains_key(k)) {
+        changes.push(Change { file, line: *line, col: *col, id, now: None });
     }
+    let mut text: String = of_changes(&changes, lang).iter().map(|d| render_line(d) + "\n").collect();
     text.push_str(&crate::report::render_summary(&checked.report, lang));
     say(&text);
     now

@@ -6,7 +6,7 @@
 //! (one line, for watch mode and the mdBook preprocessor). The lines, JSON and JUnit formats
 //! render the `CheckReport` itself, which holds the same verdicts as data.
 
-use super::{describe, unparsed_advice, words, CheckReport, FileReport, Lang};
+use super::{describe, syntax_error, unparsed_advice, words, CheckReport, FileReport, Lang};
 use crate::listing::ParseFailure;
 use crate::model::Status;
 use crate::notes::{Document, NoteWarningKind};
@@ -19,6 +19,8 @@ use std::ops::Range;
 pub enum Severity {
     Error,
     Warning,
+    /// Neither wrong nor doubtful: a claim that became verified, one that is gone.
+    Note,
 }
 
 /// Something to tell the user about a place in a file.
@@ -87,6 +89,44 @@ pub fn of_claims(report: &CheckReport, spec: Option<(&str, &str)>, lang: Lang) -
         .collect()
 }
 
+/// A claim whose verdict changed between two runs (watch mode): where it is, its id, and its
+/// verdict now (`None`: the claim is gone), with the reason the report gives.
+pub struct Change<'a> {
+    pub file: &'a str,
+    pub line: usize,
+    pub col: usize,
+    pub id: &'a str,
+    pub now: Option<(Status, &'a crate::model::Reason)>,
+}
+
+/// What changed since the last run: newly refuted, undecided or verified claims, and the gone.
+pub fn of_changes(changes: &[Change], lang: Lang) -> Vec<Diagnostic> {
+    let w = words(lang);
+    changes
+        .iter()
+        .map(|c| {
+            let (severity, message, label) = match c.now {
+                Some((Status::Refuted, why)) => (Severity::Error, w.refuted, describe(why, lang)),
+                Some((Status::Undecided, why)) => (Severity::Warning, w.undecided, describe(why, lang)),
+                Some((Status::Verified, _)) => (Severity::Note, w.verified, String::new()),
+                None => (Severity::Note, w.gone, String::new()),
+            };
+            let newly = if c.now.is_some() { w.newly } else { "" };
+            Diagnostic {
+                severity,
+                file: c.file.to_string(),
+                line: c.line,
+                col: c.col,
+                span: None,
+                message: format!("{newly}{message} {}", c.id),
+                label,
+                notes: Vec::new(),
+                suggestion: None,
+            }
+        })
+        .collect()
+}
+
 /// The notes' own warnings (an unclosed `$`, an unknown mark), in the language of the run.
 pub fn of_note_warnings(docs: &[Document], lang: Lang) -> Vec<Diagnostic> {
     let w = words(lang);
@@ -131,8 +171,8 @@ pub fn of_parse_failures(docs: &[Document], failures: &[&ParseFailure], lang: La
                 message: w
                     .does_not_parse
                     .replace("{id}", &failure.formula.id)
-                    .replace("{error}", &failure.error.to_string()),
-                label: failure.error.to_string(),
+                    .replace("{error}", &syntax_error(&failure.error.kind, lang)),
+                label: syntax_error(&failure.error.kind, lang),
                 notes: if failure.could_be_claim() { vec![unparsed_advice(&failure.error.kind, lang)] } else { vec![] },
                 suggestion: None,
             }
@@ -169,12 +209,13 @@ pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], col
     let mut files = SimpleFiles::new();
     let ids: Vec<(&str, usize)> =
         sources.iter().map(|(path, text)| (*path, files.add(path.to_string(), text.to_string()))).collect();
-    let mut buffer = if colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+    let mut out = String::new();
     let config = term::Config::default();
     for d in diagnostics {
         let severity = match d.severity {
             Severity::Error => SnippetSeverity::Error,
             Severity::Warning => SnippetSeverity::Warning,
+            Severity::Note => SnippetSeverity::Note,
         };
         let mut snippet = Snippet::new(severity).with_message(d.message.clone());
         let file = ids.iter().find(|(path, _)| *path == d.file).map(|(_, id)| *id);
@@ -190,9 +231,29 @@ pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], col
         if let Some(tex) = &d.suggestion {
             notes.push(format!("{}: `{tex}`", w.did_you_mean));
         }
-        let _ = term::emit(&mut buffer, &config, &files, &snippet.with_notes(notes));
+        let mut one = if colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+        let _ = term::emit(&mut one, &config, &files, &snippet.with_notes(notes));
+        out.push_str(&in_words(&String::from_utf8_lossy(one.as_slice()), d.severity, lang));
     }
-    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    out
+}
+
+/// codespan heads a diagnostic with its severity in English (`error`, `warning`): the header's
+/// word, said from the word tables.
+fn in_words(rendered: &str, severity: Severity, lang: Lang) -> String {
+    let w = words(lang);
+    let (english, said) = match severity {
+        Severity::Error => ("error", w.error),
+        Severity::Warning => ("warning", w.warning),
+        Severity::Note => ("note", w.note),
+    };
+    let (header, rest) = rendered.split_once('\n').unwrap_or((rendered, ""));
+    let header = header.replacen(english, said, 1);
+    if rendered.contains('\n') {
+        format!("{header}\n{rest}")
+    } else {
+        header
+    }
 }
 
 /// One line: `file:line:col: message: label` (watch mode, the mdBook preprocessor's stderr).

@@ -288,9 +288,21 @@ pub fn words(lang: Lang) -> Words {
     }
 }
 
-/// A parse error in Chinese (the English one is the error's own `Display`).
-pub fn syntax_error_chinese(kind: &crate::syntax::SyntaxErrorKind) -> String {
+/// Why a formula does not parse, in the run's language (the English is the error's own
+/// `Display`, which the JSON and the spec's errors carry).
+pub fn syntax_error(kind: &crate::syntax::SyntaxErrorKind, lang: Lang) -> String {
     use crate::syntax::SyntaxErrorKind as K;
+    if lang == Lang::En {
+        return kind.to_string();
+    }
+    let expected = |list: &[crate::syntax::Expected]| {
+        let said: Vec<&str> = list.iter().map(|e| expected_chinese(*e)).collect();
+        if said.is_empty() {
+            "其他内容".to_string()
+        } else {
+            said.join("或")
+        }
+    };
     match kind {
         K::Empty => "公式为空".into(),
         K::TooLarge { bytes, limit } => format!("公式过大：{bytes} 字节（上限 {limit}）"),
@@ -301,8 +313,26 @@ pub fn syntax_error_chinese(kind: &crate::syntax::SyntaxErrorKind) -> String {
         K::Internal => "内部错误：无法构建此公式的语法树（请报告）".into(),
         K::UnbalancedEnvironment { .. } => "环境的 \\begin 与 \\end 不配对".into(),
         K::UnknownCommand { command } => format!("未知命令 `{command}`"),
-        K::Unexpected { found, .. } => format!("此处不应出现 `{found}`"),
-        K::UnexpectedEnd { .. } => "公式意外结束".into(),
+        K::Unexpected { found, expected: list } => format!("此处不应出现 `{found}`；应为{}", expected(list)),
+        K::UnexpectedEnd { expected: list } => format!("公式意外结束；应为{}", expected(list)),
+    }
+}
+
+fn expected_chinese(expected: crate::syntax::Expected) -> &'static str {
+    use crate::syntax::Expected as E;
+    match expected {
+        E::Relation => "关系符（=、\\ne 等）",
+        E::Sign => "+ 或 -",
+        E::Operator => "运算符",
+        E::Separator => "分隔符（, 或 \\quad）",
+        E::End => "公式结尾",
+        E::RowBreak => "\\\\",
+        E::AbsClose => "闭合的 |",
+        E::NormClose => "闭合的 \\|",
+        E::RightDelimiter => "\\right 定界符",
+        E::LeftDelimiter => "\\left 定界符",
+        E::Script => "上下标（_ 或 ^）",
+        E::Expression => "表达式",
     }
 }
 

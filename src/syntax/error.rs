@@ -33,16 +33,54 @@ pub enum SyntaxErrorKind {
     #[error("unknown command `{command}`")]
     UnknownCommand { command: String },
     #[error("unexpected `{found}`; expected {}", join_expected(expected))]
-    Unexpected { found: String, expected: Vec<String> },
+    Unexpected { found: String, expected: Vec<Expected> },
     #[error("unexpected end of formula; expected {}", join_expected(expected))]
-    UnexpectedEnd { expected: Vec<String> },
+    UnexpectedEnd { expected: Vec<Expected> },
 }
 
-fn join_expected(expected: &[String]) -> String {
-    match expected {
+fn join_expected(expected: &[Expected]) -> String {
+    let said: Vec<String> = expected.iter().map(ToString::to_string).collect();
+    match said.as_slice() {
         [] => "something else".to_string(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+/// What the parser would have taken where it stopped. Displays in English (the JSON's and the
+/// spec errors' words); the report says it in the run's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(into = "String")]
+pub enum Expected {
+    #[error("a relation (=, \\ne, ...)")]
+    Relation,
+    #[error("+ or -")]
+    Sign,
+    #[error("an operator")]
+    Operator,
+    #[error("a separator (, or \\quad)")]
+    Separator,
+    #[error("end of formula")]
+    End,
+    #[error("\\\\")]
+    RowBreak,
+    #[error("a closing |")]
+    AbsClose,
+    #[error("a closing \\|")]
+    NormClose,
+    #[error("a \\right delimiter")]
+    RightDelimiter,
+    #[error("a \\left delimiter")]
+    LeftDelimiter,
+    #[error("a script (_ or ^)")]
+    Script,
+    #[error("an expression")]
+    Expression,
+}
+
+impl From<Expected> for String {
+    fn from(e: Expected) -> String {
+        e.to_string()
     }
 }
 

@@ -11,7 +11,7 @@ pub mod pattern;
 pub mod print;
 
 use ast::Expr;
-pub use error::{SyntaxError, SyntaxErrorKind};
+pub use error::{Expected, SyntaxError, SyntaxErrorKind};
 pub use parser::{
     is_greek_or_symbol_name, is_known_command, parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING,
 };

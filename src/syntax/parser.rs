@@ -5,7 +5,7 @@
 //! failure is a [`SyntaxError`] with the byte offset, the offending token and what was expected.
 
 use super::ast::*;
-use super::error::{SyntaxError, SyntaxErrorKind};
+use super::error::{Expected, SyntaxError, SyntaxErrorKind};
 use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
@@ -281,25 +281,25 @@ pub fn is_known_command(command: &str) -> bool {
     })
 }
 
-fn describe_expected(rules: &[Rule]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+fn describe_expected(rules: &[Rule]) -> Vec<Expected> {
+    let mut out: Vec<Expected> = Vec::new();
     for rule in rules {
-        let text = match rule {
-            Rule::relop => "a relation (=, \\ne, ...)",
-            Rule::addop | Rule::sign => "+ or -",
-            Rule::mulop => "an operator",
-            Rule::separator | Rule::quad => "a separator (, or \\quad)",
-            Rule::EOI => "end of formula",
-            Rule::row_break => "\\\\",
-            Rule::abs_close => "a closing |",
-            Rule::norm_close => "a closing \\|",
-            Rule::close_delim => "a \\right delimiter",
-            Rule::open_delim => "a \\left delimiter",
-            Rule::transpose | Rule::prime | Rule::subscript | Rule::superscript | Rule::postfix => "a script (_ or ^)",
-            _ => "an expression",
+        let expected = match rule {
+            Rule::relop => Expected::Relation,
+            Rule::addop | Rule::sign => Expected::Sign,
+            Rule::mulop => Expected::Operator,
+            Rule::separator | Rule::quad => Expected::Separator,
+            Rule::EOI => Expected::End,
+            Rule::row_break => Expected::RowBreak,
+            Rule::abs_close => Expected::AbsClose,
+            Rule::norm_close => Expected::NormClose,
+            Rule::close_delim => Expected::RightDelimiter,
+            Rule::open_delim => Expected::LeftDelimiter,
+            Rule::transpose | Rule::prime | Rule::subscript | Rule::superscript | Rule::postfix => Expected::Script,
+            _ => Expected::Expression,
         };
-        if !out.iter().any(|t| t == text) {
-            out.push(text.to_string());
+        if !out.contains(&expected) {
+            out.push(expected);
         }
     }
     out
