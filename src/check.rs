@@ -726,7 +726,13 @@ fn check_at(
             let smallest: Vec<BTreeMap<String, i64>> = size_sets.iter().take(1).cloned().collect();
             let exact_sets = if floating.is_some() { &smallest[..] } else { size_sets };
             let brief = if floating.is_some() { EXACT_AFTER_FLOATS } else { EXACT_AFTER_DIFFERS };
-            let exact = symbolic_at(scope, claim, exact_sets, floats, deadline.min(Instant::now() + brief));
+            let exact = symbolic_at(Exact {
+                scope,
+                claim,
+                size_sets: exact_sets,
+                floats,
+                deadline: deadline.min(Instant::now() + brief),
+            });
             if exact.status == Status::Refuted
                 || exact.inconsistent
                 || (exact.status != Status::Undecided && floating.is_none())
@@ -742,7 +748,7 @@ fn check_at(
                 None => exact,
             }
         }
-        Randomized::Inapplicable => symbolic_at(scope, claim, size_sets, floats, deadline),
+        Randomized::Inapplicable => symbolic_at(Exact { scope, claim, size_sets, floats, deadline }),
     }
 }
 
@@ -1271,21 +1277,26 @@ fn within_run(deadline: Instant) -> Instant {
     RUN_DEADLINE.lock().unwrap_or_else(|p| p.into_inner()).map_or(deadline, |run| run.min(deadline))
 }
 
+/// One claim for the exact stage: at these sizes, with the floating-point instance (for a
+/// counterexample's values) where there is one, by this deadline.
+#[derive(Clone, Copy)]
+struct Exact<'a> {
+    scope: &'a Scope,
+    claim: &'a Claim,
+    size_sets: &'a [BTreeMap<String, i64>],
+    floats: Option<&'a Instance<'a, numeric::Numeric>>,
+    deadline: Instant,
+}
+
 /// Time the exact stage's child gets past its deadline to notice it and answer on its own.
 const EXACT_GRACE: Duration = Duration::from_millis(500);
 
 /// The exact check at the given sizes, in a child process killed at the deadline and held to a
 /// memory limit ([`cas::isolated`]): a blow-up inside Symbolica ends the claim undecided, saying
 /// which budget it passed, never the run.
-fn symbolic_at(
-    scope: &Scope,
-    claim: &Claim,
-    size_sets: &[BTreeMap<String, i64>],
-    floats: Option<&Instance<numeric::Numeric>>,
-    deadline: Instant,
-) -> Verdict {
-    let deadline = within_run(deadline);
-    match cas::isolated(deadline + EXACT_GRACE, || symbolic_inline(scope, claim, size_sets, floats, deadline)) {
+fn symbolic_at(job: Exact) -> Verdict {
+    let job = Exact { deadline: within_run(job.deadline), ..job };
+    match cas::isolated(job.deadline + EXACT_GRACE, || symbolic_inline(job)) {
         Ok(verdict) => verdict,
         Err(stopped) => {
             let detail = match stopped {
@@ -1296,18 +1307,13 @@ fn symbolic_at(
                 ),
                 cas::Stopped::Unavailable => "the exact stage could not be started (no child process)".to_string(),
             };
-            Verdict::undecided(Reason::Budget { detail }, describe_sizes(size_sets))
+            Verdict::undecided(Reason::Budget { detail }, describe_sizes(job.size_sets))
         }
     }
 }
 
-fn symbolic_inline(
-    scope: &Scope,
-    claim: &Claim,
-    size_sets: &[BTreeMap<String, i64>],
-    floats: Option<&Instance<numeric::Numeric>>,
-    deadline: Instant,
-) -> Verdict {
+fn symbolic_inline(job: Exact) -> Verdict {
+    let Exact { scope, claim, size_sets, floats, deadline } = job;
     let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline };
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);
@@ -1607,7 +1613,14 @@ mod tests {
             if randomized_first {
                 check_claim(&scope, &claim, None, None)
             } else {
-                symbolic_at(&scope, &claim, &scope.size_assignments(), None, Instant::now() + CLAIM_TIME)
+                let size_sets = scope.size_assignments();
+                symbolic_at(Exact {
+                    scope: &scope,
+                    claim: &claim,
+                    size_sets: &size_sets,
+                    floats: None,
+                    deadline: Instant::now() + CLAIM_TIME,
+                })
             }
         })
     }

@@ -10,6 +10,15 @@ use crate::model::NotRead;
 use crate::sema::scope::{Decl, FunctionKind, SetKind};
 use crate::syntax::ast::{Expr, ExprKind, Function, RelOp, Span};
 
+/// A name applied to its arguments, as written: `g''(x)` is `g` with two primes.
+#[derive(Clone, Copy)]
+struct Application<'e> {
+    key: &'e str,
+    primes: usize,
+    args: &'e [Expr],
+    span: Span,
+}
+
 impl<B: Backend> Instance<'_, B> {
     pub(super) fn apply(
         &self,
@@ -32,7 +41,7 @@ impl<B: Backend> Instance<'_, B> {
         }
         let own = format!("\\operatorname{{{}}}", func.name);
         if func.sub.is_none() && self.scope.defs.get(&own).is_some_and(|d| d.function) {
-            return self.apply_defined(&own, func.primes, args, span, env);
+            return self.apply_defined(Application { key: &own, primes: func.primes, args, span }, env);
         }
         if let ("binom", [n, k], 0, None) = (func.name.as_str(), args, func.primes, &func.sub) {
             return self.binomial(n, k, span, env);
@@ -208,7 +217,7 @@ impl<B: Backend> Instance<'_, B> {
         }
         let key = head.symbol_key().unwrap_or_default();
         if self.scope.unknown_functions.contains(&key) && !self.resolves(&key, env) {
-            return self.apply_unknown(&key, primes, args, span, env);
+            return self.apply_unknown(Application { key: &key, primes, args, span }, env);
         }
         if primes > 1 {
             return Err(EvalErrorKind::Unsupported {
@@ -218,7 +227,7 @@ impl<B: Backend> Instance<'_, B> {
             .at(span));
         }
         if self.scope.defs.get(&key).is_some_and(|d| d.function) {
-            return self.apply_defined(&key, primes, args, span, env);
+            return self.apply_defined(Application { key: &key, primes, args, span }, env);
         }
         let Some(Decl::Function(kind)) = self.scope.decls.get(&key) else {
             if primes > 0 {
@@ -287,14 +296,8 @@ impl<B: Backend> Instance<'_, B> {
     /// A function nobody specified, applied (see [`Backend::unknown`]): its arguments' entries
     /// are its variables (`f(\mathbf x)` is a function of x_1, …, x_n); `g''(x)` takes two
     /// derivatives, of a function of one variable only.
-    fn apply_unknown(
-        &self,
-        key: &str,
-        primes: usize,
-        args: &[Expr],
-        span: Span,
-        env: &Env,
-    ) -> Result<Value<B::S>, EvalError> {
+    fn apply_unknown(&self, call: Application, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let Application { key, primes, args, span } = call;
         let mut variables = Vec::new();
         for a in args {
             variables.extend(self.eval(a, env)?.data);
@@ -311,14 +314,8 @@ impl<B: Backend> Instance<'_, B> {
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
     /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
     /// function); `primes` = 1 applies its derivative.
-    fn apply_defined(
-        &self,
-        key: &str,
-        primes: usize,
-        args: &[Expr],
-        span: Span,
-        env: &Env,
-    ) -> Result<Value<B::S>, EvalError> {
+    fn apply_defined(&self, call: Application, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let Application { key, primes, args, span } = call;
         let def = &self.scope.defs[key];
         if args.len() != def.params.len() {
             let what = format!("`{key}` takes {} argument(s), given {}", def.params.len(), args.len());

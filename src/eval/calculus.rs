@@ -7,7 +7,7 @@
 //! Σ ∂f/∂v dv over the leaves v of the section's `vary` symbols. `\int_a^b f(x)\,dx` is the
 //! backend's integral of the integrand with x bound to each point (only the floats have one).
 
-use super::instance::{mentions_symbol, Env, Instance};
+use super::instance::{mentions_symbol, BigOpParts, Env, Instance};
 use super::scalar::{Backend, Limit, Scalar};
 use super::value::Value;
 use super::{EvalError, EvalErrorKind};
@@ -229,14 +229,8 @@ impl<B: Backend> Instance<'_, B> {
     /// `\int_a^b f(x)\,dx`, and integrals nested directly inside it (`\int_0^\infty\int_0^{2\pi}
     /// … \,d\theta\,dr`: the innermost takes the first differential). Limits may be `\pm\infty`
     /// and may use the outer variables. A backend without integrals refuses it.
-    pub(super) fn integral(
-        &self,
-        lower: Option<&Expr>,
-        upper: Option<&Expr>,
-        body: &Expr,
-        span: Span,
-        env: &Env,
-    ) -> Result<Value<B::S>, EvalError> {
+    pub(super) fn integral(&self, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let BigOpParts { lower, upper, body, span } = parts;
         let outside = |what: String| EvalErrorKind::Unsupported { category: NotRead::Outside, what }.at(span);
         // `\int_{[a, b]\times[c, d]} f(x, y)\,dx\,dy`: over a box, the first interval for the
         // first differential — the iterated integral, the first differential innermost.

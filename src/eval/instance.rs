@@ -19,6 +19,15 @@ use std::time::Instant;
 /// Index letters bound to values.
 pub type Env = BTreeMap<String, i64>;
 
+/// A big operator's parts, where it is written: `\sum_{lower}^{upper} body`, `\int_a^b … dx`.
+#[derive(Clone, Copy)]
+pub(super) struct BigOpParts<'e> {
+    pub lower: Option<&'e Expr>,
+    pub upper: Option<&'e Expr>,
+    pub body: &'e Expr,
+    pub span: Span,
+}
+
 /// Limits on one claim's work: evaluation steps, expression size and wall time.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
@@ -177,7 +186,8 @@ impl<'a, B: Backend> Instance<'a, B> {
                 _ => Ok(self.eval(operand, env)?.transpose()),
             },
             ExprKind::BigOp { op, lower, upper, body: Some(body) } => {
-                self.big_op(op, lower.as_deref(), upper.as_deref(), body, e.span, env)
+                let parts = BigOpParts { lower: lower.as_deref(), upper: upper.as_deref(), body, span: e.span };
+                self.big_op(op, parts, env)
             }
             ExprKind::Apply { func, args, .. } => self.apply(func, args, e.span, env),
             ExprKind::Differential { operand } => self.differential(operand, env),
@@ -694,18 +704,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(i64::from(p.product)))))
     }
 
-    fn big_op(
-        &self,
-        op: &BigOpKind,
-        lower: Option<&Expr>,
-        upper: Option<&Expr>,
-        body: &Expr,
-        span: Span,
-        env: &Env,
-    ) -> Result<Value<B::S>, EvalError> {
+    fn big_op(&self, op: &BigOpKind, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {
         if *op == BigOpKind::Int {
-            return self.integral(lower, upper, body, span, env);
+            return self.integral(parts, env);
         }
+        let BigOpParts { lower, upper, body, span } = parts;
         let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
             return Err(
