@@ -7,7 +7,9 @@
 use crate::driver::files::write_atomically;
 use crate::driver::{self, CheckOptions, DEFAULT_TIME_LIMIT_SECONDS};
 use crate::listing::{self, Listing, ParseFailure};
+use crate::model::StrictProblem;
 use crate::notes::{Document, LineIndex};
+use crate::report::diagnostic::Severity;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -296,13 +298,11 @@ impl CheckFailure {
     fn report(&self, json: bool, lang: crate::report::Lang) -> i32 {
         match (self, json) {
             (CheckFailure::Spec { path, text, errors }, false) => {
-                emit_spec_diagnostics(path, text, errors);
+                emit_spec_diagnostics(path, text, errors, lang);
                 EXIT_BAD_INPUT
             }
             _ => {
-                for line in self.said(lang).lines() {
-                    eprintln!("{}: {line}", crate::report::words(lang).error);
-                }
+                say(Severity::Error, &self.said(lang), lang);
                 if json {
                     return json_error(&self.message(), self.kind());
                 }
@@ -337,14 +337,7 @@ pub(crate) fn check_with_spec(
         None => (None, String::new()),
         Some(p) => match read_spec(p) {
             Ok((spec, text)) => (Some(spec), text),
-            Err(SpecFailure::Invalid { error, text }) => {
-                return Err(CheckFailure::Spec {
-                    path: error.path.clone(),
-                    text,
-                    errors: vec![(error.line, error.col, error.message.clone())],
-                })
-            }
-            Err(SpecFailure::Unreadable(error)) => return Err(CheckFailure::Input { error, kind: "spec" }),
+            Err(failure) => return Err(failure.into()),
         },
     };
     let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
@@ -380,7 +373,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     let w = crate::report::words(lang);
     let checked = check_path(&args.path, args.spec.as_ref(), check_options(args));
     if checked.as_ref().is_ok_and(|c| c.spec_path.is_none()) {
-        eprintln!("{}: {}", w.note, w.no_spec_note);
+        say(Severity::Note, w.no_spec_note, lang);
     }
     let Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source } = match checked {
         Ok(checked) => checked,
@@ -422,11 +415,7 @@ fn run_check(args: &CheckArgs) -> i32 {
     }
     let mut strict_failed = false;
     if args.strict && !report.summary.failed() {
-        let problems = strict_problems(&report, &docs, spec.as_ref(), &spec_shown);
-        for p in &problems {
-            eprintln!("{}: {p}", w.strict);
-        }
-        strict_failed = !problems.is_empty();
+        strict_failed = say_strict(&strict_problems(&report, &docs, spec.as_ref()), &spec_shown, None, lang);
     }
     crate::model::ExitStatus::of_run(report.summary.failed(), 0, strict_failed) as i32
 }
@@ -437,21 +426,17 @@ fn strict_problems(
     report: &crate::report::CheckReport,
     docs: &[Document],
     spec: Option<&crate::spec::Spec>,
-    shown: &str,
-) -> Vec<String> {
+) -> Vec<StrictProblem> {
     let mut out = Vec::new();
     let s = &report.summary;
     if s.formulas > s.parsed {
-        out.push(format!("{} formula(s) do not parse", s.formulas - s.parsed));
+        out.push(StrictProblem::Unparsed(s.formulas - s.parsed));
     }
     if s.undecided > 0 {
-        out.push(format!("{} claim(s) undecided", s.undecided));
+        out.push(StrictProblem::Undecided(s.undecided));
     }
     if s.coverage.not_checked > 0 {
-        out.push(format!(
-            "{} formula(s) not checked (a relation other than an equation; `ignore` them in the spec with a reason)",
-            s.coverage.not_checked
-        ));
+        out.push(StrictProblem::NotChecked(s.coverage.not_checked));
     }
     let Some(spec) = spec else { return out };
     let sections: Vec<&str> = docs.iter().flat_map(|d| d.sections.iter().map(|s| s.number.as_str())).collect();
@@ -459,15 +444,33 @@ fn strict_problems(
     for (number, section) in &spec.sections {
         let in_notes = sections.contains(&number.as_str());
         if !in_notes && section.claims.is_empty() && section.example.is_none() {
-            out.push(format!("{shown}: section {number} matches no section of the notes and states no claim"));
+            out.push(StrictProblem::SectionUnmatched { section: number.clone() });
         }
         for ignore in &section.ignore {
             if !formulas.contains(&ignore.tex.trim()) {
-                out.push(format!("{shown}: section {number}: the ignore entry `{}` matches no formula", ignore.tex));
+                out.push(StrictProblem::IgnoreUnmatched { section: number.clone(), tex: ignore.tex.clone() });
             }
         }
     }
     out
+}
+
+/// `--strict`'s findings on stderr, said in the run's language, each after what it is about
+/// (the spec, or in a book the chapter); whether there were any.
+fn say_strict(problems: &[StrictProblem], spec_shown: &str, chapter: Option<&str>, lang: crate::report::Lang) -> bool {
+    let w = crate::report::words(lang);
+    for p in problems {
+        let about_the_spec =
+            matches!(p, StrictProblem::SectionUnmatched { .. } | StrictProblem::IgnoreUnmatched { .. });
+        let said = crate::report::strict_problem(p, lang);
+        let said = match (about_the_spec, chapter) {
+            (true, _) => format!("{spec_shown}: {said}"),
+            (false, Some(chapter)) => format!("{chapter}: {said}"),
+            (false, None) => said,
+        };
+        say(Severity::Error, &format!("{}: {said}", w.strict), lang);
+    }
+    !problems.is_empty()
 }
 
 /// `derivcheck report`: check, then write the appendices. The exit code is that of `check`.
@@ -556,24 +559,32 @@ fn run_init(args: &InitArgs) -> i32 {
     let text = driver::spec_skeleton(&docs[0]);
     match write_atomically(&target, &text) {
         Ok(()) => {
-            eprintln!(
+            let wrote = format!(
                 "wrote {}: check with `derivcheck check {} --spec {}`",
                 target.display(),
                 args.path.display(),
                 target.display()
             );
+            say(Severity::Note, &wrote, crate::report::Lang::En);
             EXIT_OK
         }
         Err(e) => input_error(false, &format!("{}: cannot write: {e}", target.display()), "init"),
     }
 }
 
+/// Each line of a message about no one place, on stderr, drawn as a diagnostic: the one way
+/// the commands say that an input cannot be read or an output cannot be written.
+pub(crate) fn say(severity: Severity, message: &str, lang: crate::report::Lang) {
+    use crate::report::diagnostic::{render_line, Diagnostic};
+    for line in message.lines() {
+        eprintln!("{}", render_line(&Diagnostic::general(severity, None, line), lang));
+    }
+}
+
 /// Bad input: the message on stderr, and under `--format json` also a JSON error object on
 /// stdout, so a consumer of the JSON always gets JSON. Exit code 2.
 fn input_error(json: bool, message: &str, kind: &str) -> i32 {
-    for line in message.lines() {
-        eprintln!("error: {line}");
-    }
+    say(Severity::Error, message, crate::report::Lang::En);
     if json {
         return json_error(message, kind);
     }
@@ -603,11 +614,15 @@ enum SpecFailure {
     Invalid { error: crate::spec::SpecError, text: String },
 }
 
-impl SpecFailure {
-    fn message(&self) -> String {
-        match self {
-            SpecFailure::Unreadable(error) => error.to_string(),
-            SpecFailure::Invalid { error, .. } => error.to_string(),
+impl From<SpecFailure> for CheckFailure {
+    fn from(failure: SpecFailure) -> CheckFailure {
+        match failure {
+            SpecFailure::Invalid { error, text } => CheckFailure::Spec {
+                path: error.path.clone(),
+                text,
+                errors: vec![(error.line, error.col, error.message.clone())],
+            },
+            SpecFailure::Unreadable(error) => CheckFailure::Input { error, kind: "spec" },
         }
     }
 }
@@ -621,18 +636,19 @@ fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), SpecFailure> {
 }
 
 /// Spec errors as diagnostics on stderr, each underlining its entry in the spec's text.
-fn emit_spec_diagnostics(path: &str, text: &str, errors: &[(usize, usize, String)]) {
+fn emit_spec_diagnostics(path: &str, text: &str, errors: &[(usize, usize, String)], lang: crate::report::Lang) {
     use crate::report::diagnostic;
     let shown = diagnostic::of_spec_errors(path, text, errors);
     let colour = colour_on(std::io::stderr());
-    eprint!("{}", diagnostic::render_terminal(&shown, &[(path, text)], colour, crate::report::Lang::En));
+    eprint!("{}", diagnostic::render_terminal(&shown, &[(path, text)], colour, lang));
 }
 
 fn run_formulas(args: &FormulasArgs) -> i32 {
     let Some(docs) = read_notes_or_report(&args.path) else { return EXIT_BAD_INPUT };
     let (listing, failures) = listing::build(&docs, args.ast);
     for doc in docs.iter().filter(|d| d.formulas.is_empty()) {
-        eprintln!("note: {}: no formulas found", doc.path);
+        let note = crate::report::diagnostic::Diagnostic::general(Severity::Note, Some(&doc.path), "no formulas found");
+        eprintln!("{}", crate::report::diagnostic::render_line(&note, crate::report::Lang::En));
     }
     let written = match args.format {
         Format::Json => write_stdout(&(serde_json::to_string_pretty(&listing).expect("listing serializes") + "\n")),
@@ -666,7 +682,7 @@ fn notes_paths(path: &Path) -> Result<Vec<PathBuf>, InputError> {
 
 /// The notes at `path`, or `None` after saying on stderr why they cannot be read.
 fn read_notes_or_report(path: &Path) -> Option<Vec<Document>> {
-    read_notes(path).map_err(|e| eprintln!("error: {e}")).ok()
+    read_notes(path).map_err(|e| say(Severity::Error, &e.to_string(), crate::report::Lang::En)).ok()
 }
 
 pub fn read_notes(path: &Path) -> Result<Vec<Document>, InputError> {

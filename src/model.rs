@@ -77,6 +77,21 @@ impl Verdict {
     }
 }
 
+/// What `--strict` fails on beyond refutations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StrictProblem {
+    /// This many formulas do not parse.
+    Unparsed(usize),
+    /// This many claims are undecided.
+    Undecided(usize),
+    /// This many formulas hold a relation other than an equation.
+    NotChecked(usize),
+    /// A spec section that matches no section of the notes and states no claim.
+    SectionUnmatched { section: String },
+    /// A spec `ignore` entry that matches no formula.
+    IgnoreUnmatched { section: String, tex: String },
+}
+
 /// How a run ends: 0 nothing wrong, 1 a claim refuted or inconsistent, 2 bad input or usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitStatus {

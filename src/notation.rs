@@ -5,17 +5,57 @@
 //! them), `derivcheck notation` prints it, and every example is checked to be verified (a test
 //! checks them all, in one chapter, with the spec [`EXAMPLE_SPEC`]).
 
-/// Every function name the evaluator knows by itself (the notation table lists them): a
-/// formula `\sin(x)=…` is never a definition of one.
-pub const BUILTIN_FUNCTIONS: [&str; 24] = [
-    "ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu", "sgn", "sign",
-    "mean", "sum", "det", "tr", "trace", "Tr", "diag", "shape", "softmax",
-];
+/// How a built-in function takes a vector or matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// Entry by entry: `\tanh'(a)` is the derivative entry by entry, and a shape read off use
+    /// passes through.
+    EntryByEntry,
+    /// Whole: `\det`, `\operatorname{softmax}`, a sign of a number.
+    Whole,
+}
 
-/// The built-in functions that act entry by entry on a vector or matrix (`\tanh'(a)` is the
-/// derivative entry by entry; a shape read off use passes through them).
-pub const ENTRYWISE_FUNCTIONS: [&str; 13] =
-    ["ln", "log", "exp", "sin", "cos", "tan", "abs", "sinh", "cosh", "tanh", "sigmoid", "ReLU", "relu"];
+/// Every function name the evaluator knows by itself (the notation table lists them), and how
+/// it takes a vector or matrix: a formula `\sin(x)=…` is never a definition of one.
+pub const BUILTIN_FUNCTIONS: [(&str, Takes); 24] = {
+    use Takes::{EntryByEntry as E, Whole as W};
+    [
+        ("ln", E),
+        ("log", E),
+        ("exp", E),
+        ("sin", E),
+        ("cos", E),
+        ("tan", E),
+        ("abs", E),
+        ("sinh", E),
+        ("cosh", E),
+        ("tanh", E),
+        ("sigmoid", E),
+        ("ReLU", E),
+        ("relu", E),
+        ("sgn", W),
+        ("sign", W),
+        ("mean", W),
+        ("sum", W),
+        ("det", W),
+        ("tr", W),
+        ("trace", W),
+        ("Tr", W),
+        ("diag", W),
+        ("shape", W),
+        ("softmax", W),
+    ]
+};
+
+/// A function the evaluator knows by itself.
+pub fn is_builtin(name: &str) -> bool {
+    BUILTIN_FUNCTIONS.iter().any(|(n, _)| *n == name)
+}
+
+/// A built-in function that acts entry by entry on a vector or matrix.
+pub fn is_entrywise(name: &str) -> bool {
+    BUILTIN_FUNCTIONS.iter().any(|(n, takes)| *n == name && *takes == Takes::EntryByEntry)
+}
 
 /// One row of the table.
 pub struct Notation {

@@ -1578,7 +1578,7 @@ impl<'a> SectionBuilder<'a> {
                 if func.sub.is_none()
                     && func.sup.is_none()
                     && func.primes == 0
-                    && !crate::notation::BUILTIN_FUNCTIONS.contains(&func.name.as_str()) =>
+                    && !crate::notation::is_builtin(&func.name) =>
             {
                 (format!("\\operatorname{{{}}}", func.name), args)
             }

@@ -4,9 +4,10 @@
 //! any input was bad, else 1 if any claim was refuted (or, with `--strict`, anything is wrong).
 
 use super::{
-    check_path, emit_parse_diagnostics, render_diagnostics, strict_problems, write_stdout, CheckArgs, CheckFailure,
-    Checked, Format, Unparsed,
+    check_path, emit_parse_diagnostics, render_diagnostics, say_strict, strict_problems, write_stdout, CheckArgs,
+    CheckFailure, Checked, Format, Unparsed,
 };
+use crate::report::diagnostic::Severity;
 use crate::report::{CheckReport, CheckSummary};
 use std::path::{Path, PathBuf};
 
@@ -54,7 +55,7 @@ enum Outcome {
 pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     let lang = crate::report::Lang::from(args.lang);
     let json = matches!(args.format, Format::Json | Format::Junit);
-    let progress = super::progress::Progress::new(units.len() as u64, args.verbose);
+    let progress = super::progress::Progress::new(units.len() as u64, args.verbose, lang);
     let mut outcomes: Vec<(&Unit, Outcome)> = Vec::new();
     for unit in units {
         progress.start(&unit.path.display().to_string());
@@ -87,9 +88,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                 if json {
                     let error = serde_json::json!({ "kind": failure.kind(), "message": failure.message() });
                     chapters.push(serde_json::json!({ "path": shown, "error": error }));
-                    for line in failure.said(lang).lines() {
-                        eprintln!("{}: {line}", crate::report::words(lang).error);
-                    }
+                    super::say(Severity::Error, &failure.said(lang), lang);
                 } else {
                     failure.report(false, lang);
                     text.push_str(&format!("{shown}: {}\n", crate::report::words(lang).not_checked_see_above));
@@ -103,11 +102,8 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                     eprintln!("{shown}: {} {} {} {}", report.from_cache, w.of, report.summary.claims, w.from_the_cache);
                 }
                 if args.strict {
-                    let problems = strict_problems(report, &checked.docs, checked.spec.as_ref(), &checked.spec_shown);
-                    for p in &problems {
-                        eprintln!("{}: {shown}: {p}", crate::report::words(lang).strict);
-                    }
-                    strict_failed |= !problems.is_empty();
+                    let problems = strict_problems(report, &checked.docs, checked.spec.as_ref());
+                    strict_failed |= say_strict(&problems, &checked.spec_shown, Some(&shown), lang);
                 }
                 let spec_file =
                     checked.spec_path.as_ref().map(|_| (checked.spec_shown.as_str(), checked.spec_source.as_str()));

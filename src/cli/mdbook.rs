@@ -11,6 +11,8 @@
 use super::{check_with_spec, write_stdout, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED};
 use crate::model::Status;
 use crate::notes::Document;
+use crate::report::diagnostic::Severity;
+use crate::report::Lang;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +34,7 @@ pub fn run(args: &MdbookArgs) -> i32 {
     }
     let mut input = String::new();
     if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut input) {
-        eprintln!("derivcheck mdbook: cannot read the book from stdin: {e}");
+        super::say(Severity::Error, &format!("derivcheck mdbook: cannot read the book from stdin: {e}"), Lang::En);
         return EXIT_BAD_INPUT;
     }
     let (context, mut book) = match serde_json::from_str::<Value>(&input) {
@@ -41,11 +43,11 @@ pub fn run(args: &MdbookArgs) -> i32 {
             (pair.pop().expect("two elements"), book)
         }
         Ok(_) => {
-            eprintln!("derivcheck mdbook: stdin is not mdBook's [context, book] JSON");
+            super::say(Severity::Error, "derivcheck mdbook: stdin is not mdBook's [context, book] JSON", Lang::En);
             return EXIT_BAD_INPUT;
         }
         Err(e) => {
-            eprintln!("derivcheck mdbook: stdin is not JSON: {e}");
+            super::say(Severity::Error, &format!("derivcheck mdbook: stdin is not JSON: {e}"), Lang::En);
             return EXIT_BAD_INPUT;
         }
     };
@@ -116,7 +118,7 @@ fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
                 }
             }
             Err(message) => {
-                eprintln!("{}: {message}", crate::report::words(options.lang).error);
+                super::say(Severity::Error, &message, options.lang);
                 failed.1 += 1;
             }
         }
@@ -140,7 +142,7 @@ fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usi
     let findings = crate::report::diagnostic::of_claims(report, None, options.lang);
     let errors: Vec<_> = findings.iter().filter(|d| d.severity == crate::report::diagnostic::Severity::Error).collect();
     for d in &errors {
-        eprintln!("{}", crate::report::diagnostic::render_line(d));
+        eprintln!("{}", crate::report::diagnostic::render_line(d, options.lang));
     }
     let refuted = errors.len();
     if !options.marks {

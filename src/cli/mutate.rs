@@ -4,9 +4,10 @@
 //! 1 when one survived, 2 on bad input.
 
 use super::{
-    formats, read_notes, read_spec, write_stdout, Format, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
+    formats, read_notes, read_spec, say, write_stdout, Format, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
     MUTATE_FORMATS,
 };
+use crate::report::diagnostic::Severity;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -32,7 +33,7 @@ pub fn run(args: &MutateArgs) -> i32 {
     let docs = match read_notes(&args.path) {
         Ok(docs) => docs,
         Err(e) => {
-            eprintln!("error: {e}");
+            say(Severity::Error, &e.to_string(), args.lang.into());
             return EXIT_BAD_INPUT;
         }
     };
@@ -44,32 +45,24 @@ pub fn run(args: &MutateArgs) -> i32 {
         None => (None, String::new()),
         Some(p) => match read_spec(p) {
             Ok((spec, text)) => (Some(spec), text),
-            Err(failure) => {
-                eprintln!("error: {}", failure.message());
-                return EXIT_BAD_INPUT;
-            }
+            Err(failure) => return super::CheckFailure::from(failure).report(false, args.lang.into()),
         },
     };
     let deadline = args.time_limit.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
     let verbose = args.verbose;
+    let mutating = crate::report::words(args.lang.into()).mutating;
     let progress = move |id: &str| {
         if verbose {
-            eprintln!("mutating {id}");
+            eprintln!("{mutating} {id}");
         }
     };
     let claims = match crate::driver::mutate(&docs, spec.as_ref(), &spec_text, deadline, progress) {
         Ok(claims) => claims,
         Err(problems) => {
-            for p in problems {
-                eprintln!(
-                    "error: {}:{}:{}: {}",
-                    spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
-                    p.line,
-                    p.col,
-                    p.message
-                );
-            }
-            return EXIT_BAD_INPUT;
+            let path = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+            let errors: Vec<(usize, usize, String)> =
+                problems.into_iter().map(|p| (p.line, p.col, p.message)).collect();
+            return super::CheckFailure::Spec { path, text: spec_text, errors }.report(false, args.lang.into());
         }
     };
     let lang = crate::report::Lang::from(args.lang);

@@ -6,25 +6,27 @@ use std::io::IsTerminal;
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
     verbose: bool,
+    lang: crate::report::Lang,
 }
 
 impl Progress {
-    pub fn new(files: u64, verbose: bool) -> Progress {
+    pub fn new(files: u64, verbose: bool, lang: crate::report::Lang) -> Progress {
+        let unit = crate::report::words(lang).files;
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(files);
-            let style = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files  {msg}")
+            let style = indicatif::ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {unit}  {{msg}}"))
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
             bar
         });
-        Progress { bar, verbose }
+        Progress { bar, verbose, lang }
     }
 
     /// A file (or chapter) starts.
     pub fn start(&self, name: &str) {
         match &self.bar {
             Some(bar) => bar.set_message(name.to_string()),
-            None if self.verbose => eprintln!("checking {name}"),
+            None if self.verbose => eprintln!("{} {name}", crate::report::words(self.lang).checking),
             None => {}
         }
     }

@@ -5,7 +5,7 @@
 
 use super::{check_path, CheckArgs, EXIT_BAD_INPUT};
 use crate::model::Status;
-use crate::report::diagnostic::{of_changes, render_line, Change};
+use crate::report::diagnostic::{of_changes, render_line, Change, Severity};
 use notify_debouncer_mini::{new_debouncer, notify::RecursiveMode, DebounceEventResult};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -23,12 +23,12 @@ pub fn run_watch(args: &CheckArgs) -> i32 {
     let mut debouncer = match new_debouncer(Duration::from_millis(300), sender) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("{}: {} {}: {e}", w.error, w.cannot_watch, root.display());
+            super::say(Severity::Error, &format!("{} {}: {e}", w.cannot_watch, root.display()), lang);
             return EXIT_BAD_INPUT;
         }
     };
     if let Err(e) = debouncer.watcher().watch(&root, RecursiveMode::Recursive) {
-        eprintln!("{}: {} {}: {e}", w.error, w.cannot_watch, root.display());
+        super::say(Severity::Error, &format!("{} {}: {e}", w.cannot_watch, root.display()), lang);
         return EXIT_BAD_INPUT;
     }
     let mut last = check_once(args, &Snapshot::new());
@@ -94,7 +94,7 @@ fn check_once(args: &CheckArgs, before: &Snapshot) -> Snapshot {
     for ((file, id), (_, (line, col))) in before.iter().filter(|(k, _)| !now.contains_key(k)) {
         changes.push(Change { file, line: *line, col: *col, id, now: None });
     }
-    let mut text: String = of_changes(&changes, lang).iter().map(|d| render_line(d) + "\n").collect();
+    let mut text: String = of_changes(&changes, lang).iter().map(|d| render_line(d, lang) + "\n").collect();
     text.push_str(&crate::report::render_summary(&checked.report, lang));
     say(&text);
     now

@@ -76,7 +76,7 @@ impl<B: Backend> Instance<'_, B> {
                 Ok(self.softmax(&value, Some(kind)))
             }
             (name, None, 0) => self.plain_function(name, value, span),
-            (name, None, 1) if is_entrywise(name) => {
+            (name, None, 1) if crate::notation::is_entrywise(name) => {
                 // `\tanh'(a)`: the derivative of the built-in, entry by entry.
                 let value = value.clone();
                 self.entrywise_derivative(&value, span, &|inner: &Instance<B>, t: Value<B::S>| {
@@ -490,11 +490,6 @@ impl<B: Backend> Instance<'_, B> {
         Ok(difference
             .map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
     }
-}
-
-/// Built-in functions that act entry by entry (so `\tanh'(a)` means the derivative entry by entry).
-fn is_entrywise(name: &str) -> bool {
-    crate::notation::ENTRYWISE_FUNCTIONS.contains(&name)
 }
 
 /// max(a, b) = (a + b + |a − b|)/2, min(a, b) = (a + b − |a − b|)/2: exact, and differentiable

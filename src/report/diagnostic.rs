@@ -256,9 +256,40 @@ fn in_words(rendered: &str, severity: Severity, lang: Lang) -> String {
     }
 }
 
-/// One line: `file:line:col: message: label` (watch mode, the mdBook preprocessor's stderr).
-pub fn render_line(d: &Diagnostic) -> String {
-    let mut out = format!("{}:{}:{}: {}", d.file, d.line, d.col, d.message);
+impl Diagnostic {
+    /// A message about no one place in a file (an input that cannot be read, an output that
+    /// cannot be written), or about a whole file when `file` is given.
+    pub fn general(severity: Severity, file: Option<&str>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity,
+            file: file.unwrap_or_default().to_string(),
+            line: 0,
+            col: 0,
+            span: None,
+            message: message.into(),
+            label: String::new(),
+            notes: Vec::new(),
+            suggestion: None,
+        }
+    }
+}
+
+/// One line: `file:line:col: message: label` (watch mode, the mdBook preprocessor's stderr);
+/// `file: message` for a whole file; `error: message` for a message about no place.
+pub fn render_line(d: &Diagnostic, lang: Lang) -> String {
+    let mut out = match (d.file.is_empty(), d.line) {
+        (true, _) => {
+            let w = words(lang);
+            let severity = match d.severity {
+                Severity::Error => w.error,
+                Severity::Warning => w.warning,
+                Severity::Note => w.note,
+            };
+            format!("{severity}: {}", d.message)
+        }
+        (false, 0) => format!("{}: {}", d.file, d.message),
+        (false, _) => format!("{}:{}:{}: {}", d.file, d.line, d.col, d.message),
+    };
     if !d.label.is_empty() {
         out.push_str(&format!(": {}", d.label));
     }
@@ -294,7 +325,7 @@ mod tests {
         let shown = of_spec_errors("s.toml", text, &[(2, 11, "a size must be positive".to_string())]);
         let d = &shown[0];
         assert_eq!(&text[d.span.clone().unwrap()], "n = [0", "up to the entry's first delimiter");
-        assert_eq!(render_line(d), "s.toml:2:11: a size must be positive");
+        assert_eq!(render_line(d, Lang::En), "s.toml:2:11: a size must be positive");
         let drawn = render_terminal(&shown, &[("s.toml", text)], false, Lang::En);
         assert!(drawn.contains("error") && drawn.contains("^^^^^^"), "{drawn}");
     }

@@ -70,6 +70,10 @@ pub struct Words {
     pub could_not_be_checked: &'static str,
     /// A chapter of a book that could not be checked, after its path.
     pub not_checked_see_above: &'static str,
+    /// `-v`: the chapter being checked, the claim being mutated; the progress bar's unit.
+    pub checking: &'static str,
+    pub mutating: &'static str,
+    pub files: &'static str,
     /// `--verbose`: "of" and "claim(s) from the cache" around the counts.
     pub of: &'static str,
     pub from_the_cache: &'static str,
@@ -173,6 +177,9 @@ pub fn words(lang: Lang) -> Words {
             inputs: "inputs",
             could_not_be_checked: "could not be checked",
             not_checked_see_above: "could not be checked (see the error above)",
+            checking: "checking",
+            mutating: "mutating",
+            files: "files",
             of: "of",
             from_the_cache: "claim(s) from the cache",
             watching: "watching",
@@ -248,6 +255,9 @@ pub fn words(lang: Lang) -> Words {
             inputs: "个输入",
             could_not_be_checked: "个无法检查",
             not_checked_see_above: "无法检查（见上方错误）",
+            checking: "正在检查",
+            mutating: "正在变异",
+            files: "个文件",
             of: "/",
             from_the_cache: "个断言取自缓存",
             watching: "正在监视",
@@ -371,6 +381,35 @@ pub fn unparsed_advice(kind: &crate::syntax::SyntaxErrorKind, lang: Lang) -> Str
     match lang {
         Lang::En => format!("{en}, or put `<!-- derivcheck: skip -->` before it"),
         Lang::Zh => format!("{zh}，或在其前加 `<!-- derivcheck: skip -->`"),
+    }
+}
+
+/// What `--strict` fails on, in the run's language.
+pub fn strict_problem(problem: &crate::model::StrictProblem, lang: Lang) -> String {
+    use crate::model::StrictProblem as P;
+    match (problem, lang) {
+        (P::Unparsed(n), Lang::En) => format!("{n} formula(s) do not parse"),
+        (P::Unparsed(n), Lang::Zh) => format!("{n} 个公式无法解析"),
+        (P::Undecided(n), Lang::En) => format!("{n} claim(s) undecided"),
+        (P::Undecided(n), Lang::Zh) => format!("{n} 条断言未判定"),
+        (P::NotChecked(n), Lang::En) => format!(
+            "{n} formula(s) not checked (a relation other than an equation; `ignore` them in the spec with a reason)"
+        ),
+        (P::NotChecked(n), Lang::Zh) => {
+            format!("{n} 个公式未检查（不是等式的关系；请在 spec 中用 `ignore` 并写明理由）")
+        }
+        (P::SectionUnmatched { section }, Lang::En) => {
+            format!("section {section} matches no section of the notes and states no claim")
+        }
+        (P::SectionUnmatched { section }, Lang::Zh) => {
+            format!("第 {section} 节与笔记的任何一节都不对应，也没有陈述断言")
+        }
+        (P::IgnoreUnmatched { section, tex }, Lang::En) => {
+            format!("section {section}: the ignore entry `{tex}` matches no formula")
+        }
+        (P::IgnoreUnmatched { section, tex }, Lang::Zh) => {
+            format!("第 {section} 节：ignore 条目 `{tex}` 不对应任何公式")
+        }
     }
 }
 

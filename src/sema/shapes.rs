@@ -261,7 +261,7 @@ impl<'a> Unifier<'a> {
                         }
                         Ok(Shape::Scalar)
                     }
-                    (name, [x]) if plain && crate::notation::ENTRYWISE_FUNCTIONS.contains(&name) => Ok(*x),
+                    (name, [x]) if plain && crate::notation::is_entrywise(name) => Ok(*x),
                     _ => Ok(Shape::Any),
                 }
             }
