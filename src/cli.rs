@@ -264,7 +264,7 @@ pub(crate) struct Checked {
 /// that cannot take effect (diagnostics underlining them in the spec's text).
 pub(crate) enum CheckFailure {
     Input { error: InputError, kind: &'static str },
-    Spec { path: String, text: String, errors: Vec<(usize, usize, String)> },
+    Spec { path: String, text: String, errors: Vec<crate::driver::SpecProblem> },
 }
 
 impl CheckFailure {
@@ -273,7 +273,7 @@ impl CheckFailure {
         match self {
             CheckFailure::Input { error, .. } => error.to_string(),
             CheckFailure::Spec { path, errors, .. } => {
-                errors.iter().map(|(l, c, m)| format!("{path}:{l}:{c}: {m}")).collect::<Vec<_>>().join("\n")
+                errors.iter().map(|p| format!("{path}:{}:{}: {}", p.line, p.col, p.kind)).collect::<Vec<_>>().join("\n")
             }
         }
     }
@@ -289,7 +289,11 @@ impl CheckFailure {
     fn said(&self, lang: crate::report::Lang) -> String {
         match self {
             CheckFailure::Input { error, .. } => error.said(lang),
-            CheckFailure::Spec { .. } => self.message(),
+            CheckFailure::Spec { path, errors, .. } => errors
+                .iter()
+                .map(|p| format!("{path}:{}:{}: {}", p.line, p.col, crate::report::spec_error(&p.kind, lang)))
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 
@@ -346,7 +350,7 @@ pub(crate) fn check_with_spec(
         driver::check(&docs, spec.clone(), spec_text, options).map_err(|problems| CheckFailure::Spec {
             path: spec_shown.clone(),
             text: spec_source.clone(),
-            errors: problems.iter().map(|p| (p.line, p.col, p.message.clone())).collect(),
+            errors: problems,
         })?;
     Ok(Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source })
 }
@@ -617,11 +621,9 @@ enum SpecFailure {
 impl From<SpecFailure> for CheckFailure {
     fn from(failure: SpecFailure) -> CheckFailure {
         match failure {
-            SpecFailure::Invalid { error, text } => CheckFailure::Spec {
-                path: error.path.clone(),
-                text,
-                errors: vec![(error.line, error.col, error.message.clone())],
-            },
+            SpecFailure::Invalid { error, text } => {
+                CheckFailure::Spec { path: error.path.clone(), text, errors: vec![(&error).into()] }
+            }
             SpecFailure::Unreadable(error) => CheckFailure::Input { error, kind: "spec" },
         }
     }
@@ -636,9 +638,9 @@ fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), SpecFailure> {
 }
 
 /// Spec errors as diagnostics on stderr, each underlining its entry in the spec's text.
-fn emit_spec_diagnostics(path: &str, text: &str, errors: &[(usize, usize, String)], lang: crate::report::Lang) {
+fn emit_spec_diagnostics(path: &str, text: &str, errors: &[crate::driver::SpecProblem], lang: crate::report::Lang) {
     use crate::report::diagnostic;
-    let shown = diagnostic::of_spec_errors(path, text, errors);
+    let shown = diagnostic::of_spec_errors(path, text, errors, lang);
     let colour = colour_on(std::io::stderr());
     eprint!("{}", diagnostic::render_terminal(&shown, &[(path, text)], colour, lang));
 }

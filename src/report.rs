@@ -287,7 +287,7 @@ pub mod diagnostic;
 pub mod mutation;
 pub mod undecided;
 mod words;
-pub use words::{describe, strict_problem, syntax_error, unparsed_advice, unparsed_summary, words, Words};
+pub use words::{describe, spec_error, strict_problem, syntax_error, unparsed_advice, unparsed_summary, words, Words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {

@@ -225,11 +225,17 @@ pub struct Shadowing {
 }
 
 /// A spec entry that cannot take effect, at its position in the spec file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SpecProblem {
     pub line: usize,
     pub col: usize,
-    pub message: String,
+    pub kind: crate::spec::SpecErrorKind,
+}
+
+impl From<&crate::spec::SpecError> for SpecProblem {
+    fn from(error: &crate::spec::SpecError) -> SpecProblem {
+        SpecProblem { line: error.line, col: error.col, kind: (*error.kind).clone() }
+    }
 }
 
 /// A parsed formula of a document (failed parses are left out by the caller).
@@ -748,12 +754,11 @@ impl<'a> SectionBuilder<'a> {
                     _ => false,
                 };
                 if !taken {
-                    let message = format!(
-                        "section {}: `{}` defines nothing: its left side must be a symbol not declared or defined before (a matrix, a size, a built-in, an earlier define), and its right side must not use it",
-                        self.number,
-                        tex.tex
-                    );
-                    self.spec_problems.push(SpecProblem { line: tex.line, col: tex.col, message });
+                    let kind = crate::spec::SpecErrorKind::DefinesNothing {
+                        section: self.number.clone(),
+                        tex: tex.tex.clone(),
+                    };
+                    self.spec_problems.push(SpecProblem { line: tex.line, col: tex.col, kind });
                 }
             }
         }
@@ -1547,12 +1552,12 @@ impl<'a> SectionBuilder<'a> {
         let entry = spec.functions.iter().find(|(k, _)| crate::syntax::canonical_key(k).ok().as_deref() == Some(key));
         if let Some((name, kind)) = entry {
             let (line, col) = Spec::position(self.spec_text, kind.span().start);
-            let message = format!(
-                "section {}: the spec declares `{name}` a {} function, but the notes define it by a formula: remove the entry (the notes' definition is used) or make it `elementwise`",
-                self.number,
-                kind.get_ref()
-            );
-            self.spec_problems.push(SpecProblem { line, col, message });
+            let kind = crate::spec::SpecErrorKind::FunctionDefinedInNotes {
+                section: self.number.clone(),
+                name: name.clone(),
+                kind: *kind.get_ref(),
+            };
+            self.spec_problems.push(SpecProblem { line, col, kind });
         }
     }
 

@@ -148,12 +148,87 @@ struct RawSpec {
 
 /// A spec that cannot be used, with where in the spec file.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{path}:{line}:{col}: {message}")]
+#[error("{path}:{line}:{col}: {kind}")]
 pub struct SpecError {
     pub path: String,
     pub line: usize,
     pub col: usize,
-    pub message: String,
+    /// Boxed: a spec error travels in `Result`s that are otherwise small.
+    pub kind: Box<SpecErrorKind>,
+}
+
+impl SpecError {
+    /// What is wrong, in English (the JSON's words; the report says it in either language).
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+/// Why a spec entry cannot take effect. Displays in English; `report::words::spec_error` says it
+/// in the run's language.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SpecErrorKind {
+    /// The file is not the spec's TOML (TOML's own words, or a kind or shape it refused).
+    #[error("{message}")]
+    Toml { message: String },
+    /// A `sets` or `functions` entry of a kind there is not.
+    #[error("{what} kind `{given}`: the kinds are {}", allowed.join(", "))]
+    UnknownKind { what: String, given: String, allowed: Vec<&'static str> },
+    #[error("a shape must be two sizes [rows, columns], not {given}")]
+    ShapeNotTwo { given: String },
+    #[error("section {section}: `{tex}` does not parse: {error}")]
+    DoesNotParse { section: String, tex: String, error: syntax::SyntaxErrorKind },
+    #[error("section {section}: assumption `{tex}` does not parse: {error}")]
+    AssumptionDoesNotParse { section: String, tex: String, error: syntax::SyntaxErrorKind },
+    #[error("section {section}: assumption `{tex}` must be one equation `left = right`")]
+    AssumptionNotOneEquation { section: String, tex: String },
+    #[error(
+        "section {section}: the sizes make more than {MAX_SIZE_COMBINATIONS} combinations to check; give fewer values"
+    )]
+    TooManyCombinations { section: String },
+    #[error("section {section}: size `{size}` = {value} is beyond what can be instantiated (at most {MAX_SIZE}); exact checks grow steeply with size, and a few small sizes are the evidence")]
+    SizeBeyond { section: String, size: String, value: i64 },
+    #[error("section {section}: size `{size}` must list values of at least 1, not {values:?}")]
+    SizeValues { section: String, size: String, values: Vec<i64> },
+    #[error("section {section}: claim `{claim}`: `when` does not parse: {error}")]
+    WhenDoesNotParse { section: String, claim: String, error: syntax::SyntaxErrorKind },
+    #[error("section {section}: the shape of `{name}` uses {dim}, beyond the largest size {MAX_SIZE}")]
+    ShapeBeyond { section: String, name: String, dim: String },
+    #[error(
+        "section {section}: the shape of `{name}` uses `{dim}`, which is neither a positive number nor a declared size"
+    )]
+    ShapeUnknownSize { section: String, name: String, dim: String },
+    #[error("section {section}: {entry} name: `{tex}` is not a symbol name")]
+    NotASymbol { section: String, entry: NameEntry, tex: String },
+    #[error("section {section}: index `{letter}` ranges over `{range}`, which is not a declared size")]
+    IndexRangeUnknown { section: String, letter: String, range: String },
+    /// A `define` the notes' section cannot take (read when the section is planned).
+    #[error("section {section}: `{tex}` defines nothing: its left side must be a symbol not declared or defined before (a matrix, a size, a built-in, an earlier define), and its right side must not use it")]
+    DefinesNothing { section: String, tex: String },
+    /// A letter the spec declares a function of a kind, that the notes define by a formula.
+    #[error("section {section}: the spec declares `{name}` a {kind} function, but the notes define it by a formula: remove the entry (the notes' definition is used) or make it `elementwise`")]
+    FunctionDefinedInNotes { section: String, name: String, kind: FunctionKind },
+}
+
+/// The spec entries whose names must be symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NameEntry {
+    #[error("`loss`")]
+    Loss,
+    #[error("a matrix")]
+    Matrix,
+    #[error("an identity")]
+    Identity,
+    #[error("a function")]
+    Function,
+    #[error("a set")]
+    Set,
+    #[error("an index")]
+    Index,
+    #[error("`vary`")]
+    Vary,
+    #[error("`positive`")]
+    Positive,
 }
 
 /// A TeX string of the spec, parsed, with its position in the spec file.
@@ -236,16 +311,41 @@ impl Shape {
     }
 }
 
+/// Marks a value the spec's types refuse, inside TOML's error: `Spec::parse` reads it back.
+const REFUSED: &str = "\u{1}refused\u{1}";
+
+/// A TOML error as a spec error: a value the spec's types refused, typed again; else TOML's
+/// own words.
+fn refused_value(message: &str) -> SpecErrorKind {
+    let Some(rest) = message.find(REFUSED).map(|at| &message[at + REFUSED.len()..]) else {
+        return SpecErrorKind::Toml { message: message.to_string() };
+    };
+    let (what, given) = rest.split_once('\u{1}').unwrap_or((rest, ""));
+    let allowed = match what {
+        "set" => SetKind::words(),
+        "function" => FunctionKind::words(),
+        _ => return SpecErrorKind::ShapeNotTwo { given: given.to_string() },
+    };
+    SpecErrorKind::UnknownKind { what: what.to_string(), given: given.to_string(), allowed }
+}
+
 /// A spec value spelled by one of a few words: the words, in one table per kind.
 trait Spelled: Copy + PartialEq + 'static {
     const WHAT: &'static str;
     const WORDS: &'static [(&'static str, Self)];
 
+    /// The value a word spells; an unknown word is refused with a message TOML passes on, which
+    /// [`Spec::parse`] reads back as [`SpecErrorKind::UnknownKind`].
     fn read(text: &str) -> Result<Self, String> {
-        Self::WORDS.iter().find(|(w, _)| *w == text).map(|(_, k)| *k).ok_or_else(|| {
-            let list: Vec<&str> = Self::WORDS.iter().map(|(w, _)| *w).collect();
-            format!("{} kind `{text}`: the kinds are {}", Self::WHAT, list.join(", "))
-        })
+        Self::WORDS
+            .iter()
+            .find(|(w, _)| *w == text)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| format!("{REFUSED}{}\u{1}{text}", Self::WHAT))
+    }
+
+    fn words() -> Vec<&'static str> {
+        Self::WORDS.iter().map(|(w, _)| *w).collect()
     }
 
     fn word(self) -> &'static str {
@@ -298,7 +398,7 @@ impl TryFrom<Vec<String>> for Shape {
     fn try_from(dims: Vec<String>) -> Result<Self, String> {
         match <[String; 2]>::try_from(dims) {
             Ok([rows, cols]) => Ok(Shape { rows, cols }),
-            Err(dims) => Err(format!("a shape must be two sizes [rows, columns], not {dims:?}")),
+            Err(dims) => Err(format!("{REFUSED}shape\u{1}{dims:?}")),
         }
     }
 }
@@ -312,13 +412,13 @@ impl Spec {
 
     pub fn parse(path: &str, text: &str) -> Result<Spec, SpecError> {
         let lines = LineIndex::new(text);
-        let error_at = |offset: usize, message: String| {
+        let error_at = |offset: usize, kind: SpecErrorKind| {
             let pos = lines.position(offset);
-            SpecError { path: path.to_string(), line: pos.line, col: pos.col, message }
+            SpecError { path: path.to_string(), line: pos.line, col: pos.col, kind: Box::new(kind) }
         };
         let raw: RawSpec = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
-            error_at(offset, e.message().trim().to_string())
+            error_at(offset, refused_value(e.message().trim()))
         })?;
         let has_defaults = raw.defaults.is_some();
         let spec = Spec {
@@ -333,17 +433,19 @@ impl Spec {
     }
 
     /// Every TeX string parses and every range names a size; reported at the offending entry.
-    fn validate(&self, error_at: &dyn Fn(usize, String) -> SpecError) -> Result<(), SpecError> {
+    fn validate(&self, error_at: &dyn Fn(usize, SpecErrorKind) -> SpecError) -> Result<(), SpecError> {
         for (name, section) in
             std::iter::once(("defaults", &self.defaults)).chain(self.sections.iter().map(|(k, v)| (k.as_str(), v)))
         {
             let example_defs = section.example.iter().flat_map(|e| e.define.iter());
             for def in section.define.iter().chain(section.claims.iter().map(|c| &c.tex)).chain(example_defs) {
                 if let Err(e) = syntax::parse_formula(def.get_ref()) {
-                    return Err(error_at(
-                        def.span().start,
-                        format!("section {name}: `{}` does not parse: {e}", def.get_ref()),
-                    ));
+                    let kind = SpecErrorKind::DoesNotParse {
+                        section: name.to_string(),
+                        tex: def.get_ref().clone(),
+                        error: e.kind,
+                    };
+                    return Err(error_at(def.span().start, kind));
                 }
             }
             for assumption in &section.assume {
@@ -351,94 +453,93 @@ impl Spec {
                     matches!(s.chains.as_slice(), [c] if c.first.is_some() && c.links.len() == 1
                         && c.links[0].op == crate::syntax::ast::RelOp::Eq)
                 });
+                let (section, tex) = (name.to_string(), assumption.get_ref().clone());
                 let problem = match one_equation {
-                    Err(e) => Some(format!("does not parse: {e}")),
-                    Ok(false) => Some("must be one equation `left = right`".to_string()),
+                    Err(e) => Some(SpecErrorKind::AssumptionDoesNotParse { section, tex, error: e.kind }),
+                    Ok(false) => Some(SpecErrorKind::AssumptionNotOneEquation { section, tex }),
                     Ok(true) => None,
                 };
                 if let Some(problem) = problem {
-                    let message = format!("section {name}: assumption `{}` {problem}", assumption.get_ref());
-                    return Err(error_at(assumption.span().start, message));
+                    return Err(error_at(assumption.span().start, problem));
                 }
             }
             let mut combinations: usize = 1;
             for values in section.sizes.values() {
                 combinations = combinations.saturating_mul(values.get_ref().len());
                 if combinations > MAX_SIZE_COMBINATIONS {
-                    let message = format!(
-                        "section {name}: the sizes make more than {MAX_SIZE_COMBINATIONS} combinations to check; give fewer values"
-                    );
-                    return Err(error_at(values.span().start, message));
+                    let kind = SpecErrorKind::TooManyCombinations { section: name.to_string() };
+                    return Err(error_at(values.span().start, kind));
                 }
             }
             for (size, values) in section.sizes.iter().chain(&section.crosscheck) {
                 if let Some(v) = values.get_ref().iter().find(|v| **v > MAX_SIZE) {
-                    let message = format!(
-                        "section {name}: size `{size}` = {v} is beyond what can be instantiated (at most {MAX_SIZE}); exact checks grow steeply with size, and a few small sizes are the evidence"
-                    );
-                    return Err(error_at(values.span().start, message));
+                    let kind = SpecErrorKind::SizeBeyond { section: name.to_string(), size: size.clone(), value: *v };
+                    return Err(error_at(values.span().start, kind));
                 }
                 if values.get_ref().is_empty() || values.get_ref().iter().any(|v| *v < 1) {
-                    let message = format!(
-                        "section {name}: size `{size}` must list values of at least 1, not {:?}",
-                        values.get_ref()
-                    );
-                    return Err(error_at(values.span().start, message));
+                    let (section, size, values_given) = (name.to_string(), size.clone(), values.get_ref().clone());
+                    let kind = SpecErrorKind::SizeValues { section, size, values: values_given };
+                    return Err(error_at(values.span().start, kind));
                 }
             }
             if let Some(loss) = &section.loss {
-                if let Err(e) = crate::syntax::canonical_key(loss) {
-                    return Err(error_at(text_position_of(&self.text, loss), format!("section {name}: `loss`: {e}")));
+                if crate::syntax::canonical_key(loss).is_err() {
+                    let kind = SpecErrorKind::NotASymbol {
+                        section: name.to_string(),
+                        entry: NameEntry::Loss,
+                        tex: loss.clone(),
+                    };
+                    return Err(error_at(text_position_of(&self.text, loss), kind));
                 }
             }
             for claim in &section.claims {
                 if let Some(when) = &claim.when {
                     if let Err(e) = syntax::parse_formula(when) {
                         let at = text_position_of(&self.text, when);
-                        return Err(error_at(
-                            at,
-                            format!("section {name}: claim `{}`: `when` does not parse: {e}", claim.name),
-                        ));
+                        let (section, claim) = (name.to_string(), claim.name.clone());
+                        return Err(error_at(at, SpecErrorKind::WhenDoesNotParse { section, claim, error: e.kind }));
                     }
                 }
             }
             for (name_tex, shape) in section.matrix.iter().chain(&section.family) {
                 for dim in shape.get_ref().dims() {
                     let number = dim.parse::<i64>().ok();
+                    let (section, shaped, dim_text) = (name.to_string(), name_tex.clone(), dim.clone());
                     if number.is_some_and(|n| n > MAX_SIZE) {
-                        let message = format!(
-                            "section {name}: the shape of `{name_tex}` uses {dim}, beyond the largest size {MAX_SIZE}"
-                        );
-                        return Err(error_at(shape.span().start, message));
+                        let kind = SpecErrorKind::ShapeBeyond { section, name: shaped, dim: dim_text };
+                        return Err(error_at(shape.span().start, kind));
                     }
                     let known = self.size_names(name).any(|s| s == dim) || number.is_some_and(|n| n >= 1);
                     if !known {
-                        let message = format!("section {name}: the shape of `{name_tex}` uses `{dim}`, which is neither a positive number nor a declared size");
-                        return Err(error_at(shape.span().start, message));
+                        let kind = SpecErrorKind::ShapeUnknownSize { section, name: shaped, dim: dim_text };
+                        return Err(error_at(shape.span().start, kind));
                     }
                 }
             }
-            let names = section.matrix.keys().chain(section.family.keys()).map(|k| ("a matrix", k));
+            let names = section.matrix.keys().chain(section.family.keys()).map(|k| (NameEntry::Matrix, k));
             let names = names
-                .chain(section.identity.keys().map(|k| ("an identity", k)))
-                .chain(section.functions.keys().map(|k| ("a function", k)))
-                .chain(section.sets.keys().map(|k| ("a set", k)))
-                .chain(section.index.keys().map(|k| ("an index", k)))
-                .chain(section.vary.iter().map(|k| ("`vary`", k)))
-                .chain(section.positive.iter().map(|k| ("`positive`", k)));
+                .chain(section.identity.keys().map(|k| (NameEntry::Identity, k)))
+                .chain(section.functions.keys().map(|k| (NameEntry::Function, k)))
+                .chain(section.sets.keys().map(|k| (NameEntry::Set, k)))
+                .chain(section.index.keys().map(|k| (NameEntry::Index, k)))
+                .chain(section.vary.iter().map(|k| (NameEntry::Vary, k)))
+                .chain(section.positive.iter().map(|k| (NameEntry::Positive, k)));
             for (entry, tex) in names {
-                if let Err(e) = crate::syntax::canonical_key(tex) {
+                if crate::syntax::canonical_key(tex).is_err() {
                     let at = text_position_of(&self.text, tex);
-                    return Err(error_at(at, format!("section {name}: {entry} name: {e}")));
+                    return Err(error_at(
+                        at,
+                        SpecErrorKind::NotASymbol { section: name.to_string(), entry, tex: tex.clone() },
+                    ));
                 }
             }
             for (letter, range) in &section.index {
                 let IndexRange::Size(text) = range.get_ref() else { continue };
                 let known = self.size_names(name).any(|s| s == text);
                 if !known && text.parse::<i64>().is_err() {
-                    let message =
-                        format!("section {name}: index `{letter}` ranges over `{text}`, which is not a declared size");
-                    return Err(error_at(range.span().start, message));
+                    let (section, letter, range_text) = (name.to_string(), letter.clone(), text.clone());
+                    let kind = SpecErrorKind::IndexRangeUnknown { section, letter, range: range_text };
+                    return Err(error_at(range.span().start, kind));
                 }
             }
         }
@@ -527,7 +628,7 @@ claims = [{ name = "shift", tex = 'a=b' }]
         assert_eq!((err.line, err.path.as_str()), (2, "c.toml"));
         let err = Spec::parse("c.toml", "[section.\"15.1\"]\nbogus = 1\n").unwrap_err();
         assert_eq!(err.line, 2);
-        assert!(err.message.contains("bogus"), "{}", err.message);
+        assert!(err.message().contains("bogus"), "{}", err.message());
     }
 
     #[test]
@@ -543,21 +644,21 @@ claims = [{ name = "shift", tex = 'a=b' }]
         assert_eq!(s.matrix["X"].get_ref(), &Shape::new("n", "1"));
         let err = Spec::parse("c.toml", "[section.\"1\"]\nfunctions = { F = \"vectr\" }\n").unwrap_err();
         assert_eq!(err.line, 2, "{err}");
-        assert!(err.message.contains("the kinds are elementwise, vector, rotation"), "{}", err.message);
+        assert!(err.message().contains("the kinds are elementwise, vector, rotation"), "{}", err.message());
         let err = Spec::parse("c.toml", "[section.\"1\"]\nsets = { J = \"past\" }\n").unwrap_err();
-        assert!(err.message.contains("set kind `past`"), "{}", err.message);
+        assert!(err.message().contains("set kind `past`"), "{}", err.message());
         let err = Spec::parse("c.toml", "[section.\"1\"]\nmatrix = { X = [\"2\", \"2\", \"2\"] }\n").unwrap_err();
         assert_eq!(err.line, 2, "{err}");
-        assert!(err.message.contains("two sizes [rows, columns]"), "{}", err.message);
+        assert!(err.message().contains("two sizes [rows, columns]"), "{}", err.message());
     }
 
     #[test]
     fn unparsable_tex_and_unknown_ranges_are_errors() {
         let err = Spec::parse("c.toml", "[section.\"1\"]\n\ndefine = ['\\foo=1']\n").unwrap_err();
         assert_eq!(err.line, 3);
-        assert!(err.message.contains("unknown command"), "{}", err.message);
+        assert!(err.message().contains("unknown command"), "{}", err.message());
         let err = Spec::parse("c.toml", "[section.\"1\"]\nindex = { r = \"M\" }\n").unwrap_err();
-        assert!(err.message.contains("not a declared size"), "{}", err.message);
+        assert!(err.message().contains("not a declared size"), "{}", err.message());
         assert_eq!((err.line, err.col), (2, 15), "at the range itself");
     }
 }

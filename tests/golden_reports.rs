@@ -117,3 +117,45 @@ fn the_chinese_text_format_says_its_headers_and_parse_errors_in_chinese() {
         assert!(english.is_empty(), "English {english:?} in: {line}");
     }
 }
+
+/// A spec that cannot take effect is said in Chinese under `--lang zh`: every kind of entry the
+/// spec refuses (a kind, a shape, a size, a range, TeX that does not parse, a define that takes
+/// nothing, TOML's own refusal quoted as code), and in English without it.
+#[test]
+fn spec_errors_are_said_in_the_runs_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, "## 1 S\n\n$$\\sigma(z) = z$$\n\n$$a+b=b+a$$\n").unwrap();
+    let specs = [
+        "[section.\"1\"]\nsets = { J = \"past\" }\n",
+        "[section.\"1\"]\nfunctions = { F = \"vectr\" }\n",
+        "[section.\"1\"]\nmatrix = { X = [\"2\", \"2\", \"2\"] }\n",
+        "[section.\"1\"]\nsizes = { n = [0] }\n",
+        "[section.\"1\"]\nindex = { i = \"m\" }\n",
+        "[section.\"1\"]\ndefine = ['\\foo = 1']\n",
+        "[section.\"1\"]\nassume = ['a < b']\n",
+        "[section.\"1\"]\ndefine = ['a + b = 1']\n",
+        "[section.\"1\"]\nfunctions = { '\\sigma' = \"rotation\" }\n",
+        "[section.\"1\"]\nbogus = 1\n",
+    ];
+    for (k, spec) in specs.iter().enumerate() {
+        let path = dir.path().join(format!("s{k}.toml"));
+        std::fs::write(&path, spec).unwrap();
+        let args = ["check", notes.to_str().unwrap(), "--spec", path.to_str().unwrap(), "--no-cache"];
+        let english = run(&args);
+        assert_eq!(english.status.code(), Some(2), "{spec}: {}", stderr(&english));
+        let out = run(&[&args[..], &["--lang", "zh"]].concat());
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        let errors = stderr(&out);
+        assert!(errors.contains("错误"), "{spec}: {errors}");
+        for line in errors.lines() {
+            let quoted = line.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit() || c == '│' || c == '┌');
+            if quoted {
+                continue;
+            }
+            let body: String = line.split_whitespace().filter(|w| !w.contains('/')).collect::<Vec<_>>().join(" ");
+            let words = english_words(&body, &["CAS", "spec", "derivcheck", "Symbolica", "TOML"]);
+            assert!(words.is_empty(), "English {words:?} in: {line}\n(spec {spec})");
+        }
+    }
+}

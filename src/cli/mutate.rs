@@ -60,9 +60,8 @@ pub fn run(args: &MutateArgs) -> i32 {
         Ok(claims) => claims,
         Err(problems) => {
             let path = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-            let errors: Vec<(usize, usize, String)> =
-                problems.into_iter().map(|p| (p.line, p.col, p.message)).collect();
-            return super::CheckFailure::Spec { path, text: spec_text, errors }.report(false, args.lang.into());
+            return super::CheckFailure::Spec { path, text: spec_text, errors: problems }
+                .report(false, args.lang.into());
         }
     };
     let lang = crate::report::Lang::from(args.lang);

@@ -181,10 +181,11 @@ pub fn of_parse_failures(docs: &[Document], failures: &[&ParseFailure], lang: La
 }
 
 /// Spec entries that cannot take effect, each underlined in the spec's text.
-pub fn of_spec_errors(path: &str, text: &str, errors: &[(usize, usize, String)]) -> Vec<Diagnostic> {
+pub fn of_spec_errors(path: &str, text: &str, errors: &[crate::sema::SpecProblem], lang: Lang) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|(line, col, message)| {
+        .map(|problem| {
+            let (line, col) = (&problem.line, &problem.col);
             let start = offset_of(text, *line, *col);
             let end = text[start..].find(['\n', ',', '}', ']']).map_or(text.len(), |k| start + k.max(1));
             Diagnostic {
@@ -193,7 +194,7 @@ pub fn of_spec_errors(path: &str, text: &str, errors: &[(usize, usize, String)])
                 line: *line,
                 col: *col,
                 span: Some(start..end),
-                message: message.clone(),
+                message: super::words::spec_error(&problem.kind, lang),
                 label: String::new(),
                 notes: Vec::new(),
                 suggestion: None,
@@ -322,10 +323,17 @@ mod tests {
     #[test]
     fn a_spec_error_is_underlined_at_its_entry_and_said_in_one_line() {
         let text = "[section.\"1\"]\nsizes = { n = [0] }\n";
-        let shown = of_spec_errors("s.toml", text, &[(2, 11, "a size must be positive".to_string())]);
+        let kind = crate::spec::SpecErrorKind::SizeValues { section: "1".into(), size: "n".into(), values: vec![0] };
+        let problem = crate::sema::SpecProblem { line: 2, col: 11, kind };
+        let shown = of_spec_errors("s.toml", text, std::slice::from_ref(&problem), Lang::En);
         let d = &shown[0];
         assert_eq!(&text[d.span.clone().unwrap()], "n = [0", "up to the entry's first delimiter");
-        assert_eq!(render_line(d, Lang::En), "s.toml:2:11: a size must be positive");
+        assert_eq!(
+            render_line(d, Lang::En),
+            "s.toml:2:11: section 1: size `n` must list values of at least 1, not [0]"
+        );
+        let zh = of_spec_errors("s.toml", text, &[problem], Lang::Zh);
+        assert_eq!(zh[0].message, "第 1 节：尺寸 `n` 的取值须不小于 1，而不是 [0]");
         let drawn = render_terminal(&shown, &[("s.toml", text)], false, Lang::En);
         assert!(drawn.contains("error") && drawn.contains("^^^^^^"), "{drawn}");
     }

@@ -384,6 +384,68 @@ pub fn unparsed_advice(kind: &crate::syntax::SyntaxErrorKind, lang: Lang) -> Str
     }
 }
 
+/// Why a spec entry cannot take effect, in the run's language (the English is the kind's own
+/// `Display`, which the JSON carries). TOML's own words are quoted as they are.
+pub fn spec_error(kind: &crate::spec::SpecErrorKind, lang: Lang) -> String {
+    use crate::spec::{NameEntry, SpecErrorKind as K, MAX_SIZE, MAX_SIZE_COMBINATIONS};
+    if lang == Lang::En {
+        return kind.to_string();
+    }
+    let entry = |e: &NameEntry| match e {
+        NameEntry::Loss => "`loss`",
+        NameEntry::Matrix => "矩阵",
+        NameEntry::Identity => "单位矩阵",
+        NameEntry::Function => "函数",
+        NameEntry::Set => "集合",
+        NameEntry::Index => "索引",
+        NameEntry::Vary => "`vary`",
+        NameEntry::Positive => "`positive`",
+    };
+    match kind {
+        // TOML's words, quoted whole (its own backticks become quotes).
+        K::Toml { message } => format!("spec 不是可读的 TOML：`{}`", message.replace('`', "'")),
+        K::UnknownKind { what, given, allowed } => {
+            let what = if what == "set" { "集合" } else { "函数" };
+            let allowed: Vec<String> = allowed.iter().map(|k| format!("`{k}`")).collect();
+            format!("{what}类别 `{given}` 不存在；可用的类别：{}", allowed.join("、"))
+        }
+        K::ShapeNotTwo { given } => format!("形状须是两个尺寸 [行, 列]，而不是 {given}"),
+        K::DoesNotParse { section, tex, error } => {
+            format!("第 {section} 节：`{tex}` 无法解析：{}", syntax_error(error, lang))
+        }
+        K::AssumptionDoesNotParse { section, tex, error } => {
+            format!("第 {section} 节：假设 `{tex}` 无法解析：{}", syntax_error(error, lang))
+        }
+        K::AssumptionNotOneEquation { section, tex } => format!("第 {section} 节：假设 `{tex}` 须是一个等式 `左 = 右`"),
+        K::TooManyCombinations { section } => {
+            format!("第 {section} 节：尺寸组合超过 {MAX_SIZE_COMBINATIONS} 种，请少给几个取值")
+        }
+        K::SizeBeyond { section, size, value } => format!(
+            "第 {section} 节：尺寸 `{size}` = {value} 超出可实例化的范围（至多 {MAX_SIZE}）；精确检查随尺寸急剧增长，几个小尺寸即是证据"
+        ),
+        K::SizeValues { section, size, values } => format!("第 {section} 节：尺寸 `{size}` 的取值须不小于 1，而不是 {values:?}"),
+        K::WhenDoesNotParse { section, claim, error } => {
+            format!("第 {section} 节：断言 `{claim}` 的 `when` 无法解析：{}", syntax_error(error, lang))
+        }
+        K::ShapeBeyond { section, name, dim } => {
+            format!("第 {section} 节：`{name}` 的形状用了 {dim}，超出最大尺寸 {MAX_SIZE}")
+        }
+        K::ShapeUnknownSize { section, name, dim } => {
+            format!("第 {section} 节：`{name}` 的形状用了 `{dim}`，它既不是正数，也不是已声明的尺寸")
+        }
+        K::NotASymbol { section, entry: e, tex } => format!("第 {section} 节：{}名 `{tex}` 不是符号名", entry(e)),
+        K::IndexRangeUnknown { section, letter, range } => {
+            format!("第 {section} 节：索引 `{letter}` 的范围 `{range}` 不是已声明的尺寸")
+        }
+        K::DefinesNothing { section, tex } => format!(
+            "第 {section} 节：`{tex}` 没有定义任何东西：左边须是此前未声明、未定义的符号（不是矩阵、尺寸、内置函数或更早的定义），右边不得用到它"
+        ),
+        K::FunctionDefinedInNotes { section, name, kind } => format!(
+            "第 {section} 节：spec 把 `{name}` 声明为 `{kind}` 函数，但笔记用公式定义了它：删去该条目（采用笔记的定义），或改为 `elementwise`"
+        ),
+    }
+}
+
 /// What `--strict` fails on, in the run's language.
 pub fn strict_problem(problem: &crate::model::StrictProblem, lang: Lang) -> String {
     use crate::model::StrictProblem as P;
