@@ -765,6 +765,11 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     // event written in prose (`$A=a$`).
     let defined = |k: &str| {
         use crate::sema::scope::Decl;
+        // `For any random variable $X$`: the words make X any random variable, whatever an
+        // earlier formula made the letter.
+        if claim.reading.random.iter().any(|r| r == k) {
+            return probability::Meaning::None;
+        }
         match (scope.decls.get(k), scope.defs.get(k)) {
             (Some(decl), _) if !matches!(decl, Decl::Index { .. }) => probability::Meaning::Formula,
             (_, Some(d)) if !matches!(d.body.kind, ExprKind::Symbol(_) | ExprKind::Number { .. }) => {

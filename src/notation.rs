@@ -262,8 +262,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
-        written: r"for numbers $a$ and $b$, …; if $X$ and $Y$ are independent, …; 对常数$a$、$b$；若$X$与$Y$相互独立",
-        meaning: "what the words of the sentence say of a claim's letters. Letters an earlier formula of the paragraph calls numbers (numbers, constants, scalars, 常数, 实数, 标量) are constants, not random. Independence stated before the claim (independent, i.i.d., 相互独立, 独立同分布) verifies a claim that holds for independent variables, listing X ⊥ Y as assumed; words that deny it or make it conditional (not, neither, conditionally, given, if and only if, 不, 非, 条件, 给定) state nothing",
+        written: r"for numbers $a$ and $b$, …; if $X$ and $Y$ are independent, …; For any random variable $X$, …; 对常数$a$、$b$；若$X$与$Y$相互独立",
+        meaning: "what the words of the sentence say of a claim's letters. Letters an earlier formula of the paragraph calls numbers (numbers, constants, scalars, 常数, 实数, 标量) are constants, not random. Letters the words call random variables (for any random variable $X$; $X$ and $Y$ are two independent random variables; consider $X$ as any random variable; 任意随机变量$X$), in the claim's paragraph or the one leading to a display, are any such variables, whatever an earlier formula of the section made the letter (`relationships like $X = Y^2$`). Independence stated before the claim (independent, i.i.d., 相互独立, 独立同分布) verifies a claim that holds for independent variables, listing X ⊥ Y as assumed; words that deny it or make it conditional (not, neither, conditionally, given, if and only if, 不, 非, 条件, 给定) state nothing",
         example: "",
     },
     Notation {
@@ -348,13 +348,13 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"\mathbf x=\mathbf U\mathbf x, \mathbf u^	op\mathbf v, (\mathbf A\mathbf B)^{-1}",
+        written: r"\mathbf x=\mathbf U\mathbf x, \mathbf u^\top\mathbf v, (\mathbf A\mathbf B)^{-1}",
         meaning: "shapes read off use where no spec pins the section: sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a square matrix read off use refutes only if the claim fails for symmetric and for diagonal matrices too",
         example: "",
     },
     Notation {
         group: "symbols",
-        written: r"ar x, 0.632^T, x^1, 	ext{tr}(X)",
+        written: r"\bar x, 0.632^T, x^1, \text{tr}(X)",
         meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); \\text{tr} (det, diag, exp, log, ln) before parentheses is that function",
         example: "",
     },

@@ -22,7 +22,7 @@ use declarations::{
 };
 pub use skeleton::spec_skeleton;
 
-use crate::notes::{Document, Mark};
+use crate::notes::{Document, FormulaSite, Mark};
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;
@@ -132,6 +132,9 @@ pub struct ClaimReading {
     /// Letters the words call numbers (`for numbers $a$ and $b$`) earlier in its paragraph: in
     /// a claim about random variables, constants, not random.
     pub constants: Vec<String>,
+    /// Letters the words before it call random variables (`For any random variable $X$`): the
+    /// claim speaks of any such variable, not of what an earlier formula made the letter.
+    pub random: Vec<String>,
     /// Independence of its random variables the words before it state.
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
@@ -860,6 +863,7 @@ impl<'a> SectionBuilder<'a> {
         let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
         let mut after_condition = false;
         let constants = self.constants_named_before(f.index);
+        let random = self.random_variables_named_before(f.index);
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
@@ -901,6 +905,7 @@ impl<'a> SectionBuilder<'a> {
             let prose = Prose {
                 independence: roles::independence_stated(&lead),
                 constants: &constants,
+                random: &random,
                 lead: &lead,
                 block: site.block,
                 cue: roles::cue(&lead),
@@ -923,24 +928,41 @@ impl<'a> SectionBuilder<'a> {
     fn constants_named_before(&self, index: usize) -> Vec<String> {
         let formulas = &self.doc.formulas;
         let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
+        let sites: Vec<&FormulaSite> = formulas[..index].iter().rev().take_while(|f| f.block == block).collect();
+        let named = sites.iter().filter(|site| roles::names_constants(&site.lead));
+        named.flat_map(|site| bare_letters(&site.tex)).collect()
+    }
+
+    /// Letters the words call random variables before a claim (`For any random variables $X, Y$`,
+    /// `$X$ and $Y$ are two independent random variables`): in its paragraph, or for a display
+    /// formula standing alone, in the paragraph that leads to it (past the displays between:
+    /// `Then $$…$$ $$…$$`). The claim speaks of any such variables.
+    fn random_variables_named_before(&self, index: usize) -> Vec<String> {
+        let formulas = &self.doc.formulas;
+        let Some(here) = formulas.get(index) else { return Vec::new() };
+        let mut first_block = here.block;
+        while here.display && first_block > 0 {
+            let above: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| f.block == first_block - 1).collect();
+            if above.is_empty() {
+                break;
+            }
+            first_block -= 1;
+            if above.iter().any(|f| !f.display) {
+                break;
+            }
+        }
+        let blocks = first_block..=here.block;
+        let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| blocks.contains(&f.block)).collect();
         let mut out = Vec::new();
-        for site in formulas[..index].iter().rev().take_while(|f| f.block == block) {
-            if !roles::names_constants(&site.lead) {
+        for (k, site) in sites.iter().enumerate() {
+            if !roles::names_random_variables(&site.lead, &site.trail) {
                 continue;
             }
-            let letters: Option<Vec<String>> = site
-                .tex
-                .split(',')
-                .map(|part| {
-                    let chain = crate::syntax::parse_formula(part.trim()).ok()?.chains.into_iter().next()?;
-                    let first = chain.first.filter(|_| chain.links.is_empty())?;
-                    match &first.kind {
-                        ExprKind::Symbol(_) => first.symbol_key(),
-                        _ => None,
-                    }
-                })
-                .collect();
-            out.extend(letters.unwrap_or_default());
+            out.extend(bare_letters(&site.tex));
+            // `$X$ and $Y$ are …`: the letters listed before, joined by `and` or a comma.
+            for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
+                out.extend(bare_letters(&before.tex));
+            }
         }
         out
     }
@@ -1114,6 +1136,7 @@ impl<'a> SectionBuilder<'a> {
                 };
                 if let Some(prose) = &prose {
                     reading.constants = prose.constants.to_vec();
+                    reading.random = prose.random.to_vec();
                     reading.independence = prose.independence;
                 }
                 if let Some(block) = block {
@@ -1661,6 +1684,8 @@ struct Prose<'a> {
     lead: &'a str,
     /// Letters the words call numbers earlier in the paragraph.
     constants: &'a [String],
+    /// Letters the words call random variables before it.
+    random: &'a [String],
     /// Independence the words state.
     independence: Option<crate::model::Independence>,
     block: usize,
@@ -1904,6 +1929,22 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
 /// written as a value, used as a vector or matrix, nor an index. Greek and Latin letters only
 /// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), never `P`, `E` or `p` of probability, nor
 /// σ, which undefined means the logistic function.
+/// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
+fn bare_letters(tex: &str) -> Vec<String> {
+    let letters: Option<Vec<String>> = tex
+        .split(',')
+        .map(|part| {
+            let chain = crate::syntax::parse_formula(part.trim()).ok()?.chains.into_iter().next()?;
+            let first = chain.first.filter(|_| chain.links.is_empty())?;
+            match &first.kind {
+                ExprKind::Symbol(_) => first.symbol_key(),
+                _ => None,
+            }
+        })
+        .collect();
+    letters.unwrap_or_default()
+}
+
 fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {
     fn heads(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
         if let ExprKind::Call { func, .. } = &e.kind {

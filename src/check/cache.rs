@@ -8,7 +8,7 @@ use crate::syntax::print;
 use sha2::Digest;
 
 /// Raised whenever what a key covers changes.
-const CACHE_SCHEMA: u32 = 3;
+const CACHE_SCHEMA: u32 = 4;
 
 /// Verdicts of earlier runs, by [`fingerprint`].
 pub trait VerdictCache: Send + Sync {
@@ -37,8 +37,8 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
     ));
     // What the words make of it: marked a claim, letters they call numbers, independence.
     text.push_str(&format!(
-        "reading marked {} constants {:?} independence {:?}\n",
-        claim.reading.marked, claim.reading.constants, claim.reading.independence
+        "reading marked {} constants {:?} random {:?} independence {:?}\n",
+        claim.reading.marked, claim.reading.constants, claim.reading.random, claim.reading.independence
     ));
     for condition in &claim.conditions {
         text.push_str(&format!("when {}\n", print::chain(condition)));

@@ -274,6 +274,29 @@ pub fn names_constants(lead: &str) -> bool {
     CONSTANTS.is_match(lead.trim_end())
 }
 
+/// Do the words around a formula of bare letters call them random variables, so that the
+/// sentence speaks of any random variables so named, not of a letter an earlier formula defined?
+/// Before (`For any random variables $X, Y$`, `任意随机变量 $X$`), with perhaps earlier letters of
+/// the same list between; or after (`$X$ and $Y$ are two independent random variables`,
+/// `consider $X$ as any random variable`).
+pub fn names_random_variables(lead: &str, trail: &str) -> bool {
+    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(\brandom variables?|随机变量)\s*(\$\s*(,|and|和|与|、|，)\s*)*$").expect("valid regex")
+    });
+    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)^\s*(are|is|be|as|是|为)\s+((any|all|some|two|three|a|an|arbitrary|independent|identically distributed|real|discrete|continuous|,)\s+)*random variables?\b|^\s*(是|为)?\s*(任意|两个|独立的?)*\s*随机变量",
+        )
+        .expect("valid regex")
+    });
+    BEFORE.is_match(lead.trim_end()) || AFTER.is_match(trail)
+}
+
+/// Words between two formulas that only continue a list (`$X$ and $Y$`, `$X$, $Y$`).
+pub fn continues_a_list(trail: &str) -> bool {
+    matches!(trail.trim(), "," | "and" | ", and" | "和" | "与" | "、" | "，" | "or")
+}
+
 /// A number the words right after a lone letter give it: `$\gamma$ to 0.9.`, `$\eta$ is set
 /// to 0.1,`, `$\gamma$设置为0.9。`. The number must end the phrase (`to 0.9 times` gives none).
 pub fn value_in_words(trail: &str) -> Option<String> {
@@ -295,7 +318,7 @@ pub fn substitutes_elsewhere(context: &str) -> bool {
             .expect("valid regex")
     });
     static REFERENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"(?i)式\s*[（(]?\s*\d|eq(uation)?s?\.?\s*[（(]?\s*\d|[（(]\d+\.\d+[）)]|:eqref:")
+        regex::Regex::new(r"(?i)式\s*[（(]?\s*\d|\beq(uation)?s?\.?\s*[（(]?\s*\d|[（(]\d+\.\d+[）)]|:eqref:")
             .expect("valid regex")
     });
     let tail: String = {
@@ -458,6 +481,25 @@ mod tests {
         assert!(names_constants("对任意随机变量$和常数$、"));
         assert!(!names_constants("the numbers of samples is"));
         assert!(!names_constants("For any random variable"));
+    }
+
+    #[test]
+    fn letters_the_words_call_random_variables() {
+        assert!(names_random_variables("For any random variable", ""));
+        assert!(names_random_variables("For any random variables $ ,", ""));
+        assert!(names_random_variables("对任意随机变量", ""));
+        assert!(names_random_variables("Recall that if $ and", " are two independent random variables then"));
+        assert!(names_random_variables("consider", " as any random variable, and"));
+        assert!(names_random_variables("若", "是两个独立的随机变量"));
+        assert!(!names_random_variables("the random variable is", ""));
+        assert!(!names_random_variables("like", " where"));
+        assert!(!names_random_variables("For any random variable $ and numbers", ""));
+        assert!(continues_a_list(" and ") && continues_a_list(", ") && !continues_a_list(" where "));
+    }
+
+    #[test]
+    fn a_reference_to_a_numbered_equation_is_read() {
+        assert!(substitutes_elsewhere("substituting eq. (3) into the loss"));
     }
 
     #[test]
