@@ -385,6 +385,28 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             }
         }
     }
+    // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
+    // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
+    if !base.pinned && !claim.reading.marked {
+        let used = crate::eval::dependencies(&base, claim);
+        let elsewhere: Vec<&String> = base.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
+        if let Some(first) = elsewhere.first() {
+            let mut fresh = base.clone();
+            for key in &elsewhere {
+                fresh.decls.remove(*key);
+            }
+            let again = guarded(|| check_claim(&fresh, claim, None, None));
+            if again.status != Status::Refuted {
+                let reason = Reason::OtherReading {
+                    reading: crate::model::Reading::DeclaredElsewhere,
+                    symbol: Some((*first).clone()),
+                    earlier: None,
+                    refuted: true,
+                };
+                return undecided(reason, verdict);
+            }
+        }
+    }
     let below_zero = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).is_some_and(|m| {
         m.point.iter().any(|(_, v)| *v <= 0.0) || m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some()
     });

@@ -441,6 +441,8 @@ pub enum Reading {
     Redefinition,
     /// The letter may be a fresh one rather than the one an earlier section defined.
     EarlierMeaning,
+    /// The letter's shape was declared in an earlier section; the claim may speak of another.
+    DeclaredElsewhere,
     /// The letter's shape was read off its uses, and this claim does not fit it.
     ShapeFromUse,
     /// Written after a condition in the same formula (`… = 0 \textrm{ and hence } …`): it

@@ -354,6 +354,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"\mathbf A=\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \end{bmatrix}, two matrices $\mathbf A$ and $\mathbf B$",
+        meaning: "a matrix written with dots (\\cdots, \\vdots, \\ddots) is a picture of a general matrix, not a value: the letter stays what its declaration or its uses make it. A claim refuted only through a shape an earlier section declared (A ∈ ℝ^{n×k} for a product, then an exercise's two matrices A and B) is undecided unless it fails with the shapes its uses give, or the author marks it a claim",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"\bar x, 0.632^T, x^1, \text{tr}(X)",
         meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); \\text{tr} (det, diag, exp, log, ln) before parentheses is that function",
         example: "",

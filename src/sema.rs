@@ -267,7 +267,7 @@ pub fn plan(
     // after, unless a later section defines the same name again (which shadows it, and says so).
     let mut chapter_defs: Vec<Definition> = Vec::new();
     let mut contested: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    let mut shapes: Vec<(String, [String; 2])> = Vec::new();
+    let mut shapes: Vec<(String, [String; 2], String)> = Vec::new();
     let mut recurrences: Vec<recurrence::Recurrence> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
     let mut document_keys = std::collections::BTreeSet::new();
@@ -282,7 +282,10 @@ pub fn plan(
             .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
             .unwrap_or_else(|| ("0".into(), String::new()));
         // Shapes the notes declare (`X\in\mathbb R^{n\times d}`) hold from their section on.
-        shapes.extend(fs.iter().flat_map(|f| shape_declarations(f.statement)));
+        let here = number.clone();
+        shapes.extend(
+            fs.iter().flat_map(|f| shape_declarations(f.statement)).map(|(key, dims)| (key, dims, here.clone())),
+        );
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
         builder.notes_shapes = shapes.clone();
         builder.inherited = chapter_defs.clone();
@@ -339,7 +342,10 @@ struct SectionBuilder<'a> {
     /// Functions earlier sections of the notes define: in scope here unless redefined.
     inherited: Vec<Definition>,
     /// Shapes the notes declare, in this section and the ones before (`w\in\mathbb R^{d}`).
-    notes_shapes: Vec<(String, [String; 2])>,
+    /// Shapes the notes declare up to this section, with the section each is declared in.
+    notes_shapes: Vec<(String, [String; 2], String)>,
+    /// Letters whose shape in force was declared in an earlier section.
+    declared_elsewhere: std::collections::BTreeSet<String>,
     /// This document plans the spec's own claims (one document of a chapter does, so each
     /// appears once).
     owns_spec: bool,
@@ -395,6 +401,7 @@ impl<'a> SectionBuilder<'a> {
             declared_matrices: Vec::new(),
             inherited: Vec::new(),
             notes_shapes: Vec::new(),
+            declared_elsewhere: Default::default(),
             owns_spec: false,
             spec_problems: Vec::new(),
             given: Vec::new(),
@@ -424,7 +431,7 @@ impl<'a> SectionBuilder<'a> {
         };
         // The latest declaration of a letter is in force (`\mathbf x\in\mathbb R^n`, then a later
         // section's `\mathbf x\in\mathbb R^d`).
-        for (key, dims) in self.notes_shapes.iter().rev() {
+        for (key, dims, section) in self.notes_shapes.iter().rev() {
             // `O\in\mathbb R^{n\times q}` then `O = HW + b`: O is defined, not a leaf.
             let defined = assigned_in(self.doc, formulas, key) || self.inherited.iter().any(|d| d.key == *key);
             if declared(spec, key) || defined {
@@ -436,6 +443,9 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
             spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, Shape::new(dims[0].clone(), dims[1].clone())));
+            if *section != self.number {
+                self.declared_elsewhere.insert(key.clone());
+            }
         }
         let mut letters = std::collections::BTreeSet::new();
         let mut bounded: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
@@ -684,6 +694,7 @@ impl<'a> SectionBuilder<'a> {
                 scope.assumptions = self.assumptions(&spec);
                 scope.pinned = self.pinned;
                 scope.inferred = self.inferred.clone();
+                scope.declared_elsewhere = self.declared_elsewhere.clone();
                 if !self.pinned {
                     scope.unknown_functions = unknown_functions(formulas, &scope);
                 }
@@ -1046,7 +1057,14 @@ impl<'a> SectionBuilder<'a> {
             && self.function_target(first).is_none()
             && self.definable(first).is_some_and(|(_, params)| !params.is_empty());
         if skip == 0 && !as_written && !family_member {
-            let mut defined = prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true);
+            // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
+            // of a general matrix, not a value; A stays what its declaration or its uses make it.
+            let depicted = prose.is_some()
+                && depicts_a_general_matrix(&chain.links[0].rhs)
+                && self.function_target(first).is_none()
+                && self.definable(first).is_some_and(|(_, params)| params.is_empty());
+            let mut defined =
+                depicted || (prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true));
             // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
             // expression that does not use it on the left, is named by the equation (written
             // right to left).
@@ -1805,9 +1823,13 @@ fn numbers_only(e: &Expr) -> bool {
 /// The notes give `name` a value (`n = 5`, `q = 10`), also as a row of `aligned`.
 fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool {
     let chains = formulas.iter().flat_map(|f| flatten_environments(&f.statement.chains, &doc.formulas[f.index].tex));
+    // A picture of a general matrix (`\mathbf A = \begin{bmatrix} a_{11} & \cdots \end{bmatrix}`)
+    // gives it no value.
     chains.into_iter().any(|c| {
         c.first.as_ref().and_then(Expr::symbol_key).as_deref() == Some(name)
-            && c.links.first().is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define))
+            && c.links
+                .first()
+                .is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define) && !depicts_a_general_matrix(&l.rhs))
     })
 }
 
@@ -1929,6 +1951,18 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
 /// written as a value, used as a vector or matrix, nor an index. Greek and Latin letters only
 /// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), never `P`, `E` or `p` of probability, nor
 /// σ, which undefined means the logistic function.
+/// `\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \end{bmatrix}`: a matrix
+/// written with dots for the entries it leaves out — a picture of a general matrix, not a value.
+fn depicts_a_general_matrix(e: &Expr) -> bool {
+    let ExprKind::Matrix { rows, .. } = &e.kind else { return false };
+    let dots = |cell: &Statement| {
+        cell.chains
+            .iter()
+            .any(|c| c.links.is_empty() && c.first.as_ref().is_some_and(|f| matches!(f.kind, ExprKind::Ellipsis)))
+    };
+    rows.iter().flatten().flatten().any(dots)
+}
+
 /// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
 fn bare_letters(tex: &str) -> Vec<String> {
     let letters: Option<Vec<String>> = tex

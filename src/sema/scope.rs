@@ -106,6 +106,9 @@ pub struct Scope {
     /// Square leaf matrices read as members of a class (a claim's second look, where the notes
     /// never say what kind of matrix a letter is).
     pub classes: BTreeMap<String, MatrixClass>,
+    /// Letters whose shape was declared in an earlier section of the notes (`\mathbf A \in
+    /// \mathbb R^{n\times k}` two sections back): a later sentence may speak of other matrices.
+    pub declared_elsewhere: std::collections::BTreeSet<String>,
 }
 
 /// A kind of square matrix a letter may be, for [`Scope::classes`].
@@ -160,6 +163,7 @@ impl Scope {
             assumptions: Vec::new(),
             inferred: Vec::new(),
             classes: BTreeMap::new(),
+            declared_elsewhere: Default::default(),
             unknown_functions: Default::default(),
             given_values: Vec::new(),
         })
