@@ -350,15 +350,15 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             special.classes.extend(square.iter().map(|k| (k.clone(), class)));
             let again = guarded(|| check_claim(&special, claim, None, None));
             if again.status != Status::Refuted {
-                let reason =
-                    Reason::OtherReading { reading, symbol: Some(first.clone()), earlier: None, refuted: true };
-                return undecided(reason, verdict);
+                return undecided(other_reading(reading, Some(first.clone()), None), verdict);
             }
         }
     }
     // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
     if !base.pinned && !claim.reading.marked {
         let used = crate::eval::dependencies(&base, claim);
+        // A definition an earlier section made: refuted only if the claim fails with the letter
+        // fresh.
         let mut inherited: Vec<&Definition> = base
             .defs
             .values()
@@ -375,20 +375,13 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             if again.status != Status::Refuted {
                 let earlier = first.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
                 let earlier = earlier.into_iter().rev().collect::<Vec<_>>().join(":");
-                let reason = Reason::OtherReading {
-                    reading: crate::model::Reading::EarlierMeaning,
-                    symbol: Some(first.key.clone()),
-                    earlier: Some(earlier),
-                    refuted: true,
-                };
+                let reason =
+                    other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), Some(earlier));
                 return undecided(reason, verdict);
             }
         }
-    }
-    // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
-    // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
-    if !base.pinned && !claim.reading.marked {
-        let used = crate::eval::dependencies(&base, claim);
+        // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
+        // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
         let elsewhere: Vec<&String> = base.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
         if let Some(first) = elsewhere.first() {
             let mut fresh = base.clone();
@@ -397,12 +390,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             }
             let again = guarded(|| check_claim(&fresh, claim, None, None));
             if again.status != Status::Refuted {
-                let reason = Reason::OtherReading {
-                    reading: crate::model::Reading::DeclaredElsewhere,
-                    symbol: Some((*first).clone()),
-                    earlier: None,
-                    refuted: true,
-                };
+                let reason = other_reading(crate::model::Reading::DeclaredElsewhere, Some((*first).clone()), None);
                 return undecided(reason, verdict);
             }
         }

@@ -268,14 +268,10 @@ pub(crate) enum CheckFailure {
 }
 
 impl CheckFailure {
-    /// In English, as the JSON error object carries it.
+    /// In English, as the JSON error object carries it (the English of both kinds is their
+    /// `Display`, which `said(En)` gives).
     fn message(&self) -> String {
-        match self {
-            CheckFailure::Input { error, .. } => error.to_string(),
-            CheckFailure::Spec { path, errors, .. } => {
-                errors.iter().map(|p| format!("{path}:{}:{}: {}", p.line, p.col, p.kind)).collect::<Vec<_>>().join("\n")
-            }
-        }
+        self.said(crate::report::Lang::En)
     }
 
     fn kind(&self) -> &'static str {

@@ -3,11 +3,7 @@
 //! as text or JSON. Exit 0 when every decided mutant that differs from its formula is killed,
 //! 1 when one survived, 2 on bad input.
 
-use super::{
-    formats, read_notes, read_spec, say, write_stdout, Format, LangArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUTED,
-    MUTATE_FORMATS,
-};
-use crate::report::diagnostic::Severity;
+use super::{formats, read_notes, read_spec, write_stdout, Format, LangArg, EXIT_OK, EXIT_REFUTED, MUTATE_FORMATS};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -30,12 +26,10 @@ pub struct MutateArgs {
 }
 
 pub fn run(args: &MutateArgs) -> i32 {
+    let lang = crate::report::Lang::from(args.lang);
     let docs = match read_notes(&args.path) {
         Ok(docs) => docs,
-        Err(e) => {
-            say(Severity::Error, &e.to_string(), args.lang.into());
-            return EXIT_BAD_INPUT;
-        }
+        Err(error) => return super::CheckFailure::Input { error, kind: "input" }.report(false, lang),
     };
     let spec_path = args.spec.clone().or_else(|| {
         let default = args.path.join("checks.toml");
@@ -45,12 +39,12 @@ pub fn run(args: &MutateArgs) -> i32 {
         None => (None, String::new()),
         Some(p) => match read_spec(p) {
             Ok((spec, text)) => (Some(spec), text),
-            Err(failure) => return super::CheckFailure::from(failure).report(false, args.lang.into()),
+            Err(failure) => return super::CheckFailure::from(failure).report(false, lang),
         },
     };
     let deadline = args.time_limit.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s));
     let verbose = args.verbose;
-    let mutating = crate::report::words(args.lang.into()).mutating;
+    let mutating = crate::report::words(lang).mutating;
     let progress = move |id: &str| {
         if verbose {
             eprintln!("{mutating} {id}");
@@ -60,11 +54,9 @@ pub fn run(args: &MutateArgs) -> i32 {
         Ok(claims) => claims,
         Err(problems) => {
             let path = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-            return super::CheckFailure::Spec { path, text: spec_text, errors: problems }
-                .report(false, args.lang.into());
+            return super::CheckFailure::Spec { path, text: spec_text, errors: problems }.report(false, lang);
         }
     };
-    let lang = crate::report::Lang::from(args.lang);
     let text = match args.format {
         Format::Text => crate::report::mutation::render_text(&claims, lang),
         Format::Json => {
