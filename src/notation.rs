@@ -360,6 +360,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"\mathbf A = (a_{ij}), A = [a_{ij}]",
+        meaning: "a matrix named with the letter of its entries: a_{ij} (and a_{11}, two digits read as row and column) is entry (i, j) of A, whatever value or shape A is given later; A itself is not defined by it",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"\bar x, 0.632^T, x^1, \text{tr}(X)",
         meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); \\text{tr} (det, diag, exp, log, ln) before parentheses is that function",
         example: "",
@@ -451,8 +457,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"[a-r, a+r] = [0.7, 1.3]",
-        meaning: "intervals and tuples in brackets compared with `=` are not vectors: not checked",
+        written: r"[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]",
+        meaning: "intervals written with the same brackets on every side are equal when their endpoints are: checked endpoint by endpoint. An interval or a pair in brackets compared with anything else is not checked (an interval or a row of two?)",
         example: "",
     },
 ];

@@ -17,7 +17,7 @@ mod skeleton;
 
 use chains::{claim_kind, contains, flatten_environments, mentions_key, nested_relations, zero_of_vectors};
 use declarations::{
-    bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values,
+    bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values, entries_letter,
     own_entries_shape, shape_declaration, shape_declarations, summation_letters, vector_cells,
 };
 pub use skeleton::spec_skeleton;
@@ -904,7 +904,9 @@ impl<'a> SectionBuilder<'a> {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
-            if chain.exprs().any(roles::is_interval_like) {
+            // `[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]`: intervals on every side are equal when their
+            // endpoints are; an interval beside anything else is not read.
+            if chain.exprs().any(roles::is_interval_like) && !roles::intervals_compared(chain) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
                 continue;
             }
@@ -1436,7 +1438,14 @@ impl<'a> SectionBuilder<'a> {
         // A size (`n` of `\sum_{k=1}^n`) is a number too: `x_n=\frac1n` sets a letter to one.
         let size = |key: &str| self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(key));
         let fixed = |key: &str| bound(key) || size(key);
-        let (l, r) = (roles::is_constant(lhs, &fixed), roles::is_constant(rhs, &fixed));
+        // `[0.7, 1.3]`: an interval of numbers is as fixed as a number.
+        let constant = |e: &Expr| match &e.kind {
+            ExprKind::Fenced { inner: Some(inner), .. } if roles::is_interval_like(e) => {
+                inner.children().all(|c| roles::is_constant(c, &fixed))
+            }
+            _ => roles::is_constant(e, &fixed),
+        };
+        let (l, r) = (constant(lhs), constant(rhs));
         // The words govern the chain's first link (`solve $\mathbf A\mathbf v=\lambda\mathbf v$`);
         // a later link between two expressions rewrites one into the other and is a claim
         // (`0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`).
@@ -1447,7 +1456,19 @@ impl<'a> SectionBuilder<'a> {
             return None;
         }
         let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
-        let defined = |k: &str| self.defs.iter().any(|d| d.key == k);
+        // `a_{11}` of `\mathbf A = (a_{ij})` is a letter of its own until A is given a value or a
+        // shape.
+        let has_value = |m: &str| {
+            self.defs.iter().any(|d| d.key == m)
+                || self.given.iter().any(|g| g.definition.key == m)
+                || self.declared_matrices.iter().any(|k| k == m)
+        };
+        let names_unknown_entries = |d: &Definition| {
+            d.params.len() == 2
+                && matches!(&d.body.kind, ExprKind::Subscript { base, .. }
+                    if base.symbol_key().is_some_and(|m| m != d.key && !has_value(&m)))
+        };
+        let defined = |k: &str| self.defs.iter().any(|d| d.key == k && !names_unknown_entries(d));
         let number = |k: &str| {
             bound(k)
                 || self
@@ -1536,6 +1557,16 @@ impl<'a> SectionBuilder<'a> {
             inherited: false,
             section_only: false,
         };
+        // `\mathbf A = (a_{ij})`: a_{ij} is entry (i, j) of A, whatever A turns out to be.
+        if let Some((letter, params, index)) = entries_letter(target, body) {
+            if self.defs.iter().any(|d| d.key == letter) || self.known.contains(&letter) {
+                return false;
+            }
+            let entry =
+                Expr::new(ExprKind::Subscript { base: Box::new(target.clone()), index: Box::new(index) }, body.span);
+            self.record(Definition { body: entry, ..new(letter, params, false) });
+            return true;
+        }
         if let Some((key, params)) = self.function_target(target) {
             let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
             let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && declared.is_none());

@@ -488,8 +488,15 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let Some(norm) = super::builtins::norm_operand(base) {
             return self.norm(norm, Some(index), e.span, env);
         }
-        let indices = self.indices(index, env)?;
+        let mut indices = self.indices(index, env)?;
         if let Some(key) = base.symbol_key() {
+            // `a_{11}`: entry (1, 1) of a family with two indices (`\mathbf A = (a_{ij})`).
+            if let ExprKind::Number { value } = &index.kind {
+                let two = self.scope.defs.get(&key).is_some_and(|d| d.params.len() == 2);
+                if two && value.len() == 2 && value.bytes().all(|b| (b'1'..=b'9').contains(&b)) {
+                    indices = value.bytes().map(|b| i64::from(b - b'0')).collect();
+                }
+            }
             if let Some(value) = self.indexed_name(&key, base, &indices, env, e.span)? {
                 return Ok(value);
             }

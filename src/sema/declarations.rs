@@ -50,6 +50,20 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
     Some((key, shape))
 }
 
+/// `\mathbf A = (a_{ij})`, `A = [a_{ij}]`: a matrix named together with the letter of its
+/// entries. Gives the entries' letter, its two index letters and the subscript, so that `a_{ij}`
+/// is read as entry (i, j) of A (and `a_{11}` as entry (1, 1)). The matrix itself is not defined.
+pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<(String, Vec<String>, Expr)> {
+    let ExprKind::Symbol(matrix) = &target.kind else { return None };
+    let ExprKind::Fenced { open, close, inner: Some(inner) } = &body.kind else { return None };
+    let paired = matches!((open.as_str(), close.as_str()), ("(", ")") | ("[", "]") | ("\\left(", "\\right)"));
+    let ExprKind::Subscript { base, index } = &inner.kind else { return None };
+    let ExprKind::Symbol(entry) = &base.kind else { return None };
+    let letters = crate::syntax::ast::index_letters(index)?;
+    let distinct = letters.len() == 2 && letters[0] != letters[1];
+    (paired && distinct && entry.key() != matrix.key()).then(|| (entry.key(), letters, (**index).clone()))
+}
+
 /// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}` or `[x_1, \ldots, x_d]^\top`: a
 /// vector written as the column (or row) of its own entries declares its shape, (x, [n, 1]); it
 /// defines nothing.

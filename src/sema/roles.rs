@@ -413,6 +413,17 @@ pub fn is_interval_like(e: &Expr) -> bool {
     }
 }
 
+/// A chain whose every side is an interval written with the same brackets (`[a, b] = [c, d]`):
+/// equal exactly when the endpoints are, so it is checked as the pair of endpoints.
+pub fn intervals_compared(chain: &crate::syntax::ast::Chain) -> bool {
+    let brackets = |e: &Expr| match &e.kind {
+        ExprKind::Fenced { open, close, .. } if is_interval_like(e) => Some((open.clone(), close.clone())),
+        _ => None,
+    };
+    let sides: Vec<Option<(String, String)>> = chain.exprs().map(brackets).collect();
+    sides.len() >= 2 && sides[0].is_some() && sides.iter().all(|b| *b == sides[0])
+}
+
 /// A bold or arrowed letter (`\mathbf A`, `\vec v`): written as a vector or matrix.
 pub fn is_bold(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Symbol(s) if s.style == Some(Style::Bold) || s.accents.contains(&Accent::Vec))
