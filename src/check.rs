@@ -180,7 +180,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                     // Values the prose gives for this claim (a binding, an example definition) make
                     // a scope of its own; it shares no points with the section's.
                     if let Some(own) = claim_scope(scope, claim) {
-                        let verdict = check_claim(&own, claim, None, None);
+                        let verdict = check_own_claim(&own, claim);
                         return if claim.holds { verdict } else { expected_to_fail(verdict) };
                     }
                     let floats = assumptions_hold.then_some(&floats);
@@ -192,7 +192,9 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                 });
                 let mut assuming = [assuming.clone(), verdict.assuming].concat();
                 assuming.extend(claim.reading.given.iter().cloned());
-                assuming.extend(shapes_from_use(scope, claim).iter().map(|s| shape_tex(s)));
+                let own = claim_scope(scope, claim);
+                assuming.extend(shapes_from_use(own.as_ref().unwrap_or(scope), claim).iter().map(|s| shape_tex(s)));
+                assuming.extend(claim.reading.classes.iter().map(|(key, class)| class_tex(key, *class)));
                 Verdict { assuming, ..verdict }
             });
             // A verdict cut short by a time or size budget depends on the machine: not kept.
@@ -219,14 +221,82 @@ fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String])
 /// The section's scope with the claim's own definitions in force (bindings of its paragraph,
 /// example definitions made before it); `None` when it has none.
 fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
-    if claim.reading.overrides.is_empty() {
+    if claim.reading.overrides.is_empty() && claim.reading.classes.is_empty() {
         return None;
     }
     let mut own = scope.clone();
     for definition in &claim.reading.overrides {
         own.defs.insert(definition.key.clone(), definition.clone());
     }
+    let named: Vec<String> = claim.reading.classes.iter().map(|(key, _)| key.clone()).collect();
+    make_square(&mut own, &named);
+    own.classes.extend(claim.reading.classes.iter().cloned());
     Some(own)
+}
+
+/// Makes the matrices `keys` whose shape was read off use square where the uses left it open
+/// (`\mathbf U\mathbf c` gives U n×m): the size of their columns becomes that of their rows,
+/// for every letter sized by it. A kind of matrix (symmetric, diagonal, orthogonal) is square.
+fn make_square(scope: &mut Scope, keys: &[String]) {
+    for key in keys {
+        let Some(shape) = scope.inferred.iter().find(|s| &s.key == key && !s.identity) else { continue };
+        let (from, to) = (shape.cols.clone(), shape.rows.clone());
+        if from == to || from == "1" || to == "1" || from.parse::<u32>().is_ok() {
+            continue;
+        }
+        for s in &mut scope.inferred {
+            for size in [&mut s.rows, &mut s.cols] {
+                if *size == from {
+                    *size = to.clone();
+                }
+            }
+        }
+        for decl in scope.decls.values_mut() {
+            if let Decl::Matrix { rows, cols } | Decl::Family { rows, cols } = decl {
+                for size in [rows, cols] {
+                    if *size == from {
+                        *size = to.clone();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A claim in a scope of its own: where the words call a letter an orthogonal matrix, it must
+/// hold for those of determinant 1 and −1 alike, so a verdict for the first is checked again
+/// with the second (a refutation by either is a real orthogonal counterexample).
+fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
+    use crate::sema::MatrixClass;
+    let verdict = check_claim(own, claim, None, None);
+    let orthogonal: Vec<&String> =
+        own.classes.iter().filter(|(_, class)| **class == MatrixClass::Orthogonal).map(|(k, _)| k).collect();
+    if orthogonal.is_empty() || verdict.status != Status::Verified {
+        return verdict;
+    }
+    let mut reflecting = own.clone();
+    for key in orthogonal {
+        reflecting.classes.insert(key.clone(), MatrixClass::OrthogonalReflecting);
+    }
+    let again = check_claim(&reflecting, claim, None, None);
+    if again.status == Status::Verified {
+        verdict
+    } else {
+        again
+    }
+}
+
+/// What a kind of matrix the words name means, as an assumption the verdict lists.
+fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
+    use crate::sema::MatrixClass;
+    let key = bold_letter(key);
+    match class {
+        MatrixClass::Symmetric => format!("{key} = {key}^\\top"),
+        MatrixClass::Diagonal => format!("({key})_{{ij}} = 0 \\ (i \\ne j)"),
+        MatrixClass::Orthogonal | MatrixClass::OrthogonalReflecting => {
+            format!("{key}^\\top {key} = \\mathbf{{I}}")
+        }
+    }
 }
 
 /// A refutation stands only if every plausible reading of the claim refutes it:
@@ -337,7 +407,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     // diagonal): refuted only if it fails for those too.
     let square: Vec<String> = shapes_from_use(&base, claim)
         .into_iter()
-        .filter(|s| !s.identity && s.rows == s.cols && s.rows != "1")
+        .filter(|s| !s.identity && s.rows != "1" && s.cols != "1")
         .map(|s| s.key.clone())
         .collect();
     if let (false, Some(first)) = (claim.reading.marked, square.first()) {
@@ -345,8 +415,10 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         for (class, reading) in [
             (MatrixClass::Symmetric, crate::model::Reading::Symmetric),
             (MatrixClass::Diagonal, crate::model::Reading::Diagonal),
+            (MatrixClass::Orthogonal, crate::model::Reading::Orthogonal),
         ] {
             let mut special = base.clone();
+            make_square(&mut special, &square);
             special.classes.extend(square.iter().map(|k| (k.clone(), class)));
             let again = guarded(|| check_claim(&special, claim, None, None));
             if again.status != Status::Refuted {
@@ -424,17 +496,21 @@ fn shapes_from_use<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s crate::sema::
     scope.inferred.iter().filter(|s| used.contains(&s.key)).collect()
 }
 
-/// `\mathbf{U}\in\mathbb{R}^{m\times m}`, `\mathbf{x}\in\mathbb{R}^{m}`: a shape read off use, as
-/// the verdict lists it among what the claim was checked under.
-fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
-    let key = &shape.key;
-    let letter = if key.len() == 1 && key.chars().all(|c| c.is_ascii_alphabetic()) {
+/// A vector or matrix letter as the notes write it: `\mathbf{U}`, `\boldsymbol{\delta}`.
+fn bold_letter(key: &str) -> String {
+    if key.len() == 1 && key.chars().all(|c| c.is_ascii_alphabetic()) {
         format!("\\mathbf{{{key}}}")
     } else if key.starts_with('\\') && key[1..].chars().all(|c| c.is_ascii_alphabetic()) {
         format!("\\boldsymbol{{{key}}}")
     } else {
-        key.clone()
-    };
+        key.to_string()
+    }
+}
+
+/// `\mathbf{U}\in\mathbb{R}^{m\times m}`, `\mathbf{x}\in\mathbb{R}^{m}`: a shape read off use, as
+/// the verdict lists it among what the claim was checked under.
+fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
+    let letter = bold_letter(&shape.key);
     if shape.identity {
         return format!("{letter}=I_{{{}}}", shape.rows);
     }

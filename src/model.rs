@@ -458,6 +458,8 @@ pub enum Reading {
     Symmetric,
     /// As [`Reading::Symmetric`], true where the matrix is diagonal.
     Diagonal,
+    /// As [`Reading::Symmetric`], true where the matrix is orthogonal (a rotation).
+    Orthogonal,
     /// A claim about a function the notes never specify that no rule of calculus makes true
     /// (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may
     /// give.

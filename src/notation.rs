@@ -349,13 +349,19 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"\mathbf x=\mathbf U\mathbf x, \mathbf u^\top\mathbf v, (\mathbf A\mathbf B)^{-1}",
-        meaning: "shapes read off use where no spec pins the section: sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a square matrix read off use refutes only if the claim fails for symmetric and for diagonal matrices too",
+        meaning: "shapes read off use where no spec pins the section: sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a matrix read off use (made square where its uses leave that open) refutes only if the claim fails for symmetric, diagonal and orthogonal matrices too",
         example: "",
     },
     Notation {
         group: "symbols",
         written: r"\mathbf A=\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \end{bmatrix}, two matrices $\mathbf A$ and $\mathbf B$",
         meaning: "a matrix written with dots (\\cdots, \\vdots, \\ddots) is a picture of a general matrix, not a value: the letter stays what its declaration or its uses make it. A claim refuted only through a shape an earlier section declared (A ∈ ℝ^{n×k} for a product, then an exercise's two matrices A and B) is undecided unless it fails with the shapes its uses give, or the author marks it a claim",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
+        written: r"for an orthogonal matrix $\mathbf U$, $\mathbf S$ is a symmetric matrix, 对角矩阵$\boldsymbol\Lambda$",
+        meaning: "a kind of matrix the words name before a claim, in its paragraph (or the one leading to a display): the claim speaks of any square matrix of that kind — orthogonal ones of determinant 1 and −1 both (exact rational rotations, one reflected), symmetric, diagonal — and the verdict lists it (\\mathbf U^\\top\\mathbf U = \\mathbf I)",
         example: "",
     },
     Notation {

@@ -26,7 +26,7 @@ use crate::notes::{Document, FormulaSite, Mark};
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;
-pub use scope::{Assumption, Decl, Definition, FunctionKind, IndexRange, Scope, Shape};
+pub use scope::{Assumption, Decl, Definition, FunctionKind, IndexRange, MatrixClass, Scope, Shape};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -135,6 +135,9 @@ pub struct ClaimReading {
     /// Letters the words before it call random variables (`For any random variable $X$`): the
     /// claim speaks of any such variable, not of what an earlier formula made the letter.
     pub random: Vec<String>,
+    /// Letters the words before it call a kind of matrix (`for an orthogonal matrix
+    /// $\mathbf U$`): the claim speaks of any matrix of that kind.
+    pub classes: Vec<(String, MatrixClass)>,
     /// Independence of its random variables the words before it state.
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
@@ -875,6 +878,7 @@ impl<'a> SectionBuilder<'a> {
         let mut after_condition = false;
         let constants = self.constants_named_before(f.index);
         let random = self.random_variables_named_before(f.index);
+        let classes = self.matrix_classes_named_before(f.index);
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
@@ -919,6 +923,7 @@ impl<'a> SectionBuilder<'a> {
                 independence: roles::independence_stated(&lead),
                 constants: &constants,
                 random: &random,
+                classes: &classes,
                 lead: &lead,
                 block: site.block,
                 cue: roles::cue(&lead),
@@ -947,10 +952,27 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// Letters the words call random variables before a claim (`For any random variables $X, Y$`,
-    /// `$X$ and $Y$ are two independent random variables`): in its paragraph, or for a display
-    /// formula standing alone, in the paragraph that leads to it (past the displays between:
-    /// `Then $$…$$ $$…$$`). The claim speaks of any such variables.
+    /// `$X$ and $Y$ are two independent random variables`). The claim speaks of any such variables.
     fn random_variables_named_before(&self, index: usize) -> Vec<String> {
+        let named = |lead: &str, trail: &str| roles::names_random_variables(lead, trail).then_some(());
+        self.letters_named_before(index, &named).into_iter().map(|(letter, ())| letter).collect()
+    }
+
+    /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
+    /// $\mathbf U$`, `$\mathbf S$ is symmetric`): the claim speaks of any matrix of that kind.
+    fn matrix_classes_named_before(&self, index: usize) -> Vec<(String, MatrixClass)> {
+        self.letters_named_before(index, &roles::matrix_class_named)
+    }
+
+    /// The bare letters of formulas before `index` whose words (`named` of their lead and trail)
+    /// say what they are: in its paragraph, or for a display formula standing alone, in the
+    /// paragraph that leads to it (past the displays between: `Then $$…$$ $$…$$`); letters
+    /// listed just before a named one (`$X$ and $Y$ are …`) are named with it.
+    fn letters_named_before<T: Clone>(
+        &self,
+        index: usize,
+        named: &dyn Fn(&str, &str) -> Option<T>,
+    ) -> Vec<(String, T)> {
         let formulas = &self.doc.formulas;
         let Some(here) = formulas.get(index) else { return Vec::new() };
         let mut first_block = here.block;
@@ -968,13 +990,11 @@ impl<'a> SectionBuilder<'a> {
         let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| blocks.contains(&f.block)).collect();
         let mut out = Vec::new();
         for (k, site) in sites.iter().enumerate() {
-            if !roles::names_random_variables(&site.lead, &site.trail) {
-                continue;
-            }
-            out.extend(bare_letters(&site.tex));
+            let Some(what) = named(&site.lead, &site.trail) else { continue };
+            out.extend(bare_letters(&site.tex).into_iter().map(|l| (l, what.clone())));
             // `$X$ and $Y$ are …`: the letters listed before, joined by `and` or a comma.
             for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
-                out.extend(bare_letters(&before.tex));
+                out.extend(bare_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
             }
         }
         out
@@ -1157,6 +1177,7 @@ impl<'a> SectionBuilder<'a> {
                 if let Some(prose) = &prose {
                     reading.constants = prose.constants.to_vec();
                     reading.random = prose.random.to_vec();
+                    reading.classes = prose.classes.to_vec();
                     reading.independence = prose.independence;
                 }
                 if let Some(block) = block {
@@ -1735,6 +1756,8 @@ struct Prose<'a> {
     constants: &'a [String],
     /// Letters the words call random variables before it.
     random: &'a [String],
+    /// Letters the words call a kind of matrix before it.
+    classes: &'a [(String, MatrixClass)],
     /// Independence the words state.
     independence: Option<crate::model::Independence>,
     block: usize,

@@ -8,7 +8,7 @@ use crate::syntax::print;
 use sha2::Digest;
 
 /// Raised whenever what a key covers changes.
-const CACHE_SCHEMA: u32 = 4;
+const CACHE_SCHEMA: u32 = 5;
 
 /// Verdicts of earlier runs, by [`fingerprint`].
 pub trait VerdictCache: Send + Sync {
@@ -37,8 +37,12 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
     ));
     // What the words make of it: marked a claim, letters they call numbers, independence.
     text.push_str(&format!(
-        "reading marked {} constants {:?} random {:?} independence {:?}\n",
-        claim.reading.marked, claim.reading.constants, claim.reading.random, claim.reading.independence
+        "reading marked {} constants {:?} random {:?} classes {:?} independence {:?}\n",
+        claim.reading.marked,
+        claim.reading.constants,
+        claim.reading.random,
+        claim.reading.classes,
+        claim.reading.independence
     ));
     for condition in &claim.conditions {
         text.push_str(&format!("when {}\n", print::chain(condition)));

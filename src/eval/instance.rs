@@ -360,6 +360,9 @@ impl<'a, B: Backend> Instance<'a, B> {
     fn leaf_matrix(&self, key: &str, rows: usize, cols: usize) -> Value<B::S> {
         use crate::sema::scope::MatrixClass;
         let class = self.scope.classes.get(key).filter(|_| rows == cols);
+        if let Some(MatrixClass::Orthogonal | MatrixClass::OrthogonalReflecting) = class {
+            return self.orthogonal_matrix(key, rows, class == Some(&MatrixClass::OrthogonalReflecting));
+        }
         let make = |i: usize, j: usize| match class {
             Some(MatrixClass::Diagonal) if i != j => B::S::int(0),
             Some(MatrixClass::Symmetric) if i > j => self.leaf(key, &leaf_indices(rows, cols, j, i)),
@@ -372,6 +375,37 @@ impl<'a, B: Backend> Instance<'a, B> {
             None => self.backend.leaf_block(key, rows, cols, &make),
         };
         Value::matrix(rows, cols, data)
+    }
+
+    /// A general orthogonal n×n matrix named after `key`: the product of the rotations in every
+    /// plane (p, q), p < q, each by the angle whose half-angle tangent is a fresh leaf `t` (cos =
+    /// (1−t²)/(1+t²), sin = 2t/(1+t²), exact rationals at rational points); with `reflecting`,
+    /// the first row negated (determinant −1). These rotations reach every rotation of ℝⁿ, so an
+    /// identity in the entries that holds for them holds for every orthogonal matrix of that
+    /// determinant.
+    fn orthogonal_matrix(&self, key: &str, n: usize, reflecting: bool) -> Value<B::S> {
+        let mut data: Vec<B::S> = (0..n * n).map(|k| B::S::int(i64::from(k / n == k % n))).collect();
+        for p in 0..n {
+            for q in p + 1..n {
+                let t = self.leaf(&format!("{key}^{{angle}}"), &[p as i64 + 1, q as i64 + 1]);
+                let (one, two) = (B::S::int(1), B::S::int(2));
+                let square = t.times(&t);
+                let cos = one.minus(&square).over(&one.plus(&square));
+                let sin = two.times(&t).over(&one.plus(&square));
+                // Rows p and q of the product so far, turned in their plane.
+                for col in 0..n {
+                    let (a, b) = (data[p * n + col].clone(), data[q * n + col].clone());
+                    data[p * n + col] = cos.times(&a).minus(&sin.times(&b));
+                    data[q * n + col] = sin.times(&a).plus(&cos.times(&b));
+                }
+            }
+        }
+        if reflecting {
+            for entry in data.iter_mut().take(n) {
+                *entry = entry.negate();
+            }
+        }
+        Value::matrix(n, n, data)
     }
 
     /// The leaf variable for `key` at the given (1-based) indices.

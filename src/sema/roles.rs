@@ -292,6 +292,33 @@ pub fn names_random_variables(lead: &str, trail: &str) -> bool {
     BEFORE.is_match(lead.trim_end()) || AFTER.is_match(trail)
 }
 
+/// The kind of matrix the words around a lone letter call it: before (`for an orthogonal matrix
+/// $\mathbf U$`, `正交矩阵$\mathbf U$`), with perhaps earlier letters of the same list between;
+/// or after (`$\mathbf Q$ is an orthogonal matrix`, `$\mathbf S$ is symmetric`, `$\mathbf U$是正交矩阵`).
+pub fn matrix_class_named(lead: &str, trail: &str) -> Option<crate::sema::scope::MatrixClass> {
+    use crate::sema::scope::MatrixClass;
+    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(\b(?P<en>orthogonal|orthonormal|symmetric|diagonal)\s+matri(x|ces)|(?P<zh>正交|对称|对角)矩阵)\s*(\$\s*(,|and|和|与|、|，)\s*)*$",
+        )
+        .expect("valid regex")
+    });
+    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)^\s*(is|be|are)\s+((an?|any|some|two|real|square)\s+)*(?P<en>orthogonal|orthonormal|symmetric|diagonal)\b|^\s*(是|为)\s*(一个|任意|两个)?\s*(?P<zh>正交|对称|对角)(矩阵|的)",
+        )
+        .expect("valid regex")
+    });
+    let found = BEFORE.captures(lead.trim_end()).or_else(|| AFTER.captures(trail))?;
+    let word = found.name("en").or_else(|| found.name("zh"))?.as_str().to_lowercase();
+    match word.as_str() {
+        "orthogonal" | "orthonormal" | "正交" => Some(MatrixClass::Orthogonal),
+        "symmetric" | "对称" => Some(MatrixClass::Symmetric),
+        "diagonal" | "对角" => Some(MatrixClass::Diagonal),
+        _ => None,
+    }
+}
+
 /// Words between two formulas that only continue a list (`$X$ and $Y$`, `$X$, $Y$`).
 pub fn continues_a_list(trail: &str) -> bool {
     matches!(trail.trim(), "," | "and" | ", and" | "和" | "与" | "、" | "，" | "or")
@@ -506,6 +533,21 @@ mod tests {
         assert!(!names_random_variables("like", " where"));
         assert!(!names_random_variables("For any random variable $ and numbers", ""));
         assert!(continues_a_list(" and ") && continues_a_list(", ") && !continues_a_list(" where "));
+    }
+
+    #[test]
+    fn kinds_of_matrix_the_words_name() {
+        use crate::sema::scope::MatrixClass;
+        let named = |lead: &str, trail: &str| matrix_class_named(lead, trail);
+        assert_eq!(named("Prove that for an orthogonal matrix", " and a vector"), Some(MatrixClass::Orthogonal));
+        assert_eq!(named("for orthogonal matrices $ and", ""), Some(MatrixClass::Orthogonal));
+        assert_eq!(named("证明对于正交矩阵", "和向量"), Some(MatrixClass::Orthogonal));
+        assert_eq!(named("Where", " is a symmetric matrix,"), Some(MatrixClass::Symmetric));
+        assert_eq!(named("since", " is a diagonal matrix"), Some(MatrixClass::Diagonal));
+        assert_eq!(named("设", "是对称矩阵"), Some(MatrixClass::Symmetric));
+        assert_eq!(named("the symmetric matrix is", ""), None);
+        assert_eq!(named("a matrix", " whose columns are orthogonal"), None);
+        assert_eq!(named("Let", " be a matrix"), None);
     }
 
     #[test]

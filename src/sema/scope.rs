@@ -117,6 +117,13 @@ pub struct Scope {
 pub enum MatrixClass {
     Symmetric,
     Diagonal,
+    /// `\mathbf U^\top\mathbf U = \mathbf I` with determinant 1: a product of rotations in every
+    /// plane of two coordinates, each by an angle drawn as a fresh leaf.
+    Orthogonal,
+    /// An orthogonal matrix of determinant −1: the rotations above, then the first coordinate
+    /// reflected. Checked beside [`MatrixClass::Orthogonal`], so a claim about "an orthogonal
+    /// matrix" holds for both kinds.
+    OrthogonalReflecting,
 }
 
 impl Scope {

@@ -206,6 +206,8 @@ impl<'a> Unifier<'a> {
                         let key = e.symbol_key();
                         Ok(key.map_or(Shape::Any, |k| self.letter(&k)))
                     }
+                    // `\|\mathbf c - \boldsymbol\delta\|_2`: a norm's operand has a shape.
+                    None if matches!(base.kind, ExprKind::Norm { .. } | ExprKind::Abs { .. }) => self.shape(base),
                     None => Ok(Shape::Any),
                 }
             }
