@@ -114,6 +114,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"\frac{dF}{dx} = f, f = \frac{dF}{dx}",
+        meaning: "an equation between a derivative of a letter and a bare function letter (one the notes define as a function or only ever apply) is an equation of functions: read at the derivative's variable, \\frac{dF}{dx} = f(x)",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
         written: r"\nabla f(\mathbf x), \nabla f(\mathbf x)^\top",
         meaning: "the gradient of the application after it, by its argument, in the shape of the argument",
         example: "",

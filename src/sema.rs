@@ -708,9 +708,25 @@ impl<'a> SectionBuilder<'a> {
             self.defs.iter().any(|d| d.key == key && d.function)
                 || self.declared_functions.iter().any(|(k, _)| k == key)
         };
+        // `\frac{dF}{dx} = f`: an equation between functions, read at their variable.
+        if let Ok(scope) = &scope {
+            let function = |key: &str| is_function(key) || scope.unknown_functions.contains(key);
+            for claim in &mut self.claims {
+                if let Some((lhs, rhs)) = functions_at_their_variable(&claim.lhs, &claim.rhs, &function) {
+                    if claim.reading.written.is_none() {
+                        let written =
+                            WrittenSides { lhs: claim.lhs.clone(), rhs: claim.rhs.clone(), recurrences: Vec::new() };
+                        claim.reading.written = Some(Box::new(written));
+                    }
+                    (claim.lhs, claim.rhs) = (lhs, rhs);
+                }
+            }
+        }
+        // Functions nobody specified are applied too, not multiplied: `f\left(y\right)`.
+        let unknown = scope.as_ref().map(|s| s.unknown_functions.clone()).unwrap_or_default();
+        let applied = |key: &str| is_function(key) || unknown.contains(key);
         for claim in &mut self.claims {
-            let (lhs, rhs) =
-                (print::explicit_tex(&claim.lhs, &is_function), print::explicit_tex(&claim.rhs, &is_function));
+            let (lhs, rhs) = (print::explicit_tex(&claim.lhs, &applied), print::explicit_tex(&claim.rhs, &applied));
             claim.understood = format!("{lhs} {} {rhs}", if claim.approx { "\\approx" } else { "=" });
         }
         let example = self.example_plan();
@@ -2031,6 +2047,26 @@ fn bare_letters(tex: &str) -> Vec<String> {
         })
         .collect();
     letters.unwrap_or_default()
+}
+
+/// `\frac{dF}{dx} = f`, `f = F'`… of a function f (`function` says which letters are): the
+/// equation of two functions, read at the derivative's variable, `\frac{dF}{dx} = f(x)`. `None`
+/// where the sides are not a derivative of a letter by a letter and a bare function letter.
+fn functions_at_their_variable(lhs: &Expr, rhs: &Expr, function: &dyn Fn(&str) -> bool) -> Option<(Expr, Expr)> {
+    let at = |derivative: &Expr, bare: &Expr| -> Option<Expr> {
+        let (_, wrt) = crate::syntax::ast::derivative_of_letter(derivative)?;
+        let ExprKind::Symbol(variable) = &wrt.kind else { return None };
+        let ExprKind::Symbol(f) = &bare.kind else { return None };
+        if !function(&f.key()) || f.key() == variable.key() {
+            return None;
+        }
+        let call = ExprKind::Call { func: Box::new(bare.clone()), args: vec![wrt.clone()], postfixed: false };
+        Some(Expr::new(call, bare.span))
+    };
+    if let Some(rhs) = at(lhs, rhs) {
+        return Some((lhs.clone(), rhs));
+    }
+    at(rhs, lhs).map(|lhs| (lhs, rhs.clone()))
 }
 
 fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {
