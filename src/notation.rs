@@ -108,8 +108,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
-        written: r"g(x), g'(h(x)), g''(x), f(x, y), f(\mathbf x)",
-        meaning: "a letter the notes only ever apply (never define, declare, or write as a value; not P, E or p, nor σ, which undefined means the logistic function and is left undecided) is a function nobody specified, where no spec pins the section: claims about it hold when the rules of calculus make them hold for every function (the product, quotient and chain rules verify; their slips are refuted, at a real smooth function); a vector argument makes it a function of the entries. A claim about its values alone (g(x+y)=g(x)+g(y)) is a property of the function meant: undecided",
+        written: r"g(x), g'(h(x)), g''(x), f(x, y), f(\mathbf x), f_i(\mathbf x), \nabla f_i(\mathbf x)",
+        meaning: "a letter the notes only ever apply (never define, declare, or write as a value; not P, E or p, nor σ, which undefined means the logistic function and is left undecided) is a function nobody specified, where no spec pins the section: claims about it hold when the rules of calculus make them hold for every function (the product, quotient and chain rules verify; their slips are refuted, at a real smooth function); a vector argument makes it a function of the entries. A letter written with a subscript only as a head applied to a parenthesis (f_i(\\mathbf x), even beside a function f of its own) is a family of such functions, one per index value. A claim about its values alone (g(x+y)=g(x)+g(y)) is a property of the function meant: undecided. \\mathbb E, \\mathbb P outside a bracket (\\mathbb E_i \\nabla f_i) are refused, never a number",
         example: "",
     },
     Notation {

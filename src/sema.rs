@@ -700,6 +700,7 @@ impl<'a> SectionBuilder<'a> {
                 scope.declared_elsewhere = self.declared_elsewhere.clone();
                 if !self.pinned {
                     scope.unknown_functions = unknown_functions(formulas, &scope);
+                    scope.unknown_families = unknown_families(formulas, &scope);
                 }
                 scope
             })
@@ -723,7 +724,10 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         // Functions nobody specified are applied too, not multiplied: `f\left(y\right)`.
-        let unknown = scope.as_ref().map(|s| s.unknown_functions.clone()).unwrap_or_default();
+        let unknown: std::collections::BTreeSet<String> = scope
+            .as_ref()
+            .map(|s| s.unknown_functions.union(&s.unknown_families).cloned().collect())
+            .unwrap_or_default();
         let applied = |key: &str| is_function(key) || unknown.contains(key);
         for claim in &mut self.claims {
             let (lhs, rhs) = (print::explicit_tex(&claim.lhs, &applied), print::explicit_tex(&claim.rhs, &applied));
@@ -2067,6 +2071,53 @@ fn functions_at_their_variable(lhs: &Expr, rhs: &Expr, function: &dyn Fn(&str) -
         return Some((lhs.clone(), rhs));
     }
     at(rhs, lhs).map(|lhs| (lhs, rhs.clone()))
+}
+
+/// Letters the formulas write with a subscript only as heads applied to a parenthesis
+/// (`f_i(\mathbf x)`, `\nabla f_i(\mathbf x)`, `\frac1n\sum_i f_i(\mathbf x)`), never as a value
+/// (`f_i`, `f_i x`): a family of functions nobody specified. Plain letters only, as for
+/// [`unknown_functions`] (σ, P, E, p stay refused); not a letter the section declares, defines as a
+/// family, or uses as a vector or matrix. The letter itself may name a function of its own
+/// (`f(\mathbf x) = \frac1n\sum_i f_i(\mathbf x)`).
+fn unknown_families(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {
+    use std::collections::BTreeSet;
+    fn walk(e: &Expr, applied: &mut BTreeSet<String>, valued: &mut BTreeSet<String>) {
+        if let ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } = &e.kind {
+            if let Some((before, member, arg)) = crate::syntax::ast::subscript_applied(lhs, rhs) {
+                if let ExprKind::Subscript { base, index } = &member.kind {
+                    applied.extend(base.symbol_key());
+                    walk(index, applied, valued);
+                }
+                before.into_iter().chain([arg]).for_each(|c| walk(c, applied, valued));
+                return;
+            }
+        }
+        if let ExprKind::Subscript { base, .. } = &e.kind {
+            if matches!(base.kind, ExprKind::Symbol(_)) {
+                valued.extend(base.symbol_key());
+            }
+        }
+        e.children().for_each(|c| walk(c, applied, valued));
+    }
+    let (mut applied, mut valued) = (BTreeSet::new(), BTreeSet::new());
+    for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
+        walk(e, &mut applied, &mut valued);
+    }
+    let plain = |k: &str| {
+        (k.chars().count() == 1 && k.chars().all(char::is_alphabetic))
+            || GREEK_LETTERS.iter().any(|g| k.strip_prefix('\\') == Some(g))
+    };
+    applied
+        .into_iter()
+        .filter(|k| {
+            plain(k)
+                && !valued.contains(k)
+                && !scope.decls.contains_key(k)
+                && scope.defs.get(k).is_none_or(|d| d.function)
+                && !scope.matrix_like.contains(k)
+                && !matches!(k.as_str(), "P" | "E" | "p" | "e" | "\\sigma")
+        })
+        .collect()
 }
 
 fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {

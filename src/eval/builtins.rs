@@ -311,6 +311,41 @@ impl<B: Backend> Instance<'_, B> {
         Ok(Value::scalar(self.backend.unknown(key, &variables, &partials)))
     }
 
+    /// `f_i(\mathbf x)` of a family of functions nobody specified ([`Scope::unknown_families`]):
+    /// the member for the index's value, a function of its own (`f_{2}`); a factor written
+    /// before it (`\frac1n f_i(\mathbf x)`, which parses as (1/n·f_i)·(x)) multiplies. `None`
+    /// where the head is no such member.
+    pub(super) fn family_application(
+        &self,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+        env: &Env,
+    ) -> Result<Option<Value<B::S>>, EvalError> {
+        let Some((before, member, arg)) = crate::syntax::ast::subscript_applied(lhs, rhs) else { return Ok(None) };
+        let ExprKind::Subscript { base, index } = &member.kind else { return Ok(None) };
+        let Some(family) = base.symbol_key().filter(|k| self.scope.unknown_families.contains(k)) else {
+            return Ok(None);
+        };
+        if member.symbol_key().is_some_and(|k| self.resolves(&k, env)) {
+            return Ok(None);
+        }
+        let indices = self.indices(index, env)?;
+        let (_, name) = super::instance::leaf_name(&family, &indices);
+        let args: Vec<Expr> = match &arg.kind {
+            ExprKind::Tuple { items, .. } => items.clone(),
+            _ => vec![arg.clone()],
+        };
+        let value = self.apply_unknown(Application { key: &name, primes: 0, args: &args, span }, env)?;
+        match before {
+            None => Ok(Some(value)),
+            Some(before) => {
+                let factor = self.eval(before, env)?;
+                factor.zip(&value, "a product", span, true, |a, b| a.times(b)).map(Some)
+            }
+        }
+    }
+
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
     /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
     /// function); `primes` = 1 applies its derivative.

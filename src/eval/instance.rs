@@ -154,6 +154,11 @@ impl<'a, B: Backend> Instance<'a, B> {
             // `\frac{dF}{dx}(u(x))`: F′ at the argument, for a function F; also at the end of a
             // product (`f(u(y))\frac{du}{dy}(y)`, which parses as (f·du/dy)·(y)).
             ExprKind::Binary { op, lhs, rhs } => {
+                if *op == BinOp::Implicit {
+                    if let Some(value) = self.family_application(lhs, rhs, e.span, env)? {
+                        return Ok(value);
+                    }
+                }
                 let applied = (*op == BinOp::Implicit).then(|| self.applied_derivative(lhs, rhs, env)).flatten();
                 let Some((before, prime, arg)) = applied else { return self.binary(*op, lhs, rhs, e.span, env) };
                 let value = self.call(&prime, std::slice::from_ref(arg), false, e.span, env)?;
@@ -332,6 +337,7 @@ impl<'a, B: Backend> Instance<'a, B> {
                 what: format!("the function `{key}` without an argument"),
             }
             .at(e.span)),
+            None if is_operator_letter(key) => Err(operator_without_bracket(key, e.span)),
             None if !plain_symbol(e) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::NotUnderstood,
                 what: format!("not understood: `{key}` (define it, or declare it in the spec)"),
@@ -552,7 +558,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         if self.opaque == Some(key) {
             return Ok(None);
         }
-        if self.scope.defs.get(key).is_some_and(|d| d.params.len() == indices.len()) {
+        if self.scope.defs.get(key).is_some_and(|d| !d.function && d.params.len() == indices.len()) {
             return self.definition(key, indices, env, span).map(Some);
         }
         if let Some(Decl::Family { rows, cols }) = self.scope.decls.get(key) {
@@ -568,6 +574,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             .get(key)
             .is_some_and(|d| d.params.is_empty() && matches!(&d.body.kind, ExprKind::Number { .. }));
         let is_adjoint = self.adjoint_target(base).is_some();
+        if is_operator_letter(key) && !self.resolves(key, env) {
+            return Err(operator_without_bracket(key, span));
+        }
         if (number || !self.resolves(key, env)) && !is_adjoint && key != "e" {
             return Ok(Some(Value::scalar(self.leaf(key, indices))));
         }
@@ -981,6 +990,17 @@ pub(super) fn unsupported(e: &Expr) -> EvalError {
 }
 
 /// The last factor of an implicit product (`E` in `2E`), or the expression itself.
+/// `\mathbb E`, `\mathbb P`, `\mathbb V`: an expectation, probability or variance, never a number
+/// (`\mathbb{E}_i \nabla f_i(\mathbf x)` is an expectation over i written without a bracket).
+fn is_operator_letter(key: &str) -> bool {
+    matches!(key, "\\mathbb{E}" | "\\mathbb{P}" | "\\mathbb{V}" | "\\operatorname{E}" | "\\mathrm{E}")
+}
+
+fn operator_without_bracket(key: &str, span: Span) -> EvalError {
+    let what = format!("`{key}` outside a bracket: an expectation or probability over what? (write `{key}[…]`)");
+    EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span)
+}
+
 fn last_factor(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),

@@ -100,6 +100,9 @@ pub struct Scope {
     /// Letters the section only ever applies (`g(x)`, `h(x)`, `f'(x)`), never defines, declares or
     /// writes as a value: functions nobody specified, known only through the rules of calculus.
     pub unknown_functions: std::collections::BTreeSet<String>,
+    /// Letters the section writes only as subscripted heads applied to something (`f_i(\mathbf
+    /// x)`, `\nabla f_i(\mathbf x)`): a family of functions nobody specified, one per index value.
+    pub unknown_families: std::collections::BTreeSet<String>,
     /// Probabilities the section's prose, tables and earlier chains set to numbers
     /// (`P(H=1) = 0.0015`): what a worked example computes with.
     pub given_values: Vec<crate::sema::givens::GivenValue>,
@@ -172,6 +175,7 @@ impl Scope {
             classes: BTreeMap::new(),
             declared_elsewhere: Default::default(),
             unknown_functions: Default::default(),
+            unknown_families: Default::default(),
             given_values: Vec::new(),
         })
     }

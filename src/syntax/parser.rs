@@ -502,6 +502,22 @@ fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(O
             // `\nabla f(\mathbf x)`, `\nabla f(\mathbf x)^\top`: the gradient of the application
             // after it (that factor only), by the argument the function is applied to.
             ExprKind::Symbol(s) if s.name == "nabla" && k + 1 < factors.len() => {
+                // `\nabla f_i(\mathbf x)`: a subscripted head and its parenthesis are two factors.
+                if let Some(gradient) = factors.get(k + 2).and_then(|(op, arg)| {
+                    let member = &factors[k + 1].1;
+                    let subscripted = matches!(&member.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)));
+                    let ExprKind::Fenced { open, inner: Some(inner), .. } = &arg.kind else { return None };
+                    let juxtaposed = op.is_none_or(|op| op == BinOp::Implicit);
+                    (subscripted && juxtaposed && open == "(" && inner.symbol_key().is_some()).then(|| {
+                        let span = Span::new(factors[k].1.span.start, arg.span.end);
+                        let applied = binary(BinOp::Implicit, member.clone(), arg.clone());
+                        derivative(DerivativeKind::Gradient, applied, (**inner).clone(), span)
+                    })
+                }) {
+                    factors[k].1 = gradient;
+                    factors.drain(k + 1..k + 3);
+                    continue;
+                }
                 let (call, transposed) = match &factors[k + 1].1.kind {
                     ExprKind::Transpose { operand } => (operand.as_ref().clone(), true),
                     _ => (factors[k + 1].1.clone(), false),

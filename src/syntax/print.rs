@@ -205,6 +205,15 @@ impl Explicit<'_> {
             Binary { op: BinOp::Implicit, lhs, rhs } if moment_operator(lhs) && matches!(rhs.kind, Fenced { .. }) => {
                 format!("{}{}", x(lhs), x(rhs))
             }
+            // `f_i(\mathbf x)` of a family of functions: applied, not multiplied.
+            Binary { op: BinOp::Implicit, lhs, rhs }
+                if matches!(&rhs.kind, Fenced { open, inner: Some(_), .. } if open == "(")
+                    && matches!(&lhs.kind, Subscript { base, .. }
+                        if base.symbol_key().is_some_and(|k| (self.is_function)(&k))) =>
+            {
+                let Fenced { inner: Some(inner), .. } = &rhs.kind else { unreachable!("matched above") };
+                format!("{}\\left({}\\right)", x(lhs), x(inner))
+            }
             Binary { op, lhs, rhs } => {
                 let level = precedence(*op);
                 let right_level = if matches!(op, BinOp::Sub | BinOp::Div) { level + 1 } else { level };
