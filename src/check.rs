@@ -190,6 +190,11 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                         check_failing_claim(scope, claim, &shared)
                     }
                 });
+                let verdict = match verdict.status {
+                    Status::Verified => verdict,
+                    _ if claim.holds => with_later_letters_general(scope, claim).unwrap_or(verdict),
+                    _ => verdict,
+                };
                 let mut assuming = [assuming.clone(), verdict.assuming].concat();
                 assuming.extend(claim.reading.given.iter().cloned());
                 let own = claim_scope(scope, claim);
@@ -284,6 +289,37 @@ fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
     } else {
         again
     }
+}
+
+/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
+/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
+/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
+/// letters general — a function nobody specified, a free number — which implies it holds for
+/// what they are later given; `None` otherwise (never a refutation this way).
+fn with_later_letters_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    let Origin::Notes { line, .. } = &claim.origin else { return None };
+    if scope.pinned || claim.reading.marked {
+        return None;
+    }
+    let defined_after = |d: &Definition| {
+        let mut parts = d.origin.rsplitn(3, ':');
+        let (_, at) = (parts.next(), parts.next().and_then(|l| l.parse::<usize>().ok()));
+        d.from_notes && !d.inherited && at.is_some_and(|at| at > *line)
+    };
+    let used = crate::eval::dependencies(scope, claim);
+    let later: Vec<&Definition> = scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d)).collect();
+    if later.is_empty() {
+        return None;
+    }
+    let mut general = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    for d in &later {
+        general.defs.remove(&d.key);
+        if d.function {
+            general.unknown_functions.insert(d.key.clone());
+        }
+    }
+    let again = guarded(|| check_own_claim(&general, claim));
+    (again.status == Status::Verified).then_some(again)
 }
 
 /// What a kind of matrix the words name means, as an assumption the verdict lists.

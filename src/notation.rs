@@ -469,6 +469,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
+        written: r"$$f(x+\epsilon) = f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2)$$ … choose $\epsilon = -\eta f'(x)$ … $f(x)=x^2$",
+        meaning: "a claim written before the definitions of some of its letters (later in its section) is verified when it holds with those letters general — a function nobody specified, a free number — which implies it holds for what they are given later; it is never refuted that way",
+        example: "",
+    },
+    Notation {
+        group: "relations",
         written: r"[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]",
         meaning: "intervals written with the same brackets on every side are equal when their endpoints are: checked endpoint by endpoint. An interval or a pair in brackets compared with anything else is not checked (an interval or a row of two?)",
         example: "",
