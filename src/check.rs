@@ -291,15 +291,13 @@ fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
     }
 }
 
-/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
-/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
-/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
-/// letters general — a function nobody specified, a free number — which implies it holds for
-/// what they are later given; `None` otherwise (never a refutation this way).
-fn with_later_letters_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
-    let Origin::Notes { line, .. } = &claim.origin else { return None };
+/// The section's definitions a claim reaches that the notes give further on, after the claim's
+/// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
+/// norm): the claim was written before those meanings were given.
+fn later_definitions<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s Definition> {
+    let Origin::Notes { line, .. } = &claim.origin else { return Vec::new() };
     if scope.pinned || claim.reading.marked {
-        return None;
+        return Vec::new();
     }
     let defined_after = |d: &Definition| {
         let mut parts = d.origin.rsplitn(3, ':');
@@ -307,18 +305,38 @@ fn with_later_letters_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         d.from_notes && !d.inherited && at.is_some_and(|at| at > *line)
     };
     let used = crate::eval::dependencies(scope, claim);
-    let later: Vec<&Definition> = scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d)).collect();
-    if later.is_empty() {
-        return None;
-    }
-    let mut general = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
-    for d in &later {
+    let mut later: Vec<&Definition> =
+        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d)).collect();
+    // The definitions are hashed: name the same letter on every run.
+    later.sort_by(|a, b| a.key.cmp(&b.key));
+    later
+}
+
+/// `scope` with the letters of `definitions` general: a function nobody specified for a
+/// function, a free letter otherwise.
+fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
+    let mut general = scope.clone();
+    for d in definitions {
         general.defs.remove(&d.key);
         if d.function {
             general.unknown_functions.insert(d.key.clone());
         }
     }
-    let again = guarded(|| check_own_claim(&general, claim));
+    general
+}
+
+/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
+/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
+/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
+/// letters general — a function nobody specified, a free number — which implies it holds for
+/// what they are given later; `None` otherwise (a refutation is weighed in [`other_readings`]).
+fn with_later_letters_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    let later = later_definitions(scope, claim);
+    if later.is_empty() {
+        return None;
+    }
+    let own = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    let again = guarded(|| check_own_claim(&with_letters_general(&own, &later), claim));
     (again.status == Status::Verified).then_some(again)
 }
 
@@ -485,6 +503,18 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
                 let earlier = earlier.into_iter().rev().collect::<Vec<_>>().join(":");
                 let reason =
                     other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), Some(earlier));
+                return undecided(reason, verdict);
+            }
+        }
+        // A meaning the section gives a letter further on: refuted only if the claim fails with
+        // the letter general.
+        let later = later_definitions(&base, claim);
+        if let Some(first) = later.first() {
+            let again = guarded(|| check_claim(&with_letters_general(&base, &later), claim, None, None));
+            if again.status != Status::Refuted {
+                let at = first.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
+                let at = at.into_iter().rev().collect::<Vec<_>>().join(":");
+                let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), Some(at));
                 return undecided(reason, verdict);
             }
         }

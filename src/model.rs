@@ -443,6 +443,10 @@ pub enum Reading {
     EarlierMeaning,
     /// The letter's shape was declared in an earlier section; the claim may speak of another.
     DeclaredElsewhere,
+    /// False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after
+    /// `\|x\|_2 = …`), not refuted with the letter general: the claim was written before that
+    /// meaning was given.
+    DefinedLater,
     /// The letter's shape was read off its uses, and this claim does not fit it.
     ShapeFromUse,
     /// Written after a condition in the same formula (`… = 0 \textrm{ and hence } …`): it
@@ -510,6 +514,8 @@ pub enum SkipReason {
     Ignored { because: String },
     /// A side is `[a, b]`: an interval or a row of two? Not read.
     Interval,
+    /// `u = u(x)`: the letter depends on the variable; a declaration, not an equation.
+    Dependence,
     /// The author's mark `<!-- derivcheck: skip -->` before it.
     Marked,
 }

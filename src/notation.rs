@@ -361,7 +361,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"\mathbf A=\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \end{bmatrix}, two matrices $\mathbf A$ and $\mathbf B$",
-        meaning: "a matrix written with dots (\\cdots, \\vdots, \\ddots) is a picture of a general matrix, not a value: the letter stays what its declaration or its uses make it. A claim refuted only through a shape an earlier section declared (A ∈ ℝ^{n×k} for a product, then an exercise's two matrices A and B) is undecided unless it fails with the shapes its uses give, or the author marks it a claim",
+        meaning: "a matrix written with dots (\\cdots, \\vdots, \\ddots) is a picture of a general matrix, not a value: the letter stays what its declaration or its uses make it. A claim refuted only through a shape declared elsewhere — an earlier section (A ∈ ℝ^{n×k} for a product, then an exercise's two matrices A and B), or another declaration of the letter in the same section (A ∈ ℝ^{n×n} for a quadratic form, A ∈ ℝ^{m×n} for a Gram matrix) — is undecided unless it fails with the shapes its uses give, or the author marks it a claim",
         example: "",
     },
     Notation {
@@ -470,7 +470,19 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"$$f(x+\epsilon) = f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2)$$ … choose $\epsilon = -\eta f'(x)$ … $f(x)=x^2$",
-        meaning: "a claim written before the definitions of some of its letters (later in its section) is verified when it holds with those letters general — a function nobody specified, a free number — which implies it holds for what they are given later; it is never refuted that way",
+        meaning: "a claim written before the definitions of some of its letters (later in its section) is verified when it holds with those letters general — a function nobody specified, a free number — which implies it holds for what they are given later; refuted only if it fails with them general too, else undecided, naming the letter and where it is defined",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"设 $u=u(x)$, $y = y(t)$; if and only if $x = 0$, 当且仅当 $x = 0$ 时",
+        meaning: "a letter equated to itself applied to variables declares that it depends on them: not checked. After if and only if (iff, 当且仅当) an equation is a condition, never a value; a value given under if, when, for (若, 当, 对于) holds for its paragraph and the next, never for the whole section",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"log(x+c), Sigma = …, cos",
+        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product",
         example: "",
     },
     Notation {

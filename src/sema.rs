@@ -450,6 +450,16 @@ impl<'a> SectionBuilder<'a> {
                 self.declared_elsewhere.insert(key.clone());
             }
         }
+        // `A\in\mathbb R^{n\times n}` for a quadratic form, then `A\in\mathbb R^{m\times n}` for a
+        // Gram matrix in the same section: the latest is in force, and a claim may speak of the
+        // other, as of a shape another section declared.
+        let here: Vec<(&String, &[String; 2])> =
+            self.notes_shapes.iter().filter(|(_, _, s)| *s == self.number).map(|(k, d, _)| (k, d)).collect();
+        for (key, dims) in &here {
+            if here.iter().any(|(k, d)| k == key && d != dims) {
+                self.declared_elsewhere.insert((*key).clone());
+            }
+        }
         let mut letters = std::collections::BTreeSet::new();
         let mut bounded: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
         for f in formulas {
@@ -930,6 +940,10 @@ impl<'a> SectionBuilder<'a> {
             }
             // `[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]`: intervals on every side are equal when their
             // endpoints are; an interval beside anything else is not read.
+            if roles::declares_dependence(chain) {
+                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Dependence });
+                continue;
+            }
             if chain.exprs().any(roles::is_interval_like) && !roles::intervals_compared(chain) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
                 continue;
@@ -1314,7 +1328,9 @@ impl<'a> SectionBuilder<'a> {
     /// value of its own: `c=5` then `c=6` is a claim).
     fn binding(&mut self, chain: &Chain, prose: &Prose, origin: &str) -> Option<usize> {
         let solve = prose.cue == roles::Cue::Solve && prose.mark != Some(Mark::Binding);
-        if solve || chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Define)) {
+        // `if and only if $x = 0$`, `当且仅当 $x = 0$ 时`: a condition, never a value.
+        let iff = roles::is_if_and_only_if(prose.lead) && prose.mark != Some(Mark::Binding);
+        if solve || iff || chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Define)) {
             return None;
         }
         let exprs: Vec<&Expr> = chain.exprs().collect();
@@ -1349,7 +1365,9 @@ impl<'a> SectionBuilder<'a> {
                 format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(value, &|_| false));
             let definition = notes_definition(key.clone(), Vec::new(), value, origin, false, true);
             let new = !self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
-            if new && at == 1 && !matches!(target.kind, ExprKind::Power { .. }) {
+            // A value given under a condition (`if $x = 10$`) holds where the words say, not for
+            // the whole section.
+            if new && at == 1 && !prose.conditional() && !matches!(target.kind, ExprKind::Power { .. }) {
                 self.record(definition);
             } else if !matches!(target.kind, ExprKind::Power { .. }) {
                 self.given.push(Given { definition, until: Some(prose.block + 1), tex: written });

@@ -649,7 +649,8 @@ fn english(reason: &Reason) -> String {
                 Reading::ShapeFromUse => format!("the notes never declare the shape of `{symbol}` (derivcheck read it off its uses, or as a number), and this formula does not fit that reading: declare the shape (`{symbol}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"),
                 Reading::Redefinition => format!("false about the earlier `{symbol}`{earlier}; it may give `{symbol}` a new meaning (an example): depends on which (`<!-- derivcheck: claim -->` before it checks it against the earlier one)"),
                 Reading::EarlierMeaning => format!("false with `{symbol}` as defined earlier{earlier}, not refuted with `{symbol}` a fresh letter: depends on whether `{symbol}` is the `{symbol}`{earlier} (`<!-- derivcheck: claim -->` before it says it is)"),
-                Reading::DeclaredElsewhere => format!("false with `{symbol}` of the shape an earlier section declared, not refuted with `{symbol}` of the shape its uses here give: depends on whether this `{symbol}` is that one (`<!-- derivcheck: claim -->` before it says it is)"),
+                Reading::DeclaredElsewhere => format!("false with `{symbol}` of the shape the notes declare elsewhere (an earlier section, or another declaration of it), not refuted with `{symbol}` of the shape its uses here give: depends on whether this `{symbol}` is that one (`<!-- derivcheck: claim -->` before it says it is)"),
+                Reading::DefinedLater => format!("false with `{symbol}` as the section defines it further on (at {matrix}), not refuted with `{symbol}` general: the claim stands before that meaning is given (`<!-- derivcheck: claim -->` before it makes it one)"),
                 Reading::Consequence => "false as an identity, but it follows the condition written before it in the same formula (`and hence`): it holds where the condition does, which derivcheck does not assume (`<!-- derivcheck: claim -->` before it checks it as an identity)".into(),
                 Reading::LettersFromWords => format!("false as an identity, but its sides share no letter: what `{symbol}` is must come from the words around it (a definition in the notes, or the spec, would settle it)"),
                 Reading::EntryOf => format!("false with `{symbol}` a letter of its own, but `{symbol}` may be an entry of `{matrix}`: depends on which (write the entry of the matrix, or define the letter)"),
@@ -777,7 +778,8 @@ fn chinese(reason: &Reason) -> String {
                 Reading::ShapeFromUse => format!("笔记没有声明 `{symbol}` 的形状（derivcheck 从其用法推断，或视为数），而此式与该读法不符：请声明其形状（在笔记中写 `{symbol}\\in\\mathbb R^{{n\\times d}}`，或在 spec 中写 `matrix`）"),
                 Reading::Redefinition => format!("对先前的 `{symbol}`{earlier} 不成立；它可能给 `{symbol}` 一个新含义（示例）：取决于哪种读法（在其前加 `<!-- derivcheck: claim -->` 则按先前的含义检查）"),
                 Reading::EarlierMeaning => format!("按先前定义的 `{symbol}`{earlier} 不成立，把 `{symbol}` 当作新字母则未被驳回：取决于这里的 `{symbol}` 是否就是先前那个（在其前加 `<!-- derivcheck: claim -->` 表示就是）"),
-                Reading::DeclaredElsewhere => format!("按前面某节声明的 `{symbol}` 的形状不成立，按此处用法给出的形状则未被驳回：取决于这里的 `{symbol}` 是否就是那个（在其前加 `<!-- derivcheck: claim -->` 表示就是）"),
+                Reading::DeclaredElsewhere => format!("按笔记别处（前面某节，或它的另一个声明）声明的 `{symbol}` 的形状不成立，按此处用法给出的形状则未被驳回：取决于这里的 `{symbol}` 是否就是那个（在其前加 `<!-- derivcheck: claim -->` 表示就是）"),
+                Reading::DefinedLater => format!("按本节后文（{matrix} 处）对 `{symbol}` 的定义不成立，把 `{symbol}` 当作一般的字母则未被驳回：该断言写在这个定义之前（在其前加 `<!-- derivcheck: claim -->` 则作为断言检查）"),
                 Reading::Consequence => "作为恒等式不成立，但它是同一公式中前面条件的推论（“因此”）：在该条件成立处成立，而 derivcheck 不假设该条件（在其前加 `<!-- derivcheck: claim -->` 则作为恒等式检查）".into(),
                 Reading::LettersFromWords => format!("作为恒等式不成立，但两边没有共同的字母：`{symbol}` 是什么须由上下文文字说明（在笔记中定义它或在 spec 中声明即可确定）"),
                 Reading::EntryOf => format!("把 `{symbol}` 当作独立字母则不成立，但 `{symbol}` 可能是 `{matrix}` 的元素：取决于哪种读法（写成矩阵的元素，或定义该字母）"),
@@ -1124,6 +1126,8 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
     use crate::model::SkipReason;
     match (reason, lang) {
         (SkipReason::NotAnEquation, Lang::En) => "a relation other than an equation".into(),
+        (SkipReason::Dependence, Lang::En) => "`u = u(x)` says that u depends on x: a declaration, not checked".into(),
+        (SkipReason::Dependence, Lang::Zh) => "`u = u(x)` 表示 u 依赖于 x：是声明，不检查".into(),
         (SkipReason::NotAnEquation, Lang::Zh) => "不是等式的关系".into(),
         (SkipReason::NestedRelations { env }, Lang::En) => format!("relations inside `{env}`"),
         (SkipReason::NestedRelations { env }, Lang::Zh) => format!("`{env}` 环境内的关系"),

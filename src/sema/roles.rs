@@ -231,6 +231,13 @@ pub fn is_conditional(lead: &str) -> bool {
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
 }
 
+/// Do the words right before a formula end in "if and only if" (`iff`, `当且仅当`)? What follows
+/// is a condition, never a value given to a letter.
+pub fn is_if_and_only_if(lead: &str) -> bool {
+    let words = lead.rsplit('$').next().unwrap_or_default().trim_end().to_lowercase();
+    words.ends_with("if and only if") || words.ends_with("iff") || words.ends_with("当且仅当")
+}
+
 /// What the words before a claim say of its random variables' independence: `if $X$ and $Y$
 /// are two independent random variables`, `若 $X$ 和 $Y$ 相互独立`, `i.i.d.`, `独立同分布`.
 /// Words that deny it or make it conditional (`not independent`, `conditionally independent`,
@@ -440,6 +447,22 @@ pub fn is_interval_like(e: &Expr) -> bool {
     }
 }
 
+/// `u = u(x)`, `y = y(t)`, `f(x) = f`: a letter equated to itself applied to variables says that
+/// it depends on them (设 $u=u(x)$), not that a number equals a product.
+pub fn declares_dependence(chain: &crate::syntax::ast::Chain) -> bool {
+    let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { return false };
+    let applied_to_itself = |bare: &Expr, applied: &Expr| {
+        let ExprKind::Symbol(letter) = &bare.kind else { return false };
+        let variables = |args: &[Expr]| args.iter().all(|a| matches!(a.kind, ExprKind::Symbol(_)));
+        let head = match &applied.kind {
+            ExprKind::Call { func, args, .. } if variables(args) => func.as_ref(),
+            _ => return false,
+        };
+        matches!(&head.kind, ExprKind::Symbol(s) if s.key() == letter.key())
+    };
+    applied_to_itself(first, &link.rhs) || applied_to_itself(&link.rhs, first)
+}
+
 /// A chain whose every side is an interval written with the same brackets (`[a, b] = [c, d]`):
 /// equal exactly when the endpoints are, so it is checked as the pair of endpoints.
 pub fn intervals_compared(chain: &crate::syntax::ast::Chain) -> bool {
@@ -533,6 +556,17 @@ mod tests {
         assert!(!names_random_variables("like", " where"));
         assert!(!names_random_variables("For any random variable $ and numbers", ""));
         assert!(continues_a_list(" and ") && continues_a_list(", ") && !continues_a_list(" where "));
+    }
+
+    #[test]
+    fn dependence_and_if_and_only_if() {
+        let chain = |tex: &str| crate::syntax::parse_formula(tex).unwrap().chains.remove(0);
+        assert!(declares_dependence(&chain("u=u(x)")));
+        assert!(declares_dependence(&chain("y(t) = y")));
+        assert!(!declares_dependence(&chain("r(A_{m \\times n}) = r")));
+        assert!(!declares_dependence(&chain("u = v(x)")));
+        assert!(is_if_and_only_if("2. 当且仅当") && is_if_and_only_if("is zero if and only if"));
+        assert!(!is_if_and_only_if("if") && !is_if_and_only_if("当"));
     }
 
     #[test]
