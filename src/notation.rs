@@ -481,8 +481,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"log(x+c), Sigma = …, cos",
-        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product",
+        written: r"log(x+c), Sigma = …, cos, {(uv)}^{(n)}",
+        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product; so is a parenthesized superscript on a parenthesis, ${(uv)}^{(n)}$ (Leibniz's n-th derivative, or a power?)",
         example: "",
     },
     Notation {

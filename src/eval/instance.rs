@@ -690,6 +690,14 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(span));
         }
+        // `(uv)^{(n)}`: a parenthesized superscript on a parenthesis is Leibniz's n-th derivative
+        // as often as a power (`e^{(x-1)^2}` is a power: its base is a letter).
+        let parenthesized = matches!(&exponent.kind, ExprKind::Fenced { open, .. } if open == "(");
+        let of_parenthesis = matches!(&base.kind, ExprKind::Fenced { open, .. } if open == "(");
+        if parenthesized && of_parenthesis && constant_magnitude(exponent).is_none() {
+            let what = "`(…)^{(n)}`: the n-th derivative, or the n-th power? (write `^n` for a power)".to_string();
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
+        }
         // `10^{10^{10}}` would be computed exactly, digit by digit: refused as a budget matter.
         if constant_magnitude(exponent).is_some_and(|e| e.abs() > MAX_EXPONENT) {
             return Err(EvalErrorKind::Budget {
