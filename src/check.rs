@@ -294,7 +294,8 @@ fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
 /// The section's definitions a claim reaches that the notes give further on, after the claim's
 /// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
 /// norm): the claim was written before those meanings were given.
-fn later_definitions<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s Definition> {
+/// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
+fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
     let Origin::Notes { line, .. } = &claim.origin else { return Vec::new() };
     if scope.pinned || claim.reading.marked {
         return Vec::new();
@@ -304,9 +305,19 @@ fn later_definitions<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s Definition>
         let (_, at) = (parts.next(), parts.next().and_then(|l| l.parse::<usize>().ok()));
         d.from_notes && !d.inherited && at.is_some_and(|at| at > *line)
     };
+    // A letter made general is a number (or a function of numbers): what holds for every number
+    // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
+    // verification leaves definitions of matrices in force.
+    fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
+        matches!(e.kind, ExprKind::Matrix { .. })
+            || e.symbol_key().is_some_and(|k| scope.matrix_like.contains(&k) || scope.decls.contains_key(&k))
+            || e.children().any(|c| holds_a_matrix(c, scope))
+    }
+    let number =
+        |d: &Definition| !numbers_only || (!scope.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope));
     let used = crate::eval::dependencies(scope, claim);
     let mut later: Vec<&Definition> =
-        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d)).collect();
+        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
     // The definitions are hashed: name the same letter on every run.
     later.sort_by(|a, b| a.key.cmp(&b.key));
     later
@@ -331,7 +342,7 @@ fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
 /// letters general — a function nobody specified, a free number — which implies it holds for
 /// what they are given later; `None` otherwise (a refutation is weighed in [`other_readings`]).
 fn with_later_letters_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
-    let later = later_definitions(scope, claim);
+    let later = later_definitions(scope, claim, true);
     if later.is_empty() {
         return None;
     }
@@ -508,7 +519,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         }
         // A meaning the section gives a letter further on: refuted only if the claim fails with
         // the letter general.
-        let later = later_definitions(&base, claim);
+        let later = later_definitions(&base, claim, false);
         if let Some(first) = later.first() {
             let again = guarded(|| check_claim(&with_letters_general(&base, &later), claim, None, None));
             if again.status != Status::Refuted {

@@ -470,7 +470,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"$$f(x+\epsilon) = f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2)$$ … choose $\epsilon = -\eta f'(x)$ … $f(x)=x^2$",
-        meaning: "a claim written before the definitions of some of its letters (later in its section) is verified when it holds with those letters general — a function nobody specified, a free number — which implies it holds for what they are given later; refuted only if it fails with them general too, else undecided, naming the letter and where it is defined",
+        meaning: "a claim written before the definitions of some of its letters (later in its section) is verified when it holds with those letters general — a function nobody specified, a free number — which implies it holds for what they are given later; refuted only if it fails with them general too, else undecided, naming the letter and where it is defined. A letter made general is a number: a later definition of a matrix is never set aside to verify",
         example: "",
     },
     Notation {
