@@ -175,12 +175,13 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                     ..checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict), &terms))
                 };
             }
+            // Values the prose gives for this claim (a binding, an example definition) make a
+            // scope of its own; it shares no points with the section's.
+            let own = claim_scope(scope, claim);
             let verdict = timed(|| {
                 let verdict = guarded(|| {
-                    // Values the prose gives for this claim (a binding, an example definition) make
-                    // a scope of its own; it shares no points with the section's.
-                    if let Some(own) = claim_scope(scope, claim) {
-                        let verdict = check_own_claim(&own, claim);
+                    if let Some(own) = &own {
+                        let verdict = check_own_claim(own, claim);
                         return if claim.holds { verdict } else { expected_to_fail(verdict) };
                     }
                     let floats = assumptions_hold.then_some(&floats);
@@ -192,12 +193,11 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                 });
                 let verdict = match verdict.status {
                     Status::Verified => verdict,
-                    _ if claim.holds => with_later_letters_general(scope, claim).unwrap_or(verdict),
+                    _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim).unwrap_or(verdict),
                     _ => verdict,
                 };
                 let mut assuming = [assuming.clone(), verdict.assuming].concat();
                 assuming.extend(claim.reading.given.iter().cloned());
-                let own = claim_scope(scope, claim);
                 assuming.extend(shapes_from_use(own.as_ref().unwrap_or(scope), claim).iter().map(|s| shape_tex(s)));
                 assuming.extend(claim.reading.classes.iter().map(|(key, class)| class_tex(key, *class)));
                 Verdict { assuming, ..verdict }
@@ -249,19 +249,15 @@ fn make_square(scope: &mut Scope, keys: &[String]) {
         if from == to || from == "1" || to == "1" || from.parse::<u32>().is_ok() {
             continue;
         }
-        for s in &mut scope.inferred {
-            for size in [&mut s.rows, &mut s.cols] {
+        let inferred = scope.inferred.iter_mut().map(|s| (&mut s.rows, &mut s.cols));
+        let declared = scope.decls.values_mut().filter_map(|decl| match decl {
+            Decl::Matrix { rows, cols } | Decl::Family { rows, cols } => Some((rows, cols)),
+            _ => None,
+        });
+        for (rows, cols) in inferred.chain(declared) {
+            for size in [rows, cols] {
                 if *size == from {
                     *size = to.clone();
-                }
-            }
-        }
-        for decl in scope.decls.values_mut() {
-            if let Decl::Matrix { rows, cols } | Decl::Family { rows, cols } = decl {
-                for size in [rows, cols] {
-                    if *size == from {
-                        *size = to.clone();
-                    }
                 }
             }
         }
@@ -300,11 +296,7 @@ fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) ->
     if scope.pinned || claim.reading.marked {
         return Vec::new();
     }
-    let defined_after = |d: &Definition| {
-        let mut parts = d.origin.rsplitn(3, ':');
-        let (_, at) = (parts.next(), parts.next().and_then(|l| l.parse::<usize>().ok()));
-        d.from_notes && !d.inherited && at.is_some_and(|at| at > *line)
-    };
+    let defined_after = |d: &Definition| d.from_notes && !d.inherited && d.line().is_some_and(|at| at > *line);
     // A letter made general is a number (or a function of numbers): what holds for every number
     // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
     // verification leaves definitions of matrices in force.
@@ -341,13 +333,13 @@ fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
 /// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
 /// letters general — a function nobody specified, a free number — which implies it holds for
 /// what they are given later; `None` otherwise (a refutation is weighed in [`other_readings`]).
-fn with_later_letters_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+/// `own` is the claim's scope where it has one ([`claim_scope`]).
+fn with_later_letters_general(scope: &Scope, own: Option<&Scope>, claim: &Claim) -> Option<Verdict> {
     let later = later_definitions(scope, claim, true);
     if later.is_empty() {
         return None;
     }
-    let own = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
-    let again = guarded(|| check_own_claim(&with_letters_general(&own, &later), claim));
+    let again = guarded(|| check_own_claim(&with_letters_general(own.unwrap_or(scope), &later), claim));
     (again.status == Status::Verified).then_some(again)
 }
 
@@ -475,6 +467,9 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         .filter(|s| !s.identity && s.rows != "1" && s.cols != "1")
         .map(|s| s.key.clone())
         .collect();
+    // Each reading below: the claim checked again in a scope that reads it so; not refuted there,
+    // the refutation does not stand.
+    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
     if let (false, Some(first)) = (claim.reading.marked, square.first()) {
         use crate::sema::scope::MatrixClass;
         for (class, reading) in [
@@ -485,8 +480,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             let mut special = base.clone();
             make_square(&mut special, &square);
             special.classes.extend(square.iter().map(|k| (k.clone(), class)));
-            let again = guarded(|| check_claim(&special, claim, None, None));
-            if again.status != Status::Refuted {
+            if not_refuted_in(&special) {
                 return undecided(other_reading(reading, Some(first.clone()), None), verdict);
             }
         }
@@ -504,16 +498,9 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         // The definitions are hashed: name the same letter on every run.
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
         if let Some(first) = inherited.first() {
-            let mut fresh = base.clone();
-            for d in &inherited {
-                fresh.defs.remove(&d.key);
-            }
-            let again = guarded(|| check_claim(&fresh, claim, None, None));
-            if again.status != Status::Refuted {
-                let earlier = first.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
-                let earlier = earlier.into_iter().rev().collect::<Vec<_>>().join(":");
-                let reason =
-                    other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), Some(earlier));
+            if not_refuted_in(&with_letters_general(&base, &inherited)) {
+                let earlier = Some(first.written_at());
+                let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
                 return undecided(reason, verdict);
             }
         }
@@ -521,11 +508,9 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         // the letter general.
         let later = later_definitions(&base, claim, false);
         if let Some(first) = later.first() {
-            let again = guarded(|| check_claim(&with_letters_general(&base, &later), claim, None, None));
-            if again.status != Status::Refuted {
-                let at = first.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
-                let at = at.into_iter().rev().collect::<Vec<_>>().join(":");
-                let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), Some(at));
+            if not_refuted_in(&with_letters_general(&base, &later)) {
+                let at = Some(first.written_at());
+                let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), at);
                 return undecided(reason, verdict);
             }
         }
@@ -537,8 +522,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             for key in &elsewhere {
                 fresh.decls.remove(*key);
             }
-            let again = guarded(|| check_claim(&fresh, claim, None, None));
-            if again.status != Status::Refuted {
+            if not_refuted_in(&fresh) {
                 let reason = other_reading(crate::model::Reading::DeclaredElsewhere, Some((*first).clone()), None);
                 return undecided(reason, verdict);
             }

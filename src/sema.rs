@@ -344,10 +344,11 @@ struct SectionBuilder<'a> {
     declared_matrices: Vec<String>,
     /// Functions earlier sections of the notes define: in scope here unless redefined.
     inherited: Vec<Definition>,
-    /// Shapes the notes declare, in this section and the ones before (`w\in\mathbb R^{d}`).
-    /// Shapes the notes declare up to this section, with the section each is declared in.
+    /// Shapes the notes declare up to this section (`w\in\mathbb R^{d}`), with the section each is
+    /// declared in.
     notes_shapes: Vec<(String, [String; 2], String)>,
-    /// Letters whose shape in force was declared in an earlier section.
+    /// Letters whose shape in force was declared in an earlier section, or declared twice with
+    /// different shapes in this one.
     declared_elsewhere: std::collections::BTreeSet<String>,
     /// This document plans the spec's own claims (one document of a chapter does, so each
     /// appears once).
@@ -660,9 +661,7 @@ impl<'a> SectionBuilder<'a> {
                 Some((site.line, site.col, chain.span))
             });
             if let Some((line, col, _)) = redefinition {
-                let mut position = def.origin.rsplitn(3, ':').take(2).collect::<Vec<_>>();
-                position.reverse();
-                self.shadowed.push(Shadowing { key: def.key.clone(), line, col, earlier: position.join(":") });
+                self.shadowed.push(Shadowing { key: def.key.clone(), line, col, earlier: def.written_at() });
             } else if !declared && !self.defs.iter().any(|d| d.key == def.key) {
                 self.known.push(def.key.clone());
                 self.defs.push(Definition { inherited: true, ..def });
@@ -938,12 +937,13 @@ impl<'a> SectionBuilder<'a> {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
-            // `[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]`: intervals on every side are equal when their
-            // endpoints are; an interval beside anything else is not read.
+            // `u = u(x)`: u depends on x.
             if roles::declares_dependence(chain) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Dependence });
                 continue;
             }
+            // `[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]`: intervals on every side are equal when their
+            // endpoints are; an interval beside anything else is not read.
             if chain.exprs().any(roles::is_interval_like) && !roles::intervals_compared(chain) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
                 continue;
@@ -1453,12 +1453,10 @@ impl<'a> SectionBuilder<'a> {
                 (key, params, false)
             }
         };
-        let earlier = self.defs.iter().find(|d| d.key == key).map(|d| d.origin.clone())?;
+        let earlier_at = self.defs.iter().find(|d| d.key == key).map(Definition::written_at)?;
         if mentions_key(body, &key) {
             return None;
         }
-        let earlier_at =
-            earlier.rsplitn(3, ':').take(2).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(":");
         // A spec entry for the section pins what its letters mean: only a value written out
         // gives one a new meaning there.
         if roles::is_literal(body) || (prose.cue == roles::Cue::Define && !self.pinned) {
@@ -2039,10 +2037,6 @@ fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str)
     }
 }
 
-/// Letters the formulas only ever apply (`g(x)`, `g'(h(x))`, `f(x, y)`): not defined, declared,
-/// written as a value, used as a vector or matrix, nor an index. Greek and Latin letters only
-/// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), never `P`, `E` or `p` of probability, nor
-/// σ, which undefined means the logistic function.
 /// `\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \end{bmatrix}`: a matrix
 /// written with dots for the entries it leaves out — a picture of a general matrix, not a value.
 fn depicts_a_general_matrix(e: &Expr) -> bool {
@@ -2103,7 +2097,11 @@ fn unknown_families(formulas: &[&ParsedFormula], scope: &Scope) -> std::collecti
         if let ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } = &e.kind {
             if let Some((before, member, arg)) = crate::syntax::ast::subscript_applied(lhs, rhs) {
                 if let ExprKind::Subscript { base, index } = &member.kind {
-                    applied.extend(base.symbol_key());
+                    if let ExprKind::Symbol(s) = &base.kind {
+                        if may_name_a_function(s) {
+                            applied.insert(s.key());
+                        }
+                    }
                     walk(index, applied, valued);
                 }
                 before.into_iter().chain([arg]).for_each(|c| walk(c, applied, valued));
@@ -2121,23 +2119,35 @@ fn unknown_families(formulas: &[&ParsedFormula], scope: &Scope) -> std::collecti
     for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
         walk(e, &mut applied, &mut valued);
     }
-    let plain = |k: &str| {
-        (k.chars().count() == 1 && k.chars().all(char::is_alphabetic))
-            || GREEK_LETTERS.iter().any(|g| k.strip_prefix('\\') == Some(g))
-    };
     applied
         .into_iter()
         .filter(|k| {
-            plain(k)
-                && !valued.contains(k)
+            !valued.contains(k)
                 && !scope.decls.contains_key(k)
                 && scope.defs.get(k).is_none_or(|d| d.function)
                 && !scope.matrix_like.contains(k)
-                && !matches!(k.as_str(), "P" | "E" | "p" | "e" | "\\sigma")
+                && !NEVER_UNSPECIFIED_FUNCTIONS.contains(&k.as_str())
         })
         .collect()
 }
 
+/// A plain Latin or Greek letter, without style or accent (`g`, `\phi`): what may name a function
+/// nobody specified (`\mathcal O`, `\textrm{Var}`, `\hat f` may not).
+fn may_name_a_function(s: &crate::syntax::ast::Symbol) -> bool {
+    let letter = s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
+        || GREEK_LETTERS.contains(&s.name.as_str());
+    letter && s.style.is_none() && s.accents.is_empty()
+}
+
+/// Letters never read as functions nobody specified: probability's operators (P(A\mid B), E[X],
+/// p(x) a density), and σ, by convention the logistic function (p = σ(z) in every logistic
+/// regression: read as an arbitrary function it would refute ∂ℓ/∂z = p - y).
+const NEVER_UNSPECIFIED_FUNCTIONS: [&str; 6] = ["P", "E", "p", "e", "\\Pr", "\\sigma"];
+
+/// Letters the formulas only ever apply (`g(x)`, `g'(h(x))`, `f(x, y)`): not defined, declared,
+/// written as a value, used as a vector or matrix, nor an index. Greek and Latin letters only
+/// (`\mathcal O(…)`, `\textrm{Var}(…)` stay refused), never `P`, `E` or `p` of probability, nor
+/// σ, which undefined means the logistic function.
 fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collections::BTreeSet<String> {
     fn heads(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
         if let ExprKind::Call { func, .. } = &e.kind {
@@ -2146,9 +2156,7 @@ fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collect
                 head = operand;
             }
             if let ExprKind::Symbol(s) = &head.kind {
-                let letter = s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
-                    || GREEK_LETTERS.contains(&s.name.as_str());
-                if letter && s.style.is_none() && s.accents.is_empty() {
+                if may_name_a_function(s) {
                     out.insert(s.key());
                 }
             }
@@ -2159,15 +2167,11 @@ fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collect
     for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
         heads(e, &mut found);
     }
-    // Probability's letters are operators there (P(A\mid B), E[X], p(x) a density): refused.
     found.retain(|k| {
         !scope.knows(k)
             && !scope.values.contains(k)
             && !scope.matrix_like.contains(k)
-            && !matches!(k.as_str(), "P" | "E" | "p" | "e" | "\\Pr")
-            // σ undefined is, by convention, the logistic function (p = σ(z) in every logistic
-            // regression): read as an arbitrary function it would refute ∂ℓ/∂z = p - y.
-            && k != "\\sigma"
+            && !NEVER_UNSPECIFIED_FUNCTIONS.contains(&k.as_str())
     });
     found
 }

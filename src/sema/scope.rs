@@ -29,6 +29,20 @@ pub struct Definition {
     pub section_only: bool,
 }
 
+impl Definition {
+    /// Where it was written, without the file: `11:3` of `notes.md:11:3`.
+    pub fn written_at(&self) -> String {
+        let mut position: Vec<&str> = self.origin.rsplitn(3, ':').take(2).collect();
+        position.reverse();
+        position.join(":")
+    }
+
+    /// The line it was written on.
+    pub fn line(&self) -> Option<usize> {
+        self.origin.rsplit(':').nth(1)?.parse().ok()
+    }
+}
+
 /// A constraint the spec assumes (`\sum_{j=1}^q y_j = 1`): one of its variables is solved for and
 /// replaced in the section's claims.
 #[derive(Debug, Clone)]
@@ -110,7 +124,8 @@ pub struct Scope {
     /// never say what kind of matrix a letter is).
     pub classes: BTreeMap<String, MatrixClass>,
     /// Letters whose shape was declared in an earlier section of the notes (`\mathbf A \in
-    /// \mathbb R^{n\times k}` two sections back): a later sentence may speak of other matrices.
+    /// \mathbb R^{n\times k}` two sections back), or twice with different shapes in this one: a
+    /// sentence may speak of other matrices than the declaration in force.
     pub declared_elsewhere: std::collections::BTreeSet<String>,
 }
 
