@@ -460,6 +460,16 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     if let Some(reason) = (!base.pinned && !claim.reading.marked).then(|| reading_of_letters(&base, claim)).flatten() {
         return undecided(reason, verdict);
     }
+    // `\|u\| = \sqrt{u_1^2+u_2^2}` with u's size read off use: the entries the claim writes (u_1,
+    // u_2, and no `\cdots`) say how many u has; right at that size, it is verified there, saying so.
+    if let Some((sized, resized)) = (!claim.reading.marked).then(|| at_written_entries(&base, claim)).flatten() {
+        let assuming = verdict
+            .assuming
+            .iter()
+            .map(|a| resized.iter().find(|(from, _)| from == a).map_or_else(|| a.clone(), |(_, to)| to.clone()))
+            .collect();
+        return Verdict { elapsed_ms: verdict.elapsed_ms, assuming, ..sized };
+    }
     // A square matrix whose shape was read off use may be of a kind the words name (symmetric,
     // diagonal): refuted only if it fails for those too.
     let square: Vec<String> = shapes_from_use(&base, claim)
@@ -545,6 +555,58 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         }
     }
     verdict
+}
+
+/// The claim checked again with each vector whose size was read off use (never declared) given
+/// as many entries as the claim writes of it by number (`u_1`, `u_2`: two), where the claim writes
+/// no `\cdots` and every entry it writes of that vector has a number: `Some` only if it holds
+/// there, with each shape read off use it changed, as the verdict lists it, and as it now is
+/// (`\mathbf{u}\in\mathbb{R}^{q}` becomes `\mathbf{u}\in\mathbb{R}^{2}`).
+fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdict, Vec<(String, String)>)> {
+    fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
+        f(e);
+        e.children().for_each(|c| walk(c, f));
+    }
+    let mut ellipsis = false;
+    let mut written: BTreeMap<String, Option<i64>> = BTreeMap::new();
+    for side in [&claim.lhs, &claim.rhs] {
+        walk(side, &mut |e| match &e.kind {
+            ExprKind::Ellipsis => ellipsis = true,
+            ExprKind::Subscript { base, index } => {
+                if let Some(key) = base.symbol_key() {
+                    let number = match &index.kind {
+                        ExprKind::Number { value } => value.parse::<i64>().ok(),
+                        _ => None,
+                    };
+                    let entry = written.entry(key).or_insert(Some(0));
+                    *entry = match (*entry, number) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        _ => None,
+                    };
+                }
+            }
+            _ => {}
+        });
+    }
+    if ellipsis {
+        return None;
+    }
+    let mut sized = scope.clone();
+    let mut resized = Vec::new();
+    for shape in shapes_from_use(scope, claim) {
+        let Some(Some(count)) = written.get(&shape.key).copied() else { continue };
+        let size_free = shape.cols == "1" && shape.rows.parse::<i64>().is_err();
+        if !size_free || count < 1 || !mentions(claim, &shape.key) {
+            continue;
+        }
+        sized.sizes.insert(shape.rows.clone(), vec![count]);
+        resized.push((shape_tex(shape), format!("{}\\in\\mathbb{{R}}^{{{count}}}", bold_letter(&shape.key))));
+    }
+    if resized.is_empty() {
+        return None;
+    }
+    let again = guarded(|| check_claim(&sized, claim, None, None));
+    (again.status == Status::Verified).then_some((again, resized))
 }
 
 /// The shapes read off use that the claim reaches (its letters, and those of the definitions it

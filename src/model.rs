@@ -471,6 +471,10 @@ pub enum Reading {
     /// `t=t+1`, `\theta=\theta-\eta g`: an update step of an algorithm, written with `=` where
     /// `\leftarrow` is meant.
     Update,
+    /// `x = x^c`, `y = \sum_i d_i y_i^2`: the letter on the left is used again on the right, with
+    /// no words that assert the equation: an assignment, an equation in the letter, or a new meaning
+    /// of it; not an identity.
+    SelfReferent,
     /// A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`,
     /// `substituting (3.4)`): its links may rest on them.
     Substitutes,

@@ -463,6 +463,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
+        written: r"`$x=x^c$`, `$y=\sum_{i=1}^r d_i y_i^2$`, `$a_j=\sum_{i\ne j}x_i a_i$`",
+        meaning: "a letter the notes give no meaning, used again on its own right (itself, its entries, another member of its family), with no words that assert the equation: an assignment, an equation in the letter or a new meaning of it; undecided if false as an identity. After thus, hence, we used (因此, 使用了) it is a claim",
+        example: "",
+    },
+    Notation {
+        group: "matrices",
+        written: r"`$\|u\|=\sqrt{u_1^2+u_2^2}$` with u's size read off use",
+        meaning: r"the entries a claim writes of a vector by number (u_1, u_2, and no `\cdots`) give its size where nothing declares one: a claim refuted at the sizes tried that holds at that size is verified there, listing u ∈ ℝ² among what it assumed",
+        example: "",
+    },
+    Notation {
+        group: "relations",
         written: r"`\log a b=\log a+\log b`, `\sqrt{x^2}=x`",
         meaning: "a claim false only where a letter is zero or negative (a log, a root, a real power) and true for positive values: undecided, saying so (holds for positive a, b), unless `--strict`",
         example: "",

@@ -1205,6 +1205,19 @@ impl<'a> SectionBuilder<'a> {
                                 symbol: None,
                                 earlier: None,
                             })
+                        })
+                        .or_else(|| {
+                            // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
+                            // the notes give no meaning, with no words that assert it: a new value
+                            // of the letter from its old one, an equation in it, or a new meaning.
+                            let symbol = self_referent(first, &link.rhs)
+                                .filter(|_| k == 0 && !self.pinned && prose.cue != roles::Cue::Assert)
+                                .filter(|_| !self.has_meaning(first))?;
+                            Some(OtherReading {
+                                reading: crate::model::Reading::SelfReferent,
+                                symbol: Some(symbol),
+                                earlier: None,
+                            })
                         }),
                     _ => None,
                 };
@@ -1601,6 +1614,23 @@ impl<'a> SectionBuilder<'a> {
         None
     }
 
+    /// The letter of `e` (or of its family, `m` of `m_t`) is defined, declared or updated by a
+    /// recurrence in the section.
+    fn has_meaning(&self, e: &Expr) -> bool {
+        let base = match &e.kind {
+            ExprKind::Subscript { base, .. } => base.symbol_key(),
+            _ => None,
+        };
+        [e.symbol_key(), base].into_iter().flatten().any(|k| {
+            // (A shape read off use, or declared in another section, is no meaning this
+            // section gives.)
+            self.notes_shapes.iter().any(|(key, _, section)| *key == k && *section == self.number)
+                || self.declared_functions.iter().any(|(key, _)| *key == k)
+                || self.defs.iter().any(|d| d.key == k)
+                || self.recurrences.iter().any(|r| r.key == k)
+        })
+    }
+
     /// Records `target = body` as a definition if the target is a new symbol of this section
     /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
@@ -1943,6 +1973,29 @@ fn matrix_like_in(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<Str
 
 /// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
 /// way algorithms write an update. Gives the letter.
+/// `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i \ne j} x_i a_i`: the left side is a letter
+/// (or a member of a family) that the right side uses again, itself, another member of its family,
+/// or its entries. The letter as written on the left.
+fn self_referent(lhs: &Expr, rhs: &Expr) -> Option<String> {
+    let key = lhs.symbol_key()?;
+    let base = match &lhs.kind {
+        ExprKind::Symbol(_) => key.clone(),
+        ExprKind::Subscript { base, .. } => base.symbol_key()?,
+        _ => return None,
+    };
+    fn uses(e: &Expr, key: &str, base: &str) -> bool {
+        let same = match &e.kind {
+            ExprKind::Symbol(_) => e.symbol_key().is_some_and(|k| k == key || k == base),
+            ExprKind::Subscript { base: b, .. } => {
+                e.symbol_key().is_some_and(|k| k == key) || b.symbol_key().is_some_and(|k| k == base)
+            }
+            _ => false,
+        };
+        same || e.children().any(|c| uses(c, key, base))
+    }
+    uses(rhs, &key, &base).then_some(key)
+}
+
 fn update_step(lhs: &Expr, rhs: &Expr) -> Option<String> {
     // `s(i,t+1)=s(i,t)+…`: a recurrence written with function notation is a step too.
     let head = |e: &Expr| match &e.kind {

@@ -663,6 +663,7 @@ fn english(reason: &Reason) -> String {
                 Reading::ZeroOne => format!("false for a general joint distribution of {symbol}, true where each takes only the values 0 and 1 (an indicator, a Bernoulli variable): an assumption the words may state (mark it a claim to check it as a rule for every distribution)"),
                 Reading::DistributionValue => "false for a general distribution, and one side has no probability or expectation in it: a value of the distribution the words describe, not a rule derivcheck can check".into(),
                 Reading::RandomOrConstant => format!("depends on whether `{symbol}` is random or a constant (it appears only inside expectations): true one way, false the other (mark it a claim to read it as a constant)"),
+                Reading::SelfReferent => format!("`{symbol}` on the left is used again on the right, and no words assert the equation: an assignment (`{symbol} \\leftarrow …`), an equation in `{symbol}` or a new meaning of it, not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::FunctionProperty => format!("false for a function `{symbol}` in general: the notes never say which function `{symbol}` is, and no rule of calculus makes this hold, so it is a property of the function meant (define `{symbol}`, or mark it a claim)"),
             }
@@ -792,6 +793,7 @@ fn chinese(reason: &Reason) -> String {
                 Reading::ZeroOne => format!("对 {symbol} 的一般联合分布不成立，在每个变量只取 0 和 1（指示变量、伯努利变量）时成立：这是文字可能陈述的假设（标记为断言则按对任意分布成立的法则检查）"),
                 Reading::DistributionValue => "对一般的分布不成立，且有一边不含概率或期望：这是文字所描述的分布的取值，不是 derivcheck 能检查的法则".into(),
                 Reading::RandomOrConstant => format!("取决于 `{symbol}` 是随机变量还是常数（它只出现在期望之内）：一种读法成立，另一种不成立（标记为断言则按常数读）"),
+                Reading::SelfReferent => format!("左边的 `{symbol}` 在右边再次出现，且前文没有断言此式：这是赋值（`{symbol} \\leftarrow …`）、关于 `{symbol}` 的方程或它的新含义，不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::FunctionProperty => format!("对一般的函数 `{symbol}` 不成立：笔记没有说明 `{symbol}` 是哪个函数，也没有微积分法则使其成立，这是所指函数的性质（定义 `{symbol}`，或标记为断言）"),
             }
