@@ -1025,6 +1025,16 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             };
             Some(other(reading, Some(variables.join(", ")), domains))
         }
+        // `E[(X-\mu_X)^2] = E[X^2]-\mu_X^2` where the notes never define μ_X: a constant to
+        // derivcheck, the mean of X to every probability text. Refuted only if it fails read so too.
+        Outcome::Fails { domains, .. }
+            if standard_moments(scope, claim).is_some_and(|(l, r, _)| {
+                matches!(probability::check(&l, &r, &defined, words), Outcome::Holds { .. })
+            }) =>
+        {
+            let letter = standard_moments(scope, claim).map(|(_, _, letter)| letter);
+            Some(other(Reading::MomentLetter, letter, domains))
+        }
         Outcome::Fails { specifies: true, domains, .. } => Some(other(Reading::DistributionValue, None, domains)),
         Outcome::Fails { lhs, rhs, point, domains, .. } => {
             let mismatch = Mismatch::at_point(lhs, rhs, point, Method::Distributions);
@@ -1072,6 +1082,45 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
         });
         Some(Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) }, x.span))
     })
+}
+
+/// The claim's sides with each `\mu_X` and `\sigma_X` the notes never define (nor the family
+/// `\mu_X = E[X]`) read as the mean `E[X]` and standard deviation `\sqrt{\mathrm{Var}[X]}` of
+/// X, and the first such letter as written; `None` where the claim has none.
+fn standard_moments(scope: &Scope, claim: &Claim) -> Option<(Expr, Expr, String)> {
+    let template = |tex: &str| crate::syntax::parse_formula(tex).ok()?.chains.first()?.first.clone();
+    let (mean, deviation) = (template("E[Q]")?, template("\\sqrt{\\mathrm{Var}[Q]}")?);
+    let defined = |key: &str| {
+        scope.defs.contains_key(key)
+            || scope.decls.contains_key(key)
+            || claim.reading.overrides.iter().any(|d| d.key == key)
+    };
+    let mut first: Option<String> = None;
+    let mut read = |e: &Expr| {
+        crate::sema::recurrence::map(e, &mut |x| {
+            let ExprKind::Subscript { base, index } = &x.kind else { return None };
+            let key = x.symbol_key()?;
+            let base_key = base.symbol_key()?;
+            let template = match base_key.as_str() {
+                "\\mu" => &mean,
+                "\\sigma" => &deviation,
+                _ => return None,
+            };
+            if !names_a_variable(index) || defined(&key) || defined(&base_key) {
+                return None;
+            }
+            first.get_or_insert(key);
+            let body = crate::sema::recurrence::map(template, &mut |y| {
+                (y.symbol_key().as_deref() == Some("Q")).then(|| (**index).clone())
+            });
+            Some(Expr::new(
+                ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) },
+                x.span,
+            ))
+        })
+    };
+    let (lhs, rhs) = (read(&claim.lhs), read(&claim.rhs));
+    first.map(|letter| (lhs, rhs, letter))
 }
 
 /// Does a subscript name a random variable (a capital letter: `X`, `aX+b`)? `\sigma_{ij}` beside

@@ -491,6 +491,9 @@ pub enum Reading {
     /// A small letter met only inside expectations: false with it a constant, true with it random
     /// (or the other way round).
     RandomOrConstant,
+    /// `\mu_X`, `\sigma_X` the notes never define: false with it a constant, true with it the
+    /// mean (standard deviation) of X, as probability texts use the letter.
+    MomentLetter,
 }
 
 /// A printed entry of the worked example that differs.
