@@ -429,15 +429,55 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     };
     let read_off = shapes_from_use(scope, claim).first().map(|s| s.key.clone());
     let listed = || (!scope.pinned).then(listed).flatten();
+    // `q(z) = \prod_i q(z_i)`: a function nobody specified has no shape of value to mismatch.
+    let unspecified = || scope.unknown_functions.iter().find(|f| mentions(claim, f)).cloned();
+    // `x_2 = (5,4)^\top` beside a vector x: a point of its own, named by the subscript, as often
+    // as an entry of x.
+    let named_point = || {
+        let literal = |e: &Expr| {
+            matches!(e.kind, ExprKind::Matrix { .. } | ExprKind::Transpose { .. })
+                || matches!(&e.kind, ExprKind::Fenced { inner: Some(inner), .. }
+                    if matches!(inner.kind, ExprKind::Tuple { .. }))
+        };
+        let member = |e: &Expr| {
+            matches!(e.kind, ExprKind::Subscript { .. })
+                .then(|| e.symbol_key())
+                .flatten()
+                .filter(|k| !scope.decls.contains_key(k) && !scope.defs.contains_key(k))
+        };
+        match (literal(&claim.lhs), literal(&claim.rhs)) {
+            (false, true) => member(&claim.lhs),
+            (true, false) => member(&claim.rhs),
+            _ => None,
+        }
+    };
     // A refutation that another reading of the text would not give.
     let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
-    if let (true, Some(symbol)) = (by_shape, read_off.or(default_scalar).or_else(listed)) {
+    if let (true, Some(symbol)) =
+        (by_shape, read_off.or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point))
+    {
         return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
     }
     if let Some(other) = &claim.reading.alternative {
         return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // `q(z)` read as q times the parenthesis, q given no meaning anywhere (written bare, or as an
+    // argument, `L(q, \theta)`): refuted only if it fails with q a function nobody specified too,
+    // and not as a property of that function.
+    // (`P(A \mid B)` of a claim about probabilities is read by the probability check.)
+    let by_distributions = verdict.method == Some(Method::Distributions);
+    if let Some(letter) =
+        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| applied_letters(&base, claim)).flatten()
+    {
+        let mut applied = base.clone();
+        applied.unknown_functions.insert(letter.clone());
+        // (False for a general function too, it states a property of the function meant.)
+        let property = unknown_function_property(&applied, claim).is_some();
+        if property || guarded(|| check_claim(&applied, claim, None, None)).status != Status::Refuted {
+            return undecided(other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None), verdict);
+        }
+    }
     // A function nobody specified is known only through the rules of calculus: a claim about
     // its values alone states a property of the function the text means.
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked) {
@@ -607,6 +647,26 @@ fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdict, Vec<(Str
     }
     let again = guarded(|| check_claim(&sized, claim, None, None));
     (again.status == Status::Verified).then_some((again, resized))
+}
+
+/// A letter the claim writes right before a parenthesis (`q(z)`) that nothing defines or
+/// declares: read as a product of letter and parenthesis, which is a guess.
+fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn walk(e: &Expr, scope: &Scope, out: &mut Option<String>) {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            let key = func.symbol_key().filter(|_| matches!(func.kind, ExprKind::Symbol(_)) && args.len() == 1);
+            if let Some(key) = key.filter(|k| {
+                !scope.defs.contains_key(k) && !scope.decls.contains_key(k) && !scope.unknown_functions.contains(k)
+            }) {
+                out.get_or_insert(key);
+            }
+        }
+        e.children().for_each(|c| walk(c, scope, out));
+    }
+    let mut out = None;
+    walk(&claim.lhs, scope, &mut out);
+    walk(&claim.rhs, scope, &mut out);
+    out
 }
 
 /// The shapes read off use that the claim reaches (its letters, and those of the definitions it

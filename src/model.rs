@@ -494,6 +494,9 @@ pub enum Reading {
     /// `\mu_X`, `\sigma_X` the notes never define: false with it a constant, true with it the
     /// mean (standard deviation) of X, as probability texts use the letter.
     MomentLetter,
+    /// `q(z)` of a letter the notes never define: false read as q times the parenthesis, not
+    /// refuted read as a function nobody specified.
+    ApplicationOrProduct,
 }
 
 /// A printed entry of the worked example that differs.
@@ -523,6 +526,8 @@ pub enum SkipReason {
     Interval,
     /// `u = u(x)`: the letter depends on the variable; a declaration, not an equation.
     Dependence,
+    /// `t = s, \cdots, 2, 1`, `i = 1, \ldots, n`: the values a letter runs through.
+    Enumeration,
     /// The author's mark `<!-- derivcheck: skip -->` before it.
     Marked,
 }

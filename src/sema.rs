@@ -937,6 +937,20 @@ impl<'a> SectionBuilder<'a> {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
+            // `t = s, \cdots, 2, 1`, `\mathbf x = x_1, \ldots, x_d`: a list of the values t runs
+            // through (of the entries of x), dots among them; `x_1 = \frac{D_1}{D}, \cdots` is not.
+            let value =
+                |e: &Expr| matches!(e.kind, ExprKind::Symbol(_) | ExprKind::Number { .. } | ExprKind::Subscript { .. });
+            let dots = |c: &&Chain| {
+                c.links.is_empty() && c.first.as_ref().is_some_and(|f| matches!(f.kind, ExprKind::Ellipsis))
+            };
+            let listed = |c: &&Chain| dots(c) || (c.links.is_empty() && c.first.as_ref().is_some_and(value));
+            let enumerates = matches!((&chain.first, chain.links.as_slice()), (Some(first), [link])
+                if value(first) && value(&link.rhs));
+            if enumerates && equations.get(k + 1).is_some_and(dots) && equations[k + 1..].iter().all(listed) {
+                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Enumeration });
+                continue;
+            }
             // `u = u(x)`: u depends on x.
             if roles::declares_dependence(chain) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Dependence });
@@ -960,7 +974,7 @@ impl<'a> SectionBuilder<'a> {
                 classes: &classes,
                 lead: &lead,
                 block: site.block,
-                cue: roles::cue(&lead),
+                cue: self.cue_of(&lead, f.index),
                 mark: site.mark,
                 after_condition,
                 substitutes: roles::substitutes_elsewhere(&site.context),
@@ -972,6 +986,22 @@ impl<'a> SectionBuilder<'a> {
             after_condition |= self.claims[before..]
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition));
+        }
+    }
+
+    /// The cue of a formula's lead; with none near it, a supposition that began its sentence
+    /// (`假设$A$的第$j$列可以表示为…：`) makes it a condition, unless a relation written between
+    /// the two was what was supposed.
+    fn cue_of(&self, lead: &str, index: usize) -> roles::Cue {
+        let cue = roles::cue(lead);
+        let supposed = roles::formulas_after_supposition(lead).is_some_and(|n| {
+            let between = &self.doc.formulas[index.saturating_sub(n)..index];
+            !between.iter().any(|site| site.tex.contains('=') || site.tex.contains("\\le"))
+        });
+        if cue == roles::Cue::None && supposed {
+            roles::Cue::Condition
+        } else {
+            cue
         }
     }
 

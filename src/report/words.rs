@@ -663,6 +663,7 @@ fn english(reason: &Reason) -> String {
                 Reading::ZeroOne => format!("false for a general joint distribution of {symbol}, true where each takes only the values 0 and 1 (an indicator, a Bernoulli variable): an assumption the words may state (mark it a claim to check it as a rule for every distribution)"),
                 Reading::DistributionValue => "false for a general distribution, and one side has no probability or expectation in it: a value of the distribution the words describe, not a rule derivcheck can check".into(),
                 Reading::RandomOrConstant => format!("depends on whether `{symbol}` is random or a constant (it appears only inside expectations): true one way, false the other (mark it a claim to read it as a constant)"),
+                Reading::ApplicationOrProduct => format!("false with `{symbol}(…)` read as `{symbol}` times the parenthesis, not refuted with `{symbol}` a function nobody specified: the notes never define `{symbol}` (define it, or declare it a function in the spec)"),
                 Reading::MomentLetter => format!("false with `{symbol}` a constant, true with it the mean (or standard deviation) of its random variable, as probability texts use the letter: the notes never define it (define it, `\\mu_X = E[X]`, or mark it a claim)"),
                 Reading::SelfReferent => format!("`{symbol}` on the left is used again on the right, and no words assert the equation: an assignment (`{symbol} \\leftarrow …`), an equation in `{symbol}` or a new meaning of it, not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
@@ -794,6 +795,7 @@ fn chinese(reason: &Reason) -> String {
                 Reading::ZeroOne => format!("对 {symbol} 的一般联合分布不成立，在每个变量只取 0 和 1（指示变量、伯努利变量）时成立：这是文字可能陈述的假设（标记为断言则按对任意分布成立的法则检查）"),
                 Reading::DistributionValue => "对一般的分布不成立，且有一边不含概率或期望：这是文字所描述的分布的取值，不是 derivcheck 能检查的法则".into(),
                 Reading::RandomOrConstant => format!("取决于 `{symbol}` 是随机变量还是常数（它只出现在期望之内）：一种读法成立，另一种不成立（标记为断言则按常数读）"),
+                Reading::ApplicationOrProduct => format!("把 `{symbol}(…)` 读作 `{symbol}` 乘以括号时不成立，读作未指定的函数时不被推翻：笔记没有定义 `{symbol}`（定义它，或在规格中声明为函数）"),
                 Reading::MomentLetter => format!("把 `{symbol}` 读作常数时不成立，读作其随机变量的均值（或标准差）时成立（概率书中这个字母通常如此）：笔记没有定义它（定义它，如 `\\mu_X = E[X]`，或标记为断言）"),
                 Reading::SelfReferent => format!("左边的 `{symbol}` 在右边再次出现，且前文没有断言此式：这是赋值（`{symbol} \\leftarrow …`）、关于 `{symbol}` 的方程或它的新含义，不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
@@ -1132,6 +1134,10 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
         (SkipReason::NotAnEquation, Lang::En) => "a relation other than an equation".into(),
         (SkipReason::Dependence, Lang::En) => "`u = u(x)` says that u depends on x: a declaration, not checked".into(),
         (SkipReason::Dependence, Lang::Zh) => "`u = u(x)` 表示 u 依赖于 x：是声明，不检查".into(),
+        (SkipReason::Enumeration, Lang::En) => {
+            "`t = 1, \\ldots, T` lists the values a letter runs through: not an equation, not checked".into()
+        }
+        (SkipReason::Enumeration, Lang::Zh) => "`t = 1, \\ldots, T` 列出字母的取值范围：不是等式，不检查".into(),
         (SkipReason::NotAnEquation, Lang::Zh) => "不是等式的关系".into(),
         (SkipReason::NestedRelations { env }, Lang::En) => format!("relations inside `{env}`"),
         (SkipReason::NestedRelations { env }, Lang::Zh) => format!("`{env}` 环境内的关系"),

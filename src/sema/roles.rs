@@ -182,6 +182,34 @@ pub fn cue(lead: &str) -> Cue {
     nearest_cue(lead, CUES, &[])
 }
 
+/// Where the sentence a formula ends begins a supposition (`Suppose that column j of $A$ is a
+/// combination of the others:`, `假设$A$的第$j$列可以表示为其他列的线性组合：`): how many formulas
+/// stand between the supposition word and this one (the `$` marks after it). With no cue word near
+/// the formula and none of those formulas a relation, the formula is what is supposed.
+pub fn formulas_after_supposition(lead: &str) -> Option<usize> {
+    const SUPPOSE: &[&str] = &["suppose", "supposing", "assume", "assuming", "假设", "假定"];
+    let lower = lead.to_lowercase();
+    let at = SUPPOSE
+        .iter()
+        .filter_map(|w| {
+            if w.is_ascii() {
+                let mut offset = 0;
+                let mut last = None;
+                for word in lower.split(|c: char| !c.is_alphanumeric()) {
+                    if word == *w {
+                        last = Some(offset);
+                    }
+                    offset += word.len() + 1;
+                }
+                last
+            } else {
+                lower.rfind(w)
+            }
+        })
+        .max()?;
+    Some(lower[at..].matches('$').count())
+}
+
 /// The kind of the cue word nearest the end of `lead` (after its last formula), from `table`,
 /// leaving the phrases in `except` out of every kind but [`Cue::Condition`].
 fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
@@ -514,6 +542,20 @@ mod tests {
         ];
         for (lead, want) in cases {
             assert_eq!(cue(lead), want, "{lead}");
+        }
+    }
+
+    #[test]
+    fn a_supposition_counts_the_formulas_after_it() {
+        let cases = [
+            ("然后，假设$的第$列可以表示为其他$列的线性组合：", Some(3)),
+            ("Suppose that column $ of $ is a linear combination of the others:", Some(2)),
+            ("The norm of the vector is", None),
+            ("We assume it", Some(0)),
+            ("Without the supposition,", None),
+        ];
+        for (lead, want) in cases {
+            assert_eq!(formulas_after_supposition(lead), want, "{lead}");
         }
     }
 
