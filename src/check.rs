@@ -461,7 +461,27 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     if let Some(other) = &claim.reading.alternative {
         return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), verdict);
     }
+    // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
+    // derivcheck does not construct.
+    if let Some((letter, kind)) =
+        claim.reading.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
+    {
+        return undecided(
+            other_reading(crate::model::Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())),
+            verdict,
+        );
+    }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // `\frac{\partial L(w)}{\partial w^{(k)}}` where L reaches w but never w^{(k)}: the derivative
+    // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
+    if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(&base, claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::EntryOf, Some(entry), Some(whole)), verdict);
+    }
+    // `I^{n}S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member written
+    // without its parentheses?
+    if let Some(letter) = (!claim.reading.marked).then(|| power_or_index(claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::PowerOrIndex, Some(letter), None), verdict);
+    }
     // `q(z)` read as q times the parenthesis, q given no meaning anywhere (written bare, or as an
     // argument, `L(q, \theta)`): refuted only if it fails with q a function nobody specified too,
     // and not as a property of that function.
@@ -647,6 +667,55 @@ fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdict, Vec<(Str
     }
     let again = guarded(|| check_claim(&sized, claim, None, None));
     (again.status == Status::Verified).then_some((again, resized))
+}
+
+/// A derivative in the claim by a letter (`w^{(k)}`, `w_k`) its function does not reach, while
+/// it reaches the letter's base (`w`): the letter and its base, where the claim has one.
+fn derivative_by_an_entry(scope: &Scope, claim: &Claim) -> Option<(String, String)> {
+    fn walk(e: &Expr, scope: &Scope, out: &mut Option<(String, String)>) {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            if let Some(var) = wrt.symbol_key() {
+                let whole = match &wrt.kind {
+                    ExprKind::Subscript { base, .. } => base.symbol_key(),
+                    _ => var.split(['^', '_']).next().filter(|b| !b.is_empty() && *b != var).map(str::to_string),
+                };
+                let reached = letters_reached(scope, of);
+                if let Some(whole) = whole.filter(|w| !reached.contains(&var) && reached.contains(w)) {
+                    out.get_or_insert((var, whole));
+                }
+            }
+        }
+        e.children().for_each(|c| walk(c, scope, out));
+    }
+    let mut out = None;
+    walk(&claim.lhs, scope, &mut out);
+    walk(&claim.rhs, scope, &mut out);
+    out
+}
+
+/// A letter the claim raises to a power (`S^{n}`) that its formula also writes with a
+/// parenthesized superscript, the mark of a member of a sequence (`S^{(i)}`).
+fn power_or_index(claim: &Claim) -> Option<String> {
+    let Ok(statement) = crate::syntax::parse_formula(&claim.tex) else { return None };
+    let mut members = BTreeSet::new();
+    fn collect(e: &Expr, out: &mut BTreeSet<String>) {
+        if let Some((base, _)) = e.symbol_key().as_deref().and_then(|k| k.split_once("^{(")) {
+            out.insert(base.to_string());
+        }
+        e.children().for_each(|c| collect(c, out));
+    }
+    statement.chains.iter().flat_map(|c| c.exprs()).for_each(|e| collect(e, &mut members));
+    fn find(e: &Expr, members: &BTreeSet<String>) -> Option<String> {
+        if let ExprKind::Power { base, .. } = &e.kind {
+            if let Some(key) =
+                base.symbol_key().filter(|k| matches!(base.kind, ExprKind::Symbol(_)) && members.contains(k))
+            {
+                return Some(key);
+            }
+        }
+        e.children().find_map(|c| find(c, members))
+    }
+    find(&claim.lhs, &members).or_else(|| find(&claim.rhs, &members))
 }
 
 /// A letter the claim writes right before a parenthesis (`q(z)`) that nothing defines or

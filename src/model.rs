@@ -497,6 +497,12 @@ pub enum Reading {
     /// `q(z)` of a letter the notes never define: false read as q times the parenthesis, not
     /// refuted read as a function nobody specified.
     ApplicationOrProduct,
+    /// False for a general matrix, and the words call it a kind of matrix derivcheck does not
+    /// construct (stochastic, a projection, positive definite): it may hold for those.
+    MatrixKind,
+    /// `S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member of the sequence
+    /// written without its parentheses?
+    PowerOrIndex,
 }
 
 /// A printed entry of the worked example that differs.

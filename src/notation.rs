@@ -475,6 +475,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
+        written: r"`假设随机矩阵$A$ … $A^T\mathbf 1=\mathbf 1$`, `for a projection matrix $\mathbf P$`, `$\frac{\partial L(w)}{\partial w^{(k)}}$`, `$I^{n}S^{n}$ beside $S^{(i)}$`, `$q(z)=\prod_i q(z_i)$`",
+        meaning: "refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"`For $t = s, \cdots, 2, 1$`, `$\mathbf x = x_1, \ldots, x_d$`, `假设$A$的第$j$列可以表示为…：$$…$$`",
+        meaning: "a letter set to a value and followed by dots and more values lists what it runs through: not checked; a supposition that begins the sentence (suppose, assume, 假设, 假定), with no relation written between it and the formula, makes the formula a condition",
+        example: "",
+    },
+    Notation {
+        group: "relations",
         written: r"`\log a b=\log a+\log b`, `\sqrt{x^2}=x`",
         meaning: "a claim false only where a letter is zero or negative (a log, a root, a real power) and true for positive values: undecided, saying so (holds for positive a, b), unless `--strict`",
         example: "",

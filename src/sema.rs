@@ -138,6 +138,9 @@ pub struct ClaimReading {
     /// Letters the words before it call a kind of matrix (`for an orthogonal matrix
     /// $\mathbf U$`): the claim speaks of any matrix of that kind.
     pub classes: Vec<(String, MatrixClass)>,
+    /// Letters the words before it call a kind of matrix derivcheck does not construct
+    /// (`假设随机矩阵$A$`, `for a projection matrix $\mathbf P$`), with the kind as written.
+    pub kinds: Vec<(String, String)>,
     /// Independence of its random variables the words before it state.
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
@@ -908,6 +911,7 @@ impl<'a> SectionBuilder<'a> {
         let constants = self.constants_named_before(f.index);
         let random = self.random_variables_named_before(f.index);
         let classes = self.matrix_classes_named_before(f.index);
+        let kinds = self.letters_named_before(f.index, &roles::matrix_kind_unmodelled);
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if chain.links.is_empty() {
@@ -972,6 +976,7 @@ impl<'a> SectionBuilder<'a> {
                 constants: &constants,
                 random: &random,
                 classes: &classes,
+                kinds: &kinds,
                 lead: &lead,
                 block: site.block,
                 cue: self.cue_of(&lead, f.index),
@@ -1055,10 +1060,10 @@ impl<'a> SectionBuilder<'a> {
         let mut out = Vec::new();
         for (k, site) in sites.iter().enumerate() {
             let Some(what) = named(&site.lead, &site.trail) else { continue };
-            out.extend(bare_letters(&site.tex).into_iter().map(|l| (l, what.clone())));
+            out.extend(named_letters(&site.tex).into_iter().map(|l| (l, what.clone())));
             // `$X$ and $Y$ are …`: the letters listed before, joined by `and` or a comma.
             for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
-                out.extend(bare_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
+                out.extend(named_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
             }
         }
         out
@@ -1255,6 +1260,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.constants = prose.constants.to_vec();
                     reading.random = prose.random.to_vec();
                     reading.classes = prose.classes.to_vec();
+                    reading.kinds = prose.kinds.to_vec();
                     reading.independence = prose.independence;
                 }
                 if let Some(block) = block {
@@ -1854,6 +1860,8 @@ struct Prose<'a> {
     random: &'a [String],
     /// Letters the words call a kind of matrix before it.
     classes: &'a [(String, MatrixClass)],
+    /// Letters the words call a kind of matrix derivcheck does not construct, with the kind.
+    kinds: &'a [(String, String)],
     /// Independence the words state.
     independence: Option<crate::model::Independence>,
     block: usize,
@@ -2130,6 +2138,23 @@ fn depicts_a_general_matrix(e: &Expr) -> bool {
             .any(|c| c.links.is_empty() && c.first.as_ref().is_some_and(|f| matches!(f.kind, ExprKind::Ellipsis)))
     };
     rows.iter().flatten().flatten().any(dots)
+}
+
+/// The letters a formula names: a list of bare letters (`a`, `X, Y`), or the letter a
+/// membership declares (`A \in \mathbb R^{n\times n}`, `A \in R^{n\times n}`); none otherwise.
+fn named_letters(tex: &str) -> Vec<String> {
+    let letters = bare_letters(tex);
+    if !letters.is_empty() {
+        return letters;
+    }
+    // (`A \in R^{n\times n}` with a plain R, as often as `\mathbb R`.)
+    let declared = crate::syntax::parse_formula(tex).ok().and_then(|s| {
+        let [chain] = s.chains.as_slice() else { return None };
+        let [link] = chain.links.as_slice() else { return None };
+        let first = chain.first.as_ref().filter(|f| matches!(f.kind, ExprKind::Symbol(_)))?;
+        (link.op == RelOp::In).then(|| first.symbol_key()).flatten()
+    });
+    declared.into_iter().collect()
 }
 
 /// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.

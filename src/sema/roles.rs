@@ -354,6 +354,28 @@ pub fn matrix_class_named(lead: &str, trail: &str) -> Option<crate::sema::scope:
     }
 }
 
+/// A kind of matrix the words around a lone letter name that derivcheck does not construct
+/// (`假设随机矩阵$A$`, `for a projection matrix $\mathbf P$`, `$\mathbf A$ is positive definite`):
+/// the word, as written. A claim about that letter may hold only for matrices of the kind.
+pub fn matrix_kind_unmodelled(lead: &str, trail: &str) -> Option<String> {
+    const EN: &str = r"stochastic|doubly\s+stochastic|positive(?:\s|-)(?:semi-?)?definite|negative(?:\s|-)(?:semi-?)?definite|invertible|non-?singular|singular|(?:upper|lower)?(?:\s|-)?triangular|tridiagonal|idempotent|projection|permutation|unitary|hermitian|nilpotent|normal|markov|transition|covariance|positive|non-?negative|full(?:\s|-)rank|low(?:\s|-)rank|skew(?:\s|-)symmetric|antisymmetric|block(?:\s|-)diagonal|toeplitz|circulant|rotation|reflection|householder";
+    const ZH: &str = "随机|正定|半正定|负定|半负定|可逆|非奇异|奇异|上三角|下三角|三角|幂等|投影|置换|酉|厄米|埃尔米特|幂零|正规|转移|协方差|满秩|低秩|反对称|斜对称|非负|正|旋转|反射";
+    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(&format!(
+            r"(?i)(\b(?P<en>{EN})\s+matri(x|ces)|(?P<zh>{ZH})矩阵)\s*(\$\s*(,|and|和|与|、|，)\s*)*$"
+        ))
+        .expect("valid regex")
+    });
+    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(&format!(
+            r"(?i)^\s*(is|be|are)\s+((an?|any|some|two|real|square)\s+)*(?P<en>{EN})\b|^\s*(是|为)\s*(一个|任意|两个)?\s*(?P<zh>{ZH})(矩阵|的)"
+        ))
+        .expect("valid regex")
+    });
+    let found = BEFORE.captures(lead.trim_end()).or_else(|| AFTER.captures(trail))?;
+    found.name("en").or_else(|| found.name("zh")).map(|m| m.as_str().to_string())
+}
+
 /// Words between two formulas that only continue a list (`$X$ and $Y$`, `$X$, $Y$`).
 pub fn continues_a_list(trail: &str) -> bool {
     matches!(trail.trim(), "," | "and" | ", and" | "和" | "与" | "、" | "，" | "or")
