@@ -476,7 +476,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`假设随机矩阵$A$ … $A^T\mathbf 1=\mathbf 1$`, `for a projection matrix $\mathbf P$`, `$\frac{\partial L(w)}{\partial w^{(k)}}$`, `$I^{n}S^{n}$ beside $S^{(i)}$`, `$q(z)=\prod_i q(z_i)$`",
-        meaning: "refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
+        meaning: r"refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?) and a step in parentheses on a letter (`\pi^{(i+1)}`: a member, or a power?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
         example: "",
     },
     Notation {

@@ -698,6 +698,20 @@ impl<'a, B: Backend> Instance<'a, B> {
             let what = "`(…)^{(n)}`: the n-th derivative, or the n-th power? (write `^n` for a power)".to_string();
             return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
         }
+        // `\pi^{(i+1)}`, `F^{(n+1)}`: a parenthesized step (a letter plus or minus a number) on a
+        // letter labels a member of a sequence as often as it raises to a power.
+        let step = |e: &Expr| match &e.kind {
+            ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" => matches!(&inner.kind,
+                ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs }
+                    if matches!(lhs.kind, ExprKind::Symbol(_)) && matches!(rhs.kind, ExprKind::Number { .. })),
+            _ => false,
+        };
+        let natural_base = matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "e" | "\\mathrm{e}"));
+        if step(exponent) && plain_symbol(base) && !natural_base {
+            let what =
+                "`x^{(t+1)}`: the member t+1 of a sequence, or a power? (write `x^{t+1}` for a power)".to_string();
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
+        }
         // `10^{10^{10}}` would be computed exactly, digit by digit: refused as a budget matter.
         if constant_magnitude(exponent).is_some_and(|e| e.abs() > MAX_EXPONENT) {
             return Err(EvalErrorKind::Budget {
