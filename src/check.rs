@@ -18,6 +18,7 @@ mod cache;
 pub mod edits;
 pub mod mutate;
 use crate::numeric;
+use crate::sema::scope::IndexRange;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
 use crate::sema::{Decl, Definition, Scope};
 use crate::syntax::ast::Statement;
@@ -196,6 +197,12 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                     _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim).unwrap_or(verdict),
                     _ => verdict,
                 };
+                let verdict = match &verdict.reason {
+                    Reason::UnboundIndex { name } if claim.holds => {
+                        with_free_range(own.as_ref().unwrap_or(scope), claim, name).unwrap_or(verdict)
+                    }
+                    _ => verdict,
+                };
                 let mut assuming = [assuming.clone(), verdict.assuming].concat();
                 assuming.extend(claim.reading.given.iter().cloned());
                 assuming.extend(shapes_from_use(own.as_ref().unwrap_or(scope), claim).iter().map(|s| shape_tex(s)));
@@ -210,6 +217,67 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict), &terms))
         })
         .collect()
+}
+
+/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
+/// for N = 1..4).
+const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
+
+/// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
+/// checked again with every such index of it (`name`, and the sums' letters whose range no shape
+/// gives) running over 1..N, for each N of [`FREE_RANGE_SIZES`]. Only a verification is kept
+/// (what the range is remains the notes' to say), listing `i = 1, …, N` among its assumptions.
+fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> {
+    // (Written as an index: in a subscript, or a sum's letter; `A=a` names an event's value.)
+    fn indexes_with(e: &Expr, letter: &str) -> bool {
+        let here = match &e.kind {
+            ExprKind::Subscript { index, .. } => mentions_letter(index, letter),
+            ExprKind::BigOp { lower: Some(lower), .. } => mentions_letter(lower, letter),
+            _ => false,
+        };
+        here || e.children().any(|c| indexes_with(c, letter))
+    }
+    fn mentions_letter(e: &Expr, letter: &str) -> bool {
+        e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| mentions_letter(c, letter))
+    }
+    let index_letter = |k: &str| {
+        k.chars().count() == 1
+            && k.chars().all(|c| c.is_ascii_lowercase())
+            && !scope.sizes.contains_key(k)
+            && !scope.defs.contains_key(k)
+            && (indexes_with(&claim.lhs, k) || indexes_with(&claim.rhs, k))
+    };
+    if scope.pinned || !index_letter(name) {
+        return None;
+    }
+    let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
+    let mut free = scope.clone();
+    free.sizes.insert(size.to_string(), FREE_RANGE_SIZES.to_vec());
+    let mut letters = vec![name.to_string()];
+    for (key, decl) in &scope.decls {
+        if matches!(decl, Decl::Index { range: IndexRange::Auto }) && key != name && mentions(claim, key) {
+            letters.push(key.clone());
+        }
+    }
+    // Each index found without a value on the way (`c_{ij} = \sum_k …`: k, then i, then j) joins.
+    for _ in 0..4 {
+        for letter in &letters {
+            free.decls.insert(letter.clone(), Decl::Index { range: IndexRange::Size(size.to_string()) });
+        }
+        let again = guarded(|| check_claim(&free, claim, None, None));
+        match &again.reason {
+            Reason::UnboundIndex { name } if index_letter(name) && !letters.contains(name) => {
+                letters.push(name.clone());
+            }
+            _ if again.status == Status::Verified => {
+                let mut assuming = again.assuming.clone();
+                assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
+                return Some(Verdict { assuming, ..again });
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds

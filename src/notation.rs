@@ -231,6 +231,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "sums",
+        written: r"\sum_i p_i\log p_i, \sum_k a_{ik}b_{kj} with no range anywhere",
+        meaning: "an index the notes give no range (neither limits, nor the spec, nor a vector whose entries it runs over), written as an index (a subscript, a sum's letter), is tried over 1..N for N = 1, 2, 3, 4, every such index of the claim over the same N; a claim that holds there is verified, listing i = 1, …, N among what it assumed; one that fails stays undecided (the range is the notes' to give)",
+        example: "",
+    },
+    Notation {
+        group: "sums",
         written: r"\int_a^b f(x)\,dx, \int_0^\infty, \int_{-\infty}^{\infty}, \int_0^\infty\int_0^{2\pi} … \,d\theta\,dr",
         meaning: "a definite integral over the variable of its differential (bound: not an index), limits numbers, letters or ±∞; nested integrals take the differentials innermost first. Evaluated in floating point only (adaptive Gauss–Kronrod quadrature, 10⁻¹⁰ relative) at 4 random draws of the other letters: agreement to 10⁻⁷ verifies, labelled numeric; a difference above 10⁻³ refutes; a divergent or singular integral is undecided. Sides applying different unknown functions (F(b)−F(a)) are undecided; an indefinite ∫ is refused",
         example: r"\int_0^1 3x^2\,dx=1",
