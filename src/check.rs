@@ -1191,6 +1191,13 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     };
     let words = probability::Words { marked: claim.reading.marked, constants: &claim.reading.constants };
     let (lhs, rhs) = (moments_written_out(scope, claim, &claim.lhs), moments_written_out(scope, claim, &claim.rhs));
+    // The first μ_X or σ_X nobody defined, where the claim holds with them the moments (asked
+    // only of a refutation).
+    let moment_letter = || {
+        standard_moments(scope, claim)
+            .filter(|(l, r, _)| matches!(probability::check(l, r, &defined, words), Outcome::Holds { .. }))
+            .map(|(_, _, letter)| letter)
+    };
     match probability::check(&lhs, &rhs, &defined, words) {
         Outcome::NotProbability | Outcome::NotEvaluable => None,
         Outcome::Holds { values, domains, .. } => Some(Verdict::new(
@@ -1224,13 +1231,8 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         }
         // `E[(X-\mu_X)^2] = E[X^2]-\mu_X^2` where the notes never define μ_X: a constant to
         // derivcheck, the mean of X to every probability text. Refuted only if it fails read so too.
-        Outcome::Fails { domains, .. }
-            if standard_moments(scope, claim).is_some_and(|(l, r, _)| {
-                matches!(probability::check(&l, &r, &defined, words), Outcome::Holds { .. })
-            }) =>
-        {
-            let letter = standard_moments(scope, claim).map(|(_, _, letter)| letter);
-            Some(other(Reading::MomentLetter, letter, domains))
+        Outcome::Fails { domains, .. } if moment_letter().is_some() => {
+            Some(other(Reading::MomentLetter, moment_letter(), domains))
         }
         Outcome::Fails { specifies: true, domains, .. } => Some(other(Reading::DistributionValue, None, domains)),
         Outcome::Fails { lhs, rhs, point, domains, .. } => {
