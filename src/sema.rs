@@ -982,7 +982,7 @@ impl<'a> SectionBuilder<'a> {
                 cue: self.cue_of(&lead, f.index),
                 mark: site.mark,
                 after_condition,
-                substitutes: roles::substitutes_elsewhere(&site.context),
+                substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };
             let before = self.claims.len();
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
@@ -992,6 +992,17 @@ impl<'a> SectionBuilder<'a> {
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition));
         }
+    }
+
+    /// Have the words of this section, up to the formula, said that one letter is written for
+    /// another (`使用 $g_t$ 代替 $\tilde c_t$`)? Every derivation after that may rest on it.
+    fn renamed_before(&self, index: usize) -> bool {
+        let Some(here) = self.doc.formulas.get(index) else { return false };
+        self.doc.formulas[..=index]
+            .iter()
+            .rev()
+            .take_while(|f| f.section == here.section)
+            .any(|f| roles::renames_in_words(&f.context))
     }
 
     /// The cue of a formula's lead; with none near it, a supposition that began its sentence

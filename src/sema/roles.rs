@@ -412,6 +412,23 @@ pub fn substitutes_elsewhere(context: &str) -> bool {
     SUBSTITUTE.is_match(&tail) && REFERENCE.is_match(&tail)
 }
 
+/// Do the words before a derivation say it writes one letter for another (`使用 $g_t$ 代替
+/// $\tilde c_t$`, `we use $g_t$ in place of $\tilde c_t$`, `replacing $\tilde c_t$ by $g_t$`)?
+/// Its links may then rest on that renaming, which no formula states.
+pub fn renames_in_words(context: &str) -> bool {
+    static RENAMING: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\$\s*(代替|替代|取代|替换|instead of|in place of)\s*\$|(replac\w*|用)\s*\$\s*(by|with|换成|替换为)\s*\$",
+        )
+        .expect("valid regex")
+    });
+    let tail: String = {
+        let chars: Vec<char> = context.chars().collect();
+        chars[chars.len().saturating_sub(200)..].iter().collect()
+    };
+    RENAMING.is_match(&tail)
+}
+
 /// The words a formula writes as text (`\textrm{ where }`, `\text{and hence}`, `\quad\text{若}`),
 /// joined by spaces: the lead of the relation after them.
 pub fn words_in_formula(tex: &str) -> String {
@@ -565,6 +582,14 @@ mod tests {
         for (lead, want) in cases {
             assert_eq!(cue(lead), want, "{lead}");
         }
+    }
+
+    #[test]
+    fn a_renaming_in_words() {
+        assert!(renames_in_words("现为了区分$ 和 $，使用 $ 代替 $："));
+        assert!(renames_in_words("We write $ in place of $ from now on:"));
+        assert!(renames_in_words("replacing $ by $, we get"));
+        assert!(!renames_in_words("We use $ and $ to get"));
     }
 
     #[test]
