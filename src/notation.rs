@@ -458,7 +458,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"letters from words: `$\det\mathbf A=\lambda_1\cdots\lambda_n$`, `$\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}$`, `$(\mathbf A\mathbf v)_i=\sum_j a_{ij}v_j$`, `将式(6.9)代入`",
-        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a_ij beside a matrix A (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
+        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a_ij beside a matrix A (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
         example: "",
     },
     Notation {
