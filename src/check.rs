@@ -22,7 +22,7 @@ use crate::sema::scope::IndexRange;
 use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
 use crate::sema::{Decl, Definition, Scope};
 use crate::syntax::ast::Statement;
-use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -519,11 +519,40 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             _ => None,
         }
     };
+    // `MDP = (S, A, P, R, \gamma)`: capitals side by side that nothing defines name a thing (an
+    // acronym) as often as they multiply.
+    let acronym = || {
+        fn capitals(e: &Expr, out: &mut String) -> bool {
+            match &e.kind {
+                ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => capitals(lhs, out) && capitals(rhs, out),
+                ExprKind::Symbol(s)
+                    if s.name.len() == 1
+                        && s.name.chars().all(|c| c.is_ascii_uppercase())
+                        && s.label.is_none()
+                        && s.accents.is_empty()
+                        && s.style.is_none() =>
+                {
+                    out.push_str(&s.name);
+                    true
+                }
+                _ => false,
+            }
+        }
+        [&claim.lhs, &claim.rhs].into_iter().find_map(|side| {
+            let mut letters = String::new();
+            let spelled = capitals(side, &mut letters) && letters.len() >= 2;
+            let known = letters
+                .chars()
+                .any(|c| scope.defs.contains_key(&c.to_string()) || scope.decls.contains_key(&c.to_string()));
+            (spelled && !known).then_some(letters)
+        })
+    };
     // A refutation that another reading of the text would not give.
     let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
-    if let (true, Some(symbol)) =
-        (by_shape, read_off.or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point))
-    {
+    if let (true, Some(symbol)) = (
+        by_shape,
+        read_off.or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
+    ) {
         return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
     }
     if let Some(other) = &claim.reading.alternative {

@@ -1253,6 +1253,24 @@ impl<'a> SectionBuilder<'a> {
                             })
                         })
                         .or_else(|| {
+                            // `例如 $\rho_0 = [0.9, 0.05, 0.05]$` after `设 $\rho_0 = [0.15, …]$`: a
+                            // value the words give for instance replaces the earlier one.
+                            let literal = k == 0 && prose.cue == roles::Cue::Define && roles::is_literal(&link.rhs);
+                            let key = first.symbol_key().filter(|_| literal && !self.pinned)?;
+                            let earlier =
+                                self.defs.iter().find(|d| d.key == key).map(Definition::written_at).or_else(|| {
+                                    self.given
+                                        .iter()
+                                        .find(|g| g.definition.key == key)
+                                        .map(|g| g.definition.written_at())
+                                })?;
+                            Some(OtherReading {
+                                reading: crate::model::Reading::Redefinition,
+                                symbol: Some(key),
+                                earlier: Some(earlier),
+                            })
+                        })
+                        .or_else(|| {
                             // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
                             // the notes give no meaning, with no words that assert it: a new value
                             // of the letter from its old one, an equation in it, or a new meaning.
