@@ -231,14 +231,11 @@ fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> 
     // (Written as an index: in a subscript, or a sum's letter; `A=a` names an event's value.)
     fn indexes_with(e: &Expr, letter: &str) -> bool {
         let here = match &e.kind {
-            ExprKind::Subscript { index, .. } => mentions_letter(index, letter),
-            ExprKind::BigOp { lower: Some(lower), .. } => mentions_letter(lower, letter),
+            ExprKind::Subscript { index, .. } => expr_mentions(index, letter),
+            ExprKind::BigOp { lower: Some(lower), .. } => expr_mentions(lower, letter),
             _ => false,
         };
         here || e.children().any(|c| indexes_with(c, letter))
-    }
-    fn mentions_letter(e: &Expr, letter: &str) -> bool {
-        e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| mentions_letter(c, letter))
     }
     let index_letter = |k: &str| {
         k.chars().count() == 1
@@ -569,6 +566,9 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         );
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // Each reading below that checks the claim again: in a scope that reads it so; not refuted
+    // there, the refutation does not stand.
+    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
     // `\frac{\partial L(w)}{\partial w^{(k)}}` where L reaches w but never w^{(k)}: the derivative
     // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
     if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(&base, claim)).flatten() {
@@ -591,7 +591,7 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         applied.unknown_functions.insert(letter.clone());
         // (False for a general function too, it states a property of the function meant.)
         let property = unknown_function_property(&applied, claim).is_some();
-        if property || guarded(|| check_claim(&applied, claim, None, None)).status != Status::Refuted {
+        if property || not_refuted_in(&applied) {
             return undecided(other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None), verdict);
         }
     }
@@ -634,9 +634,6 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         .filter(|s| !s.identity && s.rows != "1" && s.cols != "1")
         .map(|s| s.key.clone())
         .collect();
-    // Each reading below: the claim checked again in a scope that reads it so; not refuted there,
-    // the refutation does not stand.
-    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
     if let (false, Some(first)) = (claim.reading.marked, square.first()) {
         use crate::sema::scope::MatrixClass;
         for (class, reading) in [
@@ -769,25 +766,16 @@ fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdict, Vec<(Str
 /// A derivative in the claim by a letter (`w^{(k)}`, `w_k`) its function does not reach, while
 /// it reaches the letter's base (`w`): the letter and its base, where the claim has one.
 fn derivative_by_an_entry(scope: &Scope, claim: &Claim) -> Option<(String, String)> {
-    fn walk(e: &Expr, scope: &Scope, out: &mut Option<(String, String)>) {
-        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
-            if let Some(var) = wrt.symbol_key() {
-                let whole = match &wrt.kind {
-                    ExprKind::Subscript { base, .. } => base.symbol_key(),
-                    _ => var.split(['^', '_']).next().filter(|b| !b.is_empty() && *b != var).map(str::to_string),
-                };
-                let reached = letters_reached(scope, of);
-                if let Some(whole) = whole.filter(|w| !reached.contains(&var) && reached.contains(w)) {
-                    out.get_or_insert((var, whole));
-                }
-            }
-        }
-        e.children().for_each(|c| walk(c, scope, out));
-    }
-    let mut out = None;
-    walk(&claim.lhs, scope, &mut out);
-    walk(&claim.rhs, scope, &mut out);
-    out
+    first_in_sides(claim, &|e| {
+        let ExprKind::Derivative { of, wrt, .. } = &e.kind else { return None };
+        let var = wrt.symbol_key()?;
+        let whole = match &wrt.kind {
+            ExprKind::Subscript { base, .. } => base.symbol_key(),
+            _ => var.split(['^', '_']).next().filter(|b| !b.is_empty() && *b != var).map(str::to_string),
+        };
+        let reached = letters_reached(scope, of);
+        whole.filter(|w| !reached.contains(&var) && reached.contains(w)).map(|whole| (var, whole))
+    })
 }
 
 /// A letter the claim raises to a power (`S^{n}`) that its formula also writes with a
@@ -802,37 +790,32 @@ fn power_or_index(claim: &Claim) -> Option<String> {
         e.children().for_each(|c| collect(c, out));
     }
     statement.chains.iter().flat_map(|c| c.exprs()).for_each(|e| collect(e, &mut members));
-    fn find(e: &Expr, members: &BTreeSet<String>) -> Option<String> {
-        if let ExprKind::Power { base, .. } = &e.kind {
-            if let Some(key) =
-                base.symbol_key().filter(|k| matches!(base.kind, ExprKind::Symbol(_)) && members.contains(k))
-            {
-                return Some(key);
-            }
-        }
-        e.children().find_map(|c| find(c, members))
-    }
-    find(&claim.lhs, &members).or_else(|| find(&claim.rhs, &members))
+    first_in_sides(claim, &|e| {
+        let ExprKind::Power { base, .. } = &e.kind else { return None };
+        base.symbol_key().filter(|k| matches!(base.kind, ExprKind::Symbol(_)) && members.contains(k))
+    })
 }
 
 /// A letter the claim writes right before a parenthesis (`q(z)`) that nothing defines or
 /// declares: read as a product of letter and parenthesis, which is a guess.
 fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
-    fn walk(e: &Expr, scope: &Scope, out: &mut Option<String>) {
-        if let ExprKind::Call { func, args, .. } = &e.kind {
-            let key = func.symbol_key().filter(|_| matches!(func.kind, ExprKind::Symbol(_)) && args.len() == 1);
-            if let Some(key) = key.filter(|k| {
-                !scope.defs.contains_key(k) && !scope.decls.contains_key(k) && !scope.unknown_functions.contains(k)
-            }) {
-                out.get_or_insert(key);
-            }
-        }
-        e.children().for_each(|c| walk(c, scope, out));
+    first_in_sides(claim, &|e| {
+        let ExprKind::Call { func, args, .. } = &e.kind else { return None };
+        let key = func.symbol_key().filter(|_| matches!(func.kind, ExprKind::Symbol(_)) && args.len() == 1)?;
+        let nothing = !scope.defs.contains_key(&key)
+            && !scope.decls.contains_key(&key)
+            && !scope.unknown_functions.contains(&key);
+        nothing.then_some(key)
+    })
+}
+
+/// The first node of the claim's sides, the left before the right, each in pre-order (a node
+/// before its children), that `found` gives a value.
+fn first_in_sides<T>(claim: &Claim, found: &dyn Fn(&Expr) -> Option<T>) -> Option<T> {
+    fn first<T>(e: &Expr, found: &dyn Fn(&Expr) -> Option<T>) -> Option<T> {
+        found(e).or_else(|| e.children().find_map(|c| first(c, found)))
     }
-    let mut out = None;
-    walk(&claim.lhs, scope, &mut out);
-    walk(&claim.rhs, scope, &mut out);
-    out
+    first(&claim.lhs, found).or_else(|| first(&claim.rhs, found))
 }
 
 /// The shapes read off use that the claim reaches (its letters, and those of the definitions it
@@ -1056,12 +1039,14 @@ fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
 
 /// Does the claim write the letter `key` itself (not only through a definition)?
 fn mentions(claim: &Claim, key: &str) -> bool {
-    fn walk(e: &Expr, key: &str) -> bool {
-        e.symbol_key().is_some_and(|k| k == key)
-            || matches!(&e.kind, ExprKind::Call { func, .. } if func.symbol_key().is_some_and(|k| k == key))
-            || e.children().any(|c| walk(c, key))
-    }
-    walk(&claim.lhs, key) || walk(&claim.rhs, key)
+    expr_mentions(&claim.lhs, key) || expr_mentions(&claim.rhs, key)
+}
+
+/// Does `e` write the letter `key` anywhere (applied, `f(x)`, too)?
+fn expr_mentions(e: &Expr, key: &str) -> bool {
+    e.symbol_key().is_some_and(|k| k == key)
+        || matches!(&e.kind, ExprKind::Call { func, .. } if func.symbol_key().is_some_and(|k| k == key))
+        || e.children().any(|c| expr_mentions(c, key))
 }
 
 fn section_seed(number: &str) -> u64 {

@@ -353,6 +353,8 @@ struct SectionBuilder<'a> {
     /// Letters whose shape in force was declared in an earlier section, or declared twice with
     /// different shapes in this one.
     declared_elsewhere: std::collections::BTreeSet<String>,
+    /// See [`SectionBuilder::first_renaming`].
+    first_renaming: Option<usize>,
     /// This document plans the spec's own claims (one document of a chapter does, so each
     /// appears once).
     owns_spec: bool,
@@ -409,6 +411,7 @@ impl<'a> SectionBuilder<'a> {
             inherited: Vec::new(),
             notes_shapes: Vec::new(),
             declared_elsewhere: Default::default(),
+            first_renaming: None,
             owns_spec: false,
             spec_problems: Vec::new(),
             given: Vec::new(),
@@ -671,6 +674,7 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         self.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
+        self.first_renaming = self.first_renaming(formulas);
         for f in formulas {
             self.add_formula(f);
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.written));
@@ -997,27 +1001,35 @@ impl<'a> SectionBuilder<'a> {
     /// Have the words of this section, up to the formula, said that one letter is written for
     /// another (`使用 $g_t$ 代替 $\tilde c_t$`)? Every derivation after that may rest on it.
     fn renamed_before(&self, index: usize) -> bool {
-        let Some(here) = self.doc.formulas.get(index) else { return false };
-        self.doc.formulas[..=index]
+        self.first_renaming.is_some_and(|at| at <= index)
+    }
+
+    /// The first formula of the section (its index in the document, parsed or not) whose words
+    /// before it write one letter for another; read once, when the section is built.
+    fn first_renaming(&self, formulas: &[&ParsedFormula]) -> Option<usize> {
+        let section = self.doc.formulas.get(formulas.first()?.index)?.section;
+        self.doc
+            .formulas
             .iter()
-            .rev()
-            .take_while(|f| f.section == here.section)
-            .any(|f| roles::renames_in_words(&f.context))
+            .enumerate()
+            .filter(|(_, f)| f.section == section)
+            .find(|(_, f)| roles::renames_in_words(&f.context))
+            .map(|(i, _)| i)
     }
 
     /// The cue of a formula's lead; with none near it, a supposition that began its sentence
     /// (`假设$A$的第$j$列可以表示为…：`) makes it a condition, unless a relation written between
     /// the two was what was supposed.
     fn cue_of(&self, lead: &str, index: usize) -> roles::Cue {
-        let cue = roles::cue(lead);
-        let supposed = roles::formulas_after_supposition(lead).is_some_and(|n| {
-            let between = &self.doc.formulas[index.saturating_sub(n)..index];
-            !between.iter().any(|site| site.tex.contains('=') || site.tex.contains("\\le"))
-        });
-        if cue == roles::Cue::None && supposed {
-            roles::Cue::Condition
-        } else {
-            cue
+        let supposed = || {
+            roles::formulas_after_supposition(lead).is_some_and(|n| {
+                let between = &self.doc.formulas[index.saturating_sub(n)..index];
+                !between.iter().any(|site| site.tex.contains('=') || site.tex.contains("\\le"))
+            })
+        };
+        match roles::cue(lead) {
+            roles::Cue::None if supposed() => roles::Cue::Condition,
+            cue => cue,
         }
     }
 

@@ -332,25 +332,41 @@ pub fn names_random_variables(lead: &str, trail: &str) -> bool {
 /// or after (`$\mathbf Q$ is an orthogonal matrix`, `$\mathbf S$ is symmetric`, `$\mathbf U$是正交矩阵`).
 pub fn matrix_class_named(lead: &str, trail: &str) -> Option<crate::sema::scope::MatrixClass> {
     use crate::sema::scope::MatrixClass;
-    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)(\b(?P<en>orthogonal|orthonormal|symmetric|diagonal)\s+matri(x|ces)|(?P<zh>正交|对称|对角)矩阵)\s*(\$\s*(,|and|和|与|、|，)\s*)*$",
-        )
-        .expect("valid regex")
-    });
-    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)^\s*(is|be|are)\s+((an?|any|some|two|real|square)\s+)*(?P<en>orthogonal|orthonormal|symmetric|diagonal)\b|^\s*(是|为)\s*(一个|任意|两个)?\s*(?P<zh>正交|对称|对角)(矩阵|的)",
-        )
-        .expect("valid regex")
-    });
-    let found = BEFORE.captures(lead.trim_end()).or_else(|| AFTER.captures(trail))?;
-    let word = found.name("en").or_else(|| found.name("zh"))?.as_str().to_lowercase();
-    match word.as_str() {
+    static NAMED: LazyLock<KindWords> =
+        LazyLock::new(|| KindWords::new("orthogonal|orthonormal|symmetric|diagonal", "正交|对称|对角"));
+    match NAMED.found(lead, trail)?.to_lowercase().as_str() {
         "orthogonal" | "orthonormal" | "正交" => Some(MatrixClass::Orthogonal),
         "symmetric" | "对称" => Some(MatrixClass::Symmetric),
         "diagonal" | "对角" => Some(MatrixClass::Diagonal),
         _ => None,
+    }
+}
+
+/// The words that name a kind of matrix around a lone letter: before it (`for an orthogonal
+/// matrix $\mathbf U$`, `正交矩阵$\mathbf U$`, perhaps with earlier letters of the same list
+/// between), or after it (`$\mathbf Q$ is an orthogonal matrix`, `$\mathbf U$是正交矩阵`).
+struct KindWords {
+    before: regex::Regex,
+    after: regex::Regex,
+}
+
+impl KindWords {
+    /// `en`, `zh`: the kinds, as regex alternatives.
+    fn new(en: &str, zh: &str) -> KindWords {
+        let before = format!(r"(?i)(\b(?P<en>{en})\s+matri(x|ces)|(?P<zh>{zh})矩阵)\s*(\$\s*(,|and|和|与|、|，)\s*)*$");
+        let after = format!(
+            r"(?i)^\s*(is|be|are)\s+((an?|any|some|two|real|square)\s+)*(?P<en>{en})\b|^\s*(是|为)\s*(一个|任意|两个)?\s*(?P<zh>{zh})(矩阵|的)"
+        );
+        KindWords {
+            before: regex::Regex::new(&before).expect("valid regex"),
+            after: regex::Regex::new(&after).expect("valid regex"),
+        }
+    }
+
+    /// The kind named, as written.
+    fn found(&self, lead: &str, trail: &str) -> Option<String> {
+        let found = self.before.captures(lead.trim_end()).or_else(|| self.after.captures(trail))?;
+        found.name("en").or_else(|| found.name("zh")).map(|m| m.as_str().to_string())
     }
 }
 
@@ -360,20 +376,8 @@ pub fn matrix_class_named(lead: &str, trail: &str) -> Option<crate::sema::scope:
 pub fn matrix_kind_unmodelled(lead: &str, trail: &str) -> Option<String> {
     const EN: &str = r"stochastic|doubly\s+stochastic|positive(?:\s|-)(?:semi-?)?definite|negative(?:\s|-)(?:semi-?)?definite|invertible|non-?singular|singular|(?:upper|lower)?(?:\s|-)?triangular|tridiagonal|idempotent|projection|permutation|unitary|hermitian|nilpotent|normal|markov|transition|covariance|positive|non-?negative|full(?:\s|-)rank|low(?:\s|-)rank|skew(?:\s|-)symmetric|antisymmetric|block(?:\s|-)diagonal|toeplitz|circulant|rotation|reflection|householder";
     const ZH: &str = "随机|正定|半正定|负定|半负定|可逆|非奇异|奇异|上三角|下三角|三角|幂等|投影|置换|酉|厄米|埃尔米特|幂零|正规|转移|协方差|满秩|低秩|反对称|斜对称|非负|正|旋转|反射";
-    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(&format!(
-            r"(?i)(\b(?P<en>{EN})\s+matri(x|ces)|(?P<zh>{ZH})矩阵)\s*(\$\s*(,|and|和|与|、|，)\s*)*$"
-        ))
-        .expect("valid regex")
-    });
-    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(&format!(
-            r"(?i)^\s*(is|be|are)\s+((an?|any|some|two|real|square)\s+)*(?P<en>{EN})\b|^\s*(是|为)\s*(一个|任意|两个)?\s*(?P<zh>{ZH})(矩阵|的)"
-        ))
-        .expect("valid regex")
-    });
-    let found = BEFORE.captures(lead.trim_end()).or_else(|| AFTER.captures(trail))?;
-    found.name("en").or_else(|| found.name("zh")).map(|m| m.as_str().to_string())
+    static NAMED: LazyLock<KindWords> = LazyLock::new(|| KindWords::new(EN, ZH));
+    NAMED.found(lead, trail)
 }
 
 /// Words between two formulas that only continue a list (`$X$ and $Y$`, `$X$, $Y$`).
