@@ -804,7 +804,8 @@ fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
         let key = func.symbol_key().filter(|_| matches!(func.kind, ExprKind::Symbol(_)) && args.len() == 1)?;
         let nothing = !scope.defs.contains_key(&key)
             && !scope.decls.contains_key(&key)
-            && !scope.unknown_functions.contains(&key);
+            && !scope.unknown_functions.contains(&key)
+            && !scope.parameters.contains(&key);
         nothing.then_some(key)
     })
 }

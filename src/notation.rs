@@ -274,6 +274,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
+        written: r"X \sim \mathrm{Bernoulli}(p), \mathrm{Binomial}(n, p), \mathrm{Poisson}(\lambda), U(a, b), \mathcal N(\mu, \sigma^2), \mathrm{Beta}(\alpha, \beta)",
+        meaning: "a named distribution stated of one random variable: from there to the end of the section, `\\mu_X` and `\\sigma_X` are its mean and standard deviation from the table (each row checked against its probability mass or density in the tests), listed in the verdict of every claim that uses them, and the distribution's lone letters are numbers (`p(1-p)` a product). Names with two readings give nothing: `U(n)` ({1, …, n} or [0, n]), `\\mathcal N(\\mu, \\sigma)` (a variance or a deviation second), exponential and gamma (a rate or a scale); nor does a joint (X, Y) ∼ …",
+        example: "",
+    },
+    Notation {
+        group: "probability",
         written: r"for numbers $a$ and $b$, …; if $X$ and $Y$ are independent, …; For any random variable $X$, …; 对常数$a$、$b$；若$X$与$Y$相互独立",
         meaning: "what the words of the sentence say of a claim's letters. Letters an earlier formula of the paragraph calls numbers (numbers, constants, scalars, 常数, 实数, 标量) are constants, not random. Letters the words call random variables (for any random variable $X$; $X$ and $Y$ are two independent random variables; consider $X$ as any random variable; 任意随机变量$X$), in the claim's paragraph or the one leading to a display, are any such variables, whatever an earlier formula of the section made the letter (`relationships like $X = Y^2$`). Independence stated before the claim (independent, i.i.d., 相互独立, 独立同分布) verifies a claim that holds for independent variables, listing X ⊥ Y as assumed; words that deny it or make it conditional (not, neither, conditionally, given, if and only if, 不, 非, 条件, 给定) state nothing",
         example: "",

@@ -8,6 +8,7 @@
 
 mod chains;
 mod declarations;
+mod distributions;
 pub mod givens;
 pub mod recurrence;
 pub mod roles;
@@ -376,6 +377,11 @@ struct SectionBuilder<'a> {
     stated: Vec<(usize, Assumption)>,
     /// Every symbol key the section's formulas before this one write.
     written: std::collections::BTreeSet<String>,
+    /// See [`Scope::parameters`].
+    parameters: std::collections::BTreeSet<String>,
+    /// The moment letters each named distribution of the section gives a meaning (`\mu_X`,
+    /// `\sigma_X`), with what the table says of them in TeX: a claim using one lists it.
+    distributions: Vec<(Vec<String>, String)>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -422,6 +428,8 @@ impl<'a> SectionBuilder<'a> {
             document_keys: Default::default(),
             stated: Vec::new(),
             written: Default::default(),
+            parameters: Default::default(),
+            distributions: Vec::new(),
         }
     }
 
@@ -714,8 +722,11 @@ impl<'a> SectionBuilder<'a> {
                 scope.pinned = self.pinned;
                 scope.inferred = self.inferred.clone();
                 scope.declared_elsewhere = self.declared_elsewhere.clone();
+                scope.parameters = self.parameters.clone();
                 if !self.pinned {
                     scope.unknown_functions = unknown_functions(formulas, &scope);
+                    // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
+                    scope.unknown_functions.retain(|k| !self.parameters.contains(k));
                     scope.unknown_families = unknown_families(formulas, &scope);
                 }
                 scope
@@ -940,6 +951,11 @@ impl<'a> SectionBuilder<'a> {
                 if link.op == RelOp::Assign && self.add_recurrence(first, &link.rhs, site.line, true) {
                     continue;
                 }
+            }
+            // `X \sim \mathrm{Bernoulli}(p)`: X's mean and standard deviation are the table's.
+            if let Some(named) = distributions::named_distribution(chain) {
+                self.add_distribution(&named, &origin_text(&origin, &self.doc.path));
+                continue;
             }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
@@ -1234,6 +1250,11 @@ impl<'a> SectionBuilder<'a> {
                 let mut reading = self.reading_in(block);
                 reading.marked = marked;
                 reading.rewrites = k > 0;
+                for (keys, tex) in &self.distributions {
+                    if keys.iter().any(|key| mentions_key(prev, key) || mentions_key(&link.rhs, key)) {
+                        reading.given.push(tex.clone());
+                    }
+                }
                 reading.alternative = match (&alternative, &prose) {
                     (_, Some(prose)) if prose.marked_claim() => None,
                     // Marked a binding, yet not one derivcheck could take: never a claim.
@@ -1396,6 +1417,43 @@ impl<'a> SectionBuilder<'a> {
         true
     }
 
+    /// `X \sim \mathrm{Bernoulli}(p)`: `\mu_X` and `\sigma_X` mean X's mean and standard
+    /// deviation from here to the end of the section (a later statement about X replaces them;
+    /// the sections after do not inherit them), so `\sigma_X^2 = p(1-p)` is a claim about them.
+    /// Not where a spec entry pins the section's letters.
+    fn add_distribution(&mut self, named: &distributions::NamedDistribution, origin: &str) {
+        if self.pinned {
+            return;
+        }
+        let plain = |e: &Expr| print::explicit_tex(e, &|_| false);
+        let mut keys = Vec::new();
+        let mut meanings = Vec::new();
+        for (letter, value) in named.moment_letters() {
+            let Some(key) = letter.symbol_key() else { continue };
+            self.defs.retain(|d| d.key != key);
+            meanings.push(format!("{} = {}", plain(&letter), plain(&value)));
+            self.record(notes_definition(key.clone(), Vec::new(), &value, origin, false, true));
+            keys.push(key);
+        }
+        // `p(x)` of an earlier section is not this section's parameter p.
+        let parameters = named.parameters();
+        self.defs.retain(|d| !(d.inherited && parameters.contains(&d.key)));
+        self.parameters.extend(parameters);
+        if keys.is_empty() {
+            return;
+        }
+        self.distributions.retain(|(earlier, _)| !earlier.iter().any(|k| keys.contains(k)));
+        let args: Vec<String> = named.args.iter().map(plain).collect();
+        let tex = format!(
+            "{} \\sim \\mathrm{{{}}}({}):\\ {}",
+            plain(&named.variable),
+            named.name,
+            args.join(", "),
+            meanings.join(",\\ ")
+        );
+        self.distributions.push((keys, tex));
+    }
+
     /// The values and meanings given earlier in the prose that reach `block`.
     fn reading_in(&self, block: Option<usize>) -> ClaimReading {
         let mut reading = ClaimReading::default();
@@ -1544,7 +1602,10 @@ impl<'a> SectionBuilder<'a> {
             }
         };
         let earlier_at = self.defs.iter().find(|d| d.key == key).map(Definition::written_at)?;
-        if mentions_key(body, &key) {
+        // `\mu_X = 2\mu` after `X \sim \mathcal N(\mu, \sigma^2)`: the distribution settles
+        // what the letter means; it is a claim about it.
+        let by_distribution = self.distributions.iter().any(|(keys, _)| keys.contains(&key));
+        if mentions_key(body, &key) || by_distribution {
             return None;
         }
         // A spec entry for the section pins what its letters mean: only a value written out

@@ -117,6 +117,9 @@ pub struct Scope {
     /// Letters the section writes only as subscripted heads applied to something (`f_i(\mathbf
     /// x)`, `\nabla f_i(\mathbf x)`): a family of functions nobody specified, one per index value.
     pub unknown_families: std::collections::BTreeSet<String>,
+    /// Letters a named distribution takes as its parameters (`p` of `X \sim
+    /// \mathrm{Bernoulli}(p)`): numbers, so `p(1-p)` is a product.
+    pub parameters: std::collections::BTreeSet<String>,
     /// Probabilities the section's prose, tables and earlier chains set to numbers
     /// (`P(H=1) = 0.0015`): what a worked example computes with.
     pub given_values: Vec<crate::sema::givens::GivenValue>,
@@ -191,6 +194,7 @@ impl Scope {
             declared_elsewhere: Default::default(),
             unknown_functions: Default::default(),
             unknown_families: Default::default(),
+            parameters: Default::default(),
             given_values: Vec::new(),
         })
     }
