@@ -29,7 +29,7 @@ use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Statement}
 use crate::syntax::print;
 pub use scope::{Assumption, Decl, Definition, FunctionKind, IndexRange, MatrixClass, Scope, Shape};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -1838,9 +1838,37 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn record(&mut self, definition: Definition) {
+        // `Y = aX + b` here after an earlier section's `X = Y^2`: the earlier meaning would make
+        // this one circular, so the earlier section's letter is a fresh one here.
+        let circular: Vec<String> = self
+            .defs
+            .iter()
+            .filter(|d| d.inherited && mentions_key(&definition.body, &d.key))
+            .filter(|d| self.reaches(&d.body, &definition.key, &mut BTreeSet::new()))
+            .map(|d| d.key.clone())
+            .collect();
+        for key in &circular {
+            self.defs.retain(|d| !(d.inherited && d.key == *key));
+            if let Some(at) = self.known.iter().position(|k| k == key) {
+                self.known.remove(at);
+            }
+        }
         self.definitions_made += 1;
         self.known.push(definition.key.clone());
         self.defs.push(definition);
+    }
+
+    /// Does `e` use `key`, itself or through the definitions of the letters it uses?
+    fn reaches(&self, e: &Expr, key: &str, seen: &mut BTreeSet<String>) -> bool {
+        if mentions_key(e, key) {
+            return true;
+        }
+        let used: Vec<&Definition> =
+            self.defs.iter().filter(|d| !seen.contains(&d.key) && mentions_key(e, &d.key)).collect();
+        used.into_iter().any(|d| {
+            seen.insert(d.key.clone());
+            self.reaches(&d.body, key, seen)
+        })
     }
 
     /// The notes define a function the spec declares as something else: the spec is wrong.
