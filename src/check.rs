@@ -1282,7 +1282,26 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
             (!d.function && numeric::probability::is_moment(&d.body)).then_some((&d.body, param))
         })
     };
+    // `\rho(X, Y) = \frac{\mathrm{Cov}(X, Y)}{\sigma_X \sigma_Y}`: a function of random
+    // variables defined by moments, written out at its arguments.
+    let function = |key: &str, arity: usize| -> Option<&crate::sema::Definition> {
+        claim.reading.overrides.iter().chain(scope.defs.values()).find(|d| {
+            d.key == key
+                && d.function
+                && d.params.len() == arity
+                && d.params.iter().all(|p| p.len() == 1 && p.chars().all(|c| c.is_ascii_uppercase()))
+                && numeric::probability::is_moment(&d.body)
+        })
+    };
+    let fenced = |inner: Expr, span| {
+        Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(inner)) }, span)
+    };
     crate::sema::recurrence::map(e, &mut |x| {
+        if let ExprKind::Call { func, args, postfixed: false } = &x.kind {
+            let definition = function(&func.symbol_key()?, args.len())?;
+            let body = put_arguments(&definition.body, &definition.params, args);
+            return Some(fenced(moments_written_out(scope, claim, &body), x.span));
+        }
         let ExprKind::Subscript { base, index } = &x.kind else { return None };
         if !names_a_variable(index) {
             return None;
@@ -1295,6 +1314,26 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
                 .then(|| put.clone())
         });
         Some(Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) }, x.span))
+    })
+}
+
+/// A function's body with each parameter replaced by its argument (in parentheses), in
+/// subscripts too (`\sigma_X` at `aX + b` is `\sigma_{(aX+b)}`).
+fn put_arguments(body: &Expr, params: &[String], args: &[Expr]) -> Expr {
+    crate::sema::recurrence::map(body, &mut |y| {
+        let kind = match &y.kind {
+            ExprKind::Symbol(_) => {
+                let key = y.symbol_key()?;
+                let arg = &args[params.iter().position(|p| *p == key)?];
+                let inner = Some(Box::new(arg.clone()));
+                ExprKind::Fenced { open: "(".into(), close: ")".into(), inner }
+            }
+            ExprKind::Subscript { base, index } => {
+                ExprKind::Subscript { base: base.clone(), index: Box::new(put_arguments(index, params, args)) }
+            }
+            _ => return None,
+        };
+        Some(Expr::new(kind, y.span))
     })
 }
 

@@ -268,8 +268,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
-        written: r"\mu_X, \sigma_X, \sigma_X^2, \mu_{aX+b}, \sigma_{X+Y}",
-        meaning: "a letter with a random variable's subscript that the notes define by a moment (`\\mu_X = E[X]`, `\\sigma_X = \\sqrt{\\mathrm{Var}(X)}`): written out, its subscript put for the variable, so the family holds for sums and scalings too",
+        written: r"\mu_X, \sigma_X, \sigma_X^2, \mu_{aX+b}, \sigma_{X+Y}, \rho(aX+b, Y)",
+        meaning: "a letter with a random variable's subscript that the notes define by a moment (`\\mu_X = E[X]`, `\\sigma_X = \\sqrt{\\mathrm{Var}(X)}`): written out, its subscript put for the variable, so the family holds for sums and scalings too; likewise a function of random variables the notes define by moments (`\\rho(X, Y) = \\frac{\\mathrm{Cov}(X, Y)}{\\sigma_X\\sigma_Y}`), written out at its arguments",
         example: "",
     },
     Notation {

@@ -245,8 +245,8 @@ fn elementwise(e: &Expr, bold: bool) -> bool {
     ok && (matches!(e.kind, ExprKind::Subscript { .. }) || e.children().all(|c| elementwise(c, bold)))
 }
 
-/// Rebuilds `e` bottom-up, replacing each node `f` maps to `Some`. Only the kinds
-/// [`elementwise`] admits are looked into.
+/// Rebuilds `e` bottom-up, replacing each node `f` maps to `Some`. The kinds [`elementwise`]
+/// admits are looked into, and applications and lists.
 pub fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     if let Some(replaced) = f(e) {
         return replaced;
@@ -266,6 +266,16 @@ pub fn map(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
         }
         ExprKind::Fenced { open, close, inner } => {
             ExprKind::Fenced { open: open.clone(), close: close.clone(), inner: inner.as_ref().map(|i| boxed(i, f)) }
+        }
+        // `\mathrm{Var}(X)`, `\mathrm{Cov}(X, Y)`: arguments and lists are looked into (no side a
+        // recurrence unrolls has them: [`elementwise`] refuses both).
+        ExprKind::Apply { func, args, parenthesized } => ExprKind::Apply {
+            func: func.clone(),
+            args: args.iter().map(|a| map(a, f)).collect(),
+            parenthesized: *parenthesized,
+        },
+        ExprKind::Tuple { items, stacked } => {
+            ExprKind::Tuple { items: items.iter().map(|i| map(i, f)).collect(), stacked: *stacked }
         }
         other => other.clone(),
     };
