@@ -624,8 +624,8 @@ pub fn derivative_of_letter(e: &Expr) -> Option<(&Expr, &Expr)> {
 }
 
 /// A subscripted letter applied to a parenthesis, alone or ending a product: `f_i(\mathbf x)`
-/// gives (None, f_i, x), `\frac1n f_i(\mathbf x)` — which parses as (1/n·f_i)·(x) — gives
-/// (Some(1/n), f_i, x).
+/// gives (None, f_i, x), `\frac1n f_i(\mathbf x)` or `\frac1n \cdot f_i(\mathbf x)` — which
+/// parse as (1/n·f_i)·(x) — gives (Some(1/n), f_i, x).
 pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
     let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
     let member =
@@ -635,7 +635,7 @@ pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e
     }
     match &lhs.kind {
         _ if member(lhs) => Some((None, lhs, arg)),
-        ExprKind::Binary { op: BinOp::Implicit, lhs: before, rhs: last } if member(last) => {
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } if member(last) => {
             Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
         }
         _ => None,
@@ -643,7 +643,7 @@ pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e
 }
 
 /// A derivative applied to a parenthesis, alone or ending a product: `D(arg)` gives (None, D,
-/// arg), `X\,D(arg)` — which parses as (X·D)·(arg) — gives (Some(X), D, arg).
+/// arg), `X\,D(arg)` and `X \cdot D(arg)` — which parse as (X·D)·(arg) — give (Some(X), D, arg).
 pub fn derivative_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
     let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
     if open != "(" {
@@ -651,7 +651,7 @@ pub fn derivative_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'
     }
     match &lhs.kind {
         ExprKind::Derivative { .. } => Some((None, lhs, arg)),
-        ExprKind::Binary { op: BinOp::Implicit, lhs: before, rhs: last }
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last }
             if matches!(last.kind, ExprKind::Derivative { .. }) =>
         {
             Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
