@@ -475,6 +475,11 @@ pub enum Reading {
     /// no words that assert the equation: an assignment, an equation in the letter, or a new meaning
     /// of it; not an identity.
     SelfReferent,
+    /// `\mathbf v_t` defined by recursion (`\mathbf v_t = \beta\mathbf v_{t-1} + \mathbf
+    /// g_{t, t-1}`) in a way the claim cannot be read through (a step written other than as a
+    /// lag, an operation not taken entry by entry): with the sequence a free letter the claim
+    /// fails, which says nothing.
+    RecurrenceNotRead,
     /// A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`,
     /// `substituting (3.4)`): its links may rest on them.
     Substitutes,

@@ -1217,7 +1217,14 @@ impl<'a> SectionBuilder<'a> {
             }
             // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
             // defines, so it is no claim; it is listed as not checked.
-            let declined = !defined && chain.links[0].op == RelOp::Define;
+            // `\phi_i(x) = \exp(-(x-c_i)^2)`: a family of functions defined member by member,
+            // which derivcheck does not take; the author defines, so it is no claim either.
+            let body = &chain.links[0].rhs;
+            let family = prose.is_some()
+                && !self.has_meaning(first)
+                && !roles::is_constant(body, &|_| false)
+                && family_of_functions_defined(first).is_some_and(|head| !mentions_key(body, &head));
+            let declined = !defined && (chain.links[0].op == RelOp::Define || family);
             if declined {
                 self.skipped
                     .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
@@ -1304,6 +1311,26 @@ impl<'a> SectionBuilder<'a> {
                             })
                         })
                         .or_else(|| {
+                            // `p_1 = p_2 = 1` after `p_1 = 4/5`, `p_2 = 3/4`: letters set to one number
+                            // in a new example; a later link too may give its letter a new value.
+                            let exprs: Vec<&Expr> = chain.exprs().collect();
+                            let (last, letters) = exprs.split_last()?;
+                            let values = letters.len() > 1
+                                && letters.iter().all(|e| roles::value_target(e).is_some())
+                                && roles::is_constant(last, &|_| false);
+                            let key = roles::value_target(prev).filter(|_| k > 0 && values && !self.pinned)?;
+                            let earlier = self
+                                .defs
+                                .iter()
+                                .find(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+                                .map(Definition::written_at)?;
+                            Some(OtherReading {
+                                reading: crate::model::Reading::Redefinition,
+                                symbol: Some(key),
+                                earlier: Some(earlier),
+                            })
+                        })
+                        .or_else(|| {
                             // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
                             // the notes give no meaning, with no words that assert it: a new value
                             // of the letter from its old one, an equation in it, or a new meaning.
@@ -1351,6 +1378,14 @@ impl<'a> SectionBuilder<'a> {
                     self.stated.push((block, stated));
                 }
                 let (lhs, rhs, how) = read_sides(&self.recurrences, prev, &link.rhs);
+                if how.is_none() && reading.alternative.is_none() {
+                    reading.alternative =
+                        recurrence::mentioned_sequence(&self.recurrences, prev, &link.rhs).map(|key| OtherReading {
+                            reading: crate::model::Reading::RecurrenceNotRead,
+                            symbol: Some(key),
+                            earlier: None,
+                        });
+                }
                 reading.unrolled = how;
                 let explicit = |e: &Expr| print::explicit_tex(e, &|_| false);
                 if explicit(&lhs) != explicit(prev) || explicit(&rhs) != explicit(&link.rhs) {
@@ -2141,6 +2176,23 @@ fn matrix_like_in(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<Str
 
 /// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
 /// way algorithms write an update. Gives the letter.
+/// `\phi_i(x)`, `f_k(x, y)`: a subscripted letter applied to plain letters other than its
+/// index — the left side of a definition of a family of functions; gives the letter (`\phi`).
+fn family_of_functions_defined(e: &Expr) -> Option<String> {
+    // (`\phi_i(x)` parses as the member times the parenthesis.)
+    let ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } = &e.kind else { return None };
+    let (None, member, arg) = crate::syntax::ast::subscript_applied(lhs, rhs)? else { return None };
+    let ExprKind::Subscript { base, index } = &member.kind else { return None };
+    let indices = crate::syntax::ast::index_letters(index)?;
+    let args: Vec<&Expr> = match &arg.kind {
+        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
+        _ => vec![arg],
+    };
+    let plain =
+        |a: &&Expr| matches!(a.kind, ExprKind::Symbol(_)) && a.symbol_key().is_some_and(|k| !indices.contains(&k));
+    args.iter().all(plain).then(|| base.symbol_key()).flatten()
+}
+
 /// `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i \ne j} x_i a_i`: the left side is a letter
 /// (or a member of a family) that the right side uses again, itself, another member of its family,
 /// or its entries. The letter as written on the left.

@@ -668,6 +668,7 @@ fn english(reason: &Reason) -> String {
                 Reading::ApplicationOrProduct => format!("false with `{symbol}(…)` read as `{symbol}` times the parenthesis, not refuted with `{symbol}` a function nobody specified: the notes never define `{symbol}` (define it, or declare it a function in the spec)"),
                 Reading::MomentLetter => format!("false with `{symbol}` a constant, true with it the mean (or standard deviation) of its random variable, as probability texts use the letter: the notes never define it (define it, `\\mu_X = E[X]`, or mark it a claim)"),
                 Reading::SelfReferent => format!("`{symbol}` on the left is used again on the right, and no words assert the equation: an assignment (`{symbol} \\leftarrow …`), an equation in `{symbol}` or a new meaning of it, not an identity (write `\\leftarrow`, or mark it a claim)"),
+                Reading::RecurrenceNotRead => format!("`{symbol}` is defined by recursion in a way derivcheck cannot unroll here (a step written other than as a lag `{symbol}_{{t-k}}`, or an operation not taken entry by entry): read as a free letter the claim fails, which says nothing (write the recurrence with lags, or mark it a claim)"),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::FunctionProperty => format!("false for a function `{symbol}` in general: the notes never say which function `{symbol}` is, and no rule of calculus makes this hold, so it is a property of the function meant (define `{symbol}`, or mark it a claim)"),
             }
@@ -802,6 +803,7 @@ fn chinese(reason: &Reason) -> String {
                 Reading::ApplicationOrProduct => format!("把 `{symbol}(…)` 读作 `{symbol}` 乘以括号时不成立，读作未指定的函数时不被推翻：笔记没有定义 `{symbol}`（定义它，或在规格中声明为函数）"),
                 Reading::MomentLetter => format!("把 `{symbol}` 读作常数时不成立，读作其随机变量的均值（或标准差）时成立（概率书中这个字母通常如此）：笔记没有定义它（定义它，如 `\\mu_X = E[X]`，或标记为断言）"),
                 Reading::SelfReferent => format!("左边的 `{symbol}` 在右边再次出现，且前文没有断言此式：这是赋值（`{symbol} \\leftarrow …`）、关于 `{symbol}` 的方程或它的新含义，不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
+                Reading::RecurrenceNotRead => format!("`{symbol}` 由递推定义，但 derivcheck 在此无法展开（步标不是写成滞后项 `{symbol}_{{t-k}}`，或运算不是逐元素的）：把它当作自由字母时断言不成立，这说明不了什么（用滞后项写递推式，或标记为断言）"),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::FunctionProperty => format!("对一般的函数 `{symbol}` 不成立：笔记没有说明 `{symbol}` 是哪个函数，也没有微积分法则使其成立，这是所指函数的性质（定义 `{symbol}`，或标记为断言）"),
             }

@@ -62,6 +62,12 @@ pub fn read(target: &Expr, body: &Expr, written: String) -> Option<Recurrence> {
     })
 }
 
+/// The first sequence defined by recursion that `lhs = rhs` writes (for a claim [`rewrite`]
+/// could not read through it).
+pub fn mentioned_sequence(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<String> {
+    recurrences.iter().find(|r| mentions_sequence(lhs, r) || mentions_sequence(rhs, r)).map(|r| r.key.clone())
+}
+
 /// A claim rewritten through the recurrences it uses.
 #[derive(Debug, Clone)]
 pub struct Rewritten {
@@ -90,6 +96,11 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
     if used.iter().any(|r| r.step != step) {
         return None;
     }
+    // `\mathbf v_t = \beta\mathbf v_{t-1} + \mathbf g_{t, t-1}`, `m_t = m_{t-1} + g_t/t`: a step
+    // written other than as a lag (`x_{t-k}`) could not be shifted with the term.
+    if !used.iter().all(|r| shiftable(&r.body, &step)) {
+        return None;
+    }
     let bodies = used.iter().map(|r| &r.body);
     let bold = bodies.clone().chain([lhs, rhs]).any(uses_bold);
     if !bodies.chain([lhs, rhs]).all(|e| elementwise(e, bold)) {
@@ -98,22 +109,29 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
     let defined = |key: &str| used.iter().any(|r| r.key == key);
     // The deepest lag of the other sequences written in the claim: the sequences are unrolled
     // up to it, so that each of those terms meets its counterpart.
-    let mut other_lags = Vec::new();
+    let (mut other_lags, mut own_lags) = (Vec::new(), Vec::new());
     for side in [lhs, rhs] {
         time_terms(side, &step, &mut |key, lag| {
-            if !defined(key) {
+            if defined(key) {
+                own_lags.push(lag)
+            } else {
                 other_lags.push(lag)
             }
         });
     }
     let deepest = other_lags.iter().copied().max().unwrap_or(0);
+    // `v_t = \beta^2 v_{t-2} + \beta g_{t-1} + g_t`: the sequence itself written at an older
+    // lag is met there too (without a tail of dots, which reads its own way below).
+    let dots = has_ellipsis(lhs) || has_ellipsis(rhs);
+    let own = own_lags.iter().copied().max().filter(|_| !dots).unwrap_or(0);
+    let below = (deepest + 1).max(own);
     let (mut l, mut r) = (lhs.clone(), rhs.clone());
     for side in [&mut l, &mut r] {
-        unroll(side, &used, deepest + 1)?;
+        unroll(side, &used, below)?;
     }
     let mut reading = crate::model::Unrolled {
         recurrences: used.iter().map(|r| r.written.clone()).collect(),
-        lag: deepest + 1,
+        lag: below,
         coordinatewise: bold,
         older_than: None,
     };
@@ -316,6 +334,16 @@ fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<()> {
 }
 
 /// `body` with every lag increased by `by` (its value at `t-by`), spans set to `span`.
+/// Does `body` write the step letter only as the lag of a term (`x_{t-1}`), which [`shifted`]
+/// moves?
+fn shiftable(body: &Expr, step: &str) -> bool {
+    match &body.kind {
+        ExprKind::Subscript { index, .. } if lag(index, step).is_some() => true,
+        ExprKind::Symbol(s) => s.name != step,
+        _ => body.children().all(|c| shiftable(c, step)),
+    }
+}
+
 fn shifted(body: &Expr, step: &str, by: u32, span: Span) -> Expr {
     let mut out = map(body, &mut |x| {
         let ExprKind::Subscript { base, index } = &x.kind else { return None };
@@ -446,6 +474,26 @@ mod tests {
         let (l, r) = sides(r"F_t = g_{t-60} + F_{t-1}");
         // Unbounded, this would build a tree of 2^60 nodes.
         assert!(rewrite(&[fibonacci], &l, &r).is_none());
+    }
+
+    #[test]
+    fn a_step_written_other_than_as_a_lag_is_refused_and_the_sequence_met_at_its_own_lag() {
+        // `g_{t, t-1}` and `g_t / t` would not move with the term: no reading.
+        let (t, b) = sides(r"v_t = \beta v_{t-1} + g_{t, t-1}");
+        let pair = read(&t, &b, "v".into()).expect("a recurrence");
+        let (l, r) = sides(r"v_t = \beta^2 v_{t-2} + \beta g_{t-1, t-2} + g_{t, t-1}");
+        assert!(rewrite(&[pair], &l, &r).is_none());
+        let (t, b) = sides(r"w_t = w_{t-1} + g_t / t");
+        let scaled = read(&t, &b, "w".into()).expect("a recurrence");
+        let (l, r) = sides(r"w_t = w_{t-2} + g_{t-1} / (t-1) + g_t / t");
+        assert!(rewrite(&[scaled], &l, &r).is_none());
+        // `v_{t-2}` on the right: the left side is unrolled down to it.
+        let (t, b) = sides(r"v_t = \beta v_{t-1} + g_t");
+        let momentum = read(&t, &b, "v".into()).expect("a recurrence");
+        let (l, r) = sides(r"v_t = \beta^2 v_{t-2} + \beta g_{t-1} + g_t");
+        let got = rewrite(&[momentum], &l, &r).expect("read");
+        let printed = crate::syntax::print::explicit_tex(&got.lhs, &|_| false);
+        assert!(printed.contains("v^{(t-2)}") && !printed.contains("v^{(t-1)}"), "{printed}");
     }
 
     #[test]
