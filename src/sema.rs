@@ -1161,6 +1161,21 @@ impl<'a> SectionBuilder<'a> {
         let here = recurrence::defining(first, &self.recurrences).is_some_and(|r| r.section == self.number);
         let as_written = marked || (chain.links[0].op != RelOp::Define && here);
         let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
+        // `h(x) = (x/c)^\alpha$ if $x < c$; otherwise $h(x) = 1`: one case of a function defined by
+        // cases in the words. Neither case is the function: the letter loses its meaning for the
+        // section, and this formula is no claim.
+        let another_case = prose.as_ref().is_some_and(|p| roles::opens_another_case(p.lead) && !p.marked_claim());
+        if let Some((key, _)) = self.function_target(first).filter(|_| another_case && !self.pinned) {
+            let earlier = self.defs.iter().any(|d| d.key == key) || self.given.iter().any(|g| g.definition.key == key);
+            if earlier {
+                self.defs.retain(|d| d.key != key);
+                self.given.retain(|g| g.definition.key != key);
+                self.known.retain(|k| *k != key);
+                self.skipped
+                    .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+                return;
+            }
+        }
         if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
             if let Some(bound) = self.binding(chain, prose, &site_origin) {
                 skip = bound;

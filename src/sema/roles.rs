@@ -261,6 +261,16 @@ pub fn is_conditional(lead: &str) -> bool {
 
 /// Do the words right before a formula end in "if and only if" (`iff`, `当且仅当`)? What follows
 /// is a condition, never a value given to a letter.
+/// `…; otherwise $h(x) = 1$`, `否则 $h(x)=1$`: the words open another case of a function
+/// defined by cases in the prose.
+pub fn opens_another_case(lead: &str) -> bool {
+    let words = lead.rsplit('$').next().unwrap_or_default();
+    let words = words.trim_end().trim_end_matches([',', '，', ':', '：']).trim_end().to_lowercase();
+    ["otherwise", "else", "否则", "其他情况", "其它情况", "其余情况", "其他情况下", "其余情况下"]
+        .iter()
+        .any(|w| words.ends_with(w))
+}
+
 pub fn is_if_and_only_if(lead: &str) -> bool {
     let words = lead.rsplit('$').next().unwrap_or_default().trim_end().to_lowercase();
     words.ends_with("if and only if") || words.ends_with("iff") || words.ends_with("当且仅当")
