@@ -595,6 +595,11 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             return undecided(other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None), verdict);
         }
     }
+    // `Dx^n = nx^{n-1}`: a D the notes never define, standing before what it acts on, is the
+    // derivative operator as often as a number.
+    if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| operator_letter(&base, claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::OperatorOrProduct, Some(letter), None), verdict);
+    }
     // A function nobody specified is known only through the rules of calculus: a claim about
     // its values alone states a property of the function the text means.
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked) {
@@ -807,6 +812,22 @@ fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
             && !scope.unknown_functions.contains(&key)
             && !scope.parameters.contains(&key);
         nothing.then_some(key)
+    })
+}
+
+/// The first `D` (or `D_x`) the notes never define that stands first in a product (`Dx^n`,
+/// `D\ln(x)`, `D_x f(x)`).
+fn operator_letter(scope: &Scope, claim: &Claim) -> Option<String> {
+    first_in_sides(claim, &|e| {
+        let ExprKind::Binary { op: BinOp::Implicit, lhs, .. } = &e.kind else { return None };
+        let head = match &lhs.kind {
+            ExprKind::Subscript { base, .. } => base.as_ref(),
+            _ => lhs.as_ref(),
+        };
+        let ExprKind::Symbol(s) = &head.kind else { return None };
+        let key = lhs.symbol_key()?;
+        let undefined = |k: &str| !scope.defs.contains_key(k) && !scope.decls.contains_key(k);
+        (s.name == "D" && s.accents.is_empty() && undefined(&key) && undefined(&s.key())).then_some(key)
     })
 }
 

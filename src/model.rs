@@ -502,6 +502,9 @@ pub enum Reading {
     /// `q(z)` of a letter the notes never define: false read as q times the parenthesis, not
     /// refuted read as a function nobody specified.
     ApplicationOrProduct,
+    /// `Dx^n`, `D\ln(x)` with D the notes never define: false read as D times what follows; D
+    /// is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.
+    OperatorOrProduct,
     /// False for a general matrix, and the words call it a kind of matrix derivcheck does not
     /// construct (stochastic, a projection, positive definite): it may hold for those.
     MatrixKind,
