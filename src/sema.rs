@@ -1246,6 +1246,20 @@ impl<'a> SectionBuilder<'a> {
             }
             if defined || declined {
                 skip = 1;
+                // `定义 $u = f(x) = 3x^2 - 4x$`, `let $y = f(x) = x^3$`: the middle names a function the
+                // section gives no meaning yet, and words that define make the chain define it too.
+                let define = prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Define);
+                if let ([named, value, ..], true) = (chain.links.as_slice(), defined && define) {
+                    let fresh = self
+                        .function_target(&named.rhs)
+                        .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.known.contains(&key));
+                    if fresh
+                        && matches!(value.op, RelOp::Eq | RelOp::Define)
+                        && self.try_define(&named.rhs, &value.rhs, &site_origin, true)
+                    {
+                        skip = 2;
+                    }
+                }
             } else if let Some(prose) = &prose {
                 match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
                     Some(Ok(())) => {
