@@ -1314,47 +1314,40 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
                 && numeric::probability::is_moment(&d.body)
         })
     };
-    let fenced = |inner: Expr, span| {
-        Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(inner)) }, span)
-    };
     crate::sema::recurrence::map(e, &mut |x| {
         if let ExprKind::Call { func, args, postfixed: false } = &x.kind {
             let definition = function(&func.symbol_key()?, args.len())?;
             let body = put_arguments(&definition.body, &definition.params, args);
-            return Some(fenced(moments_written_out(scope, claim, &body), x.span));
+            return Some(Expr::parenthesized(moments_written_out(scope, claim, &body), x.span));
         }
         let ExprKind::Subscript { base, index } = &x.kind else { return None };
         if !names_a_variable(index) {
             return None;
         }
         let (body, param) = family(&base.symbol_key()?)?;
-        let put =
-            Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(index.clone()) }, index.span);
+        let put = Expr::parenthesized((**index).clone(), index.span);
         let body = crate::sema::recurrence::map(body, &mut |y| {
             (matches!(y.kind, ExprKind::Symbol(_)) && y.symbol_key().as_deref() == Some(param.as_str()))
                 .then(|| put.clone())
         });
-        Some(Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) }, x.span))
+        Some(Expr::parenthesized(body, x.span))
     })
 }
 
 /// A function's body with each parameter replaced by its argument (in parentheses), in
 /// subscripts too (`\sigma_X` at `aX + b` is `\sigma_{(aX+b)}`).
 fn put_arguments(body: &Expr, params: &[String], args: &[Expr]) -> Expr {
-    crate::sema::recurrence::map(body, &mut |y| {
-        let kind = match &y.kind {
-            ExprKind::Symbol(_) => {
-                let key = y.symbol_key()?;
-                let arg = &args[params.iter().position(|p| *p == key)?];
-                let inner = Some(Box::new(arg.clone()));
-                ExprKind::Fenced { open: "(".into(), close: ")".into(), inner }
-            }
-            ExprKind::Subscript { base, index } => {
-                ExprKind::Subscript { base: base.clone(), index: Box::new(put_arguments(index, params, args)) }
-            }
-            _ => return None,
-        };
-        Some(Expr::new(kind, y.span))
+    crate::sema::recurrence::map(body, &mut |y| match &y.kind {
+        ExprKind::Symbol(_) => {
+            let key = y.symbol_key()?;
+            let arg = &args[params.iter().position(|p| *p == key)?];
+            Some(Expr::parenthesized(arg.clone(), y.span))
+        }
+        ExprKind::Subscript { base, index } => {
+            let index = Box::new(put_arguments(index, params, args));
+            Some(Expr::new(ExprKind::Subscript { base: base.clone(), index }, y.span))
+        }
+        _ => None,
     })
 }
 
@@ -1387,10 +1380,7 @@ fn standard_moments(scope: &Scope, claim: &Claim) -> Option<(Expr, Expr, String)
             let body = crate::sema::recurrence::map(template, &mut |y| {
                 (y.symbol_key().as_deref() == Some("Q")).then(|| (**index).clone())
             });
-            Some(Expr::new(
-                ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(body)) },
-                x.span,
-            ))
+            Some(Expr::parenthesized(body, x.span))
         })
     };
     let (lhs, rhs) = (read(&claim.lhs), read(&claim.rhs));

@@ -2203,8 +2203,6 @@ fn matrix_like_in(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<Str
     matrix_like.into_iter().collect()
 }
 
-/// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
-/// way algorithms write an update. Gives the letter.
 /// `\phi_i(x)`, `f_k(x, y)`: a subscripted letter applied to plain letters other than its
 /// index — the left side of a definition of a family of functions; gives the letter (`\phi`).
 fn family_of_functions_defined(e: &Expr) -> Option<String> {
@@ -2245,6 +2243,8 @@ fn self_referent(lhs: &Expr, rhs: &Expr) -> Option<String> {
     uses(rhs, &key, &base).then_some(key)
 }
 
+/// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
+/// way algorithms write an update. Gives the letter.
 fn update_step(lhs: &Expr, rhs: &Expr) -> Option<String> {
     // `s(i,t+1)=s(i,t)+…`: a recurrence written with function notation is a step too.
     let head = |e: &Expr| match &e.kind {

@@ -166,10 +166,7 @@ fn instantiate(template: &str, args: &[Expr]) -> Option<Expr> {
         .iter()
         .map(|arg| match arg.kind {
             ExprKind::Symbol(_) | ExprKind::Number { .. } | ExprKind::Subscript { .. } => arg.clone(),
-            _ => Expr::new(
-                ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(arg.clone())) },
-                arg.span,
-            ),
+            _ => Expr::parenthesized(arg.clone(), arg.span),
         })
         .collect();
     substitute(template, &fenced)

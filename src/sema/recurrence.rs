@@ -354,7 +354,7 @@ fn shifted(body: &Expr, step: &str, by: u32, span: Span) -> Expr {
         ))
     });
     set_span(&mut out, span);
-    Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(out)) }, span)
+    Expr::parenthesized(out, span)
 }
 
 fn set_span(e: &mut Expr, span: Span) {

@@ -338,6 +338,11 @@ impl Expr {
         Expr { kind, span }
     }
 
+    /// `(inner)`: an expression put in parentheses, as a rewrite substitutes it for a letter.
+    pub fn parenthesized(inner: Expr, span: Span) -> Self {
+        Expr::new(ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(Box::new(inner)) }, span)
+    }
+
     /// Depth of the tree (a leaf has depth 1); used by tests and limits.
     pub fn depth(&self) -> usize {
         1 + self.children().map(Expr::depth).max().unwrap_or(0)
