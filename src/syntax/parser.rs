@@ -456,6 +456,9 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                     Some((head_op, head)) if op.is_none() && is_call(&head, called_group(&f)) => {
                         factors.push((head_op, call_with_postfix(head, f)))
                     }
+                    Some((head_op, head)) if op.is_none() && is_derivative_power_call(&head, &f) => {
+                        factors.push((head_op, derivative_power_call(head, f)))
+                    }
                     Some((head_op, head)) if op.is_none() && bare_argument_call(&head, &f) => {
                         factors.push((head_op, extend_bare_argument(head, f)))
                     }
@@ -614,6 +617,32 @@ fn is_call(head: &Expr, next: &Expr) -> bool {
     };
     let paren = matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(");
     bare_symbol && paren && head.span.end == next.span.start
+}
+
+/// `f'^2(x)`, `g''^3(x)`: a power of a derivative written before its parenthesis, the power
+/// of the derivative at x, (f'(x))^2, as `\sin^2 x` is (sin x)^2. Only with a prime: `f^2(x)`
+/// may be f(f(x)) as well.
+fn is_derivative_power_call(head: &Expr, next: &Expr) -> bool {
+    let ExprKind::Power { base, exponent } = &head.kind else { return false };
+    // (`is_call` on the base and the parenthesis itself, as if the power were not between.)
+    let beside = Expr::new(next.kind.clone(), Span::new(base.span.end, next.span.end));
+    matches!(base.kind, ExprKind::Prime { .. })
+        && matches!(exponent.kind, ExprKind::Number { .. })
+        && is_call(base, &beside)
+        && head.span.end == next.span.start
+}
+
+/// `f'^2` and `(x)` -> `(f'(x))^2`, the call marked postfixed: read as a product, x'^2 (x) would
+/// not be the square of the call, so that reading is refused.
+fn derivative_power_call(head: Expr, fenced: Expr) -> Expr {
+    let span = Span::new(head.span.start, fenced.span.end);
+    match head.kind {
+        ExprKind::Power { base, exponent } => {
+            let call = mark_postfixed(make_call(*base, fenced));
+            Expr::new(ExprKind::Power { base: Box::new(call), exponent }, span)
+        }
+        kind => make_call(Expr::new(kind, head.span), fenced),
+    }
 }
 
 /// `\ln\sigma(z)`: a function whose bare argument is a symbol written directly before

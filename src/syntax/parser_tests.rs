@@ -119,3 +119,11 @@ fn bare_bars_that_read_two_ways_are_refused() {
         assert_eq!(sx(tex), reading, "{tex}");
     }
 }
+
+#[test]
+fn a_power_of_a_derivative_before_its_parenthesis_is_the_power_of_the_call() {
+    assert_eq!(sx("f'^2(x)"), "(^ (call (prime f) x) 2)");
+    assert_eq!(sx("\\eta f''^3(x+1)"), "(* \\eta (^ (call (prime (prime f)) (+ x 1)) 3))");
+    // Without a prime, `f^2(x)` may be f(f(x)): left a product for later stages to refuse.
+    assert_eq!(sx("f^2(x)"), "(* (^ f 2) (fenced () x))");
+}

@@ -194,15 +194,24 @@ pub fn truncated_series(e: &Expr) -> Option<TruncatedSeries<'_>> {
     }
     // `+ \mathcal{O}(\epsilon^2)`: the letter and the order are written; the terms before it must
     // be the series through the power below (through the power itself for a little `o`).
-    if let Some((variable, power, little)) = order_term(last) {
-        let order = if little { power } else { power - 1 };
-        let degrees: Vec<i64> = signed.iter().map(|(_, t)| degree_in(t, variable)).collect::<Option<_>>()?;
-        let rising = degrees.windows(2).all(|w| w[0] < w[1]);
-        return (rising && order >= 0 && degrees.iter().all(|&d| d <= order)).then_some(TruncatedSeries {
-            terms: signed,
-            variable,
-            order,
+    // `\mathcal{O}(\eta^2 f'^2(x))`: the factors free of the letter are the constant a big O
+    // ignores; the letter is the one of the argument that the terms before rise in (refused
+    // where two fit).
+    if let Some((argument, little)) = order_term(last) {
+        let mut letters = Vec::new();
+        plain_letters(argument, &mut letters);
+        let mut fits = letters.into_iter().filter_map(|variable| {
+            let power = degree_in(argument, variable).filter(|&p| p >= 1)?;
+            let order = if little { power } else { power - 1 };
+            let degrees: Vec<i64> = signed.iter().map(|(_, t)| degree_in(t, variable)).collect::<Option<_>>()?;
+            let rising = degrees.windows(2).all(|w| w[0] < w[1]);
+            (rising && order >= 0 && degrees.iter().all(|&d| d <= order)).then_some((variable, order))
         });
+        let (variable, order) = fits.next()?;
+        if fits.next().is_some() {
+            return None;
+        }
+        return Some(TruncatedSeries { terms: signed, variable, order });
     }
     if !matches!(last.kind, ExprKind::Ellipsis) || signed.len() < 2 {
         return None;
@@ -226,8 +235,9 @@ pub fn truncated_series(e: &Expr) -> Option<TruncatedSeries<'_>> {
     Some(TruncatedSeries { terms: signed, variable, order })
 }
 
-/// `\mathcal{O}(\epsilon^2)`, `O(x^3)`, `o(h)`: the letter, its power, and whether the `o` is little.
-fn order_term(e: &Expr) -> Option<(&Expr, i64, bool)> {
+/// `\mathcal{O}(\epsilon^2)`, `O(\eta^2 f'^2(x))`, `o(h)`: the argument, and whether the `o`
+/// is little.
+fn order_term(e: &Expr) -> Option<(&Expr, bool)> {
     let ExprKind::Call { func, args, postfixed: false } = &e.kind else { return None };
     let ExprKind::Symbol(s) = &func.kind else { return None };
     let little = match s.name.as_str() {
@@ -236,17 +246,7 @@ fn order_term(e: &Expr) -> Option<(&Expr, i64, bool)> {
         _ => return None,
     };
     let [arg] = args.as_slice() else { return None };
-    let mut letters = Vec::new();
-    plain_letters(arg, &mut letters);
-    let [variable] = letters.as_slice() else { return None };
-    let power = degree_in(arg, variable).filter(|&p| p >= 1)?;
-    // Only a pure power: `O(\epsilon^2)`, not `O(2\epsilon^2)` or `O(\frac{\epsilon^2}{n})`.
-    let pure = match &arg.kind {
-        ExprKind::Symbol(_) => true,
-        ExprKind::Power { base, .. } => matches!(base.kind, ExprKind::Symbol(_)),
-        _ => false,
-    };
-    pure.then_some((*variable, power, little))
+    Some((arg, little))
 }
 
 /// The terms of a chain of `+` and `-`, each with its sign; parentheses are kept as terms.
@@ -374,18 +374,22 @@ mod tests {
         // An order term fixes the letter and the order: through the power below a big O.
         assert_eq!(series(r"f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2)").map(|s| s.1), Some(1));
         assert_eq!(series(r"g(x) - h g'(x) + o(h)").map(|s| s.1), Some(1));
+        // A big O ignores the factors free of its letter.
+        assert_eq!(series(r"f(x) + \mathcal{O}(2\epsilon^2)").map(|s| s.1), Some(1));
+        let step = r"f(x) - \eta f'^2(x) + \mathcal{O}(\eta^2 f'^2(x))";
+        assert_eq!(series(step).map(|s| (s.0, s.1)), Some(("\\eta".into(), 1)));
     }
 
     #[test]
     fn what_is_not_a_truncated_series_is_refused() {
         for tex in [
-            r"x_1 + x_2 + \cdots + x_n",        // a pattern sum with its last term
-            r"1 + xy + x^2y^2 + \cdots",        // two letters fit
-            r"1 + x + x + \cdots",              // the powers do not rise
-            r"1 + \cdots",                      // one term
-            r"\sin(x) + \sin(2x) + \cdots",     // the letter inside a function
-            r"1 + x + x^2 + \mathcal{O}(x^2)",  // a term at the order the O leaves out
-            r"f(x) + \mathcal{O}(2\epsilon^2)", // not a pure power
+            r"x_1 + x_2 + \cdots + x_n",       // a pattern sum with its last term
+            r"1 + xy + x^2y^2 + \cdots",       // two letters fit
+            r"1 + x + x + \cdots",             // the powers do not rise
+            r"1 + \cdots",                     // one term
+            r"\sin(x) + \sin(2x) + \cdots",    // the letter inside a function
+            r"1 + x + x^2 + \mathcal{O}(x^2)", // a term at the order the O leaves out
+            r"1 + \mathcal{O}(x^2 y^2)",       // two letters fit
         ] {
             assert!(series(tex).is_none(), "{tex}: {:?}", series(tex));
         }
