@@ -622,6 +622,18 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     if let Some(reason) = (!base.pinned && !claim.reading.marked).then(|| reading_of_letters(&base, claim)).flatten() {
         return undecided(reason, verdict);
     }
+    // `-\sum_j y_j \log\frac{\exp(o_j)}{\sum_k \exp(o_k)} = \log\sum_k\exp(o_k) - \sum_j y_j o_j`:
+    // true where the entries of y sum to 1 (a one-hot label), which the words often say in
+    // another section.
+    if !base.pinned && !claim.reading.marked && base.assumptions.is_empty() {
+        for (letter, assumption) in sums_to_one(&base, claim) {
+            let mut under = base.clone();
+            under.assumptions.push(assumption);
+            if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
+                return undecided(other_reading(crate::model::Reading::SumsToOne, Some(letter), None), verdict);
+            }
+        }
+    }
     // `\|u\| = \sqrt{u_1^2+u_2^2}` with u's size read off use: the entries the claim writes (u_1,
     // u_2, and no `\cdots`) say how many u has; right at that size, it is verified there, saying so.
     if let Some((sized, resized)) = (!claim.reading.marked).then(|| at_written_entries(&base, claim)).flatten() {
@@ -700,20 +712,103 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     let below_zero = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).is_some_and(|m| {
         m.point.iter().any(|(_, v)| *v <= 0.0) || m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some()
     });
+    let symbols: Vec<String> = verdict
+        .counterexample
+        .as_ref()
+        .and_then(|c| c.mismatch.as_ref())
+        .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
+        .unwrap_or_default();
+    let mut again = None;
     if below_zero && !base.all_positive {
         let positive = Scope { all_positive: true, ..base };
-        let again = guarded(|| check_claim(&positive, claim, None, None));
-        if again.status == Status::Verified {
-            let symbols = verdict
-                .counterexample
-                .as_ref()
-                .and_then(|c| c.mismatch.as_ref())
-                .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
-                .unwrap_or_default();
+        let verdict = guarded(|| check_claim(&positive, claim, None, None));
+        if verdict.status == Status::Verified {
             return undecided(Reason::HoldsForPositive { symbols }, verdict);
         }
+        again = Some(verdict);
+    }
+    // `\ln(\theta^3(1-\theta)^2) = 3\ln\theta + 2\ln(1-\theta)`: where a side is not a real
+    // number (a log or a root of a negative) the sides may differ by a branch; that is no
+    // counterexample. Refuted only at a point where both sides are real.
+    let not_real = |v: &Verdict| {
+        v.counterexample
+            .as_ref()
+            .and_then(|c| c.mismatch.as_ref())
+            .is_some_and(|m| m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some())
+    };
+    if not_real(&verdict) && again.as_ref().is_none_or(|v| v.status != Status::Refuted || not_real(v)) {
+        return undecided(Reason::DiffersWhereNotReal { symbols }, verdict);
     }
     verdict
+}
+
+/// `\sum_{j=1}^q y_j = 1` for each letter the claim sums over an index with a size
+/// (`\sum_{j=1}^q y_j \log \hat y_j`), in the claim or in a definition it uses: the entries
+/// summing to 1, as an assumption to check again under, with the letter's name.
+fn sums_to_one(scope: &Scope, claim: &Claim) -> Vec<(String, crate::sema::Assumption)> {
+    fn walk(e: &Expr, out: &mut Vec<(String, String)>) {
+        if let ExprKind::BigOp {
+            op: crate::syntax::ast::BigOpKind::Sum,
+            lower: Some(lower),
+            upper: Some(upper),
+            body: Some(body),
+        } = &e.kind
+        {
+            if let ExprKind::Relation { chain } = &lower.kind {
+                let (index, start) = match (chain.first.as_ref(), chain.links.as_slice()) {
+                    (Some(index), [link]) if link.op == crate::syntax::ast::RelOp::Eq => (index, &link.rhs),
+                    _ => return e.children().for_each(|c| walk(c, out)),
+                };
+                let from_one = matches!(&start.kind, ExprKind::Number { value } if value == "1");
+                if let (Some(index), true) = (index.symbol_key(), from_one) {
+                    let mut members = Vec::new();
+                    entries_indexed_by(body, &index, &mut members);
+                    for member in members {
+                        let upper = crate::syntax::print::explicit_tex(upper, &|_| false);
+                        let tex = format!("\\sum_{{{index}=1}}^{{{upper}}} {member}_{{{index}}} = 1");
+                        if !out.iter().any(|(_, t)| *t == tex) {
+                            out.push((member, tex));
+                        }
+                    }
+                }
+            }
+        }
+        e.children().for_each(|c| walk(c, out));
+    }
+    fn entries_indexed_by(e: &Expr, index: &str, out: &mut Vec<String>) {
+        if let ExprKind::Subscript { base, index: i } = &e.kind {
+            if i.symbol_key().as_deref() == Some(index) {
+                if let Some(key) = base.symbol_key().filter(|k| !out.contains(k)) {
+                    out.push(key);
+                }
+            }
+        }
+        e.children().for_each(|c| entries_indexed_by(c, index, out));
+    }
+    let mut found = Vec::new();
+    walk(&claim.lhs, &mut found);
+    walk(&claim.rhs, &mut found);
+    // (`\partial_{o_j} l(\mathbf y, \hat{\mathbf y})`: the sum is in the definition of l.)
+    for definition in scope.defs.values().filter(|d| mentions(claim, &d.key)) {
+        walk(&definition.body, &mut found);
+    }
+    found
+        .into_iter()
+        .filter_map(|(letter, tex)| {
+            let statement = crate::syntax::parse_formula(&tex).ok()?;
+            let [crate::syntax::ast::Chain { first: Some(lhs), links, .. }] = statement.chains.as_slice() else {
+                return None;
+            };
+            let [link] = links.as_slice() else { return None };
+            let assumption = crate::sema::Assumption {
+                tex: tex.clone(),
+                lhs: lhs.clone(),
+                rhs: link.rhs.clone(),
+                origin: String::new(),
+            };
+            Some((letter, assumption))
+        })
+        .collect()
 }
 
 /// The claim checked again with each vector whose size was read off use (never declared) given

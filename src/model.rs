@@ -399,6 +399,12 @@ pub enum Reason {
     HoldsForPositive {
         symbols: Vec<String>,
     },
+    /// The sides differ only at points where one of them is not a real number (a log or an even
+    /// root of a negative value, where they may differ by a branch), at the points tried,
+    /// positive ones too: no real counterexample. The verdict's counterexample is such a point.
+    DiffersWhereNotReal {
+        symbols: Vec<String>,
+    },
 }
 
 fn yes() -> bool {
@@ -468,6 +474,10 @@ pub enum Reading {
     /// (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may
     /// give.
     FunctionProperty,
+    /// False for a general vector, true where the entries the claim sums sum to 1 (`\sum_j y_j
+    /// = 1`: a one-hot label, a probability vector), as softmax and cross-entropy steps use and
+    /// the words may say elsewhere.
+    SumsToOne,
     /// `t=t+1`, `\theta=\theta-\eta g`: an update step of an algorithm, written with `=` where
     /// `\leftarrow` is meant.
     Update,

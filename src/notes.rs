@@ -93,6 +93,10 @@ pub struct FormulaSite {
     /// The prose of the stretch before the formula (its paragraph, and the ones before it up to
     /// a heading), at most a few hundred characters: what a derivation says it substitutes.
     pub context: String,
+    /// The words between the previous formula of the section (or its heading) and this one, code
+    /// left out, whitespace collapsed, at most [`SINCE_PREVIOUS`] characters (the last ones):
+    /// where an example opens (`As another example, …`) or the text turns general again.
+    pub since_previous: String,
     /// The Markdown block (paragraph, list item, heading) the formula stands in, counted from 0:
     /// what a binding (`if $x=10$, …`) reaches.
     pub block: usize,
@@ -145,6 +149,9 @@ struct PendingMark {
 
 /// Longest trail kept, in characters.
 const TRAIL: usize = 60;
+
+/// Most characters of [`FormulaSite::since_previous`] kept.
+const SINCE_PREVIOUS: usize = 1200;
 
 /// The Markdown tables of `source`, read from its lines: a header row, a delimiter row
 /// (`|---|--:|`), then the rows up to the first line that is not one. Cells split at `|` outside
@@ -249,6 +256,9 @@ impl Document {
         let mut before_first = 0;
         let mut block_start: Option<usize> = None;
         let mut prose = Prose::default();
+        // The words since the previous formula, outside code.
+        let mut since_previous = String::new();
+        let mut in_code = false;
         // The formula whose trail is being read (the last one, until a sentence or block ends).
         let mut trailing: Option<usize> = None;
         let mut pending: Option<PendingMark> = None;
@@ -263,6 +273,22 @@ impl Document {
                 }
                 (Event::SoftBreak | Event::HardBreak, Some(i)) => self.formulas[i].trail.push(' '),
                 (Event::Start(_) | Event::End(_), _) => trailing = None,
+                _ => {}
+            }
+            match &event {
+                Event::Start(Tag::CodeBlock(_)) => in_code = true,
+                Event::End(TagEnd::CodeBlock) => in_code = false,
+                Event::Start(Tag::Heading { .. }) | Event::End(TagEnd::Heading(_)) => since_previous.clear(),
+                Event::Text(text) if !in_code => {
+                    since_previous.push_str(text);
+                    if since_previous.len() > 2 * SINCE_PREVIOUS {
+                        let cut = since_previous.char_indices().rev().nth(SINCE_PREVIOUS).map_or(0, |(i, _)| i);
+                        since_previous.drain(..cut);
+                    }
+                }
+                Event::SoftBreak | Event::HardBreak | Event::Start(Tag::Paragraph | Tag::Item) => {
+                    since_previous.push(' ')
+                }
                 _ => {}
             }
             match &event {
@@ -313,6 +339,8 @@ impl Document {
                     site.lead = prose.lead();
                     site.context = prose.text.split_whitespace().collect::<Vec<_>>().join(" ");
                     site.block = prose.block;
+                    site.since_previous = since_previous.split_whitespace().collect::<Vec<_>>().join(" ");
+                    since_previous.clear();
                     site.mark = pending.take().map(|p| p.mark);
                     prose.push("$");
                     self.formulas.push(site);
@@ -400,6 +428,7 @@ impl Document {
             col: pos.col,
             lead: String::new(),
             context: String::new(),
+            since_previous: String::new(),
             block: 0,
             trail: String::new(),
             mark: None,
@@ -674,5 +703,13 @@ mod tests {
         // The formulas in the cells are read as before, whole.
         let texs: Vec<&str> = d.formulas.iter().map(|f| f.tex.as_str()).collect();
         assert_eq!(texs, ["H=1", "H=0", "p(y|x)", "|x|"]);
+    }
+
+    #[test]
+    fn the_words_since_the_previous_formula_leave_code_out() {
+        let text = "# A\n\nFirst $x=1$.\n\n```\nfor example = 1\n```\n\nLet's look at our example where $X$ is\nhere, and $y$.\n\n# B\n\nSo $z$.\n";
+        let d = doc(text);
+        let since: Vec<&str> = d.formulas.iter().map(|f| f.since_previous.as_str()).collect();
+        assert_eq!(since, ["First", ". Let's look at our example where", "is here, and", "So"]);
     }
 }

@@ -365,6 +365,10 @@ struct SectionBuilder<'a> {
     given: Vec<Given>,
     /// The role a binding or an example definition gave the formula being added.
     formula_role: Option<crate::model::FormulaRole>,
+    /// How far the definitions of the formula being added reach.
+    reach: Reach,
+    /// A worked example is open (its words came before the formula being added).
+    in_example: bool,
     /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
     pinned: bool,
     /// Sequences defined by recursion, in this section and the ones before (newest last).
@@ -392,6 +396,20 @@ struct Given {
     until: Option<usize>,
     /// As written, for the verdict (`x=10`); empty for an example definition.
     tex: String,
+    /// Given by a worked example (a definition written inside it): it ends where the text opens
+    /// another example or turns general.
+    example: bool,
+}
+
+/// How far the definitions of the formula being added reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Reach {
+    /// The whole section (and the sections after it).
+    Section,
+    /// From here to the end of the worked example it stands in.
+    Example,
+    /// Its own paragraph (block): a definition offered in passing (`like $X = Y^2$`).
+    Paragraph(usize),
 }
 
 impl<'a> SectionBuilder<'a> {
@@ -422,6 +440,8 @@ impl<'a> SectionBuilder<'a> {
             spec_problems: Vec::new(),
             given: Vec::new(),
             formula_role: None,
+            reach: Reach::Section,
+            in_example: false,
             pinned: section_spec_present(spec, number),
             recurrences: Vec::new(),
             inferred: Vec::new(),
@@ -663,14 +683,29 @@ impl<'a> SectionBuilder<'a> {
         // the shadowing list (and the report) is the same on every run.
         let mut inherited = std::mem::take(&mut self.inherited);
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
+        // A definition inside a worked example, or in passing, shadows nothing for the section.
+        let section_wide: Vec<bool> = formulas
+            .iter()
+            .scan(false, |in_example, f| {
+                let (reach, after) = reach_after(&self.doc.formulas[f.index], *in_example, self.pinned);
+                *in_example = after;
+                Some(reach == Reach::Section)
+            })
+            .collect();
         for def in inherited {
             let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
-            let redefinition = formulas.iter().find_map(|f| {
+            let redefinition = formulas.iter().zip(&section_wide).find_map(|(f, wide)| {
                 let chain = f.statement.chains.iter().find(|c| {
                     matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
                         && c.first.as_ref().and_then(target_key).is_some_and(|k| k == def.key)
                 })?;
+                let in_example = !wide
+                    && self.function_target(chain.first.as_ref()?).is_none()
+                    && chain.links.first().is_some_and(|l| !has_matrix(&l.rhs));
+                if in_example {
+                    return None;
+                }
                 let site = &self.doc.formulas[f.index];
                 Some((site.line, site.col, chain.span))
             });
@@ -896,7 +931,9 @@ impl<'a> SectionBuilder<'a> {
         }
         let before = (self.claims.len(), self.definitions_made, self.skipped.len());
         self.formula_role = None;
+        self.reach = self.reach_of(site);
         self.add_chains(f);
+        self.reach = Reach::Section;
         let chains = &f.statement.chains;
         let role = if let Some(role) = self.formula_role.take().filter(|_| self.claims.len() == before.0) {
             role
@@ -912,6 +949,24 @@ impl<'a> SectionBuilder<'a> {
             FormulaRole::Mention
         };
         self.roles.push((site.id.clone(), role));
+    }
+
+    /// How far the definitions of `site` reach, from the words before it: a worked example opens
+    /// (`For example`, `Returning to our example`, `例如`) and lasts until the next one or until
+    /// the text turns general (`in general`, `for any`), and takes the values its sentences gave
+    /// (inline formulas; a display defines for the section) with it; a formula offered in passing
+    /// (`like $X = Y^2$`) defines for its paragraph only. Where a spec entry pins the section, or
+    /// the author marks the formula, every definition is the section's.
+    fn reach_of(&mut self, site: &crate::notes::FormulaSite) -> Reach {
+        let (reach, in_example) = reach_after(site, self.in_example, self.pinned);
+        if in_example != self.in_example || roles::opens_example(&site.since_previous) {
+            let block = site.block;
+            for given in self.given.iter_mut().filter(|g| g.example && g.until.is_none()) {
+                given.until = Some(block.saturating_sub(1));
+            }
+            self.in_example = in_example;
+        }
+        reach
     }
 
     /// The claims and definitions of one formula's chains.
@@ -1582,7 +1637,7 @@ impl<'a> SectionBuilder<'a> {
             if new && at == 1 && !prose.conditional() && !matches!(target.kind, ExprKind::Power { .. }) {
                 self.record(definition);
             } else if !matches!(target.kind, ExprKind::Power { .. }) {
-                self.given.push(Given { definition, until: Some(prose.block + 1), tex: written });
+                self.given.push(Given { definition, until: Some(prose.block + 1), tex: written, example: false });
             }
         }
         Some(at)
@@ -1614,7 +1669,7 @@ impl<'a> SectionBuilder<'a> {
             print::explicit_tex(body, &|_| false)
         );
         let definition = notes_definition(key, params, body, origin, function, true);
-        self.given.push(Given { definition, until: Some(prose.block + 1), tex });
+        self.given.push(Given { definition, until: Some(prose.block + 1), tex, example: false });
         true
     }
 
@@ -1633,7 +1688,7 @@ impl<'a> SectionBuilder<'a> {
         let tex = format!("{}={value}", print::explicit_tex(target, &|_| false));
         let origin = format!("{}:{}:{}", self.doc.path, site.line, site.col);
         let definition = notes_definition(key, Vec::new(), &body, &origin, false, true);
-        self.given.push(Given { definition, until: Some(site.block + 1), tex });
+        self.given.push(Given { definition, until: Some(site.block + 1), tex, example: false });
         true
     }
 
@@ -1641,7 +1696,7 @@ impl<'a> SectionBuilder<'a> {
     fn bound_at(&self, key: &str, block: usize) -> bool {
         self.given.iter().any(|g| {
             g.definition.key == key
-                && g.until.is_some_and(|until| block <= until)
+                && (g.until.is_some_and(|until| block <= until) || (g.example && g.until.is_none()))
                 && roles::is_constant(&g.definition.body, &|_| false)
         })
     }
@@ -1665,7 +1720,8 @@ impl<'a> SectionBuilder<'a> {
                 (key, params, false)
             }
         };
-        let earlier_at = self.defs.iter().find(|d| d.key == key).map(Definition::written_at)?;
+        let example_given = self.given.iter().filter(|g| g.example && g.until.is_none()).map(|g| &g.definition);
+        let earlier_at = self.defs.iter().chain(example_given).find(|d| d.key == key).map(Definition::written_at)?;
         // `\mu_X = 2\mu` after `X \sim \mathcal N(\mu, \sigma^2)`: the distribution settles
         // what the letter means; it is a claim about it.
         let by_distribution = self.distributions.iter().any(|(keys, _)| keys.contains(&key));
@@ -1677,7 +1733,7 @@ impl<'a> SectionBuilder<'a> {
         if roles::is_literal(body) || (prose.cue == roles::Cue::Define && !self.pinned) {
             let definition = notes_definition(key, params, body, origin, function, false);
             self.given.retain(|g| g.definition.key != definition.key);
-            self.given.push(Given { definition, until: None, tex: String::new() });
+            self.given.push(Given { definition, until: None, tex: String::new(), example: false });
             return Some(Ok(()));
         }
         if self.pinned {
@@ -1833,6 +1889,11 @@ impl<'a> SectionBuilder<'a> {
         })
     }
 
+    /// Does the worked example open here give `key` a meaning?
+    fn example_gives(&self, key: &str) -> bool {
+        self.given.iter().any(|g| g.example && g.until.is_none() && g.definition.key == key)
+    }
+
     /// Records `target = body` as a definition if the target is a new symbol of this section
     /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
@@ -1858,7 +1919,9 @@ impl<'a> SectionBuilder<'a> {
         }
         if let Some((key, params)) = self.function_target(target) {
             let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
-            let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && declared.is_none());
+            let taken = self.defs.iter().any(|d| d.key == key)
+                || self.example_gives(&key)
+                || (self.known.contains(&key) && declared.is_none());
             // `p(x)=0`, `\textrm{Var}(X)=0`: a constant that uses no argument is an equation (a
             // root, a case), not the definition of a constant function.
             let constant = from_notes && roles::is_constant(body, &|_| false);
@@ -1874,7 +1937,9 @@ impl<'a> SectionBuilder<'a> {
         let Some((key, params)) = self.definable(target) else { return false };
         // A family `R_i = …` may share its letter with a declared function `R(θ)`.
         let shares_function = !params.is_empty() && self.declared_functions.iter().any(|(k, _)| *k == key);
-        let taken = self.defs.iter().any(|d| d.key == key) || (self.known.contains(&key) && !shares_function);
+        let taken = self.defs.iter().any(|d| d.key == key)
+            || self.example_gives(&key)
+            || (self.known.contains(&key) && !shares_function);
         let own_entries = own_entries_shape(target, body).is_some();
         if taken || own_entries || (!shares_function && mentions_key(body, &key)) {
             return false;
@@ -1918,6 +1983,25 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         self.definitions_made += 1;
+        // A definition inside a worked example, or offered in passing, holds from here to the
+        // example's (or the paragraph's) end: the claims before it and after it do not see it.
+        let until = match self.reach {
+            Reach::Section => None,
+            Reach::Example => Some(None),
+            Reach::Paragraph(block) => Some(Some(block)),
+        };
+        let scoped = definition.from_notes && !definition.inherited && example_scoped(&definition);
+        if let Some(until) = until.filter(|_| scoped) {
+            let target = if definition.function {
+                format!("{}({})", definition.key, definition.params.join(", "))
+            } else {
+                definition.key.clone()
+            };
+            let tex = format!("{target}={}", print::explicit_tex(&definition.body, &|_| false));
+            self.given.retain(|g| g.definition.key != definition.key);
+            self.given.push(Given { definition, until, tex, example: true });
+            return;
+        }
         self.known.push(definition.key.clone());
         self.defs.push(definition);
     }
@@ -2046,6 +2130,37 @@ impl<'a> SectionBuilder<'a> {
 }
 
 /// What the words around a formula of the notes say, for [`SectionBuilder::chain_claims`].
+/// Does a definition written inside a worked example hold for the example only? A letter given
+/// a value does; a function (`f(x) = x^2` for the rest of the section's steps) or a matrix given
+/// by its entries stays the section's, as a definition outside an example would.
+fn example_scoped(definition: &Definition) -> bool {
+    !definition.function && !has_matrix(&definition.body)
+}
+
+/// Does `e` write a matrix (`\begin{bmatrix} … \end{bmatrix}`) anywhere?
+fn has_matrix(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Matrix { .. }) || e.children().any(has_matrix)
+}
+
+/// How far the definitions of `site` reach, and whether a worked example is open after it,
+/// given whether one was open before it. See [`SectionBuilder::reach_of`].
+fn reach_after(site: &crate::notes::FormulaSite, in_example: bool, pinned: bool) -> (Reach, bool) {
+    let opens = roles::opens_example(&site.since_previous);
+    let in_example = opens || (in_example && !roles::turns_general(&site.since_previous));
+    let reach = if pinned || site.mark.is_some() {
+        Reach::Section
+    } else if roles::in_passing(&site.lead) {
+        Reach::Paragraph(site.block)
+    } else if in_example && !site.display {
+        // (A display stands apart from the example's sentences: `Putting these two pieces
+        // together gives us the softmax function:` then the definition, for the section.)
+        Reach::Example
+    } else {
+        Reach::Section
+    };
+    (reach, in_example)
+}
+
 struct Prose<'a> {
     lead: &'a str,
     /// Letters the words call numbers earlier in the paragraph.

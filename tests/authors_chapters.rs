@@ -21,7 +21,8 @@ fn check(args: &[&str]) -> (Option<i32>, Value) {
 }
 
 /// A one-hot label: the cross-entropy chain verifies with the spec's assumption, and the link
-/// that needs it is refuted without; every verdict names the assumption it used.
+/// that needs it is undecided without, naming the reading; every verdict names the assumption
+/// it used.
 #[test]
 fn an_assumption_decides_the_links_that_need_it() {
     let notes = "tests/chapters/softmax.en.md";
@@ -35,13 +36,17 @@ fn an_assumption_decides_the_links_that_need_it() {
     assert_eq!(link["assuming"][0], "\\sum_{j=1}^K y_j = 1", "{link}");
     assert_eq!(got["4.2#6"], "refuted", "a wrong gradient stays wrong under the assumption");
 
+    // Without the spec, a link that holds only where Σ y_j = 1 is not refuted: it is undecided,
+    // naming that reading (the words may say the label is one-hot); a slip still is refuted.
     let (_, without) = check(&[notes]);
     let got = verdicts(&without);
     assert_eq!(got["4.2#4.1"], "verified", "this link holds for any label");
-    assert_eq!(got["4.2#4.2"], "refuted", "this one needs Σ y_j = 1: {without}");
-    assert_eq!(got["4.2#5"], "refuted", "so does the gradient p − y");
+    assert_eq!(got["4.2#4.2"], "undecided", "this one needs Σ y_j = 1: {without}");
+    assert_eq!(got["4.2#5"], "undecided", "so does the gradient p − y");
+    assert_eq!(got["4.2#6"], "refuted", "a wrong gradient is wrong for a one-hot label too");
     let link = all_claims(&without).into_iter().find(|c| c["id"] == "4.2#4.2").unwrap().clone();
     assert!(link.get("assuming").is_none(), "{link}");
+    assert_eq!(link["reason"]["reading"], "sums_to_one", "{link}");
 }
 
 /// An assumption that no variable can be solved from leaves the claims undecided, naming it.

@@ -20,6 +20,7 @@ pub enum Why {
     Condition,
     MeaningOpen,
     PositiveOnly,
+    NotReal,
     ApproxWithoutDecimals,
     Shapes,
     Budget,
@@ -88,6 +89,7 @@ fn classify(claim: &ClaimEntry) -> (Why, Option<String>) {
         Reason::OtherReading { reading: Reading::Condition | Reading::Consequence, .. } => (Why::Condition, None),
         Reason::OtherReading { symbol, .. } => (Why::MeaningOpen, symbol.clone()),
         Reason::HoldsForPositive { .. } => (Why::PositiveOnly, None),
+        Reason::DiffersWhereNotReal { .. } => (Why::NotReal, None),
         Reason::ApproxWithoutDecimals => (Why::ApproxWithoutDecimals, None),
         Reason::ShapeMismatch { .. } | Reason::NotScalar { .. } | Reason::TransposedLayout { .. } => {
             (Why::Shapes, None)

@@ -495,6 +495,10 @@ pub fn why_label(why: super::undecided::Why, lang: Lang) -> &'static str {
             ("a letter's meaning left open (mark it a claim to pin it)", "字母含义未定（标记为断言可确定）")
         }
         Why::PositiveOnly => ("holds for positive values only (state the domain)", "仅对正值成立（请写明定义域）"),
+        Why::NotReal => (
+            "differs only where a side is not a real number (state the domain)",
+            "仅在某一侧不是实数处不同（请写明定义域）",
+        ),
         Why::ApproxWithoutDecimals => ("\\approx without a printed decimal", "\\approx 两边都没有小数"),
         Why::Shapes => ("shapes that do not fit", "形状不匹配"),
         Why::Budget => ("too large to decide in the budget", "超出计算预算"),
@@ -671,6 +675,7 @@ fn english(reason: &Reason) -> String {
                 Reading::SelfReferent => format!("`{symbol}` on the left is used again on the right, and no words assert the equation: an assignment (`{symbol} \\leftarrow …`), an equation in `{symbol}` or a new meaning of it, not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::RecurrenceNotRead => format!("`{symbol}` is defined by recursion in a way derivcheck cannot unroll here (a step written other than as a lag `{symbol}_{{t-k}}`, or an operation not taken entry by entry): read as a free letter the claim fails, which says nothing (write the recurrence with lags, or mark it a claim)"),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
+                Reading::SumsToOne => format!("false for a general `{symbol}`, true where its entries sum to 1 (a one-hot label or a probability vector, which the words may say elsewhere): state it, or mark it a claim"),
                 Reading::FunctionProperty => format!("false for a function `{symbol}` in general: the notes never say which function `{symbol}` is, and no rule of calculus makes this hold, so it is a property of the function meant (define `{symbol}`, or mark it a claim)"),
             }
         }
@@ -678,6 +683,10 @@ fn english(reason: &Reason) -> String {
             "holds where {} {} positive, false at the counterexample (a negative or zero value): state the domain, or run with --strict to fail on it",
             symbols.join(", "),
             if symbols.len() == 1 { "is" } else { "are" }
+        ),
+        Reason::DiffersWhereNotReal { symbols } => format!(
+            "the sides differ only where one of them is not a real number (a log or root of a negative value, at the counterexample's {}), never where both are real at the points tried: state the domain",
+            symbols.join(", ")
         ),
     }
 }
@@ -807,11 +816,16 @@ fn chinese(reason: &Reason) -> String {
                 Reading::SelfReferent => format!("左边的 `{symbol}` 在右边再次出现，且前文没有断言此式：这是赋值（`{symbol} \\leftarrow …`）、关于 `{symbol}` 的方程或它的新含义，不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::RecurrenceNotRead => format!("`{symbol}` 由递推定义，但 derivcheck 在此无法展开（步标不是写成滞后项 `{symbol}_{{t-k}}`，或运算不是逐元素的）：把它当作自由字母时断言不成立，这说明不了什么（用滞后项写递推式，或标记为断言）"),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
+                Reading::SumsToOne => format!("对一般的 `{symbol}` 不成立，在其各分量之和为 1 时成立（独热标签或概率向量，文中别处可能已说明）：请写明，或标记为断言"),
                 Reading::FunctionProperty => format!("对一般的函数 `{symbol}` 不成立：笔记没有说明 `{symbol}` 是哪个函数，也没有微积分法则使其成立，这是所指函数的性质（定义 `{symbol}`，或标记为断言）"),
             }
         }
         Reason::HoldsForPositive { symbols } => format!(
             "当 {} 为正时成立，在反例处（负值或零）不成立：请写明定义域，或用 --strict 使其判为失败",
+            symbols.join("、")
+        ),
+        Reason::DiffersWhereNotReal { symbols } => format!(
+            "两侧仅在某一侧不是实数处不同（负数的对数或根，反例处的 {}），在所试的两侧皆为实数之处都相同：请写明定义域",
             symbols.join("、")
         ),
     }

@@ -259,8 +259,6 @@ pub fn is_conditional(lead: &str) -> bool {
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
 }
 
-/// Do the words right before a formula end in "if and only if" (`iff`, `当且仅当`)? What follows
-/// is a condition, never a value given to a letter.
 /// `…; otherwise $h(x) = 1$`, `否则 $h(x)=1$`: the words open another case of a function
 /// defined by cases in the prose.
 pub fn opens_another_case(lead: &str) -> bool {
@@ -271,9 +269,50 @@ pub fn opens_another_case(lead: &str) -> bool {
         .any(|w| words.ends_with(w))
 }
 
+/// Do the words right before a formula end in "if and only if" (`iff`, `当且仅当`)? What follows
+/// is a condition, never a value given to a letter.
 pub fn is_if_and_only_if(lead: &str) -> bool {
     let words = lead.rsplit('$').next().unwrap_or_default().trim_end().to_lowercase();
     words.ends_with("if and only if") || words.ends_with("iff") || words.ends_with("当且仅当")
+}
+
+/// Do the words since the previous formula open a worked example (`For example,`, `As another
+/// example`, `Returning to our explicit example`, `In this example`, `例如`, `以…为例`)? The
+/// letters an example gives values hold from there until the text opens another example or
+/// turns general, not for the whole section. Data points called `examples` (plural) open none.
+pub fn opens_example(words: &str) -> bool {
+    static OPENS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(for (example|instance)|as an? (example|illustration)|(another|our|this|that|these|explicit|concrete|simple|toy|worked|running|quick|following|previous|above|discrete|continuous) example\b|example (above|below|where|in which)\b|e\.\s?g\.)|例如|比如|举例|举个例子|这个例子|此例|该例|为例|例子中",
+        )
+        .expect("valid regex")
+    });
+    OPENS.is_match(words)
+}
+
+/// Do the words since the previous formula turn the text general again (`in general`, `For any
+/// random variable`, `for all`, `一般地`, `对任意`)? An example's values end there.
+pub fn turns_general(words: &str) -> bool {
+    static GENERAL: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(in general|generally|for (any|all|every)|arbitrary)\b|一般地|一般来说|通常|任意|任何|所有的",
+        )
+        .expect("valid regex")
+    });
+    GENERAL.is_match(words)
+}
+
+/// Do the words right before a formula offer it in passing, as one instance (`relationships
+/// like $X = Y^2$`, `such as $f(x) = x^2$`, `e.g. $…$`, `像 $…$`, `诸如 $…$`)? A definition
+/// written so holds for its own paragraph only.
+pub fn in_passing(lead: &str) -> bool {
+    let words = lead.rsplit('$').next().unwrap_or_default();
+    let words = words.trim_end().trim_end_matches([',', '，', ':', '：']).trim_end().to_lowercase();
+    let last_word = |w: &str| {
+        words.ends_with(w) && words[..words.len() - w.len()].chars().last().is_none_or(|c| !c.is_alphanumeric())
+    };
+    ["like", "such as", "e.g.", "e.g", "for example", "for instance"].iter().any(|w| last_word(w))
+        || ["像", "诸如", "例如", "比如", "譬如"].iter().any(|w| words.ends_with(w))
 }
 
 /// What the words before a claim say of its random variables' independence: `if $X$ and $Y$
@@ -716,6 +755,34 @@ mod tests {
         assert_eq!(words_in_formula(r", \textrm{ where } "), "where");
         assert_eq!(words_in_formula(r"\quad\text{and hence}\quad"), "and hence");
         assert_eq!(words_in_formula(r", \quad "), "");
+    }
+
+    #[test]
+    fn worked_examples_open_and_end_in_words() {
+        for words in [
+            "For example, take",
+            "Let's look at our example where",
+            "As another example, consider",
+            "Returning to our explicit discrete example above, we can see that",
+            "例如，当梯度",
+            "以线性回归为例",
+        ] {
+            assert!(opens_example(words), "{words}");
+        }
+        // Data points are `examples` too: the plural opens none.
+        for words in ["Given a dataset of n examples", "a minibatch of training examples", "例外"] {
+            assert!(!opens_example(words), "{words}");
+        }
+        for words in ["In general,", "For any random variables", "for all", "一般地，", "对任意"] {
+            assert!(turns_general(words), "{words}");
+        }
+        assert!(!turns_general("In this case"));
+        for lead in ["More complex relationships like", "functions such as", "e.g.", "比如"] {
+            assert!(in_passing(lead), "{lead}");
+        }
+        for lead in ["it looks likely", "In this case", "unlike"] {
+            assert!(!in_passing(lead), "{lead}");
+        }
     }
 
     #[test]
