@@ -1028,6 +1028,10 @@ fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
     if series(&claim.lhs).is_some() || series(&claim.rhs).is_some() {
         return None;
     }
+    // (The same, written with `\approx` where the words call the letter small.)
+    if claim.approx && claim.reading.small.is_some() {
+        return None;
+    }
     // Applied in the claim, or in a definition it uses (`I(X,Y)=H(X)-H(X\mid Y)`).
     applied(&claim.lhs, scope).or_else(|| applied(&claim.rhs, scope)).or_else(|| {
         let reached = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
@@ -1179,7 +1183,8 @@ pub fn check_claim(
     shared: Option<&SharedPoints>,
 ) -> Verdict {
     if claim.approx && printed_tolerance(&claim.lhs).or_else(|| printed_tolerance(&claim.rhs)).is_none() {
-        return Verdict::undecided(Reason::ApproxWithoutDecimals, String::new());
+        return first_order_verdict(scope, claim)
+            .unwrap_or_else(|| Verdict::undecided(Reason::ApproxWithoutDecimals, String::new()));
     }
     if let Some(verdict) = worked_out_verdict(scope, claim) {
         return verdict;
@@ -1570,6 +1575,46 @@ fn worked_out_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
 /// written ones, exactly. `None` where no side is one, where both are, or where the written
 /// coefficients use a letter the other side does not reach (`f(x) = a_0 + a_1x + \cdots`
 /// names the coefficients; it does not claim them).
+/// `u(x+\epsilon) \approx u(x) + \epsilon \frac{du}{dx}(x)` where the words call ε small: the
+/// approximate side (a sum of powers of ε, times factors free of it) is the other side's power
+/// series through the highest power of ε it writes, as `+ \mathcal O(\epsilon^2)` would say; the
+/// verdict assumes `\epsilon \to 0`. `None` where no letter is called small, or neither side is
+/// such a sum.
+fn first_order_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    use crate::syntax::ast::{Span, Symbol};
+    fn find<'e>(e: &'e Expr, key: &str) -> Option<&'e Expr> {
+        if matches!(e.kind, ExprKind::Symbol(_)) && e.symbol_key().as_deref() == Some(key) {
+            return Some(e);
+        }
+        e.children().find_map(|c| find(c, key))
+    }
+    let small = claim.reading.small.as_deref()?;
+    let letter = find(&claim.lhs, small).or_else(|| find(&claim.rhs, small))?;
+    let with_order = |side: &Expr, order: usize| {
+        let span = Span::new(side.span.end, side.span.end);
+        let number = Expr::new(ExprKind::Number { value: (order + 1).to_string() }, span);
+        let power = Expr::new(ExprKind::Power { base: Box::new(letter.clone()), exponent: Box::new(number) }, span);
+        let big_o = Expr::new(ExprKind::Symbol(Symbol::plain("O")), span);
+        let term = Expr::new(ExprKind::Call { func: Box::new(big_o), args: vec![power], postfixed: false }, span);
+        let whole = Span::new(side.span.start, side.span.end);
+        Expr::new(ExprKind::Binary { op: BinOp::Add, lhs: Box::new(side.clone()), rhs: Box::new(term) }, whole)
+    };
+    // The approximate side and the order it is written to: the lowest order at which it reads
+    // as a cut-off series (the right side first).
+    let (lhs, rhs) = (0..=MAX_SERIES_ORDER as usize).find_map(|order| {
+        let right = with_order(&claim.rhs, order);
+        if crate::syntax::pattern::truncated_series(&right).is_some() {
+            return Some((claim.lhs.clone(), right));
+        }
+        let left = with_order(&claim.lhs, order);
+        crate::syntax::pattern::truncated_series(&left).is_some().then(|| (left, claim.rhs.clone()))
+    })?;
+    let series = Claim { lhs, rhs, approx: false, ..claim.clone() };
+    let mut verdict = series_verdict(scope, &series)?;
+    verdict.assuming.push(format!("{} \\to 0", crate::syntax::print::explicit_tex(letter, &|_| false)));
+    Some(verdict)
+}
+
 fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::syntax::pattern::truncated_series;
     let (series, other) = match (truncated_series(&claim.lhs), truncated_series(&claim.rhs)) {

@@ -404,7 +404,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"a\approx 0.731",
-        meaning: "a claim that a side equals a printed decimal to its printed precision; without a printed decimal, undecided",
+        meaning: "a claim that a side equals a printed decimal to its printed precision. Without a printed decimal, where the words call a letter small (`for a small $\\epsilon$`, `a tiny $h$`, `$h$ is small`, `很小的`, `as $\\epsilon \\rightarrow 0$`, in the paragraph or the two before): the side written as a sum of powers of that letter (times factors free of it) is the other side's power series through the highest power written, as a `+\\mathcal O(\\epsilon^{k+1})` after it would say, the verdict assuming ε → 0; otherwise undecided",
         example: r"\frac13\approx0.333",
     },
     Notation {

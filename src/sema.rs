@@ -146,6 +146,10 @@ pub struct ClaimReading {
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
     pub unrolled: Option<crate::model::Unrolled>,
+    /// A letter the words around it call small (`for a small $\epsilon$`, `as $\epsilon
+    /// \rightarrow 0$`, `对于很小的$h$`): a `\approx` in it holds to the order of that letter
+    /// written on its approximate side.
+    pub small: Option<String>,
 }
 
 /// A claim's sides before sema rewrote them, and what rewrote them.
@@ -369,6 +373,8 @@ struct SectionBuilder<'a> {
     reach: Reach,
     /// A worked example is open (its words came before the formula being added).
     in_example: bool,
+    /// The letter the words call small around the formula being added.
+    small: Option<String>,
     /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
     pinned: bool,
     /// Sequences defined by recursion, in this section and the ones before (newest last).
@@ -442,6 +448,7 @@ impl<'a> SectionBuilder<'a> {
             formula_role: None,
             reach: Reach::Section,
             in_example: false,
+            small: None,
             pinned: section_spec_present(spec, number),
             recurrences: Vec::new(),
             inferred: Vec::new(),
@@ -932,8 +939,10 @@ impl<'a> SectionBuilder<'a> {
         let before = (self.claims.len(), self.definitions_made, self.skipped.len());
         self.formula_role = None;
         self.reach = self.reach_of(site);
+        self.small = self.small_letter(f.index);
         self.add_chains(f);
         self.reach = Reach::Section;
+        self.small = None;
         let chains = &f.statement.chains;
         let role = if let Some(role) = self.formula_role.take().filter(|_| self.claims.len() == before.0) {
             role
@@ -967,6 +976,28 @@ impl<'a> SectionBuilder<'a> {
             self.in_example = in_example;
         }
         reach
+    }
+
+    /// The letter the words call small around the formula at `index`, in its paragraph or the
+    /// two before it in the section: a lone letter written after `small`, `tiny`, `很小的` (or
+    /// before `is small`, `很小`), or a formula `\epsilon \rightarrow 0`, the nearest first.
+    fn small_letter(&self, index: usize) -> Option<String> {
+        let here = &self.doc.formulas[index];
+        let letter_of = |tex: &str| {
+            let statement = crate::syntax::parse_formula(tex).ok()?;
+            let [chain] = statement.chains.as_slice() else { return None };
+            let first = chain.first.as_ref()?;
+            matches!(first.kind, ExprKind::Symbol(_)).then(|| first.symbol_key()).flatten()
+        };
+        (0..=index)
+            .rev()
+            .map(|i| &self.doc.formulas[i])
+            .take_while(|site| site.section == here.section && site.block + 2 >= here.block)
+            .find_map(|site| {
+                let tends = roles::tends_to_zero(&site.tex).and_then(letter_of);
+                let named = (roles::calls_small(&site.lead, &site.trail)).then(|| letter_of(&site.tex)).flatten();
+                tends.or(named)
+            })
     }
 
     /// The claims and definitions of one formula's chains.
@@ -1341,6 +1372,9 @@ impl<'a> SectionBuilder<'a> {
                 let mut reading = self.reading_in(block);
                 reading.marked = marked;
                 reading.rewrites = k > 0;
+                if link.op == RelOp::Approx {
+                    reading.small = self.small.clone();
+                }
                 for (keys, tex) in &self.distributions {
                     if keys.iter().any(|key| mentions_key(prev, key) || mentions_key(&link.rhs, key)) {
                         reading.given.push(tex.clone());

@@ -287,7 +287,21 @@ pub fn opens_example(words: &str) -> bool {
         )
         .expect("valid regex")
     });
-    OPENS.is_match(words)
+    // At the start of its sentence (`For example, take …`, `Let's look at our example where`,
+    // `例如，当…`), not an aside in the middle of one (`…参数，例如可根据式(3.7)解得`).
+    static SENTENCE_END: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"[.!?:;](\s|$)|[。！？；：]").expect("valid regex"));
+    OPENS.find_iter(words).any(|m| {
+        let before = &words[..m.start()];
+        let sentence = SENTENCE_END.find_iter(before).last().map_or(before, |end| &before[end.end()..]);
+        if m.as_str().is_ascii() {
+            sentence.split_whitespace().count() <= 5
+        } else if m.as_str() == "为例" {
+            sentence.trim_start().starts_with(['以', '拿', '就'])
+        } else {
+            sentence.trim().chars().count() <= 4
+        }
+    })
 }
 
 /// Do the words since the previous formula turn the text general again (`in general`, `For any
@@ -313,6 +327,31 @@ pub fn in_passing(lead: &str) -> bool {
     };
     ["like", "such as", "e.g.", "e.g", "for example", "for instance"].iter().any(|w| last_word(w))
         || ["像", "诸如", "例如", "比如", "譬如"].iter().any(|w| words.ends_with(w))
+}
+
+/// Do the words around a formula call what it writes small (`for a small $\epsilon$`, `a tiny
+/// $h$`, `$\epsilon$ is small`, `对于很小的$h$`, `$h$足够小`)?
+pub fn calls_small(lead: &str, trail: &str) -> bool {
+    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(\b(small|tiny|infinitesimal|infinitesimally small)|(很|足够|非常|极|较)小的?|微小的?)\s*$",
+        )
+        .expect("valid regex")
+    });
+    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(is|be|are|being)\s+((very|sufficiently|infinitesimally)\s+)?(small|tiny)\b|^\s*(很|足够|非常|极)小")
+            .expect("valid regex")
+    });
+    let lead = lead.rsplit('$').next().unwrap_or_default();
+    BEFORE.is_match(lead.trim_end()) || AFTER.is_match(trail)
+}
+
+/// `\epsilon \rightarrow 0`, `h \to 0`: the TeX of the letter that tends to zero.
+pub fn tends_to_zero(tex: &str) -> Option<&str> {
+    static TENDS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^\s*(\\?[A-Za-z]+)\s*\\(to|rightarrow)\s*0\s*[.,]?\s*$").expect("valid regex")
+    });
+    TENDS.captures(tex).and_then(|c| c.get(1)).map(|m| m.as_str())
 }
 
 /// What the words before a claim say of its random variables' independence: `if $X$ and $Y$
@@ -769,8 +808,15 @@ mod tests {
         ] {
             assert!(opens_example(words), "{words}");
         }
-        // Data points are `examples` too: the plural opens none.
-        for words in ["Given a dataset of n examples", "a minibatch of training examples", "例外"] {
+        // Data points are `examples` too: the plural opens none; nor does an aside in the middle
+        // of a sentence.
+        for words in [
+            "Given a dataset of n examples",
+            "a minibatch of training examples",
+            "例外",
+            "闭式解是指可以通过具体的表达式解出待解参数，例如可根据式(3.7)直接解得",
+            "This function is convex, as we can see in the following plot for example where",
+        ] {
             assert!(!opens_example(words), "{words}");
         }
         for words in ["In general,", "For any random variables", "for all", "一般地，", "对任意"] {
@@ -783,6 +829,21 @@ mod tests {
         for lead in ["it looks likely", "In this case", "unlike"] {
             assert!(!in_passing(lead), "{lead}");
         }
+    }
+
+    #[test]
+    fn letters_the_words_call_small() {
+        assert!(calls_small("For a small", ""));
+        assert!(calls_small("$ is differentiable; for a small", ""));
+        assert!(!calls_small("For a small $ and", ""));
+        assert!(calls_small("对于很小的", ""));
+        assert!(calls_small("we know that", " is small, so"));
+        assert!(calls_small("当", "足够小时"));
+        assert!(!calls_small("a smaller", ""));
+        assert!(!calls_small("for a large", " is large"));
+        assert_eq!(tends_to_zero(r"\epsilon \rightarrow 0"), Some(r"\epsilon"));
+        assert_eq!(tends_to_zero(r"h\to 0"), Some("h"));
+        assert_eq!(tends_to_zero(r"n \to \infty"), None);
     }
 
     #[test]
