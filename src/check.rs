@@ -1569,12 +1569,6 @@ fn worked_out_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     Some(Verdict::refuted(Method::Numeric, sizes, reason, counterexample))
 }
 
-/// A side written as a power series cut off by an ellipsis (`e^x = 1 + x + \frac{x^2}{2} +
-/// \cdots`, `f(x+\epsilon) = f(x) + \epsilon f'(x) + \cdots`): the other side's Taylor
-/// coefficients in the series' letter about 0, through the highest power written, against the
-/// written ones, exactly. `None` where no side is one, where both are, or where the written
-/// coefficients use a letter the other side does not reach (`f(x) = a_0 + a_1x + \cdots`
-/// names the coefficients; it does not claim them).
 /// `u(x+\epsilon) \approx u(x) + \epsilon \frac{du}{dx}(x)` where the words call ε small: the
 /// approximate side (a sum of powers of ε, times factors free of it) is the other side's power
 /// series through the highest power of ε it writes, as `+ \mathcal O(\epsilon^2)` would say; the
@@ -1615,6 +1609,12 @@ fn first_order_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     Some(verdict)
 }
 
+/// A side written as a power series cut off by an ellipsis (`e^x = 1 + x + \frac{x^2}{2} +
+/// \cdots`, `f(x+\epsilon) = f(x) + \epsilon f'(x) + \cdots`): the other side's Taylor
+/// coefficients in the series' letter about 0, through the highest power written, against the
+/// written ones, exactly. `None` where no side is one, where both are, or where the written
+/// coefficients use a letter the other side does not reach (`f(x) = a_0 + a_1x + \cdots`
+/// names the coefficients; it does not claim them).
 fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::syntax::pattern::truncated_series;
     let (series, other) = match (truncated_series(&claim.lhs), truncated_series(&claim.rhs)) {

@@ -371,8 +371,6 @@ struct SectionBuilder<'a> {
     formula_role: Option<crate::model::FormulaRole>,
     /// How far the definitions of the formula being added reach.
     reach: Reach,
-    /// A worked example is open (its words came before the formula being added).
-    in_example: bool,
     /// The letter the words call small around the formula being added.
     small: Option<String>,
     /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
@@ -407,6 +405,13 @@ struct Given {
     example: bool,
 }
 
+impl Given {
+    /// Given by the worked example open here (not yet ended by another or by general words).
+    fn open_example(&self) -> bool {
+        self.example && self.until.is_none()
+    }
+}
+
 /// How far the definitions of the formula being added reach.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Reach {
@@ -416,6 +421,14 @@ enum Reach {
     Example,
     /// Its own paragraph (block): a definition offered in passing (`like $X = Y^2$`).
     Paragraph(usize),
+}
+
+/// What the words before a formula do to worked examples: how far its definitions reach, and
+/// whether the example open before it ends there. See [`SectionBuilder::example_steps`].
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    reach: Reach,
+    ends_example: bool,
 }
 
 impl<'a> SectionBuilder<'a> {
@@ -447,7 +460,6 @@ impl<'a> SectionBuilder<'a> {
             given: Vec::new(),
             formula_role: None,
             reach: Reach::Section,
-            in_example: false,
             small: None,
             pinned: section_spec_present(spec, number),
             recurrences: Vec::new(),
@@ -690,27 +702,19 @@ impl<'a> SectionBuilder<'a> {
         // the shadowing list (and the report) is the same on every run.
         let mut inherited = std::mem::take(&mut self.inherited);
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
-        // A definition inside a worked example, or in passing, shadows nothing for the section.
-        let section_wide: Vec<bool> = formulas
-            .iter()
-            .scan(false, |in_example, f| {
-                let (reach, after) = reach_after(&self.doc.formulas[f.index], *in_example, self.pinned);
-                *in_example = after;
-                Some(reach == Reach::Section)
-            })
-            .collect();
+        let steps = self.example_steps(formulas);
         for def in inherited {
             let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
-            let redefinition = formulas.iter().zip(&section_wide).find_map(|(f, wide)| {
+            let redefinition = formulas.iter().zip(&steps).find_map(|(f, step)| {
                 let chain = f.statement.chains.iter().find(|c| {
                     matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
                         && c.first.as_ref().and_then(target_key).is_some_and(|k| k == def.key)
                 })?;
-                let in_example = !wide
-                    && self.function_target(chain.first.as_ref()?).is_none()
-                    && chain.links.first().is_some_and(|l| !has_matrix(&l.rhs));
-                if in_example {
+                // A definition inside a worked example, or in passing, shadows nothing for the
+                // section.
+                let function = self.function_target(chain.first.as_ref()?).is_some();
+                if step.reach != Reach::Section && example_scoped(function, &chain.links.first()?.rhs) {
                     return None;
                 }
                 let site = &self.doc.formulas[f.index];
@@ -725,8 +729,8 @@ impl<'a> SectionBuilder<'a> {
         }
         self.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
         self.first_renaming = self.first_renaming(formulas);
-        for f in formulas {
-            self.add_formula(f);
+        for (f, step) in formulas.iter().zip(steps) {
+            self.add_formula(f, step);
             f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.written));
         }
         if self.owns_spec {
@@ -913,9 +917,14 @@ impl<'a> SectionBuilder<'a> {
         }
     }
 
-    fn add_formula(&mut self, f: &ParsedFormula) {
+    fn add_formula(&mut self, f: &ParsedFormula, step: Step) {
         use crate::model::FormulaRole;
         let site = &self.doc.formulas[f.index];
+        // Another example opens here, or the text turns general: the open example's values end.
+        if step.ends_example {
+            let before = site.block.saturating_sub(1);
+            self.given.iter_mut().filter(|g| g.open_example()).for_each(|g| g.until = Some(before));
+        }
         // The author's mark settles what the formula is for.
         match site.mark {
             Some(Mark::Skip) => {
@@ -938,7 +947,7 @@ impl<'a> SectionBuilder<'a> {
         }
         let before = (self.claims.len(), self.definitions_made, self.skipped.len());
         self.formula_role = None;
-        self.reach = self.reach_of(site);
+        self.reach = step.reach;
         self.small = self.small_letter(f.index);
         self.add_chains(f);
         self.reach = Reach::Section;
@@ -960,22 +969,36 @@ impl<'a> SectionBuilder<'a> {
         self.roles.push((site.id.clone(), role));
     }
 
-    /// How far the definitions of `site` reach, from the words before it: a worked example opens
-    /// (`For example`, `Returning to our example`, `例如`) and lasts until the next one or until
-    /// the text turns general (`in general`, `for any`), and takes the values its sentences gave
-    /// (inline formulas; a display defines for the section) with it; a formula offered in passing
-    /// (`like $X = Y^2$`) defines for its paragraph only. Where a spec entry pins the section, or
-    /// the author marks the formula, every definition is the section's.
-    fn reach_of(&mut self, site: &crate::notes::FormulaSite) -> Reach {
-        let (reach, in_example) = reach_after(site, self.in_example, self.pinned);
-        if in_example != self.in_example || roles::opens_example(&site.since_previous) {
-            let block = site.block;
-            for given in self.given.iter_mut().filter(|g| g.example && g.until.is_none()) {
-                given.until = Some(block.saturating_sub(1));
-            }
-            self.in_example = in_example;
-        }
-        reach
+    /// How far the definitions of each of `formulas` reach, from the words before it: a worked
+    /// example opens (`For example`, `Returning to our example`, `例如`) and lasts until the next
+    /// one or until the text turns general (`in general`, `for any`), and takes the values its
+    /// sentences gave (inline formulas; a display defines for the section) with it; a formula
+    /// offered in passing (`like $X = Y^2$`) defines for its paragraph only. Where a spec entry
+    /// pins the section, or the author marks the formula, every definition is the section's.
+    fn example_steps(&self, formulas: &[&ParsedFormula]) -> Vec<Step> {
+        let mut in_example = false;
+        formulas
+            .iter()
+            .map(|f| {
+                let site = &self.doc.formulas[f.index];
+                let opens = roles::opens_example(&site.since_previous);
+                let ends_example = opens || (in_example && roles::turns_general(&site.since_previous));
+                in_example = opens || (in_example && !ends_example);
+                let reach = if self.pinned || site.mark.is_some() {
+                    Reach::Section
+                } else if roles::in_passing(&site.lead) {
+                    Reach::Paragraph(site.block)
+                } else if in_example && !site.display {
+                    // (A display stands apart from the example's sentences: `Putting these two
+                    // pieces together gives us the softmax function:` then the definition, for
+                    // the section.)
+                    Reach::Example
+                } else {
+                    Reach::Section
+                };
+                Step { reach, ends_example }
+            })
+            .collect()
     }
 
     /// The letter the words call small around the formula at `index`, in its paragraph or the
@@ -1730,7 +1753,7 @@ impl<'a> SectionBuilder<'a> {
     fn bound_at(&self, key: &str, block: usize) -> bool {
         self.given.iter().any(|g| {
             g.definition.key == key
-                && (g.until.is_some_and(|until| block <= until) || (g.example && g.until.is_none()))
+                && (g.until.is_some_and(|until| block <= until) || g.open_example())
                 && roles::is_constant(&g.definition.body, &|_| false)
         })
     }
@@ -1754,7 +1777,7 @@ impl<'a> SectionBuilder<'a> {
                 (key, params, false)
             }
         };
-        let example_given = self.given.iter().filter(|g| g.example && g.until.is_none()).map(|g| &g.definition);
+        let example_given = self.given.iter().filter(|g| g.open_example()).map(|g| &g.definition);
         let earlier_at = self.defs.iter().chain(example_given).find(|d| d.key == key).map(Definition::written_at)?;
         // `\mu_X = 2\mu` after `X \sim \mathcal N(\mu, \sigma^2)`: the distribution settles
         // what the letter means; it is a claim about it.
@@ -1925,7 +1948,7 @@ impl<'a> SectionBuilder<'a> {
 
     /// Does the worked example open here give `key` a meaning?
     fn example_gives(&self, key: &str) -> bool {
-        self.given.iter().any(|g| g.example && g.until.is_none() && g.definition.key == key)
+        self.given.iter().any(|g| g.open_example() && g.definition.key == key)
     }
 
     /// Records `target = body` as a definition if the target is a new symbol of this section
@@ -2024,7 +2047,8 @@ impl<'a> SectionBuilder<'a> {
             Reach::Example => Some(None),
             Reach::Paragraph(block) => Some(Some(block)),
         };
-        let scoped = definition.from_notes && !definition.inherited && example_scoped(&definition);
+        let scoped =
+            definition.from_notes && !definition.inherited && example_scoped(definition.function, &definition.body);
         if let Some(until) = until.filter(|_| scoped) {
             let target = if definition.function {
                 format!("{}({})", definition.key, definition.params.join(", "))
@@ -2163,12 +2187,11 @@ impl<'a> SectionBuilder<'a> {
     }
 }
 
-/// What the words around a formula of the notes say, for [`SectionBuilder::chain_claims`].
 /// Does a definition written inside a worked example hold for the example only? A letter given
 /// a value does; a function (`f(x) = x^2` for the rest of the section's steps) or a matrix given
 /// by its entries stays the section's, as a definition outside an example would.
-fn example_scoped(definition: &Definition) -> bool {
-    !definition.function && !has_matrix(&definition.body)
+fn example_scoped(function: bool, body: &Expr) -> bool {
+    !function && !has_matrix(body)
 }
 
 /// Does `e` write a matrix (`\begin{bmatrix} … \end{bmatrix}`) anywhere?
@@ -2176,25 +2199,7 @@ fn has_matrix(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Matrix { .. }) || e.children().any(has_matrix)
 }
 
-/// How far the definitions of `site` reach, and whether a worked example is open after it,
-/// given whether one was open before it. See [`SectionBuilder::reach_of`].
-fn reach_after(site: &crate::notes::FormulaSite, in_example: bool, pinned: bool) -> (Reach, bool) {
-    let opens = roles::opens_example(&site.since_previous);
-    let in_example = opens || (in_example && !roles::turns_general(&site.since_previous));
-    let reach = if pinned || site.mark.is_some() {
-        Reach::Section
-    } else if roles::in_passing(&site.lead) {
-        Reach::Paragraph(site.block)
-    } else if in_example && !site.display {
-        // (A display stands apart from the example's sentences: `Putting these two pieces
-        // together gives us the softmax function:` then the definition, for the section.)
-        Reach::Example
-    } else {
-        Reach::Section
-    };
-    (reach, in_example)
-}
-
+/// What the words around a formula of the notes say, for [`SectionBuilder::chain_claims`].
 struct Prose<'a> {
     lead: &'a str,
     /// Letters the words call numbers earlier in the paragraph.

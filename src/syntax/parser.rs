@@ -603,7 +603,12 @@ fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
 /// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
 /// Whether it is an application or a product is decided later, from what the symbol is.
 fn is_call(head: &Expr, next: &Expr) -> bool {
-    let bare_symbol = match &head.kind {
+    bare_head(head) && is_paren(next) && head.span.end == next.span.start
+}
+
+/// A head that may be applied: a bare symbol, primed (`f'`) or under `\partial`.
+fn bare_head(head: &Expr) -> bool {
+    match &head.kind {
         ExprKind::Symbol(_) => true,
         ExprKind::Prime { .. } => {
             let mut head = head;
@@ -614,9 +619,11 @@ fn is_call(head: &Expr, next: &Expr) -> bool {
         }
         ExprKind::Partial { operand: Some(operand), .. } => matches!(operand.kind, ExprKind::Symbol(_)),
         _ => false,
-    };
-    let paren = matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(");
-    bare_symbol && paren && head.span.end == next.span.start
+    }
+}
+
+fn is_paren(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Fenced { open, .. } if open == "(")
 }
 
 /// `f'^2(x)`, `g''^3(x)`: a power of a derivative written before its parenthesis, the power
@@ -624,11 +631,10 @@ fn is_call(head: &Expr, next: &Expr) -> bool {
 /// may be f(f(x)) as well.
 fn is_derivative_power_call(head: &Expr, next: &Expr) -> bool {
     let ExprKind::Power { base, exponent } = &head.kind else { return false };
-    // (`is_call` on the base and the parenthesis itself, as if the power were not between.)
-    let beside = Expr::new(next.kind.clone(), Span::new(base.span.end, next.span.end));
     matches!(base.kind, ExprKind::Prime { .. })
         && matches!(exponent.kind, ExprKind::Number { .. })
-        && is_call(base, &beside)
+        && bare_head(base)
+        && is_paren(next)
         && head.span.end == next.span.start
 }
 
