@@ -38,6 +38,10 @@ pub struct FileReport {
     #[serde(flatten)]
     pub listing: FileListing,
     pub claims: Vec<ClaimEntry>,
+    /// Relations the words around them make a condition or an equation to solve (`if $H=0$`,
+    /// `solve $\mathbf A\mathbf v=\lambda\mathbf v$`) and that do not hold as identities: they
+    /// claim nothing, so they are listed here, each with why, and counted as no claim.
+    pub conditions: Vec<ClaimEntry>,
     pub skipped: Vec<Skipped>,
     /// Names an earlier section defined that a later one defines again.
     pub shadowed: Vec<crate::sema::Shadowing>,
@@ -218,6 +222,12 @@ impl ClaimEntry {
     }
 }
 
+/// Was a checked relation left undecided because the words around it make it a condition? It
+/// then claims nothing.
+fn is_condition(reason: &Reason) -> bool {
+    matches!(reason, Reason::OtherReading { reading: crate::model::Reading::Condition, .. })
+}
+
 /// Joins the listing with each file's checked claims. Claims the spec states are reported once,
 /// under the spec's own path (after the notes files).
 pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<String>) -> CheckReport {
@@ -239,10 +249,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
                     .claims
                     .iter()
                     .filter(|c| c.id == *id || c.id.strip_prefix(*id).is_some_and(|rest| rest.starts_with('.')));
-                let condition = |c: &CheckedClaim| {
-                    matches!(c.verdict.reason, Reason::OtherReading { reading: crate::model::Reading::Condition, .. })
-                };
-                if of_formula.clone().next().is_some() && of_formula.all(condition) {
+                if of_formula.clone().next().is_some() && of_formula.all(|c| is_condition(&c.verdict.reason)) {
                     *role = FormulaRole::Condition;
                 }
             }
@@ -259,13 +266,15 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
             let (from_spec, claims): (Vec<ClaimEntry>, Vec<ClaimEntry>) =
                 outcome.claims.iter().map(ClaimEntry::from_checked).partition(|c| c.source == "spec");
             spec_claims.extend(from_spec);
-            FileReport { listing: file, claims, skipped: outcome.skipped, shadowed: outcome.shadowed }
+            let (conditions, claims) = claims.into_iter().partition(|c| is_condition(&c.reason));
+            FileReport { listing: file, claims, conditions, skipped: outcome.skipped, shadowed: outcome.shadowed }
         })
         .collect();
     if !spec_claims.is_empty() {
         let path = spec_path.unwrap_or_else(|| "spec".into());
         let listing = FileListing { path, formulas: Vec::new(), warnings: Vec::new() };
-        files.push(FileReport { listing, claims: spec_claims, skipped: Vec::new(), shadowed: Vec::new() });
+        let (conditions, claims) = spec_claims.into_iter().partition(|c| is_condition(&c.reason));
+        files.push(FileReport { listing, claims, conditions, skipped: Vec::new(), shadowed: Vec::new() });
     }
     for c in files.iter().flat_map(|f| &f.claims) {
         summary.claims += 1;
@@ -440,6 +449,11 @@ pub fn render_text(report: &CheckReport, lang: Lang, spec_path: Option<&str>) ->
             for m in c.example.iter().flat_map(|e| &e.matrices) {
                 out.push_str(&render_printed_matrix(m, &w));
             }
+        }
+        for c in &file.conditions {
+            let path = if c.source == "spec" { spec_path.unwrap_or("spec") } else { file.listing.path.as_str() };
+            out.push_str(&format!("{path}:{}:{}\t{}\t{}\t-\t-\t{}\n", c.line, c.col, c.section, w.condition, c.id));
+            out.push_str(&format!("\t{}\n", describe(&c.reason, lang)));
         }
     }
     out.push_str(&render_summary(report, lang));

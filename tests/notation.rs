@@ -58,12 +58,11 @@ fn got_by_line(report: &Value) -> BTreeMap<u64, Got> {
         }
         for c in file["claims"].as_array().unwrap().iter().filter(|c| c["source"] == "notes") {
             let got = out.entry(c["line"].as_u64().unwrap()).or_default();
-            // A link read as a condition claims nothing: it is counted, not a verdict.
-            if c["reason"]["reason"] == "other_reading" && c["reason"]["reading"] == "condition" {
-                got.conditions += 1;
-            } else {
-                got.verdicts.push(c["verdict"].as_str().unwrap().to_string());
-            }
+            got.verdicts.push(c["verdict"].as_str().unwrap().to_string());
+        }
+        // A link read as a condition claims nothing: it is counted, not a verdict.
+        for c in file["conditions"].as_array().unwrap().iter().filter(|c| c["source"] == "notes") {
+            out.entry(c["line"].as_u64().unwrap()).or_default().conditions += 1;
         }
     }
     out

@@ -62,8 +62,9 @@ struct Got {
 
 fn claims_by_line(report: &Value) -> BTreeMap<u64, Vec<Got>> {
     let mut out: BTreeMap<u64, Vec<Got>> = BTreeMap::new();
-    for c in all_claims(report).into_iter().filter(|c| c["source"] == "notes") {
-        let condition = c["reason"]["reason"] == "other_reading" && c["reason"]["reading"] == "condition";
+    let conditions = all_conditions(report).into_iter().map(|c| (c, true));
+    let claims = all_claims(report).into_iter().map(|c| (c, false)).chain(conditions);
+    for (c, condition) in claims.filter(|(c, _)| c["source"] == "notes") {
         out.entry(c["line"].as_u64().unwrap()).or_default().push(Got {
             verdict: c["verdict"].as_str().unwrap().to_string(),
             condition,

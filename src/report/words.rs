@@ -37,6 +37,8 @@ pub struct Words {
     pub not_checked: &'static str,
     pub bindings: &'static str,
     pub conditions: &'static str,
+    /// The verdict column of a relation the words make a condition (not a claim).
+    pub condition: &'static str,
     pub example_definitions: &'static str,
     pub worked_example: &'static str,
     /// Before the spec's assumptions a verdict used.
@@ -168,6 +170,7 @@ pub fn words(lang: Lang) -> Words {
             not_checked: "not checked",
             bindings: "bindings",
             conditions: "conditions",
+            condition: "condition",
             example_definitions: "example definitions",
             worked_example: "worked example",
             assuming: "assuming",
@@ -246,6 +249,7 @@ pub fn words(lang: Lang) -> Words {
             not_checked: "未检查",
             bindings: "取值",
             conditions: "条件",
+            condition: "条件",
             example_definitions: "示例定义",
             worked_example: "算例",
             assuming: "假设",

@@ -96,6 +96,12 @@ pub fn all_claims(v: &serde_json::Value) -> Vec<&serde_json::Value> {
     v["files"].as_array().unwrap().iter().flat_map(|f| f["claims"].as_array().unwrap()).collect()
 }
 
+/// Every relation a report lists as a condition (it claims nothing), across its files.
+#[allow(dead_code)]
+pub fn all_conditions(v: &serde_json::Value) -> Vec<&serde_json::Value> {
+    v["files"].as_array().unwrap().iter().flat_map(|f| f["conditions"].as_array().unwrap()).collect()
+}
+
 /// The in-repo chapter's Chinese notes: the seed's formulas, in every clone.
 pub const CHAPTER_ZH: &str = "derivations/ch15/notes.zh.md";
 
