@@ -2330,12 +2330,15 @@ fn numbers_only(e: &Expr) -> bool {
 fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool {
     let chains = formulas.iter().flat_map(|f| flatten_environments(&f.statement.chains, &doc.formulas[f.index].tex));
     // A picture of a general matrix (`\mathbf A = \begin{bmatrix} a_{11} & \cdots \end{bmatrix}`)
-    // gives it no value.
+    // gives it no value, nor a vector written as its own entries (`\mathbf x = [x_1, x_2]^\top`,
+    // which declares its shape).
     chains.into_iter().any(|c| {
-        c.first.as_ref().and_then(Expr::symbol_key).as_deref() == Some(name)
-            && c.links
-                .first()
-                .is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define) && !depicts_a_general_matrix(&l.rhs))
+        let Some(first) = c.first.as_ref().filter(|e| e.symbol_key().as_deref() == Some(name)) else { return false };
+        c.links.first().is_some_and(|l| {
+            matches!(l.op, RelOp::Eq | RelOp::Define)
+                && !depicts_a_general_matrix(&l.rhs)
+                && own_entries_shape(first, &l.rhs).is_none()
+        })
     })
 }
 

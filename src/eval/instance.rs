@@ -211,6 +211,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             },
             ExprKind::Abs { operand } => self.absolute(operand, env),
             ExprKind::Norm { operand } => self.norm(operand, None, e.span, env),
+            ExprKind::Tuple { items, .. } if items.iter().any(|i| matches!(i.kind, ExprKind::Ellipsis)) => {
+                self.pattern_list(items, e.span, env)
+            }
             ExprKind::Tuple { items, .. } => {
                 let entries = items.iter().map(|i| self.scalar(i, env)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Value::matrix(1, entries.len(), entries))
@@ -778,6 +781,36 @@ impl<'a, B: Backend> Instance<'a, B> {
             });
         }
         Ok(acc.unwrap_or_else(|| Value::scalar(B::S::int(i64::from(p.product)))))
+    }
+
+    /// `[\partial f/\partial x_1, \ldots, \partial f/\partial x_d]` (see
+    /// [`crate::syntax::pattern::pattern_list`]): the row of the written entries and the general
+    /// entry over its range, its end the value the scope gives the letter (a size).
+    fn pattern_list(&self, items: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let Some(p) = crate::syntax::pattern::pattern_list(items) else {
+            return Err(EvalErrorKind::Unsupported {
+                category: NotRead::Ambiguous,
+                what: "`\\ldots` between entries that follow no one pattern".into(),
+            }
+            .at(span));
+        };
+        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)) {
+            Some(v) => *v,
+            None => return Err(EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(span)),
+        };
+        let mut entries = Vec::new();
+        for t in &p.before {
+            entries.push(self.scalar(t, env)?);
+        }
+        for v in p.start..=end {
+            let mut inner = env.clone();
+            inner.insert(p.letter.clone(), v);
+            entries.push(self.scalar(p.general, &inner)?);
+        }
+        for t in &p.after {
+            entries.push(self.scalar(t, env)?);
+        }
+        Ok(Value::matrix(1, entries.len(), entries))
     }
 
     fn big_op(&self, op: &BigOpKind, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {

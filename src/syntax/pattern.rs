@@ -35,6 +35,18 @@ pub fn pattern_sum(e: &Expr) -> Option<PatternSum<'_>> {
     } else {
         flatten_sum(e, &mut terms)?;
     }
+    pattern_of_terms(terms, product)
+}
+
+/// The list `[t_1, t_2, \ldots, t_d]` (a vector written by its entries, dots among them) as
+/// the same pattern: `before`, then the general term at `start..=letter`, then `after`, in
+/// order. Its `product` is false.
+pub fn pattern_list(items: &[Expr]) -> Option<PatternSum<'_>> {
+    pattern_of_terms(items.iter().collect(), false)
+}
+
+/// The pattern of terms written in order with one ellipsis among them.
+fn pattern_of_terms(terms: Vec<&Expr>, product: bool) -> Option<PatternSum<'_>> {
     let dots = terms.iter().position(|t| matches!(t.kind, ExprKind::Ellipsis))?;
     if terms.iter().filter(|t| matches!(t.kind, ExprKind::Ellipsis)).count() != 1 || dots == 0 {
         return None;
@@ -156,6 +168,7 @@ fn same_head(a: &Expr, b: &Expr) -> bool {
         (K::Fenced { open: o1, close: c1, .. }, K::Fenced { open: o2, close: c2, .. }) => o1 == o2 && c1 == c2,
         (K::Sqrt { index: x, .. }, K::Sqrt { index: y, .. }) => x.is_some() == y.is_some(),
         (K::Apply { func: f, .. }, K::Apply { func: g, .. }) => f.name == g.name,
+        (K::Derivative { kind: x, .. }, K::Derivative { kind: y, .. }) => x == y,
         (K::Neg { .. }, K::Neg { .. })
         | (K::Frac { .. }, K::Frac { .. })
         | (K::Power { .. }, K::Power { .. })
