@@ -441,6 +441,16 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     if verdict.status != Status::Refuted || !claim.holds {
         return verdict;
     }
+    // `2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}`: an order of magnitude written with `=`.
+    if let Some((power, sides)) = (!claim.reading.marked).then(|| order_of_magnitude(claim, &verdict)).flatten() {
+        let reason = Reason::OtherReading {
+            reading: crate::model::Reading::OrderOfMagnitude,
+            symbol: Some(power),
+            earlier: Some(sides),
+            refuted: true,
+        };
+        return Verdict { status: Status::Undecided, reason, ..verdict };
+    }
     // A number worked out from the probabilities the text gives is a computation, not an
     // identity or an equation to solve: its refutation stands whatever the words around it.
     if worked_out_verdict(scope, claim).is_some() {
@@ -619,6 +629,20 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             return Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again };
         }
     }
+    // A condition the section stated further back (`令样本被中心化，即 …` three paragraphs
+    // before): a claim it makes true is not refuted, and not verified either.
+    for condition in claim.reading.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
+        let mut under = base.clone();
+        under.assumptions.push(condition.clone());
+        if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
+            let reason = other_reading(
+                crate::model::Reading::EarlierCondition,
+                Some(condition.tex.clone()),
+                Some(condition.origin.clone()),
+            );
+            return undecided(reason, verdict);
+        }
+    }
     if let Some(reason) = (!base.pinned && !claim.reading.marked).then(|| reading_of_letters(&base, claim)).flatten() {
         return undecided(reason, verdict);
     }
@@ -680,6 +704,27 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
         if let Some(first) = inherited.first() {
             if not_refuted_in(&with_letters_general(&base, &inherited)) {
+                let earlier = Some(first.written_at());
+                let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+                return undecided(reason, verdict);
+            }
+        }
+        // `\frac{df}{dx}(x) = \frac{dg}{dx}(x) + \frac{dh}{dx}(x)` beside functions g and h nobody
+        // specified, after `$f(x) = \log(1+(x-1)^{10})$` paragraphs before: a rule stated for
+        // functions in general, where f is one of them as often as the f defined before. (An f
+        // defined through them, `f(x) = g(x)h(x)`, is the one meant.)
+        let unspecified: Vec<&String> = base.unknown_functions.iter().filter(|f| mentions(claim, f)).collect();
+        let concrete = |d: &Definition| !unspecified.iter().any(|f| expr_mentions(&d.body, f));
+        let mut functions: Vec<&Definition> = base
+            .defs
+            .values()
+            .filter(|d| d.function && mentions(claim, &d.key) && used.contains(&d.key) && concrete(d))
+            .collect();
+        functions.sort_by(|a, b| a.key.cmp(&b.key));
+        if let (false, Some(first)) = (unspecified.is_empty(), functions.first()) {
+            let general = with_letters_general(&base, &functions);
+            // (With f general the claim may state a property of it: not refuted either.)
+            if unknown_function_property(&general, claim).is_some() || not_refuted_in(&general) {
                 let earlier = Some(first.written_at());
                 let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
                 return undecided(reason, verdict);
@@ -1161,6 +1206,46 @@ fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
 /// Does the claim write the letter `key` itself (not only through a definition)?
 fn mentions(claim: &Claim, key: &str) -> bool {
     expr_mentions(&claim.lhs, key) || expr_mentions(&claim.rhs, key)
+}
+
+/// A refuted claim between numbers alone, one side a power of ten `10^{k}` (|k| ≥ 3) and the
+/// other within 10 % of it: the power and both values, as the reason shows them.
+fn order_of_magnitude(claim: &Claim, verdict: &Verdict) -> Option<(String, String)> {
+    fn power_of_ten(e: &Expr) -> Option<i64> {
+        let ExprKind::Power { base, exponent } = &e.kind else { return None };
+        let ten = matches!(&base.kind, ExprKind::Number { value } if value == "10");
+        let k = match &exponent.kind {
+            ExprKind::Number { value } => value.parse::<i64>().ok()?,
+            ExprKind::Neg { operand } => -match &operand.kind {
+                ExprKind::Number { value } => value.parse::<i64>().ok()?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (ten && k.abs() >= 3).then_some(k)
+    }
+    // Numbers multiplied, divided and raised to powers: a computation whose result the power
+    // of ten rounds (a sum, `10^{30}+1`, is exact arithmetic).
+    fn numbers_only(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times | BinOp::Div, lhs, rhs } => {
+                numbers_only(lhs) && numbers_only(rhs)
+            }
+            ExprKind::Power { base, exponent } => numbers_only(base) && numbers_only(exponent),
+            ExprKind::Frac { .. } | ExprKind::Fenced { .. } => e.children().all(numbers_only),
+            _ => false,
+        }
+    }
+    if !(numbers_only(&claim.lhs) && numbers_only(&claim.rhs)) || claim.approx {
+        return None;
+    }
+    let power = power_of_ten(&claim.lhs).or_else(|| power_of_ten(&claim.rhs))?;
+    let mismatch = verdict.counterexample.as_ref()?.mismatch.as_ref()?;
+    let target = 10f64.powi(i32::try_from(power).ok()?);
+    let other = if power_of_ten(&claim.lhs).is_some() { mismatch.rhs } else { mismatch.lhs };
+    let within = ((other - target) / target).abs() < 0.1;
+    within.then(|| (format!("10^{{{power}}}"), format!("{:e} against {:e}", mismatch.lhs, mismatch.rhs)))
 }
 
 /// Does `e` write the letter `key` anywhere (applied, `f(x)`, too)?

@@ -474,6 +474,14 @@ pub enum Reading {
     /// (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may
     /// give.
     FunctionProperty,
+    /// False as an identity, true under a condition the section stated earlier, outside the
+    /// claim's paragraph and the one before (`令样本被中心化，即 $\sum_i \boldsymbol z_i=\mathbf 0$`,
+    /// three paragraphs before `\sum_i b_{ij} = 0`): whether it still holds there is the
+    /// words' to say.
+    EarlierCondition,
+    /// `2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}`: numbers against a power of ten they come
+    /// within 10 % of, an order of magnitude written with `=`.
+    OrderOfMagnitude,
     /// False for a general vector, true where the entries the claim sums sum to 1 (`\sum_j y_j
     /// = 1`: a one-hot label, a probability vector), as softmax and cross-entropy steps use and
     /// the words may say elsewhere.

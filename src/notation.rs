@@ -249,6 +249,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "sums",
+        written: r"x_1 + x_2 + \cdots + x_n, w_1x_1 + \cdots + w_dx_d + b, x_1 x_2 \cdots x_n, [x_1,x_2,\ldots,x_d]^\top",
+        meaning: "the sum, product or list an ellipsis abbreviates: the term after the dots is the general term in its index letter, which ends the range (a size: tried at 2 and 3 where nothing gives it); the written terms before the dots must be that term at consecutive values ending the run. Refused where two letters fit, or the written terms follow no one pattern (`[\\partial f/\\partial x_1, \\ldots, 2\\partial f/\\partial x_d]`)",
+        example: r"x_1+x_2+\cdots+x_n=\sum_{i=1}^n x_i",
+    },
+    Notation {
+        group: "sums",
         written: r"1 + x + \frac{x^2}{2} + \cdots, x - \frac{x^3}{6} + \ldots, f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2), o(h)",
         meaning: "a power series cut off: a side that is a sum of powers of one letter (rising, each times factors free of it) ending in an ellipsis, or in O(v^k) / o(v^k) of a power of the letter, times factors free of it that a big O ignores (`O(\\eta^2 f'^2(x))`: the letter is the one of the argument the terms before rise in; refused where two fit). The other side's Taylor coefficients in that letter about 0 are compared exactly with the written ones through the highest power written (the power below a big O, the power of a little o), labelled symbolic, as a power series; a refutation names the coefficient [v^k]. The terms not written and convergence are not checked; a series whose coefficients use letters the other side does not reach (a_0 + a_1x + ⋯) names them and is not checked",
         example: r"e^x = 1 + x + \frac{x^2}{2} + \frac{x^3}{6} + \cdots",
@@ -360,8 +366,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"X\in\mathbb R^{n\times d}, w\in\mathbb R^{d}, b\in\mathbb R^{1\times m}",
-        meaning: "a shape declared in the notes (w a column), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det) that nothing declares gets the shape its uses in the section force (next row); one multiplied in both orders (AB here, BA there) only, or whose uses disagree, is refused, never taken for a number",
+        written: r"X\in\mathbb R^{n\times d}, w\in\mathbb R^{d}, b\in\mathbb R^{1\times m}, \mathbf x = [x_1,x_2]^\top, \mathbf x = [x_1,\ldots,x_d]^\top",
+        meaning: "a shape declared in the notes (w a column; a vector written as the column or row of its own entries, x_1 its first, gives no value), from its section on; size letters the spec does not give are tried at 2 and 3. A symbol used as a vector or matrix (transposed, ⊙, bold, a norm, diag/tr/det) that nothing declares gets the shape its uses in the section force (next row); one multiplied in both orders (AB here, BA there) only, or whose uses disagree, is refused, never taken for a number",
         example: "",
     },
     Notation {
@@ -404,7 +410,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"a\approx 0.731",
-        meaning: "a claim that a side equals a printed decimal to its printed precision. Without a printed decimal, where the words call a letter small (`for a small $\\epsilon$`, `a tiny $h$`, `$h$ is small`, `很小的`, `as $\\epsilon \\rightarrow 0$`, in the paragraph or the two before): the side written as a sum of powers of that letter (times factors free of it) is the other side's power series through the highest power written, as a `+\\mathcal O(\\epsilon^{k+1})` after it would say, the verdict assuming ε → 0; otherwise undecided",
+        meaning: "a claim that a side equals a printed decimal to its printed precision (with `=` too; and `= 10^{k}`, |k| ≥ 3, against numbers within 10 % of it is an order of magnitude: undecided, never refuted). Without a printed decimal, where the words call a letter small (`for a small $\\epsilon$`, `a tiny $h$`, `$h$ is small`, `很小的`, `as $\\epsilon \\rightarrow 0$`, in the paragraph or the two before): the side written as a sum of powers of that letter (times factors free of it) is the other side's power series through the highest power written, as a `+\\mathcal O(\\epsilon^{k+1})` after it would say, the verdict assuming ε → 0; otherwise undecided",
         example: r"\frac13\approx0.333",
     },
     Notation {
@@ -440,7 +446,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"condition: `solve $2x+y=1$`, `such that $\sum_i\alpha_i=1$`, `使得$\mathbf A\mathbf v=\lambda\mathbf v$`, `$0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)$`",
-        meaning: "an equation to solve or a constraint: after solve, find, where, such that, if and only if, satisfies (解, 求解, 使得, 满足, 其中, 若), or a side that is a number against letters the notes never define. Never refuted; in a chain, the links after it between two expressions are still claims",
+        meaning: "an equation to solve or a constraint: after solve, find, where, such that, if and only if, satisfies (解, 求解, 使得, 满足, 其中, 若), a restatement of what the sentence supposes (`Let the data be centred, i.e. $…$`, `令样本被中心化，即 $…$`: a sentence opening with let, suppose, assume, 令, 设, 假设, and i.e., that is, namely, 即, 也就是 before the formula), or a side that is a number against letters the notes never define. Never refuted, and not a claim unless it holds as an identity (listed as a condition, with why); in a chain, the links after it between two expressions are still claims",
         example: "",
     },
     Notation {
@@ -458,7 +464,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"conditions stated before: `这里$\sum_i\alpha_i=1$，因此$\lambda\sum_i\alpha_i=\lambda$`, `… = 0 \textrm{ and hence } …`",
-        meaning: "a claim false in general that holds under the conditions its paragraph (or the one before) states is verified, assuming them (listed in the verdict); a relation after a condition in the same formula follows from it: undecided if it does not hold alone",
+        meaning: "a claim false in general that holds under the conditions its paragraph (or the one before) states is verified, assuming them (listed in the verdict); one that holds under a condition the section stated further back is undecided, naming it and where; a relation after a condition in the same formula follows from it: undecided if it does not hold alone. A vector condition (`\\sum_i \\mathbf z_i = \\mathbf 0`) is one equation per entry",
         example: "",
     },
     Notation {

@@ -127,6 +127,9 @@ pub struct ClaimReading {
     /// Equations the text states as conditions before the claim, in its paragraph or the one
     /// before (`这里 $\sum_i\alpha_i=1$，因此 …`): a claim false in general may follow from them.
     pub stated: Vec<Assumption>,
+    /// Equations the section states as conditions before that (outside the paragraph and the
+    /// one before), nearest last: a refutation that one of them undoes is left undecided.
+    pub stated_earlier: Vec<Assumption>,
     /// The sides as written, where sema rewrote them (through a recurrence, or a `0` read as the
     /// zero vector): an edit of the text (a repair, a mutant) is read the same way.
     pub written: Option<Box<WrittenSides>>,
@@ -1154,6 +1157,9 @@ impl<'a> SectionBuilder<'a> {
         };
         match roles::cue(lead) {
             roles::Cue::None if supposed() => roles::Cue::Condition,
+            // `令样本被中心化，即 $…$`, `Let the data be centred, i.e. $…$`: the formula restates
+            // what the sentence supposes.
+            roles::Cue::Assert | roles::Cue::Define if roles::restates_supposition(lead) => roles::Cue::Condition,
             cue => cue,
         }
     }
@@ -1500,6 +1506,8 @@ impl<'a> SectionBuilder<'a> {
                         .filter(|(b, _)| *b + 1 >= block && *b <= block)
                         .map(|(_, a)| a.clone())
                         .collect();
+                    reading.stated_earlier =
+                        self.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
                 }
                 let origin = self.link_origin(&origin, tex, prev, &link.rhs);
                 let is_condition =

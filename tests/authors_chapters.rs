@@ -37,7 +37,8 @@ fn an_assumption_decides_the_links_that_need_it() {
     assert_eq!(got["4.2#6"], "refuted", "a wrong gradient stays wrong under the assumption");
 
     // Without the spec, a link that holds only where Σ y_j = 1 is not refuted: it is undecided,
-    // naming that reading (the words may say the label is one-hot); a slip still is refuted.
+    // naming the condition the section states three paragraphs before (the label is one-hot,
+    // so Σ_j y_j = 1); a slip still is refuted.
     let (_, without) = check(&[notes]);
     let got = verdicts(&without);
     assert_eq!(got["4.2#4.1"], "verified", "this link holds for any label");
@@ -46,7 +47,9 @@ fn an_assumption_decides_the_links_that_need_it() {
     assert_eq!(got["4.2#6"], "refuted", "a wrong gradient is wrong for a one-hot label too");
     let link = all_claims(&without).into_iter().find(|c| c["id"] == "4.2#4.2").unwrap().clone();
     assert!(link.get("assuming").is_none(), "{link}");
-    assert_eq!(link["reason"]["reading"], "sums_to_one", "{link}");
+    assert_eq!(link["reason"]["reading"], "earlier_condition", "{link}");
+    assert_eq!(link["reason"]["symbol"], "\\sum_{j} {y}_{j}=1", "{link}");
+    assert!(link["reason"]["earlier"].as_str().unwrap().ends_with("softmax.en.md:17:72"), "{link}");
 }
 
 /// An assumption that no variable can be solved from leaves the claims undecided, naming it.

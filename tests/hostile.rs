@@ -66,7 +66,7 @@ fn huge_numbers_sums_and_powers_are_budgeted() {
 fn a_matrix_power_is_never_silently_cut_short() {
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.md");
-    std::fs::write(&notes, "## 1 S\n\n$A\\in\\mathbb R^{2\\times 2}$\n\n$$A^{100}=A^{64}$$\n").unwrap();
+    std::fs::write(&notes, "## 1 S\n\n$A\\in\\mathbb R^{2\\times 2}$. Thus\n\n$$A^{100}=A^{64}$$\n").unwrap();
     let out = run_with_limit(&["check", notes.to_str().unwrap(), "--no-cache", "--format", "json"], LIMIT);
     ends_cleanly(&out);
     let v = json(&out);

@@ -261,16 +261,19 @@ pub fn under_assumptions(
             }
             .at(span)
         };
-        let mut residual = inst.residual(assumption, env).map_err(|e| unusable(format!("cannot be evaluated: {e}")))?;
-        for (variable, value) in &solved {
-            residual = residual.replace(variable.to_pattern()).with(value.to_pattern());
+        // A vector equation is one equation per entry (`\sum_i \boldsymbol z_i = \mathbf 0`).
+        let entries = inst.residual(assumption, env).map_err(|e| unusable(format!("cannot be evaluated: {e}")))?;
+        for mut residual in entries {
+            for (variable, value) in &solved {
+                residual = residual.replace(variable.to_pattern()).with(value.to_pattern());
+            }
+            let (variable, value) = solve_for_a_variable(&residual).ok_or_else(|| {
+                unusable("is not linear in any one of its variables, so it cannot be solved for one".into())
+            })?;
+            lhs = replace_variable(lhs, &variable, &value);
+            rhs = replace_variable(rhs, &variable, &value);
+            solved.push((variable, value));
         }
-        let (variable, value) = solve_for_a_variable(&residual).ok_or_else(|| {
-            unusable("is not linear in any one of its variables, so it cannot be solved for one".into())
-        })?;
-        lhs = replace_variable(lhs, &variable, &value);
-        rhs = replace_variable(rhs, &variable, &value);
-        solved.push((variable, value));
     }
     Ok((lhs, rhs))
 }

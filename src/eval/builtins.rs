@@ -69,6 +69,14 @@ impl<B: Backend> Instance<'_, B> {
         }
         let value = self.eval(arg, env)?;
         match (func.name.as_str(), &func.sub, func.primes) {
+            // `\sum_i \mathrm{softmax}(-\frac12((x - x_i)w)^2) y_i`: a softmax of one number is
+            // the softmax over an index the notes leave to the reader, never 1.
+            ("softmax", _, 0) if value.is_scalar() => Err(EvalErrorKind::Unsupported {
+                category: NotRead::Ambiguous,
+                what: "a softmax of one number: over which index? (write the vector, or the fraction of exponentials)"
+                    .into(),
+            }
+            .at(span)),
             ("softmax", None, 0) => Ok(self.softmax(&value, None)),
             ("softmax", Some(set), 0) => {
                 let key = set.symbol_key().unwrap_or_default();

@@ -107,11 +107,25 @@ impl<'a, B: Backend> Instance<'a, B> {
     }
 
     /// An assumption's left side minus its right side, which must be a number (`Σ_j y_j − 1`).
-    pub fn residual(&self, assumption: &crate::sema::Assumption, env: &Env) -> Result<B::S, EvalError> {
+    pub fn residual(&self, assumption: &crate::sema::Assumption, env: &Env) -> Result<Vec<B::S>, EvalError> {
         let span = Span::new(assumption.lhs.span.start, assumption.rhs.span.end);
         let lhs = self.eval(&assumption.lhs, env)?;
+        // `\sum_i \boldsymbol z_i = \mathbf 0`: a bold zero (or a plain 0) against a vector is the
+        // zero of its shape, entry by entry.
+        let zero = |e: &Expr| match &e.kind {
+            ExprKind::Number { value } => value == "0",
+            ExprKind::Symbol(s) => s.name == "0",
+            ExprKind::Subscript { base, .. } => matches!(&base.kind, ExprKind::Symbol(s) if s.name == "0"),
+            _ => false,
+        };
+        if zero(&assumption.rhs) {
+            return Ok(lhs.data);
+        }
         let rhs = self.eval(&assumption.rhs, env)?;
-        Ok(lhs.as_scalar(span, "an assumption's side")?.minus(rhs.as_scalar(span, "an assumption's side")?))
+        if lhs.is_scalar() && rhs.is_scalar() {
+            return Ok(vec![lhs.data[0].minus(&rhs.data[0])]);
+        }
+        Ok(lhs.zip(&rhs, "an assumption's sides", span, false, |a, b| a.minus(b))?.data)
     }
 
     /// The values of definitions and adjoints computed so far, to serve a later instance of the

@@ -290,27 +290,39 @@ impl Backend for Numeric {
 /// the move. Leaves are tried from the last made. `Ok(false)` when no leaf can satisfy it.
 pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::Assumption) -> Result<bool, EvalError> {
     let env = crate::eval::Env::new();
-    let residual = || {
+    let residuals = || {
         inst.forget_cached();
-        inst.residual(assumption, &env).map(|n| n.value)
+        inst.residual(assumption, &env).map(|entries| entries.into_iter().map(|n| n.value).collect::<Vec<f64>>())
     };
-    let before = residual()?;
     let backend = inst.backend;
     let leaves = backend.values.borrow().len() as u32;
-    for id in (0..leaves).rev() {
-        let start = backend.get(id);
-        backend.set(id, start + 1.0);
-        let slope = residual()? - before;
-        if slope.abs() > 1e-9 {
-            backend.set(id, start - before / slope);
-            if residual()?.abs() <= 1e-9 * (1.0 + before.abs()) {
-                return Ok(true);
+    // One equation per entry: each made to hold by moving one leaf it is linear in (the last
+    // such leaf not already moved for an earlier entry); then all must hold together.
+    let entries = residuals()?.len();
+    let mut moved: Vec<u32> = Vec::new();
+    for entry in 0..entries {
+        let before = residuals()?[entry];
+        let mut solved = false;
+        for id in (0..leaves).rev().filter(|id| !moved.contains(id)) {
+            let start = backend.get(id);
+            backend.set(id, start + 1.0);
+            let slope = residuals()?[entry] - before;
+            if slope.abs() > 1e-9 {
+                backend.set(id, start - before / slope);
+                if residuals()?[entry].abs() <= 1e-9 * (1.0 + before.abs()) {
+                    moved.push(id);
+                    solved = true;
+                    break;
+                }
             }
+            backend.set(id, start);
         }
-        backend.set(id, start);
+        if !solved {
+            residuals()?;
+            return Ok(false);
+        }
     }
-    residual()?;
-    Ok(false)
+    Ok(residuals()?.iter().all(|r| r.abs() <= 1e-9 * (1.0 + r.abs())))
 }
 
 /// Central differences of a vector-valued function over the given leaves: column r is

@@ -86,7 +86,9 @@ fn classify(claim: &ClaimEntry) -> (Why, Option<String>) {
             (why, Some(construct_of(claim, detail)))
         }
         Reason::UnboundIndex { name } => (Why::IndexWithoutValue, Some(name.clone())),
-        Reason::OtherReading { reading: Reading::Condition | Reading::Consequence, .. } => (Why::Condition, None),
+        Reason::OtherReading {
+            reading: Reading::Condition | Reading::Consequence | Reading::EarlierCondition, ..
+        } => (Why::Condition, None),
         Reason::OtherReading { symbol, .. } => (Why::MeaningOpen, symbol.clone()),
         Reason::HoldsForPositive { .. } => (Why::PositiveOnly, None),
         Reason::DiffersWhereNotReal { .. } => (Why::NotReal, None),

@@ -679,6 +679,8 @@ fn english(reason: &Reason) -> String {
                 Reading::SelfReferent => format!("`{symbol}` on the left is used again on the right, and no words assert the equation: an assignment (`{symbol} \\leftarrow …`), an equation in `{symbol}` or a new meaning of it, not an identity (write `\\leftarrow`, or mark it a claim)"),
                 Reading::RecurrenceNotRead => format!("`{symbol}` is defined by recursion in a way derivcheck cannot unroll here (a step written other than as a lag `{symbol}_{{t-k}}`, or an operation not taken entry by entry): read as a free letter the claim fails, which says nothing (write the recurrence with lags, or mark it a claim)"),
                 Reading::Update => format!("`{symbol}` on both sides, added to: an update step of an algorithm (`{symbol} \\leftarrow …`), not an identity (write `\\leftarrow`, or mark it a claim)"),
+                Reading::EarlierCondition => format!("false as an identity, true under the condition `{symbol}` the section states earlier (at {matrix}), which its paragraph does not repeat: depends on whether that condition still holds here (`<!-- derivcheck: claim -->` before it checks it as an identity)"),
+                Reading::OrderOfMagnitude => format!("the sides differ ({matrix}), but one is the power of ten `{symbol}` and the other within 10 % of it: an order of magnitude written with `=` (write `\\approx`, or mark it a claim to hold it to `=`)"),
                 Reading::SumsToOne => format!("false for a general `{symbol}`, true where its entries sum to 1 (a one-hot label or a probability vector, which the words may say elsewhere): state it, or mark it a claim"),
                 Reading::FunctionProperty => format!("false for a function `{symbol}` in general: the notes never say which function `{symbol}` is, and no rule of calculus makes this hold, so it is a property of the function meant (define `{symbol}`, or mark it a claim)"),
             }
@@ -820,6 +822,8 @@ fn chinese(reason: &Reason) -> String {
                 Reading::SelfReferent => format!("左边的 `{symbol}` 在右边再次出现，且前文没有断言此式：这是赋值（`{symbol} \\leftarrow …`）、关于 `{symbol}` 的方程或它的新含义，不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
                 Reading::RecurrenceNotRead => format!("`{symbol}` 由递推定义，但 derivcheck 在此无法展开（步标不是写成滞后项 `{symbol}_{{t-k}}`，或运算不是逐元素的）：把它当作自由字母时断言不成立，这说明不了什么（用滞后项写递推式，或标记为断言）"),
                 Reading::Update => format!("`{symbol}` 出现在两边且被加减：这是算法的更新步骤（`{symbol} \\leftarrow …`），不是恒等式（写成 `\\leftarrow`，或标记为断言）"),
+                Reading::EarlierCondition => format!("作为恒等式不成立，在本节前文（{matrix} 处）陈述的条件 `{symbol}` 下成立，而它所在段落没有重申该条件：取决于该条件在此是否仍然成立（在其前加 `<!-- derivcheck: claim -->` 则作为恒等式检查）"),
+                Reading::OrderOfMagnitude => format!("两边不相等（{matrix}），但一边是 10 的幂 `{symbol}`，另一边与它相差不到 10%：这是用 `=` 写的数量级（请写 `\\approx`，或标记为断言以按 `=` 检查）"),
                 Reading::SumsToOne => format!("对一般的 `{symbol}` 不成立，在其各分量之和为 1 时成立（独热标签或概率向量，文中别处可能已说明）：请写明，或标记为断言"),
                 Reading::FunctionProperty => format!("对一般的函数 `{symbol}` 不成立：笔记没有说明 `{symbol}` 是哪个函数，也没有微积分法则使其成立，这是所指函数的性质（定义 `{symbol}`，或标记为断言）"),
             }

@@ -210,6 +210,36 @@ pub fn formulas_after_supposition(lead: &str) -> Option<usize> {
     Some(lower[at..].matches('$').count())
 }
 
+/// Does the formula restate what its sentence supposes (`令降维后的样本被中心化，即 $…$`,
+/// `Let the samples be centred, i.e. $…$`, `Suppose the weights sum to one, that is $…$`)? The
+/// sentence opens with a supposition word (an enumerator such as `(1)` before it aside) and the
+/// words right before the formula are `i.e.`, `that is`, `namely`, `即`, `也就是`, `亦即`.
+pub fn restates_supposition(lead: &str) -> bool {
+    static SENTENCE_END: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"[.!?;:](\s|$)|[。！？；：]|\n\s*\n").expect("valid regex"));
+    static OPENS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(\(\d+\)|（\d+）|\d+[.、)]\s)?\s*(let|suppose|assume|令|设|假设|假定)")
+            .expect("valid regex")
+    });
+    static RESTATES: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(\bi\.\s?e\.?|\bthat is|\bnamely|即|也就是说?|亦即|也即)[\s,，:：]*$")
+            .expect("valid regex")
+    });
+    // The sentence: from the last sentence end before the formula; the words since the last
+    // formula are what stands right before it.
+    let words = lead.rsplit('$').next().unwrap_or_default();
+    let Some(restated) = RESTATES.find(words) else { return false };
+    // (The `.` of `i.e.` ends no sentence.)
+    let before = &lead[..lead.len() - words.len() + restated.start()];
+    let sentence = SENTENCE_END.find_iter(before).last().map_or(before, |end| &before[end.end()..]);
+    // `假设随机矩阵$K$，则$K^T$的行和为1，即`: what follows `then` is a consequence, not the
+    // supposition.
+    static CONSEQUENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\b(then|so|hence|thus|therefore)\b|则|那么|因此|所以|于是").expect("valid regex")
+    });
+    OPENS.is_match(sentence) && !CONSEQUENCE.is_match(sentence)
+}
+
 /// The kind of the cue word nearest the end of `lead` (after its last formula), from `table`,
 /// leaving the phrases in `except` out of every kind but [`Cue::Condition`].
 fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
