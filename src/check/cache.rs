@@ -47,14 +47,6 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
     for condition in &claim.conditions {
         text.push_str(&format!("when {}\n", print::chain(condition)));
     }
-    // Conditions the text states before it, near and further back (by what they say, not
-    // where: the same claim in a translation shares its verdict).
-    for stated in &claim.reading.stated {
-        text.push_str(&format!("stated {}\n", stated.tex));
-    }
-    for stated in &claim.reading.stated_earlier {
-        text.push_str(&format!("stated earlier {}\n", stated.tex));
-    }
     let mut positive = scope.positive.clone();
     positive.sort();
     text.push_str(&format!(
