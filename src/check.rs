@@ -1070,7 +1070,8 @@ fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
     // A power series of an unknown function (`f(x+\epsilon) = f(x) + \epsilon f'(x) + \cdots`):
     // Taylor's theorem decides it for every smooth function.
     let series = crate::syntax::pattern::truncated_series;
-    if series(&claim.lhs).is_some() || series(&claim.rhs).is_some() {
+    let ray = crate::syntax::pattern::ray_series;
+    if [&claim.lhs, &claim.rhs].iter().any(|side| series(side).is_some() || ray(side).is_some()) {
         return None;
     }
     // (The same, written with `\approx` where the words call the letter small.)
@@ -1399,6 +1400,9 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         }
         match (scope.decls.get(k), scope.defs.get(k)) {
             (Some(decl), _) if !matches!(decl, Decl::Index { .. }) => probability::Meaning::Formula,
+            // `\hat\theta_n = \hat f(x_1, \ldots, x_n)` with f̂ nobody specifies: an estimator, an
+            // unspecified function of the data, which is any quantity.
+            (_, Some(d)) if unspecified_application(scope, &d.body) => probability::Meaning::None,
             (_, Some(d)) if !matches!(d.body.kind, ExprKind::Symbol(_) | ExprKind::Number { .. }) => {
                 probability::Meaning::Formula
             }
@@ -1488,20 +1492,35 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
             (!d.function && numeric::probability::is_moment(&d.body)).then_some((&d.body, param))
         })
     };
-    // `\rho(X, Y) = \frac{\mathrm{Cov}(X, Y)}{\sigma_X \sigma_Y}`: a function of random
-    // variables defined by moments, written out at its arguments.
-    let function = |key: &str, arity: usize| -> Option<&crate::sema::Definition> {
-        claim.reading.overrides.iter().chain(scope.defs.values()).find(|d| {
-            d.key == key
-                && d.function
-                && d.params.len() == arity
-                && d.params.iter().all(|p| p.len() == 1 && p.chars().all(|c| c.is_ascii_uppercase()))
-                && numeric::probability::is_moment(&d.body)
-        })
-    };
+    // `\rho(X, Y) = \frac{\mathrm{Cov}(X, Y)}{\sigma_X \sigma_Y}`,
+    // `\textrm{MSE}(\hat\theta_n, \theta) = E[(\hat\theta_n - \theta)^2]`: a function defined by
+    // moments, written out at its arguments.
+    let function =
+        |key: &str, arity: usize| -> Option<&crate::sema::Definition> {
+            claim.reading.overrides.iter().chain(scope.defs.values()).find(|d| {
+                d.key == key && d.function && d.params.len() == arity && numeric::probability::is_moment(&d.body)
+            })
+        };
     crate::sema::recurrence::map(e, &mut |x| {
-        if let ExprKind::Call { func, args, postfixed: false } = &x.kind {
-            let definition = function(&func.symbol_key()?, args.len())?;
+        let called = match &x.kind {
+            ExprKind::Call { func, args, postfixed: false } => {
+                Some((func.symbol_key().or_else(|| func.word_function_key())?, args.clone()))
+            }
+            ExprKind::Apply { func, args, parenthesized: true }
+                if func.sub.is_none() && func.sup.is_none() && func.primes == 0 =>
+            {
+                Some((format!("\\operatorname{{{}}}", func.name), args.clone()))
+            }
+            // `\textrm{MSE}(\hat\theta_n, \theta)`, read as the word times the parenthesis.
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match crate::syntax::ast::word_applied(lhs, rhs) {
+                Some((None, key, args)) => Some((key, args)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((key, args)) = called {
+            let args = &args;
+            let definition = function(&key, args.len())?;
             let body = put_arguments(&definition.body, &definition.params, args);
             return Some(Expr::parenthesized(moments_written_out(scope, claim, &body), x.span));
         }
@@ -1521,6 +1540,12 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
 
 /// A function's body with each parameter replaced by its argument (in parentheses), in
 /// subscripts too (`\sigma_X` at `aX + b` is `\sigma_{(aX+b)}`).
+/// `\hat f(x_1, \ldots, x_n)`: a function the notes never specify, applied.
+fn unspecified_application(scope: &Scope, body: &Expr) -> bool {
+    let ExprKind::Call { func, .. } = &body.kind else { return false };
+    func.symbol_key().is_some_and(|k| !scope.defs.contains_key(&k) && !scope.decls.contains_key(&k))
+}
+
 fn put_arguments(body: &Expr, params: &[String], args: &[Expr]) -> Expr {
     crate::sema::recurrence::map(body, &mut |y| match &y.kind {
         ExprKind::Symbol(_) => {
@@ -1529,6 +1554,9 @@ fn put_arguments(body: &Expr, params: &[String], args: &[Expr]) -> Expr {
             Some(Expr::parenthesized(arg.clone(), y.span))
         }
         ExprKind::Subscript { base, index } => {
+            if let Some(at) = y.symbol_key().and_then(|key| params.iter().position(|p| *p == key)) {
+                return Some(Expr::parenthesized(args[at].clone(), y.span));
+            }
             let index = Box::new(put_arguments(index, params, args));
             Some(Expr::new(ExprKind::Subscript { base: base.clone(), index }, y.span))
         }
@@ -1705,6 +1733,7 @@ fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     let (series, other) = match (truncated_series(&claim.lhs), truncated_series(&claim.rhs)) {
         (Some(s), None) => (s, &claim.rhs),
         (None, Some(s)) => (s, &claim.lhs),
+        (None, None) => return ray_series_verdict(scope, claim),
         _ => return None,
     };
     let reached = letters_reached(scope, other);
@@ -1715,6 +1744,62 @@ fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     let order = u32::try_from(series.order).ok().filter(|&n| n <= MAX_SERIES_ORDER)?;
     let variable = crate::syntax::print::expr(series.variable);
     let powers = format!("{variable}^0 … {variable}^{order}");
+    let terms: Vec<(bool, Expr)> = series.terms.iter().map(|(negated, t)| (*negated, (*t).clone())).collect();
+    let series = Series { other, terms: &terms, variable: series.variable, order, step: None };
+    Some(compare_as_series(scope, claim, series, powers))
+}
+
+/// `f(\mathbf x + \boldsymbol\epsilon) = f(\mathbf x) + \boldsymbol\epsilon^\top \nabla f(\mathbf x) +
+/// \mathcal{O}(\|\boldsymbol\epsilon\|^2)`: the step ε made tε, for a fresh number t, on both
+/// sides, and the sides compared as power series in t through the order the O leaves, exactly.
+/// ε's entries stay symbols, so agreement holds along every direction, which is the claim (its
+/// terms of each order are polynomials in ε); the verdict says so. `None` where no side is one.
+fn ray_series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    use crate::syntax::ast::{Span, Symbol};
+    use crate::syntax::pattern::ray_series;
+    let (series, other) = match (ray_series(&claim.lhs), ray_series(&claim.rhs)) {
+        (Some(s), None) => (s, &claim.rhs),
+        (None, Some(s)) => (s, &claim.lhs),
+        _ => return None,
+    };
+    let step = series.step.symbol_key()?;
+    let order = u32::try_from(series.order).ok().filter(|&n| n <= MAX_SERIES_ORDER)?;
+    let fresh = ["t", "s", "\\tau"].into_iter().find(|name| {
+        let key = Symbol::plain(name.trim_start_matches('\\')).key();
+        !mentions(claim, &key) && !scope.defs.contains_key(&key) && !scope.decls.contains_key(&key)
+    })?;
+    let span = Span::new(series.step.span.start, series.step.span.start);
+    let t = Expr::new(ExprKind::Symbol(Symbol::plain(fresh.trim_start_matches('\\'))), span);
+    if !mentions_key_in(other, &step) {
+        return None;
+    }
+    let terms: Vec<(bool, Expr)> = series.terms.iter().map(|(negated, term)| (*negated, (*term).clone())).collect();
+    let step_tex = crate::syntax::print::expr(series.step);
+    let powers = format!("{fresh}^0 … {fresh}^{order}, the step {step_tex} taken as {fresh}{step_tex}");
+    let ray = Series { other, terms: &terms, variable: &t, order, step: Some(series.step) };
+    let v = compare_as_series(scope, claim, ray, powers);
+    Some(v)
+}
+
+fn mentions_key_in(e: &Expr, key: &str) -> bool {
+    e.symbol_key().as_deref() == Some(key) || e.children().any(|c| mentions_key_in(c, key))
+}
+
+/// A side against written terms, as power series in `variable` through `order`.
+struct Series<'a> {
+    other: &'a Expr,
+    terms: &'a [(bool, Expr)],
+    variable: &'a Expr,
+    order: u32,
+    /// A ray series: the letter whose entries (symbols) are scaled by the variable.
+    step: Option<&'a Expr>,
+}
+
+/// Compares [`Series`] exactly, coefficient by coefficient: verified with `powers` as the
+/// sizes, or refuted at the first power that differs.
+fn compare_as_series(scope: &Scope, claim: &Claim, series: Series, powers: String) -> Verdict {
+    let Series { other, terms, variable: variable_expr, order, step } = series;
+    let variable = crate::syntax::print::expr(variable_expr);
     let sizes = scope.size_assignments().into_iter().next().unwrap_or_default();
     let deadline = within_run(Instant::now() + CLAIM_TIME);
     let span = crate::syntax::ast::Span::new(claim.lhs.span.start, claim.rhs.span.end);
@@ -1726,16 +1811,29 @@ fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             let seed = claim.id.bytes().fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
             let compared = (|| {
                 let whole = inst.eval(other, &env)?;
-                let v = inst.eval(series.variable, &env)?;
-                let mut written = inst.eval(series.terms[0].1, &env)?;
-                if series.terms[0].0 {
+                let v = inst.eval(variable_expr, &env)?;
+                let mut written = inst.eval(&terms[0].1, &env)?;
+                if terms[0].0 {
                     written = written.map(|t| -t);
                 }
-                for (negated, term) in &series.terms[1..] {
+                for (negated, term) in &terms[1..] {
                     let t = inst.eval(term, &env)?;
                     written =
                         written.zip(&t, "a term", term.span, false, |a, b| if *negated { a - b } else { a + b })?;
                 }
+                let (whole, written) = match step {
+                    None => (whole, written),
+                    Some(step) => {
+                        // ε's entries, each a symbol, become t times themselves.
+                        use crate::eval::{Backend as _, Scalar as _};
+                        let leaves = inst.eval(step, &env)?;
+                        if v.data.len() != 1 || !leaves.data.iter().all(cas::is_symbol) {
+                            return Ok(cas::SeriesAgreement::NotASeries);
+                        }
+                        let scaled = leaves.map(|leaf| v.data[0].times(leaf));
+                        (Symbolic.substitute(whole, &leaves, &scaled), Symbolic.substitute(written, &leaves, &scaled))
+                    }
+                };
                 cas::compare_series(&inst, &whole, &written, &v, order, span, seed)
             })();
             match compared {
@@ -1765,13 +1863,13 @@ fn series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             }
         })
     };
-    Some(match cas::isolated(deadline + EXACT_GRACE, job) {
+    match cas::isolated(deadline + EXACT_GRACE, job) {
         Ok(verdict) => verdict,
         Err(_) => Verdict::undecided(
             Reason::Budget { detail: "the power series did not finish within the claim's time".into() },
             powers,
         ),
-    })
+    }
 }
 
 /// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.

@@ -126,6 +126,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"\nabla^2 f(\mathbf x)",
+        meaning: "the Hessian: the gradient of the gradient of the application after it, by its argument",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"f(\mathbf x) + \boldsymbol\epsilon^\top \nabla f(\mathbf x) + \frac12 \boldsymbol\epsilon^\top \nabla^2 f(\mathbf x) \boldsymbol\epsilon + \mathcal{O}(\|\boldsymbol\epsilon\|^3)",
+        meaning: "a Taylor expansion in several variables, cut off by O (or o) of a power of the norm of one letter ε: both sides with ε replaced by tε, for a fresh number t, are compared exactly as power series in t through the order the O leaves (the power below it), ε's entries staying symbols — the expansion along every direction, which is the claim. Labelled symbolic, as a power series, with the step named; a refutation names the coefficient [t^k]. A signature f: \\mathbb{R}^d \\to \\mathbb{R} in a section makes f a function of its own there, whatever an earlier section defined",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
         written: r"\bar Y",
         meaning: "the adjoint ∂L/∂Y for the section's `loss`: the derivative flows only through what the definitions put downstream of Y",
         example: "",
@@ -145,8 +157,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "delimiters",
-        written: r"\|x\|, ||x||, \lVert x\rVert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1",
-        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; other norms are refused. A bare || is a norm, never |(|x|)|",
+        written: r"\|x\|, ||x||, \lVert x\rVert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p",
+        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; _p of a vector, for a number p (a letter or a value), (Σ|x_i|^p)^{1/p}; other norms (_∞, of a matrix) are refused. A bare || is a norm, never |(|x|)|",
         example: r"\|u\|^2=u^\top u",
     },
     Notation {
@@ -180,6 +192,12 @@ pub const NOTATION: &[Notation] = &[
         written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sinh, \cosh, \tanh, \sqrt{x}, \sqrt[n]{x}",
         meaning: "the real functions (log is natural), entry by entry on matrices; `\\sin^2 x` is (sin x)²",
         example: r"\cosh^2 a-\sinh^2 a=1",
+    },
+    Notation {
+        group: "functions",
+        written: r"\textrm{MSE}(\hat\theta_n, \theta) = E[(\hat\theta_n - \theta)^2], f(x_1, x_2) = x_1^2 + 2x_2^2",
+        meaning: "a function the notes define: a letter, an \\operatorname or \\mathrm name, or a word in \\textrm or \\text (not Var, Cov, E, P, Pr) applied to parameters — letters, accented or with a subscript — is that function wherever it is applied after. An equation whose left side is a name the section has not written before (no spec pinning it, no bar, not P, E or p), stated without a cue that asserts it, defines that name even where derivcheck cannot read the right side: no claim; a claim using the name later is undecided where the body is not read",
+        example: "",
     },
     Notation {
         group: "functions",

@@ -600,7 +600,15 @@ impl<'a> SectionBuilder<'a> {
         for (k, n) in &spec.identity {
             declared.insert(canonical(k), [n.clone(), n.clone()]);
         }
-        let mut defined: std::collections::BTreeSet<String> = self.inherited.iter().map(|d| d.key.clone()).collect();
+        // (An earlier definition through a function this section declares anew is not inherited:
+        // see `build`.)
+        let signed = signed_anew(formulas);
+        let mut defined: std::collections::BTreeSet<String> = self
+            .inherited
+            .iter()
+            .filter(|d| !signed.iter().any(|k| !d.params.contains(k) && mentions_key(&d.body, k)))
+            .map(|d| d.key.clone())
+            .collect();
         for chain in &chains {
             if let (Some(key), Some(link)) = (chain.first.as_ref().and_then(Expr::symbol_key), chain.links.first()) {
                 if matches!(link.op, RelOp::Eq | RelOp::Define) && !mentions_key(&link.rhs, &key) {
@@ -710,14 +718,28 @@ impl<'a> SectionBuilder<'a> {
             let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
             let redefinition = formulas.iter().zip(&steps).find_map(|(f, step)| {
+                // (`f: \mathbb{R}^d \to \mathbb{R}`: a signature names the letter a function anew,
+                // one this section does not specify.)
+                let signature = |c: &Chain| {
+                    def.function
+                        && matches!(c.links.first(), Some(l) if l.op == RelOp::Colon)
+                        && c.first.as_ref().is_some_and(|e| {
+                            matches!(e.kind, ExprKind::Symbol(_)) && e.symbol_key().is_some_and(|k| k == def.key)
+                        })
+                };
                 let chain = f.statement.chains.iter().find(|c| {
-                    matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
-                        && c.first.as_ref().and_then(target_key).is_some_and(|k| k == def.key)
+                    signature(c)
+                        || matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
+                            && c.first.as_ref().and_then(target_key).is_some_and(|k| k == def.key)
                 })?;
                 // A definition inside a worked example, or in passing, shadows nothing for the
                 // section.
+                // (A signature gives no value, whatever example its sentence opens.)
                 let function = self.function_target(chain.first.as_ref()?).is_some();
-                if step.reach != Reach::Section && example_scoped(function, &chain.links.first()?.rhs) {
+                if !signature(chain)
+                    && step.reach != Reach::Section
+                    && example_scoped(function, &chain.links.first()?.rhs)
+                {
                     return None;
                 }
                 let site = &self.doc.formulas[f.index];
@@ -729,6 +751,28 @@ impl<'a> SectionBuilder<'a> {
                 self.known.push(def.key.clone());
                 self.defs.push(Definition { inherited: true, ..def });
             }
+        }
+        // `\epsilon = -\eta f'(x)` chosen in an earlier section, then `f: \mathbb{R}^d \to
+        // \mathbb{R}` here: an earlier definition through a letter this section gives a new
+        // meaning spoke of the old one; it is not inherited either.
+        let mut renewed: BTreeSet<String> = self.shadowed.iter().map(|s| s.key.clone()).collect();
+        renewed.extend(signed_anew(formulas));
+        loop {
+            let stale: Vec<String> = self
+                .defs
+                .iter()
+                .filter(|d| {
+                    // (`\sigma(z) = \frac{1}{1+e^{-z}}`: its own parameter is no letter of the section.)
+                    d.inherited && renewed.iter().any(|k| !d.params.contains(k) && mentions_key(&d.body, k))
+                })
+                .map(|d| d.key.clone())
+                .collect();
+            if stale.is_empty() {
+                break;
+            }
+            self.defs.retain(|d| !(d.inherited && stale.contains(&d.key)));
+            self.known.retain(|k| !stale.contains(k));
+            renewed.extend(stale);
         }
         self.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
         self.first_renaming = self.first_renaming(formulas);
@@ -1354,7 +1398,15 @@ impl<'a> SectionBuilder<'a> {
                 && !self.has_meaning(first)
                 && !roles::is_constant(body, &|_| false)
                 && family_of_functions_defined(first).is_some_and(|head| !mentions_key(body, &head));
-            let declined = !defined && (chain.links[0].op == RelOp::Define || family);
+            // `\textrm{pmi}(x, y) = \log\frac{p_{X, Y}(x, y)}{p_X(x) p_Y(y)}`: a name the section has
+            // not written before, given a body derivcheck cannot take (a construct outside the
+            // notation, parameters it does not read): the author names something, which is no
+            // claim either, unless the words say it is stated as true.
+            let fresh = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert && p.cue != roles::Cue::Condition)
+                && chain.links[0].op == RelOp::Eq
+                && !roles::is_constant(body, &|_| false)
+                && self.fresh_name(first).is_some_and(|head| !mentions_key(body, &head));
+            let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh);
             if declined {
                 self.skipped
                     .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
@@ -1954,6 +2006,42 @@ impl<'a> SectionBuilder<'a> {
         })
     }
 
+    /// The key of the name `target` introduces, where it is a letter (`\mu_X`, `\tilde\theta`) or
+    /// a letter or named operator applied (`\textrm{MSE}(…)`, `\pi_1(h_1)`) that no formula of the
+    /// section wrote before and nothing gives a meaning; `None` otherwise.
+    fn fresh_name(&self, target: &Expr) -> Option<String> {
+        let key = match &target.kind {
+            ExprKind::Symbol(_) | ExprKind::Subscript { .. } => target.symbol_key()?,
+            ExprKind::Call { func, postfixed: false, .. } => func.symbol_key().or_else(|| func.word_function_key())?,
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match crate::syntax::ast::word_applied(lhs, rhs) {
+                Some((None, key, _)) => key,
+                _ => return None,
+            },
+            ExprKind::Apply { func, parenthesized: true, .. }
+                if func.sub.is_none()
+                    && func.sup.is_none()
+                    && func.primes == 0
+                    && !crate::notation::is_builtin(&func.name)
+                    && !crate::syntax::ast::PROBABILITY_OPERATORS.contains(&func.name.as_str()) =>
+            {
+                format!("\\operatorname{{{}}}", func.name)
+            }
+            _ => return None,
+        };
+        let letters = ["P", "p", "E", "e", "\\pi", "i"];
+        // (`\bar U = h^\top \bar\ell`: a bar is an adjoint, or a mean, whose equation is a claim.)
+        let barred = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar));
+        let taken = self.pinned
+            || barred(target)
+            || matches!(&target.kind, ExprKind::Subscript { base, .. } if barred(base))
+            || self.written.contains(&key)
+            || self.known.contains(&key)
+            || self.has_meaning(target)
+            || self.index_letters.contains(&key)
+            || letters.contains(&key.as_str());
+        (!taken).then_some(key)
+    }
+
     /// Does the worked example open here give `key` a meaning?
     fn example_gives(&self, key: &str) -> bool {
         self.given.iter().any(|g| g.open_example() && g.definition.key == key)
@@ -2117,7 +2205,11 @@ impl<'a> SectionBuilder<'a> {
     /// that are not indices. Gives the function's key and its parameters.
     fn function_target(&self, target: &Expr) -> Option<(String, Vec<String>)> {
         let (key, args) = match &target.kind {
-            ExprKind::Call { func, args, .. } => (func.symbol_key()?, args),
+            ExprKind::Call { func, args, .. } => (func.symbol_key().or_else(|| func.word_function_key())?, args),
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match crate::syntax::ast::word_applied(lhs, rhs) {
+                Some((None, key, args)) => return self.parameters_of(key, &args),
+                _ => return None,
+            },
             ExprKind::Apply { func, args, parenthesized: true }
                 if func.sub.is_none()
                     && func.sup.is_none()
@@ -2128,11 +2220,24 @@ impl<'a> SectionBuilder<'a> {
             }
             _ => return None,
         };
+        self.parameters_of(key, args)
+    }
+
+    /// The parameters a function definition's arguments name (`x`, `\hat{\mathbf y}`, `x_1`),
+    /// distinct and none an index of the section; `None` where an argument names none.
+    fn parameters_of(&self, key: String, args: &[Expr]) -> Option<(String, Vec<String>)> {
         let params: Vec<String> = args
             .iter()
             .map(|a| match &a.kind {
                 // `\hat{\mathbf y}` names a parameter; `\bar y` is an adjoint, never one.
                 ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar) => Some(s.key()),
+                // `f(x_1, x_2)`, `\textrm{MSE}(\hat\theta_n, \theta)`: a letter with a subscript
+                // names a parameter too.
+                ExprKind::Subscript { base, .. }
+                    if matches!(&base.kind, ExprKind::Symbol(s) if !s.accents.contains(&Accent::Bar)) =>
+                {
+                    a.symbol_key()
+                }
                 _ => None,
             })
             .collect::<Option<_>>()?;
@@ -2660,6 +2765,18 @@ fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collect
     found
 }
 
+/// Letters a signature in `formulas` declares (`f: \mathbb{R}^d \to \mathbb{R}`).
+fn signed_anew(formulas: &[&ParsedFormula]) -> BTreeSet<String> {
+    formulas
+        .iter()
+        .flat_map(|f| &f.statement.chains)
+        .filter_map(|c| {
+            let signature = matches!(c.links.first(), Some(l) if l.op == RelOp::Colon);
+            c.first.as_ref().filter(|e| signature && matches!(e.kind, ExprKind::Symbol(_)))?.symbol_key()
+        })
+        .collect()
+}
+
 /// Keys of bold letters written with a subscript (`\mathbf x_i`: x names a family of vectors).
 fn collect_bold_bases(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
     if let ExprKind::Subscript { base, .. } = &e.kind {
@@ -2674,6 +2791,12 @@ fn collect_bold_bases(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
 fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
     if let Some(key) = e.symbol_key() {
         out.insert(key);
+    }
+    if let ExprKind::Apply { func, .. } = &e.kind {
+        out.insert(format!("\\operatorname{{{}}}", func.name));
+    }
+    if let Some(word) = e.word_function_key() {
+        out.insert(word);
     }
     e.children().for_each(|c| collect_keys(c, out));
 }

@@ -60,6 +60,11 @@ fn taylor_coefficients(a: &Atom, v: &Atom, order: u32) -> Option<Vec<Atom>> {
     Some(out)
 }
 
+/// Is `a` a lone symbol (a leaf nothing gave a value)?
+pub fn is_symbol(a: &Atom) -> bool {
+    matches!(a.as_view(), AtomView::Var(_))
+}
+
 /// How a function compares with a power series written through `v^order`.
 pub enum SeriesAgreement {
     /// Every coefficient through `v^order` agrees (by `Method::Symbolic`, or only numerically).

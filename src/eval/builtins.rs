@@ -223,6 +223,9 @@ impl<B: Backend> Instance<'_, B> {
             head = operand;
             primes += 1;
         }
+        if let Some(word) = head.word_function_key().filter(|k| self.scope.defs.get(k).is_some_and(|d| d.function)) {
+            return self.apply_defined(Application { key: &word, primes, args, span }, env);
+        }
         let key = head.symbol_key().unwrap_or_default();
         if self.scope.unknown_functions.contains(&key) && !self.resolves(&key, env) {
             return self.apply_unknown(Application { key: &key, primes, args, span }, env);
@@ -354,6 +357,29 @@ impl<B: Backend> Instance<'_, B> {
         }
     }
 
+    /// `\textrm{MSE}(a, b)` where the notes define the word as a function: applied (the parser
+    /// reads a word before a parenthesis as a product, which it is not then).
+    pub(super) fn word_application(
+        &self,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+        env: &Env,
+    ) -> Result<Option<Value<B::S>>, EvalError> {
+        let Some((before, key, args)) = crate::syntax::ast::word_applied(lhs, rhs) else { return Ok(None) };
+        if !self.scope.defs.get(&key).is_some_and(|d| d.function) {
+            return Ok(None);
+        }
+        let value = self.apply_defined(Application { key: &key, primes: 0, args: &args, span }, env)?;
+        match before {
+            None => Ok(Some(value)),
+            Some(before) => {
+                let factor = self.eval(before, env)?;
+                factor.zip(&value, "a product", span, true, |a, b| a.times(b)).map(Some)
+            }
+        }
+    }
+
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
     /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
     /// function); `primes` = 1 applies its derivative.
@@ -455,12 +481,23 @@ impl<B: Backend> Instance<'_, B> {
             Some("2") if is_vector => "2",
             Some("F") | Some("\\mathrm{F}") => "2",
             Some("1") if is_vector => "1",
-            Some(_) => {
-                let written = sub.map(|s| crate::syntax::print::explicit_tex(s, &|_| false)).unwrap_or_default();
-                let what = format!("the norm ‖·‖_{{{written}}} of a {}×{} value", v.rows, v.cols);
-                return Err(EvalErrorKind::Unsupported { category: NotRead::Outside, what }.at(span));
+            // `\|\mathbf x\|_p`: (Σ|x_i|^p)^{1/p}, for a number p the claim leaves free (or gives).
+            Some(_) if is_vector && !matches!(sub.map(|s| &s.kind), Some(ExprKind::Text { .. })) => {
+                let p = sub.and_then(|s| self.eval(s, env).ok());
+                if let Some(p) = p.as_ref().filter(|p| p.is_scalar()).map(|p| p.data[0].clone()) {
+                    let powers: Vec<B::S> =
+                        v.data.iter().map(|a| B::S::elementary(Elementary::Abs, a).power(&p)).collect();
+                    return Ok(Value::scalar(sum(&powers).power(&B::S::int(1).over(&p))));
+                }
+                "unread"
             }
+            Some(_) => "unread",
         };
+        if kind == "unread" {
+            let written = sub.map(|s| crate::syntax::print::explicit_tex(s, &|_| false)).unwrap_or_default();
+            let what = format!("the norm ‖·‖_{{{written}}} of a {}×{} value", v.rows, v.cols);
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Outside, what }.at(span));
+        }
         Ok(Value::scalar(match kind {
             "1" => sum(&v.data.iter().map(|a| B::S::elementary(Elementary::Abs, a)).collect::<Vec<_>>()),
             _ => squares().power(&B::S::ratio(1, 2)),

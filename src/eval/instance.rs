@@ -176,6 +176,9 @@ impl<'a, B: Backend> Instance<'a, B> {
                     if let Some(value) = self.family_application(lhs, rhs, e.span, env)? {
                         return Ok(value);
                     }
+                    if let Some(value) = self.word_application(lhs, rhs, e.span, env)? {
+                        return Ok(value);
+                    }
                 }
                 let applied = (*op == BinOp::Implicit).then(|| self.applied_derivative(lhs, rhs, env)).flatten();
                 let Some((before, prime, arg)) = applied else { return self.binary(*op, lhs, rhs, e.span, env) };

@@ -411,6 +411,17 @@ impl Expr {
         }
     }
 
+    /// `\textrm{MSE}` before parentheses, a word the author may define as a function (never one
+    /// of [`PROBABILITY_OPERATORS`]): the key
+    /// `\operatorname{MSE}` it has when defined, as `\operatorname{MSE}` and `\mathrm{MSE}` do.
+    pub fn word_function_key(&self) -> Option<String> {
+        let ExprKind::Text { text } = &self.kind else { return None };
+        let word = text.trim();
+        let operator = PROBABILITY_OPERATORS.contains(&word);
+        (!operator && word.chars().count() > 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
+            .then(|| format!("\\operatorname{{{word}}}"))
+    }
+
     /// `Q`, `1`, `hx` (a juxtaposition of letters and digits), else `None`.
     fn subscript_word(&self) -> Option<String> {
         match &self.kind {
@@ -642,6 +653,31 @@ pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e
         _ if member(lhs) => Some((None, lhs, arg)),
         ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } if member(last) => {
             Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
+        }
+        _ => None,
+    }
+}
+
+/// Words the notation table reads as operators on random variables (`\mathrm{Var}(X)`,
+/// `\textrm{Cov}(X, Y)`): an equation about them is a claim, never their definition.
+pub const PROBABILITY_OPERATORS: [&str; 5] = ["Var", "Cov", "E", "Pr", "P"];
+
+/// A word applied to a parenthesis, alone or ending a product: `\textrm{MSE}(a, b)` — which parses
+/// as the text times the parenthesis — gives (None, `\operatorname{MSE}`, [a, b]); `2\textrm{MSE}(a,
+/// b)` gives (Some(2), …). The word is a function only where the notes define it so.
+pub fn word_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, String, Vec<Expr>)> {
+    let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
+    if open != "(" {
+        return None;
+    }
+    let args = match &arg.kind {
+        ExprKind::Tuple { items, .. } => items.clone(),
+        _ => vec![(**arg).clone()],
+    };
+    match &lhs.kind {
+        ExprKind::Text { .. } => Some((None, lhs.word_function_key()?, args)),
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } => {
+            Some((Some(before.as_ref()), last.word_function_key()?, args))
         }
         _ => None,
     }

@@ -481,6 +481,19 @@ fn build_term(pair: Pair<Rule>) -> Expr {
     })
 }
 
+/// `\nabla` is 1, `\nabla^2` is 2; anything else `None`.
+fn nabla_power(e: &Expr) -> Option<u32> {
+    let nabla = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.name == "nabla" && s.accents.is_empty());
+    match &e.kind {
+        _ if nabla(e) => Some(1),
+        ExprKind::Power { base, exponent } if nabla(base) => match &exponent.kind {
+            ExprKind::Number { value } if value == "2" => Some(2),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// A derivative operator (`\frac{d}{dx}`, `\frac{\partial}{\partial w}`, `\nabla_w`) applies to the
 /// rest of the product, like a big operator; a fraction of differentials (`\frac{\mathrm d f}{\mathrm
 /// dx}`) is a derivative by itself.
@@ -504,9 +517,12 @@ fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(O
             }
             // `\nabla f(\mathbf x)`, `\nabla f(\mathbf x)^\top`: the gradient of the application
             // after it (that factor only), by the argument the function is applied to.
-            ExprKind::Symbol(s) if s.name == "nabla" && k + 1 < factors.len() => {
+            ExprKind::Symbol(_) | ExprKind::Power { .. }
+                if nabla_power(&factors[k].1).is_some() && k + 1 < factors.len() =>
+            {
+                let hessian = nabla_power(&factors[k].1) == Some(2);
                 // `\nabla f_i(\mathbf x)`: a subscripted head and its parenthesis are two factors.
-                if let Some(gradient) = factors.get(k + 2).and_then(|(op, arg)| {
+                if let Some(gradient) = factors.get(k + 2).filter(|_| !hessian).and_then(|(op, arg)| {
                     let member = &factors[k + 1].1;
                     let subscripted = matches!(&member.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)));
                     let ExprKind::Fenced { open, inner: Some(inner), .. } = &arg.kind else { return None };
@@ -532,6 +548,10 @@ fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(O
                 }
                 let span = Span::new(factors[k].1.span.start, factors[k + 1].1.span.end);
                 let mut gradient = derivative(DerivativeKind::Gradient, call.clone(), arg.clone(), span);
+                if hessian {
+                    // `\nabla^2 f(\mathbf x)`: the gradient of the gradient, the Hessian.
+                    gradient = derivative(DerivativeKind::Gradient, gradient, arg.clone(), span);
+                }
                 if transposed {
                     gradient = Expr::new(ExprKind::Transpose { operand: Box::new(gradient) }, span);
                 }
@@ -1206,6 +1226,8 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
             sym.style = Some(style);
             Expr::new(ExprKind::Symbol(sym), span)
         }
+        // `\mathbf{\boldsymbol{\epsilon}}`: bold twice is bold.
+        ExprKind::Symbol(sym) if sym.style == Some(style) => Expr::new(ExprKind::Symbol(sym), span),
         ExprKind::Number { value } if value.len() == 1 => {
             let sym = Symbol { name: value, accents: Vec::new(), style: Some(style), label: None };
             Expr::new(ExprKind::Symbol(sym), span)

@@ -127,3 +127,13 @@ fn a_power_of_a_derivative_before_its_parenthesis_is_the_power_of_the_call() {
     // Without a prime, `f^2(x)` may be f(f(x)): left a product for later stages to refuse.
     assert_eq!(sx("f^2(x)"), "(* (^ f 2) (fenced () x))");
 }
+
+#[test]
+fn the_hessian_and_doubled_bold_are_read() {
+    // `\nabla^2 f(\mathbf x)`: the gradient of the gradient of the call.
+    assert_eq!(sx("\\nabla^2 f(\\mathbf x)"), "(grad (grad (call f \\mathbf{x}) \\mathbf{x}) \\mathbf{x})");
+    // `\mathbf{\boldsymbol{\epsilon}}` is the bold letter, as d2l writes it.
+    assert_eq!(sx("\\mathbf{\\boldsymbol{\\epsilon}}"), sx("\\boldsymbol{\\epsilon}"));
+    // A word before a parenthesis stays the word times the parenthesis for the parser.
+    assert_eq!(sx("\\textrm{MSE}(a, b)"), "(* (text \"MSE\") (fenced () (tuple a b)))");
+}

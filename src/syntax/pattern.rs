@@ -248,6 +248,42 @@ pub fn truncated_series(e: &Expr) -> Option<TruncatedSeries<'_>> {
     Some(TruncatedSeries { terms: signed, variable, order })
 }
 
+/// A multivariate Taylor expansion cut off by the order of a vector's norm:
+/// `f(\mathbf x) + \boldsymbol\epsilon^\top \nabla f(\mathbf x) + \mathcal{O}(\|\boldsymbol\epsilon\|^2)`.
+/// Along a ray, the step `t\boldsymbol\epsilon`, it is a power series in t through `order`.
+#[derive(Debug)]
+pub struct RaySeries<'a> {
+    /// The written terms, each with its sign (`true`: subtracted).
+    pub terms: Vec<(bool, &'a Expr)>,
+    /// The letter whose norm is the order (`\boldsymbol\epsilon`).
+    pub step: &'a Expr,
+    /// The highest power of t the written terms are claimed through.
+    pub order: i64,
+}
+
+/// The ray series `e` writes, if it is one: terms, then a big (or little) O of a power of the
+/// norm of one letter (`\|\boldsymbol\epsilon\|^3`), and no ellipsis.
+pub fn ray_series(e: &Expr) -> Option<RaySeries<'_>> {
+    let mut signed = Vec::new();
+    flatten_signed(e, false, &mut signed);
+    let (_, last) = signed.pop()?;
+    if signed.is_empty() || signed.iter().any(|(_, t)| has_ellipsis(t)) {
+        return None;
+    }
+    let (argument, little) = order_term(last)?;
+    let (norm, power) = match &argument.kind {
+        ExprKind::Power { base, exponent } => match &exponent.kind {
+            ExprKind::Number { value } => (base.as_ref(), value.parse::<i64>().ok()?),
+            _ => return None,
+        },
+        _ => (argument, 1),
+    };
+    let ExprKind::Norm { operand } = &norm.kind else { return None };
+    operand.symbol_key()?;
+    let order = if little { power } else { power - 1 };
+    (order >= 0).then_some(RaySeries { terms: signed, step: operand, order })
+}
+
 /// `\mathcal{O}(\epsilon^2)`, `O(\eta^2 f'^2(x))`, `o(h)`: the argument, and whether the `o`
 /// is little.
 fn order_term(e: &Expr) -> Option<(&Expr, bool)> {
@@ -391,6 +427,24 @@ mod tests {
         assert_eq!(series(r"f(x) + \mathcal{O}(2\epsilon^2)").map(|s| s.1), Some(1));
         let step = r"f(x) - \eta f'^2(x) + \mathcal{O}(\eta^2 f'^2(x))";
         assert_eq!(series(step).map(|s| (s.0, s.1)), Some(("\\eta".into(), 1)));
+    }
+
+    #[test]
+    fn a_ray_series_is_cut_off_by_the_order_of_a_norm() {
+        let ray = |tex: &str| {
+            let statement = parse_formula(tex).unwrap();
+            let e = statement.chains[0].first.as_ref().unwrap();
+            ray_series(e).map(|s| (print::expr(s.step), s.order, s.terms.len()))
+        };
+        let first =
+            r"f(\mathbf x) + \boldsymbol\epsilon^\top \nabla f(\mathbf x) + \mathcal{O}(\|\boldsymbol\epsilon\|^2)";
+        assert_eq!(ray(first).map(|s| (s.1, s.2)), Some((1, 2)));
+        let second = r"f(\mathbf x) + \frac12 \boldsymbol\epsilon^\top \nabla^2 f(\mathbf x) \boldsymbol\epsilon + o(\|\boldsymbol\epsilon\|^2)";
+        assert_eq!(ray(second).map(|s| s.1), Some(2));
+        // An O of a letter, not of a norm, is a plain series; nothing before the O is no series.
+        assert!(ray(r"f(x) + \epsilon f'(x) + \mathcal{O}(\epsilon^2)").is_none());
+        assert!(ray(r"\mathcal{O}(\|\boldsymbol\epsilon\|^2)").is_none());
+        assert!(ray(r"f(\mathbf x) + \cdots + \mathcal{O}(\|\boldsymbol\epsilon\|^2)").is_none());
     }
 
     #[test]
