@@ -732,7 +732,13 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         }
         // A meaning the section gives a letter further on: refuted only if the claim fails with
         // the letter general.
-        let later = later_definitions(&base, claim, false);
+        let mut later = later_definitions(&base, claim, false);
+        // (The step of an expansion in several variables is read general already.)
+        let steps: Vec<String> = [&claim.lhs, &claim.rhs]
+            .iter()
+            .filter_map(|side| crate::syntax::pattern::ray_series(side)?.step.symbol_key())
+            .collect();
+        later.retain(|d| !steps.contains(&d.key));
         if let Some(first) = later.first() {
             if not_refuted_in(&with_letters_general(&base, &later)) {
                 let at = Some(first.written_at());
@@ -1764,6 +1770,25 @@ fn ray_series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     };
     let step = series.step.symbol_key()?;
     let order = u32::try_from(series.order).ok().filter(|&n| n <= MAX_SERIES_ORDER)?;
+    // `\boldsymbol\epsilon = -\mathbf H^{-1}\nabla f(\mathbf x)` in the same section: the expansion
+    // is about any step, so ε is read as a free letter of the shape its value has.
+    let free;
+    let scope = match scope.defs.get(&step).filter(|d| !d.function) {
+        None => scope,
+        Some(definition) => {
+            let sizes = scope.size_assignments().into_iter().next().unwrap_or_default();
+            let backend = numeric::Numeric::new(section_seed(&claim.id), numeric::crosscheck::EPSILON);
+            let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
+            let value =
+                Instance::new(&backend, scope, &sizes, None, budget).eval(&definition.body, &Env::new()).ok()?;
+            let mut unbound = scope.clone();
+            unbound.defs.remove(&step);
+            let (rows, cols) = (value.rows.to_string(), value.cols.to_string());
+            unbound.decls.insert(step.clone(), Decl::Matrix { rows, cols });
+            free = unbound;
+            &free
+        }
+    };
     let fresh = ["t", "s", "\\tau"].into_iter().find(|name| {
         let key = Symbol::plain(name.trim_start_matches('\\')).key();
         !mentions(claim, &key) && !scope.defs.contains_key(&key) && !scope.decls.contains_key(&key)

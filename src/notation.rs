@@ -133,7 +133,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"f(\mathbf x) + \boldsymbol\epsilon^\top \nabla f(\mathbf x) + \frac12 \boldsymbol\epsilon^\top \nabla^2 f(\mathbf x) \boldsymbol\epsilon + \mathcal{O}(\|\boldsymbol\epsilon\|^3)",
-        meaning: "a Taylor expansion in several variables, cut off by O (or o) of a power of the norm of one letter ε: both sides with ε replaced by tε, for a fresh number t, are compared exactly as power series in t through the order the O leaves (the power below it), ε's entries staying symbols — the expansion along every direction, which is the claim. Labelled symbolic, as a power series, with the step named; a refutation names the coefficient [t^k]. A signature f: \\mathbb{R}^d \\to \\mathbb{R} in a section makes f a function of its own there, whatever an earlier section defined",
+        meaning: "a Taylor expansion in several variables, cut off by O (or o) of a power of the norm of one letter ε: both sides with ε replaced by tε, for a fresh number t, are compared exactly as power series in t through the order the O leaves (the power below it), ε's entries staying symbols — the expansion along every direction, which is the claim (a step the section defines, ε = -H^{-1}∇f, is read as a free letter of its value's shape). Labelled symbolic, as a power series, with the step named; a refutation names the coefficient [t^k]. A signature f: \\mathbb{R}^d \\to \\mathbb{R} in a section makes f a function of its own there, whatever an earlier section defined",
         example: "",
     },
     Notation {
