@@ -348,12 +348,20 @@ impl<B: Backend> Instance<'_, B> {
             _ => vec![arg.clone()],
         };
         let value = self.apply_unknown(Application { key: &name, primes: 0, args: &args, span }, env)?;
+        self.after_factor(before, value, span, env).map(Some)
+    }
+
+    /// `value` times the factor written before its head (`\frac1n f_i(\mathbf x)`), if any.
+    fn after_factor(
+        &self,
+        before: Option<&Expr>,
+        value: Value<B::S>,
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
         match before {
-            None => Ok(Some(value)),
-            Some(before) => {
-                let factor = self.eval(before, env)?;
-                factor.zip(&value, "a product", span, true, |a, b| a.times(b)).map(Some)
-            }
+            None => Ok(value),
+            Some(before) => self.eval(before, env)?.zip(&value, "a product", span, true, |a, b| a.times(b)),
         }
     }
 
@@ -371,13 +379,7 @@ impl<B: Backend> Instance<'_, B> {
             return Ok(None);
         }
         let value = self.apply_defined(Application { key: &key, primes: 0, args: &args, span }, env)?;
-        match before {
-            None => Ok(Some(value)),
-            Some(before) => {
-                let factor = self.eval(before, env)?;
-                factor.zip(&value, "a product", span, true, |a, b| a.times(b)).map(Some)
-            }
-        }
+        self.after_factor(before, value, span, env).map(Some)
     }
 
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
