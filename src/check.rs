@@ -1508,26 +1508,9 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
             })
         };
     crate::sema::recurrence::map(e, &mut |x| {
-        let called = match &x.kind {
-            ExprKind::Call { func, args, postfixed: false } => {
-                Some((func.symbol_key().or_else(|| func.word_function_key())?, args.clone()))
-            }
-            ExprKind::Apply { func, args, parenthesized: true }
-                if func.sub.is_none() && func.sup.is_none() && func.primes == 0 =>
-            {
-                Some((format!("\\operatorname{{{}}}", func.name), args.clone()))
-            }
-            // `\textrm{MSE}(\hat\theta_n, \theta)`, read as the word times the parenthesis.
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match crate::syntax::ast::word_applied(lhs, rhs) {
-                Some((None, key, args)) => Some((key, args)),
-                _ => None,
-            },
-            _ => None,
-        };
-        if let Some((key, args)) = called {
-            let args = &args;
+        if let Some((key, args)) = crate::syntax::ast::applied_function(x) {
             let definition = function(&key, args.len())?;
-            let body = put_arguments(&definition.body, &definition.params, args);
+            let body = put_arguments(&definition.body, &definition.params, &args);
             return Some(Expr::parenthesized(moments_written_out(scope, claim, &body), x.span));
         }
         let ExprKind::Subscript { base, index } = &x.kind else { return None };
@@ -1544,14 +1527,14 @@ fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
     })
 }
 
-/// A function's body with each parameter replaced by its argument (in parentheses), in
-/// subscripts too (`\sigma_X` at `aX + b` is `\sigma_{(aX+b)}`).
 /// `\hat f(x_1, \ldots, x_n)`: a function the notes never specify, applied.
 fn unspecified_application(scope: &Scope, body: &Expr) -> bool {
     let ExprKind::Call { func, .. } = &body.kind else { return false };
     func.symbol_key().is_some_and(|k| !scope.defs.contains_key(&k) && !scope.decls.contains_key(&k))
 }
 
+/// A function's body with each parameter replaced by its argument (in parentheses), in
+/// subscripts too (`\sigma_X` at `aX + b` is `\sigma_{(aX+b)}`).
 fn put_arguments(body: &Expr, params: &[String], args: &[Expr]) -> Expr {
     crate::sema::recurrence::map(body, &mut |y| match &y.kind {
         ExprKind::Symbol(_) => {
@@ -1795,19 +1778,14 @@ fn ray_series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     })?;
     let span = Span::new(series.step.span.start, series.step.span.start);
     let t = Expr::new(ExprKind::Symbol(Symbol::plain(fresh.trim_start_matches('\\'))), span);
-    if !mentions_key_in(other, &step) {
+    if !expr_mentions(other, &step) {
         return None;
     }
     let terms: Vec<(bool, Expr)> = series.terms.iter().map(|(negated, term)| (*negated, (*term).clone())).collect();
     let step_tex = crate::syntax::print::expr(series.step);
     let powers = format!("{fresh}^0 … {fresh}^{order}, the step {step_tex} taken as {fresh}{step_tex}");
     let ray = Series { other, terms: &terms, variable: &t, order, step: Some(series.step) };
-    let v = compare_as_series(scope, claim, ray, powers);
-    Some(v)
-}
-
-fn mentions_key_in(e: &Expr, key: &str) -> bool {
-    e.symbol_key().as_deref() == Some(key) || e.children().any(|c| mentions_key_in(c, key))
+    Some(compare_as_series(scope, claim, ray, powers))
 }
 
 /// A side against written terms, as power series in `variable` through `order`.

@@ -602,13 +602,9 @@ impl<'a> SectionBuilder<'a> {
         }
         // (An earlier definition through a function this section declares anew is not inherited:
         // see `build`.)
-        let signed = signed_anew(formulas);
-        let mut defined: std::collections::BTreeSet<String> = self
-            .inherited
-            .iter()
-            .filter(|d| !signed.iter().any(|k| !d.params.contains(k) && mentions_key(&d.body, k)))
-            .map(|d| d.key.clone())
-            .collect();
+        let stale = stale_definitions(self.inherited.iter(), signed_anew(formulas));
+        let mut defined: std::collections::BTreeSet<String> =
+            self.inherited.iter().map(|d| d.key.clone()).filter(|k| !stale.contains(k)).collect();
         for chain in &chains {
             if let (Some(key), Some(link)) = (chain.first.as_ref().and_then(Expr::symbol_key), chain.links.first()) {
                 if matches!(link.op, RelOp::Eq | RelOp::Define) && !mentions_key(&link.rhs, &key) {
@@ -720,13 +716,7 @@ impl<'a> SectionBuilder<'a> {
             let redefinition = formulas.iter().zip(&steps).find_map(|(f, step)| {
                 // (`f: \mathbb{R}^d \to \mathbb{R}`: a signature names the letter a function anew,
                 // one this section does not specify.)
-                let signature = |c: &Chain| {
-                    def.function
-                        && matches!(c.links.first(), Some(l) if l.op == RelOp::Colon)
-                        && c.first.as_ref().is_some_and(|e| {
-                            matches!(e.kind, ExprKind::Symbol(_)) && e.symbol_key().is_some_and(|k| k == def.key)
-                        })
-                };
+                let signature = |c: &Chain| def.function && signature_of(c).is_some_and(|k| k == def.key);
                 let chain = f.statement.chains.iter().find(|c| {
                     signature(c)
                         || matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
@@ -757,23 +747,9 @@ impl<'a> SectionBuilder<'a> {
         // meaning spoke of the old one; it is not inherited either.
         let mut renewed: BTreeSet<String> = self.shadowed.iter().map(|s| s.key.clone()).collect();
         renewed.extend(signed_anew(formulas));
-        loop {
-            let stale: Vec<String> = self
-                .defs
-                .iter()
-                .filter(|d| {
-                    // (`\sigma(z) = \frac{1}{1+e^{-z}}`: its own parameter is no letter of the section.)
-                    d.inherited && renewed.iter().any(|k| !d.params.contains(k) && mentions_key(&d.body, k))
-                })
-                .map(|d| d.key.clone())
-                .collect();
-            if stale.is_empty() {
-                break;
-            }
-            self.defs.retain(|d| !(d.inherited && stale.contains(&d.key)));
-            self.known.retain(|k| !stale.contains(k));
-            renewed.extend(stale);
-        }
+        let stale = stale_definitions(self.defs.iter().filter(|d| d.inherited), renewed);
+        self.defs.retain(|d| !(d.inherited && stale.contains(&d.key)));
+        self.known.retain(|k| !stale.contains(k));
         self.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
         self.first_renaming = self.first_renaming(formulas);
         for (f, step) in formulas.iter().zip(steps) {
@@ -785,10 +761,7 @@ impl<'a> SectionBuilder<'a> {
         }
         let mut values = std::collections::HashSet::new();
         // A signature (`f: \mathbb{R} \rightarrow \mathbb{R}`) names a function, not a value.
-        let signature = |c: &Chain| {
-            c.links.first().is_some_and(|l| l.op == crate::syntax::ast::RelOp::Colon)
-                && c.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
-        };
+        let signature = |c: &Chain| signature_of(c).is_some();
         for f in formulas {
             // A bare mention (`$\sigma$` in the prose) says nothing about whether σ is a number.
             let in_relations =
@@ -2012,21 +1985,11 @@ impl<'a> SectionBuilder<'a> {
     fn fresh_name(&self, target: &Expr) -> Option<String> {
         let key = match &target.kind {
             ExprKind::Symbol(_) | ExprKind::Subscript { .. } => target.symbol_key()?,
-            ExprKind::Call { func, postfixed: false, .. } => func.symbol_key().or_else(|| func.word_function_key())?,
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match crate::syntax::ast::word_applied(lhs, rhs) {
-                Some((None, key, _)) => key,
-                _ => return None,
-            },
-            ExprKind::Apply { func, parenthesized: true, .. }
-                if func.sub.is_none()
-                    && func.sup.is_none()
-                    && func.primes == 0
-                    && !crate::notation::is_builtin(&func.name)
-                    && !crate::syntax::ast::PROBABILITY_OPERATORS.contains(&func.name.as_str()) =>
-            {
-                format!("\\operatorname{{{}}}", func.name)
+            ExprKind::Apply { func, .. } if crate::syntax::ast::PROBABILITY_OPERATORS.contains(&func.name.as_str()) => {
+                return None
             }
-            _ => return None,
+            _ if names_a_builtin(target) => return None,
+            _ => crate::syntax::ast::applied_function(target)?.0,
         };
         let letters = ["P", "p", "E", "e", "\\pi", "i"];
         // (`\bar U = h^\top \bar\ell`: a bar is an adjoint, or a mean, whose equation is a claim.)
@@ -2204,23 +2167,11 @@ impl<'a> SectionBuilder<'a> {
     /// `\sigma(z)`, `g(x, y)`, `\operatorname{GELU}(x)`: a name applied to distinct bare symbols
     /// that are not indices. Gives the function's key and its parameters.
     fn function_target(&self, target: &Expr) -> Option<(String, Vec<String>)> {
-        let (key, args) = match &target.kind {
-            ExprKind::Call { func, args, .. } => (func.symbol_key().or_else(|| func.word_function_key())?, args),
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match crate::syntax::ast::word_applied(lhs, rhs) {
-                Some((None, key, args)) => return self.parameters_of(key, &args),
-                _ => return None,
-            },
-            ExprKind::Apply { func, args, parenthesized: true }
-                if func.sub.is_none()
-                    && func.sup.is_none()
-                    && func.primes == 0
-                    && !crate::notation::is_builtin(&func.name) =>
-            {
-                (format!("\\operatorname{{{}}}", func.name), args)
-            }
-            _ => return None,
-        };
-        self.parameters_of(key, args)
+        if names_a_builtin(target) {
+            return None;
+        }
+        let (key, args) = crate::syntax::ast::applied_function(target)?;
+        self.parameters_of(key, &args)
     }
 
     /// The parameters a function definition's arguments name (`x`, `\hat{\mathbf y}`, `x_1`),
@@ -2765,16 +2716,44 @@ fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> std::collect
     found
 }
 
-/// Letters a signature in `formulas` declares (`f: \mathbb{R}^d \to \mathbb{R}`).
+/// `\exp(x)`, `\mathrm{softmax}(z)`: a function the notation table knows, applied; the notes
+/// never define it.
+fn names_a_builtin(target: &Expr) -> bool {
+    matches!(&target.kind, ExprKind::Apply { func, .. } if crate::notation::is_builtin(&func.name))
+}
+
+/// The letter a signature names a function (`f: \mathbb{R}^d \to \mathbb{R}`): its key.
+fn signature_of(chain: &Chain) -> Option<String> {
+    let signature = matches!(chain.links.first(), Some(l) if l.op == RelOp::Colon);
+    chain.first.as_ref().filter(|e| signature && matches!(e.kind, ExprKind::Symbol(_)))?.symbol_key()
+}
+
+/// Letters a signature in `formulas` declares.
 fn signed_anew(formulas: &[&ParsedFormula]) -> BTreeSet<String> {
-    formulas
-        .iter()
-        .flat_map(|f| &f.statement.chains)
-        .filter_map(|c| {
-            let signature = matches!(c.links.first(), Some(l) if l.op == RelOp::Colon);
-            c.first.as_ref().filter(|e| signature && matches!(e.kind, ExprKind::Symbol(_)))?.symbol_key()
-        })
-        .collect()
+    formulas.iter().flat_map(|f| &f.statement.chains).filter_map(signature_of).collect()
+}
+
+/// Of `inherited`, the keys of the definitions made through a letter of `renewed` (not their
+/// own parameters: `\sigma(z) = \frac{1}{1+e^{-z}}` speaks of no z of the section), and of those
+/// made through such a definition, and so on: they spoke of a meaning the section replaces.
+fn stale_definitions<'d>(
+    inherited: impl Iterator<Item = &'d Definition> + Clone,
+    mut renewed: BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut stale = BTreeSet::new();
+    loop {
+        let more: Vec<String> = inherited
+            .clone()
+            .filter(|d| !stale.contains(&d.key))
+            .filter(|d| renewed.iter().any(|k| !d.params.contains(k) && mentions_key(&d.body, k)))
+            .map(|d| d.key.clone())
+            .collect();
+        if more.is_empty() {
+            return stale;
+        }
+        renewed.extend(more.iter().cloned());
+        stale.extend(more);
+    }
 }
 
 /// Keys of bold letters written with a subscript (`\mathbf x_i`: x names a family of vectors).
@@ -2793,7 +2772,7 @@ fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
         out.insert(key);
     }
     if let ExprKind::Apply { func, .. } = &e.kind {
-        out.insert(format!("\\operatorname{{{}}}", func.name));
+        out.insert(crate::syntax::ast::operator_key(&func.name));
     }
     if let Some(word) = e.word_function_key() {
         out.insert(word);

@@ -39,7 +39,7 @@ impl<B: Backend> Instance<'_, B> {
             let plain = Function { sup: None, ..func.clone() };
             return Ok(self.apply(&plain, args, span, env)?.map(|v| v.power(&B::S::int(n))));
         }
-        let own = format!("\\operatorname{{{}}}", func.name);
+        let own = crate::syntax::ast::operator_key(&func.name);
         if func.sub.is_none() && self.scope.defs.get(&own).is_some_and(|d| d.function) {
             return self.apply_defined(Application { key: &own, primes: func.primes, args, span }, env);
         }

@@ -419,7 +419,7 @@ impl Expr {
         let word = text.trim();
         let operator = PROBABILITY_OPERATORS.contains(&word);
         (!operator && word.chars().count() > 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
-            .then(|| format!("\\operatorname{{{word}}}"))
+            .then(|| operator_key(word))
     }
 
     /// `Q`, `1`, `hx` (a juxtaposition of letters and digits), else `None`.
@@ -714,7 +714,36 @@ pub fn index_letters(e: &Expr) -> Option<Vec<String>> {
     }
 }
 
+/// The key a named function has (`\operatorname{LN}`, `\mathrm{softmax}`, `\textrm{MSE}`):
+/// `\operatorname{name}`.
+pub fn operator_key(name: &str) -> String {
+    format!("\\operatorname{{{name}}}")
+}
+
 /// The key a component-wise definition of a function at an argument gets: `\operatorname{LN}(x)`.
 pub fn applied_key(name: &str, arg: &Expr) -> Option<String> {
-    Some(format!("\\operatorname{{{name}}}({})", arg.symbol_key()?))
+    Some(format!("{}({})", operator_key(name), arg.symbol_key()?))
+}
+
+/// A function applied to its arguments, as a definition's left side or a call writes it — a
+/// letter (`f(x)`, `\pi_1(h_1)`), a named function (`\operatorname{LN}(x)`, with no sub- or
+/// superscript or prime) or a `\textrm` word (`\textrm{MSE}(a, b)`, which parses as the word times
+/// the parenthesis): the function's key and the arguments. A call with a power or subscript after
+/// its parentheses (`f(x)^2`) is not one.
+pub fn applied_function(e: &Expr) -> Option<(String, Vec<Expr>)> {
+    match &e.kind {
+        ExprKind::Call { func, args, postfixed: false } => {
+            Some((func.symbol_key().or_else(|| func.word_function_key())?, args.clone()))
+        }
+        ExprKind::Apply { func, args, parenthesized: true }
+            if func.sub.is_none() && func.sup.is_none() && func.primes == 0 =>
+        {
+            Some((operator_key(&func.name), args.clone()))
+        }
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match word_applied(lhs, rhs)? {
+            (None, key, args) => Some((key, args)),
+            _ => None,
+        },
+        _ => None,
+    }
 }

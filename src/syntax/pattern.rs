@@ -199,12 +199,7 @@ pub struct TruncatedSeries<'a> {
 /// else (a pattern sum with a last term, two letters that fit, a term where the letter stands
 /// inside a function) is not one.
 pub fn truncated_series(e: &Expr) -> Option<TruncatedSeries<'_>> {
-    let mut signed = Vec::new();
-    flatten_signed(e, false, &mut signed);
-    let (_, last) = signed.pop()?;
-    if signed.iter().any(|(_, t)| has_ellipsis(t)) || signed.is_empty() {
-        return None;
-    }
+    let (signed, last) = terms_and_last(e)?;
     // `+ \mathcal{O}(\epsilon^2)`: the letter and the order are written; the terms before it must
     // be the series through the power below (through the power itself for a little `o`).
     // `\mathcal{O}(\eta^2 f'^2(x))`: the factors free of the letter are the constant a big O
@@ -264,12 +259,7 @@ pub struct RaySeries<'a> {
 /// The ray series `e` writes, if it is one: terms, then a big (or little) O of a power of the
 /// norm of one letter (`\|\boldsymbol\epsilon\|^3`), and no ellipsis.
 pub fn ray_series(e: &Expr) -> Option<RaySeries<'_>> {
-    let mut signed = Vec::new();
-    flatten_signed(e, false, &mut signed);
-    let (_, last) = signed.pop()?;
-    if signed.is_empty() || signed.iter().any(|(_, t)| has_ellipsis(t)) {
-        return None;
-    }
+    let (signed, last) = terms_and_last(e)?;
     let (argument, little) = order_term(last)?;
     let (norm, power) = match &argument.kind {
         ExprKind::Power { base, exponent } => match &exponent.kind {
@@ -282,6 +272,15 @@ pub fn ray_series(e: &Expr) -> Option<RaySeries<'_>> {
     operand.symbol_key()?;
     let order = if little { power } else { power - 1 };
     (order >= 0).then_some(RaySeries { terms: signed, step: operand, order })
+}
+
+/// A sum's terms with their signs, the last apart (the ellipsis or order term a series ends
+/// in): `None` where there is no term before it, or one before it holds an ellipsis.
+fn terms_and_last(e: &Expr) -> Option<(Vec<(bool, &Expr)>, &Expr)> {
+    let mut signed = Vec::new();
+    flatten_signed(e, false, &mut signed);
+    let (_, last) = signed.pop()?;
+    (!signed.is_empty() && !signed.iter().any(|(_, t)| has_ellipsis(t))).then_some((signed, last))
 }
 
 /// `\mathcal{O}(\epsilon^2)`, `O(\eta^2 f'^2(x))`, `o(h)`: the argument, and whether the `o`
