@@ -612,7 +612,8 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     }
     // A function nobody specified is known only through the rules of calculus: a claim about
     // its values alone states a property of the function the text means.
-    if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked) {
+    // (Not `H(X)`, `I(X, Y)` the probability check read as entropy and mutual information.)
+    if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked && !by_distributions) {
         return undecided(other_reading(crate::model::Reading::FunctionProperty, Some(f), None), verdict);
     }
     // Conditions the text states just before it: a claim that follows from them is right.
@@ -643,7 +644,11 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             return undecided(reason, verdict);
         }
     }
-    if let Some(reason) = (!base.pinned && !claim.reading.marked).then(|| reading_of_letters(&base, claim)).flatten() {
+    // (A probability claim's small letters are the values of its variables: `H(Y \mid X) = -\sum_x
+    // \sum_y p(x, y) \log p(y \mid x)` shares X and Y with its right side through them.)
+    if let Some(reason) =
+        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| reading_of_letters(&base, claim)).flatten()
+    {
         return undecided(reason, verdict);
     }
     // `-\sum_j y_j \log\frac{\exp(o_j)}{\sum_k \exp(o_k)} = \log\sum_k\exp(o_k) - \sum_j y_j o_j`:
@@ -1420,7 +1425,11 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         let reason = Reason::OtherReading { reading, symbol, earlier: None, refuted: true };
         Verdict::undecided(reason, domains)
     };
-    let words = probability::Words { marked: claim.reading.marked, constants: &claim.reading.constants };
+    let words = probability::Words {
+        marked: claim.reading.marked,
+        constants: &claim.reading.constants,
+        information: claim.reading.information,
+    };
     let (lhs, rhs) = (moments_written_out(scope, claim, &claim.lhs), moments_written_out(scope, claim, &claim.rhs));
     // The first μ_X or σ_X nobody defined, where the claim holds with them the moments (asked
     // only of a refutation).
@@ -1457,6 +1466,7 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
                 Family::Independent => Reading::Independent,
                 Family::IndependentIdentical => Reading::IndependentIdentical,
                 Family::ZeroOne => Reading::ZeroOne,
+                Family::Equal => Reading::EqualVariables,
             };
             Some(other(reading, Some(variables.join(", ")), domains))
         }

@@ -508,6 +508,9 @@ pub enum Reading {
     IndependentIdentical,
     /// As [`Reading::Independent`], true where every variable takes only the values 0 and 1.
     ZeroOne,
+    /// As [`Reading::Independent`], true where the variables are equal (one a copy of the
+    /// other, or an invertible function of it): `H(X, Y) = H(X)`.
+    EqualVariables,
     /// One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the
     /// text gives a distribution it describes in words, not an identity.
     DistributionValue,

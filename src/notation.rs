@@ -292,6 +292,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
+        written: r"p_X(x), p_{X, Y}(x, y), E_{(x, y) \sim P}[f(x, y)], \int_{-\infty}^{\infty} p_{X, Y}(x, y)\, dy, \int_x \cdots dx",
+        meaning: "the mass function of the variables in the subscript at the values in the parenthesis (never defined by the notes: `p_X(x) = <formula without a probability>` gives an example's distribution and is no claim); an expectation over several values; an integral over all of a variable's values (no limits, the whole line, or its own letter below) read on these discrete distributions as the sum over them, which the verdict says",
+        example: r"p_X(x) = \int_{-\infty}^\infty p_{X, Y}(x, y) \; dy",
+    },
+    Notation {
+        group: "probability",
+        written: r"H(X), H(X, Y), H(Y \mid X), I(X, Y)",
+        meaning: "where the notes speak of entropy or mutual information (`entropy`, `熵`, `互信息`): the entropy, joint and conditional entropy (H(X, Y) − H(X)) and mutual information (H(X) + H(Y) − H(X, Y)) of random variables (capital letters other than P, Q), in nats, on the same joint distributions; never defined by the notes. A claim between entropies false in general is also tried with the variables equal (one a copy, or an invertible function, of the other): true there, it is undecided, naming that reading",
+        example: r"H(Y \mid X) = H(X, Y) - H(X)",
+    },
+    Notation {
+        group: "probability",
         written: r"\mu_X, \sigma_X, \sigma_X^2, \mu_{aX+b}, \sigma_{X+Y}, \rho(aX+b, Y)",
         meaning: "a letter with a random variable's subscript that the notes define by a moment (`\\mu_X = E[X]`, `\\sigma_X = \\sqrt{\\mathrm{Var}(X)}`): written out, its subscript put for the variable, so the family holds for sums and scalings too; likewise a function of random variables the notes define by moments (`\\rho(X, Y) = \\frac{\\mathrm{Cov}(X, Y)}{\\sigma_X\\sigma_Y}`), written out at its arguments",
         example: "",

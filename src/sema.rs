@@ -149,6 +149,9 @@ pub struct ClaimReading {
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
     pub unrolled: Option<crate::model::Unrolled>,
+    /// The chapter's words name entropy or mutual information (`entropy`, `熵`, `互信息`):
+    /// `H(X)`, `H(Y \mid X)`, `I(X, Y)` of random variables are those.
+    pub information: bool,
     /// A letter the words around it call small (`for a small $\epsilon$`, `as $\epsilon
     /// \rightarrow 0$`, `对于很小的$h$`): a `\approx` in it holds to the order of that letter
     /// written on its approximate side.
@@ -335,6 +338,8 @@ pub fn plan(
 
 struct SectionBuilder<'a> {
     doc: &'a Document,
+    /// The notes speak of entropy or mutual information ([`names_information`]).
+    information: bool,
     number: String,
     spec: Option<crate::spec::SectionSpec>,
     spec_full: Option<&'a Spec>,
@@ -440,6 +445,7 @@ impl<'a> SectionBuilder<'a> {
         let index_letters = section_spec.as_ref().map(|s| s.index.keys().cloned().collect()).unwrap_or_default();
         SectionBuilder {
             doc,
+            information: names_information(&doc.source),
             number: number.to_string(),
             spec: section_spec,
             spec_full: spec,
@@ -1340,8 +1346,12 @@ impl<'a> SectionBuilder<'a> {
                 && depicts_a_general_matrix(&chain.links[0].rhs)
                 && self.function_target(first).is_none()
                 && self.definable(first).is_some_and(|(_, params)| params.is_empty());
-            let mut defined =
-                depicted || (prose.is_some() && self.try_define(first, &chain.links[0].rhs, &site_origin, true));
+            // (`p_X(x) \approx \sum_i \epsilon p_{X, Y}(x, \epsilon i)` approximates; it defines no function.)
+            let approximates = chain.links[0].op == RelOp::Approx && self.function_target(first).is_some();
+            let mut defined = depicted
+                || (prose.is_some()
+                    && !approximates
+                    && self.try_define(first, &chain.links[0].rhs, &site_origin, true));
             // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
             // expression that does not use it on the left, is named by the equation (written
             // right to left).
@@ -1379,7 +1389,13 @@ impl<'a> SectionBuilder<'a> {
                 && chain.links[0].op == RelOp::Eq
                 && !roles::is_constant(body, &|_| false)
                 && self.fresh_name(first).is_some_and(|head| !mentions_key(body, &head));
-            let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh);
+            // `p_X(x) = \frac{1}{\sqrt{2\pi}} e^{-x^2/2}`, `P(X = 1, Y = -1) = \frac{p}{2}`: the
+            // distribution of an example, given; no claim about a distribution written elsewhere.
+            let given_distribution = prose.is_some()
+                && chain.links.len() == 1
+                && chain.links[0].op == RelOp::Eq
+                && gives_a_distribution(first, body);
+            let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh || given_distribution);
             if declined {
                 self.skipped
                     .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
@@ -1524,6 +1540,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.kinds = prose.kinds.to_vec();
                     reading.independence = prose.independence;
                 }
+                reading.information = self.information;
                 if let Some(block) = block {
                     reading.stated = self
                         .stated
@@ -1979,6 +1996,13 @@ impl<'a> SectionBuilder<'a> {
         })
     }
 
+    /// `H(X)`, `I(X, Y)` in notes that speak of entropy (the entropy or mutual information of
+    /// random variables), `p_X(x)` (the mass function of X): the notes do not define them.
+    fn not_definable(&self, target: &Expr) -> bool {
+        (self.information && crate::syntax::ast::names_information_measure(target))
+            || crate::syntax::ast::names_density(target)
+    }
+
     /// The key of the name `target` introduces, where it is a letter (`\mu_X`, `\tilde\theta`) or
     /// a letter or named operator applied (`\textrm{MSE}(…)`, `\pi_1(h_1)`) that no formula of the
     /// section wrote before and nothing gives a meaning; `None` otherwise.
@@ -1988,7 +2012,7 @@ impl<'a> SectionBuilder<'a> {
             ExprKind::Apply { func, .. } if crate::syntax::ast::PROBABILITY_OPERATORS.contains(&func.name.as_str()) => {
                 return None
             }
-            _ if names_a_builtin(target) => return None,
+            _ if names_a_builtin(target) || self.not_definable(target) => return None,
             _ => crate::syntax::ast::applied_function(target)?.0,
         };
         let letters = ["P", "p", "E", "e", "\\pi", "i"];
@@ -2013,7 +2037,12 @@ impl<'a> SectionBuilder<'a> {
     /// Records `target = body` as a definition if the target is a new symbol of this section
     /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
+        // `p(x) = \begin{cases} 1 & x \in [0,1] \\ 0 & \textrm{otherwise} \end{cases}` in notes about
+        // random variables: the density of one example; later sections speak of other ones.
+        let example_density =
+            |key: &str, function: bool| function && matches!(key, "p" | "P") && names_probability(&self.doc.source);
         let new = |key: String, params: Vec<String>, function: bool| Definition {
+            section_only: example_density(&key, function),
             key,
             params,
             body: body.clone(),
@@ -2021,7 +2050,6 @@ impl<'a> SectionBuilder<'a> {
             from_notes,
             function,
             inherited: false,
-            section_only: false,
         };
         // `\mathbf A = (a_{ij})`: a_{ij} is entry (i, j) of A, whatever A turns out to be.
         if let Some((letter, params, index)) = entries_letter(target, body) {
@@ -2167,7 +2195,7 @@ impl<'a> SectionBuilder<'a> {
     /// `\sigma(z)`, `g(x, y)`, `\operatorname{GELU}(x)`: a name applied to distinct bare symbols
     /// that are not indices. Gives the function's key and its parameters.
     fn function_target(&self, target: &Expr) -> Option<(String, Vec<String>)> {
-        if names_a_builtin(target) {
+        if names_a_builtin(target) || self.not_definable(target) {
             return None;
         }
         let (key, args) = crate::syntax::ast::applied_function(target)?;
@@ -2783,4 +2811,40 @@ fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
 fn is_bare_symbol(chain: &Chain) -> bool {
     chain.links.is_empty() && chain.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
+}
+
+/// Do the notes speak of entropy or mutual information anywhere (`entropy`, `熵`, `互信息`)?
+fn names_information(source: &str) -> bool {
+    static NAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bentropy\b|\bmutual information\b|熵|互信息").expect("valid regex")
+    });
+    NAMES.is_match(source)
+}
+
+/// Do the notes speak of random variables or distributions (`random variable`, `density`,
+/// `distribution`, `随机变量`, `概率密度`, `分布`)?
+fn names_probability(source: &str) -> bool {
+    static NAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\brandom variables?\b|\bdensity\b|\bdistribution\b|随机变量|概率密度|分布")
+            .expect("valid regex")
+    });
+    NAMES.is_match(source)
+}
+
+/// `p_X(x) = <formula>`, `P(X = 1, Y = -1) = \frac{p}{2}`: a probability or density of random
+/// variables set equal to a formula that speaks of no probability (nor is a number, which a worked
+/// example may compute): the text gives the distribution.
+fn gives_a_distribution(target: &Expr, body: &Expr) -> bool {
+    fn probability_written(e: &Expr) -> bool {
+        let named = |name: &str| matches!(name, "p" | "P" | "E" | "Pr" | "Var" | "Cov");
+        match &e.kind {
+            ExprKind::Symbol(s) if named(&s.name) => true,
+            ExprKind::Apply { func, .. } if named(&func.name) => true,
+            _ => e.children().any(probability_written),
+        }
+    }
+    let probability = crate::syntax::ast::names_density(target)
+        || matches!(&target.kind, ExprKind::Call { func, .. }
+            if matches!(&func.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P") && s.accents.is_empty()));
+    probability && !probability_written(body) && !roles::is_constant(body, &|_| false)
 }

@@ -188,7 +188,9 @@ fn every_example_of_the_notation_table_is_verified() {
     let examples: Vec<&str> =
         derivcheck::notation::NOTATION.iter().map(|n| n.example).filter(|e| !e.is_empty()).collect();
     let body: Vec<String> = examples.iter().map(|e| format!("$${e}$$\n")).collect();
-    std::fs::write(&notes, format!("## 1 Examples\n\n{}", body.join("\n"))).unwrap();
+    // (Some readings depend on the words: `H(X)` is an entropy where the notes speak of entropy.)
+    let words = "Examples of every construct of the notation table: sums, calculus, probability and entropy.";
+    std::fs::write(&notes, format!("## 1 Examples\n\n{words}\n\n{}", body.join("\n"))).unwrap();
     std::fs::write(&spec, derivcheck::notation::EXAMPLE_SPEC).unwrap();
     let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
     let report = json(&out);

@@ -67,6 +67,9 @@ pub enum Family {
     Independent,
     IndependentIdentical,
     ZeroOne,
+    /// Every variable equal to the first (one a copy of the other, or an invertible function of
+    /// it, up to renaming its values).
+    Equal,
 }
 
 #[derive(Debug, Clone)]
@@ -92,6 +95,12 @@ enum Node {
         given: Vec<Event>,
     },
     Expect(Box<Node>),
+    /// The entropy of the variables `of` given the variables `given`, in nats: H(of ∪ given) −
+    /// H(given), each the −Σ p log p of the marginal table.
+    Entropy {
+        of: Vec<String>,
+        given: Vec<String>,
+    },
     /// `\sum_x body` over the values of x's variable.
     Over {
         value: String,
@@ -147,8 +156,14 @@ struct Reader {
     letters_inside: BTreeSet<String>,
     letters_outside: BTreeSet<String>,
     unknown: BTreeSet<String>,
-    /// Variables an indefinite integral runs over (`dY`): summed over their values.
+    /// Variables an integral over all their values runs over (`dY`, `\int_{-\infty}^{\infty} …
+    /// dy`): summed over their values.
     integrals: BTreeSet<String>,
+    /// The words name entropy or mutual information: `H(X)`, `H(Y \mid X)`, `I(X, Y)` of
+    /// random variables are those.
+    information: bool,
+    /// `H`, `I` where read as entropy and mutual information.
+    measures: BTreeSet<String>,
 }
 
 fn is_capital(key: &str) -> bool {
@@ -204,7 +219,10 @@ impl Reader {
         match &e.kind {
             Number { value } => value.parse().map(Node::Number).map_err(|_| Refused),
             Symbol(_) | Subscript { .. } => {
-                if op_of(e).is_some() || is_prob_symbol(e) {
+                // `E_x` with no bracket after it (`E_x E_y \{…\}`), `p_X` not applied: an
+                // operator this reading does not take, never a letter.
+                let operator_base = |b: &Expr| op_of(b).is_some() || is_prob_symbol(b);
+                if operator_base(e) || matches!(&e.kind, Subscript { base, .. } if operator_base(base)) {
                     return Err(Refused);
                 }
                 let key = e.symbol_key().ok_or(Refused)?;
@@ -252,6 +270,12 @@ impl Reader {
                 if is_prob_symbol(func) {
                     return self.probability(args);
                 }
+                if let Some(variables) = density_variables(func) {
+                    return self.density(&variables, args);
+                }
+                if let Some(measure) = self.information.then(|| self.information_measure(func, args)).flatten() {
+                    return measure;
+                }
                 match (op_of(func), args.as_slice()) {
                     (Some(Op::Expect), [a]) => return self.expectation(a),
                     (Some(Op::Var), [a]) => return self.variance(a),
@@ -278,17 +302,37 @@ impl Reader {
                 self.bound.pop();
                 Ok(Node::Over { value: name, body: Box::new(body?) })
             }
-            // `\int P(Y) P(X\mid Y)\,dY`: over all of a random variable's values, with no
-            // limits — on a discrete distribution, the sum over them (said in the verdict).
-            BigOp { op: BigOpKind::Int, lower: None, upper: None, body: Some(body) } => {
+            // `\int P(Y) P(X\mid Y)\,dY`, `\int_{-\infty}^{\infty} p_{X, Y}(x, y)\,dy`,
+            // `\int_x p(x) \log p(x)\,dx`: over all of a random variable's values (no limits,
+            // the whole line, or the letter itself below) — on a discrete distribution, the sum
+            // over them (said in the verdict).
+            BigOp { op: BigOpKind::Int, lower, upper, body: Some(body) } => {
                 let (Some(integrand), variables) = crate::syntax::ast::integrand_and_variables(body) else {
                     return Err(Refused);
                 };
                 let [variable] = variables.as_slice() else { return Err(Refused) };
-                let key = variable.symbol_key().filter(|k| is_capital(k)).ok_or(Refused)?;
-                self.variables.insert(key.clone());
-                self.integrals.insert(key.clone());
-                let name = own(&key);
+                let key = variable.symbol_key().filter(|k| is_capital(k) || single_small(k)).ok_or(Refused)?;
+                let limit = |l: &Option<Box<Expr>>| l.as_deref().map(crate::syntax::ast::infinite_limit);
+                let everywhere = match (lower, upper) {
+                    (None, None) => true,
+                    (Some(_), Some(_)) => limit(lower) == Some(Some(false)) && limit(upper) == Some(Some(true)),
+                    (Some(l), None) => l.symbol_key().as_deref() == Some(key.as_str()),
+                    (None, Some(_)) => false,
+                };
+                if !everywhere {
+                    return Err(Refused);
+                }
+                let name = if is_capital(&key) {
+                    self.variables.insert(key.clone());
+                    self.integrals.insert(key.clone());
+                    own(&key)
+                } else {
+                    let variable = key.to_ascii_uppercase();
+                    self.variables.insert(variable.clone());
+                    self.integrals.insert(variable.clone());
+                    self.pair(&key, &variable)?;
+                    key
+                };
                 self.bound.push(name.clone());
                 let body = self.node(integrand);
                 self.bound.pop();
@@ -312,9 +356,7 @@ impl Reader {
                     i += 1;
                     let (inner, power) = bracketed(arg).ok_or(Refused)?;
                     let applied = match (op, sub) {
-                        (Op::Expect, Some(Some((value, variable)))) => {
-                            self.expectation_over(&value, &variable, inner)?
-                        }
+                        (Op::Expect, Some(Some(values))) => self.expectation_over(&values, inner)?,
                         (Op::Expect, _) => self.expectation(inner)?,
                         (Op::Var, None) => self.variance(inner)?,
                         (Op::Cov, None) => match &inner.kind {
@@ -354,19 +396,65 @@ impl Reader {
         Ok(Node::Expect(Box::new(body?)))
     }
 
-    /// `E_{x\sim P}[body]`: Σ_x body · P(X = x).
-    fn expectation_over(&mut self, value: &str, variable: &str, body: &Expr) -> Read<Node> {
+    /// `E_{x\sim P}[body]`: Σ_x body · P(X = x); `E_{(x, y)\sim P}[body]`: Σ_x Σ_y body ·
+    /// P(X = x, Y = y).
+    fn expectation_over(&mut self, values: &[(String, String)], body: &Expr) -> Read<Node> {
         self.operators += 1;
-        self.variables.insert(variable.to_string());
-        self.pair(value, variable)?;
-        self.bound.push(value.to_string());
+        for (value, variable) in values {
+            self.variables.insert(variable.clone());
+            self.pair(value, variable)?;
+            self.bound.push(value.clone());
+        }
         let read = self.node(body);
-        self.bound.pop();
-        let weight = Node::Prob {
-            events: vec![Event { variable: variable.into(), value: Val::Named(value.into()) }],
-            given: vec![],
-        };
-        Ok(Node::Over { value: value.into(), body: Box::new(Node::Mul(Box::new(read?), Box::new(weight))) })
+        self.bound.truncate(self.bound.len() - values.len());
+        let events = values
+            .iter()
+            .map(|(value, variable)| Event { variable: variable.clone(), value: Val::Named(value.clone()) })
+            .collect();
+        let weight = Node::Prob { events, given: vec![] };
+        let mut node = Node::Mul(Box::new(read?), Box::new(weight));
+        for (value, _) in values.iter().rev() {
+            node = Node::Over { value: value.clone(), body: Box::new(node) };
+        }
+        Ok(node)
+    }
+
+    /// `p_X(x)`, `p_{X, Y}(x, y)`, `P_X(2)`: the probability that the subscript's variables take
+    /// the values in the parenthesis, in order.
+    fn density(&mut self, variables: &[String], args: &[Expr]) -> Read<Node> {
+        if self.inside > 0 || variables.len() != args.len() {
+            return Err(Refused);
+        }
+        self.operators += 1;
+        let mut events = Vec::new();
+        for (variable, arg) in variables.iter().zip(args) {
+            self.variables.insert(variable.clone());
+            let value = self.value_of(arg, variable)?;
+            events.push(Event { variable: variable.clone(), value });
+        }
+        Ok(Node::Prob { events, given: vec![] })
+    }
+
+    /// `H(X)`, `H(X, Y)`, `H(Y \mid X)` (entropy) and `I(X, Y)` (mutual information, H(X) +
+    /// H(Y) − H(X, Y)) of random variables; `None` for other arguments (`H(p)`, `I(s_i)`).
+    fn information_measure(&mut self, func: &Expr, args: &[Expr]) -> Option<Read<Node>> {
+        let ExprKind::Symbol(s) = &func.kind else { return None };
+        let plain = s.accents.is_empty() && s.label.is_none() && matches!(s.style, None | Some(Style::Roman));
+        if !plain || !matches!(s.name.as_str(), "H" | "I") {
+            return None;
+        }
+        let (of, given) = crate::syntax::ast::entropy_arguments(args)?;
+        self.operators += 1;
+        self.measures.insert(s.name.clone());
+        self.variables.extend(of.iter().chain(&given).cloned());
+        let entropy = |of: &[String], given: &[String]| Node::Entropy { of: of.to_vec(), given: given.to_vec() };
+        if s.name == "H" {
+            return Some(Ok(entropy(&of, &given)));
+        }
+        let ([x, y], true) = (of.as_slice(), given.is_empty()) else { return Some(Err(Refused)) };
+        let marginals =
+            Node::Add(Box::new(entropy(std::slice::from_ref(x), &[])), Box::new(entropy(std::slice::from_ref(y), &[])));
+        Some(Ok(Node::Sub(Box::new(marginals), Box::new(entropy(&of, &[])))))
     }
 
     fn variance(&mut self, body: &Expr) -> Read<Node> {
@@ -513,21 +601,47 @@ impl Reader {
     }
 }
 
-/// `E_{x \sim P}`: Some(Some((x, X))); `E_X`: Some(None).
-fn expectation_subscript(e: &Expr) -> Option<Option<(String, String)>> {
+/// `E_{x \sim P}`: Some(Some([(x, X)])); `E_{(x, y) \sim P}`: Some(Some([(x, X), (y, Y)]));
+/// `E_X`: Some(None).
+fn expectation_subscript(e: &Expr) -> Option<Option<Vec<(String, String)>>> {
     let ExprKind::Subscript { base, index } = &e.kind else { return None };
     if op_of(base) != Some(Op::Expect) {
         return None;
     }
     match &index.kind {
         ExprKind::Relation { chain } => {
-            let value = chain.first.as_ref()?.symbol_key().filter(|k| single_small(k))?;
+            let first = chain.first.as_ref()?;
+            let written = match &first.kind {
+                ExprKind::Fenced { inner: Some(inner), open, .. } if open == "(" || open == "\\left(" => {
+                    match &inner.kind {
+                        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
+                        _ => return None,
+                    }
+                }
+                _ => vec![first],
+            };
+            let values: Vec<(String, String)> = written
+                .iter()
+                .map(|v| v.symbol_key().filter(|k| single_small(k)).map(|k| (k.clone(), k.to_ascii_uppercase())))
+                .collect::<Option<_>>()?;
             let [link] = chain.links.as_slice() else { return None };
-            (link.op == RelOp::Sim && is_prob_symbol(&link.rhs))
-                .then(|| Some((value.clone(), value.to_ascii_uppercase())))
+            (link.op == RelOp::Sim && is_prob_symbol(&link.rhs)).then_some(Some(values))
         }
         _ => index.symbol_key().filter(|k| is_capital(k)).map(|_| None),
     }
+}
+
+/// `p_X`, `p_{X, Y}`, `P_X`: the variables a density or mass function is of (capitals; not `p_\theta`).
+fn density_variables(func: &Expr) -> Option<Vec<String>> {
+    let ExprKind::Subscript { base, index } = &func.kind else { return None };
+    if !is_prob_symbol(base) {
+        return None;
+    }
+    let written: Vec<&Expr> = match &index.kind {
+        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
+        _ => vec![index],
+    };
+    written.iter().map(|v| v.symbol_key().filter(|k| is_capital(k) && !matches!(k.as_str(), "P" | "Q"))).collect()
 }
 
 /// The inside of `[…]`/`(…)` after an operator, and a power written after the bracket
@@ -560,9 +674,21 @@ pub fn is_moment(e: &Expr) -> bool {
     reader.node(e).is_ok_and(|n| has_operator(&n))
 }
 
+/// A node made of entropies and numbers only.
+fn entropies_only(n: &Node) -> bool {
+    match n {
+        Node::Entropy { .. } | Node::Number(_) => true,
+        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) | Node::Abs(a) => entropies_only(a),
+        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
+            entropies_only(a) && entropies_only(b)
+        }
+        _ => false,
+    }
+}
+
 fn has_operator(n: &Node) -> bool {
     match n {
-        Node::Prob { .. } | Node::Expect(_) => true,
+        Node::Prob { .. } | Node::Expect(_) | Node::Entropy { .. } => true,
         Node::Number(_) | Node::Letter(_) => false,
         Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) | Node::Abs(a) => has_operator(a),
         Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
@@ -612,6 +738,9 @@ pub struct Words<'a> {
     pub marked: bool,
     /// Letters the words call numbers (`numbers $a$ and $b$`): constants.
     pub constants: &'a [String],
+    /// The words name entropy or mutual information: `H(X)`, `I(X, Y)` of random variables are
+    /// those.
+    pub information: bool,
 }
 
 /// Checks a claim whose sides speak of probabilities or expectations. `defined` says what the
@@ -619,7 +748,7 @@ pub struct Words<'a> {
 /// which small letters the author or the words make constants.
 pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: Words) -> Outcome {
     let marked = words.marked;
-    let mut reader = Reader::default();
+    let mut reader = Reader { information: words.information, ..Reader::default() };
     let (Ok(l), Ok(r)) = (reader.node(lhs), reader.node(rhs)) else { return Outcome::NotProbability };
     if reader.operators == 0 {
         return Outcome::NotProbability;
@@ -647,7 +776,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
     if ["P", "p", "E"]
         .into_iter()
         .filter(|k| written(k))
-        .chain(reader.unknown.iter().map(String::as_str))
+        .chain(reader.unknown.iter().chain(&reader.measures).map(String::as_str))
         .any(|k| defined(k) != Meaning::None)
     {
         return Outcome::NotProbability;
@@ -692,13 +821,16 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             Outcome::Holds { values, domains }
         }
         Compared::Differs { lhs, rhs, point } => {
-            let special =
-                [Family::Independent, Family::IndependentIdentical, Family::ZeroOne].into_iter().find_map(|f| {
-                    match claim.compare(&[], Draw::Special(f), 3) {
-                        Compared::Holds { values } => Some((f, values)),
-                        _ => None,
-                    }
-                });
+            // Equal variables make most probabilities 0 or 1: only a claim between entropies
+            // says something there.
+            let equal = entropies_only(&claim.lhs) && entropies_only(&claim.rhs);
+            let families = [Family::Independent, Family::IndependentIdentical, Family::ZeroOne, Family::Equal];
+            let special = families.into_iter().filter(|f| equal || *f != Family::Equal).find_map(|f| {
+                match claim.compare(&[], Draw::Special(f), 3) {
+                    Compared::Holds { values } => Some((f, values)),
+                    _ => None,
+                }
+            });
             let (holds_when, holds_checked) = (special.map(|(f, _)| f), special.map_or(0, |(_, n)| n));
             let random_letter = (!maybe_random.is_empty()
                 && matches!(claim.compare(&maybe_random, Draw::Joint, 4), Compared::Holds { .. }))
@@ -886,7 +1018,12 @@ impl Claim {
         let mut variables: Vec<String> = self.reader.variables.iter().cloned().collect();
         variables.extend(random.iter().cloned());
         let zero_one = matches!(draw, Draw::Special(Family::ZeroOne));
-        let identical = matches!(draw, Draw::Special(Family::IndependentIdentical));
+        let identical = matches!(draw, Draw::Special(Family::IndependentIdentical | Family::Equal));
+        let equal = matches!(draw, Draw::Special(Family::Equal));
+        // Variables compared with numbers keep those values: not made copies of each other.
+        if equal && !self.reader.written.is_empty() {
+            return None;
+        }
         let mut domains: Vec<Vec<f64>> = Vec::new();
         for v in &variables {
             if let (true, Some(first)) = (identical, domains.first()) {
@@ -931,6 +1068,9 @@ impl Claim {
         let independent = matches!(draw, Draw::Special(Family::Independent | Family::IndependentIdentical));
         let mut cells = Vec::with_capacity(table.len());
         for index in table {
+            if equal && index.iter().any(|i| *i != index[0]) {
+                continue;
+            }
             let w =
                 if independent { index.iter().zip(&marginals).map(|(i, m)| m[*i]).product() } else { weight(&mut rng) };
             cells.push((index, w));
@@ -1064,6 +1204,11 @@ impl Claim {
                 }
                 sum
             }
+            Node::Entropy { of, given } => {
+                let mut all = of.clone();
+                all.extend(given.iter().cloned());
+                marginal_entropy(world, &all)? - marginal_entropy(world, given)?
+            }
             Node::Over { value, body } => {
                 let variable = match value.strip_prefix('=') {
                     Some(v) => v.to_string(),
@@ -1102,6 +1247,17 @@ fn every_index(lengths: &[usize]) -> Option<Vec<Vec<usize>>> {
     let choices: Vec<(&usize, &[usize])> = axes.iter().zip(&values).rev().map(|(a, v)| (a, v.as_slice())).collect();
     let every = crate::sema::scope::every_assignment(&BTreeMap::new(), &choices);
     Some(every.into_iter().map(|a| a.into_values().collect()).collect())
+}
+
+/// −Σ p log p over the marginal table of `variables` (0 for none).
+fn marginal_entropy(world: &World, variables: &[String]) -> Option<f64> {
+    let axes: Vec<usize> =
+        variables.iter().map(|v| world.variables.iter().position(|w| w == v)).collect::<Option<_>>()?;
+    let mut table: BTreeMap<Vec<usize>, f64> = BTreeMap::new();
+    for (index, w) in &world.cells {
+        *table.entry(axes.iter().map(|a| index[*a]).collect()).or_default() += w;
+    }
+    Some(-table.values().filter(|p| **p > 0.0).map(|p| p * p.ln()).sum::<f64>())
 }
 
 /// Does the event hold at the cell, with the point's values?
@@ -1170,7 +1326,7 @@ mod tests {
             Outcome::Fails { random_letter: Some(_), .. }
         ));
         assert!(matches!(
-            check(&l, &r, &|_| Meaning::None, Words { marked: true, constants: &[] }),
+            check(&l, &r, &|_| Meaning::None, Words { marked: true, ..Words::default() }),
             Outcome::Holds { .. }
         ));
         // a only inside: both readings tried.
@@ -1236,13 +1392,62 @@ mod tests {
                 &l,
                 &r,
                 &|k| if k == "Y" { Meaning::Formula } else { Meaning::None },
-                Words { marked: true, constants: &[] }
+                Words { marked: true, ..Words::default() }
             ),
             Outcome::NotProbability
         );
         assert_eq!(outcome(r"E(2) = 2"), Outcome::NotProbability);
         // An energy E(x) beside a density p(x) of the same x.
         assert_eq!(outcome(r"p(x) = \frac{e^{-E(x)}}{Z}"), Outcome::NotProbability);
+    }
+
+    fn information(tex: &str) -> Outcome {
+        let (l, r) = sides(tex);
+        check(&l, &r, &|_| Meaning::None, Words { information: true, ..Words::default() })
+    }
+
+    #[test]
+    fn entropy_and_mutual_information_are_read_where_the_words_name_them() {
+        for tex in [
+            r"H(Y \mid X) = H(X, Y) - H(X)",
+            r"I(X, Y) = I(Y, X)",
+            r"I(X, Y) = H(X) - H(X \mid Y)",
+            r"I(X, Y) = H(X) + H(Y) - H(X, Y)",
+            r"H(X, Y) = - \sum_{x} \sum_{y} p_{X, Y}(x, y) \log p_{X, Y}(x, y)",
+            r"H(Y \mid X) = - \sum_{x} \sum_{y} p(x, y) \log p(y \mid x)",
+            r"H(Y \mid X) = - E_{(x, y) \sim P} [\log p(y \mid x)]",
+            r"H(X) = - \int_x p(x) \log p(x) \; dx",
+            r"p_X(x) = \int_{-\infty}^\infty p_{X, Y}(x, y) \; dy",
+        ] {
+            assert!(matches!(information(tex), Outcome::Holds { .. }), "{tex}: {:?}", information(tex));
+        }
+        // The usual slips.
+        for tex in [
+            r"H(Y \mid X) = H(X, Y) + H(X)",
+            r"I(X, Y) = H(X, Y) - H(X)",
+            r"H(Y \mid X) = - \sum_{x} \sum_{y} p(x, y) \log p(x, y)",
+        ] {
+            assert!(
+                matches!(information(tex), Outcome::Fails { holds_when: None, specifies: false, .. }),
+                "{tex}: {:?}",
+                information(tex)
+            );
+        }
+        // True for independent variables, or for equal ones: a condition the words may give.
+        assert!(matches!(
+            information(r"H(X, Y) = H(X) + H(Y)"),
+            Outcome::Fails { holds_when: Some(Family::Independent), .. }
+        ));
+        assert!(matches!(information(r"H(X, Y) = H(X)"), Outcome::Fails { holds_when: Some(Family::Equal), .. }));
+        assert!(matches!(information(r"I(X, Y) = H(Y)"), Outcome::Fails { holds_when: Some(Family::Equal), .. }));
+        // Without words naming entropy, H and I are no operators; nor of other arguments.
+        assert_eq!(outcome(r"H(Y \mid X) = H(X, Y) - H(X)"), Outcome::NotProbability);
+        assert_eq!(information(r"H(p) = -p \log p"), Outcome::NotProbability);
+        assert_eq!(information(r"H(S) = \sum_i p_i I(s_i)"), Outcome::NotProbability);
+        // `E_x E_y \{…\}`: no bracket after the operator, not letters either.
+        assert_eq!(information(r"I(X, Y) = E_{x} E_{y} \{ p_{X, Y}(x, y) \}"), Outcome::NotProbability);
+        // An integral over part of the line is not a sum over every value.
+        assert_eq!(outcome(r"p_X(x) = \int_0^1 p_{X, Y}(x, y) \; dy"), Outcome::NotProbability);
     }
 
     #[test]

@@ -658,6 +658,69 @@ pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e
     }
 }
 
+/// The arguments of `H(…)`: the variables, then those after `\mid` (`H(Y \mid X)`,
+/// `H(X, Y \mid Z)`); `None` unless every one is a capital letter (not P or Q, the
+/// distributions) and each is written once.
+pub fn entropy_arguments(args: &[Expr]) -> Option<(Vec<String>, Vec<String>)> {
+    let (mut of, mut given) = (Vec::new(), Vec::new());
+    let variable = |e: &Expr| {
+        e.symbol_key()
+            .filter(|k| k.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !matches!(k.as_str(), "P" | "Q"))
+    };
+    for arg in args {
+        match &arg.kind {
+            ExprKind::Relation { chain } => {
+                let first = chain.first.as_ref()?;
+                if given.is_empty() {
+                    of.push(variable(first)?)
+                } else {
+                    given.push(variable(first)?)
+                }
+                for link in &chain.links {
+                    if link.op != RelOp::Mid || !given.is_empty() {
+                        return None;
+                    }
+                    given.push(variable(&link.rhs)?);
+                }
+            }
+            _ if given.is_empty() => of.push(variable(arg)?),
+            _ => given.push(variable(arg)?),
+        }
+    }
+    let mut all: Vec<&String> = of.iter().chain(&given).collect();
+    let count = all.len();
+    all.sort();
+    all.dedup();
+    (!of.is_empty() && all.len() == count).then_some((of, given))
+}
+
+/// `H(X)`, `H(Y \mid X)`, `I(X, Y)`: entropy or mutual information of random variables, as
+/// the notation table reads them where the notes speak of entropy; an equation about one is a
+/// claim, never its definition.
+pub fn names_information_measure(e: &Expr) -> bool {
+    let ExprKind::Call { func, args, postfixed: false } = &e.kind else { return false };
+    let named = matches!(&func.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "H" | "I")
+        && s.accents.is_empty() && s.label.is_none() && matches!(s.style, None | Some(Style::Roman)));
+    named && entropy_arguments(args).is_some()
+}
+
+/// `p_X(x)`, `p_{X, Y}(x, y)`: the mass or density function of the random variables in the
+/// subscript, applied; like `P(…)`, never defined by the notes.
+pub fn names_density(e: &Expr) -> bool {
+    let ExprKind::Call { func, .. } = &e.kind else { return false };
+    let ExprKind::Subscript { base, index } = &func.kind else { return false };
+    let capital = |e: &Expr| {
+        matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none()
+            && s.name.chars().count() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
+    };
+    let variables = match &index.kind {
+        ExprKind::Tuple { items, stacked: false } => items.iter().all(capital),
+        _ => capital(index),
+    };
+    variables
+        && matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P") && s.accents.is_empty())
+}
+
 /// Words the notation table reads as operators on random variables (`\mathrm{Var}(X)`,
 /// `\textrm{Cov}(X, Y)`): an equation about them is a claim, never their definition.
 pub const PROBABILITY_OPERATORS: [&str; 5] = ["Var", "Cov", "E", "Pr", "P"];
