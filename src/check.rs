@@ -309,6 +309,13 @@ fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
 /// for every letter sized by it. A kind of matrix (symmetric, diagonal, orthogonal) is square.
 fn make_square(scope: &mut Scope, keys: &[String]) {
     for key in keys {
+        // A shape the notes declare m×n (a picture of a general matrix) for a letter the words
+        // then call symmetric: the claim speaks of a square one, m×m.
+        if let (false, Some(Decl::Matrix { rows, cols })) = (scope.pinned, scope.decls.get_mut(key)) {
+            if rows != cols && rows != "1" && cols != "1" && !scope.inferred.iter().any(|s| &s.key == key) {
+                *cols = rows.clone();
+            }
+        }
         let Some(shape) = scope.inferred.iter().find(|s| &s.key == key && !s.identity) else { continue };
         let (from, to) = (shape.cols.clone(), shape.rows.clone());
         if from == to || from == "1" || to == "1" || from.parse::<u32>().is_ok() {

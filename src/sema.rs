@@ -1080,6 +1080,10 @@ impl<'a> SectionBuilder<'a> {
                 if let [own, value, ..] = chain.links.as_slice() {
                     self.define_entries(&own.rhs, &value.rhs, &origin_text(&origin, &self.doc.path));
                 }
+                // (A picture by the entries of one letter names them: `a_{ij}` is entry (i, j).)
+                if let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) {
+                    self.define_pictured_entries(first, &link.rhs, &origin_text(&origin, &self.doc.path));
+                }
                 continue;
             }
             if let ([link], Some(first)) = (chain.links.as_slice(), &chain.first) {
@@ -1247,8 +1251,11 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
-    /// `j<1`, `i\le n`; or an index given a value, `j=1`.
+    /// `j<1`, `i\le n`; or an index given a value, `j=1`; or an event, `A=a`.
     fn is_condition(&self, chain: &Chain) -> bool {
+        if is_event(chain) {
+            return true;
+        }
         fn integer_like(e: &Expr, letters: &[String], known: &[String]) -> bool {
             match &e.kind {
                 ExprKind::Number { value } => !value.contains('.'),
@@ -2034,6 +2041,18 @@ impl<'a> SectionBuilder<'a> {
         self.given.iter().any(|g| g.open_example() && g.definition.key == key)
     }
 
+    /// `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a_{ij} is entry
+    /// (i, j) of A, where the letter a has no meaning yet.
+    fn define_pictured_entries(&mut self, target: &Expr, body: &Expr, origin: &str) {
+        let Some((_, _, (letter, params, index))) = declarations::picture_entries(target, body) else { return };
+        if self.defs.iter().any(|d| d.key == letter) || self.known.contains(&letter) {
+            return;
+        }
+        let entry =
+            Expr::new(ExprKind::Subscript { base: Box::new(target.clone()), index: Box::new(index) }, body.span);
+        self.record(notes_definition(letter, params, &entry, origin, false, false));
+    }
+
     /// Records `target = body` as a definition if the target is a new symbol of this section
     /// (or a function `σ(z)`), and the body does not use it (`x = x + 1` is a claim).
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
@@ -2423,13 +2442,15 @@ fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &str) -> bool 
     let chains = formulas.iter().flat_map(|f| flatten_environments(&f.statement.chains, &doc.formulas[f.index].tex));
     // A picture of a general matrix (`\mathbf A = \begin{bmatrix} a_{11} & \cdots \end{bmatrix}`)
     // gives it no value, nor a vector written as its own entries (`\mathbf x = [x_1, x_2]^\top`,
-    // which declares its shape).
+    // which declares its shape), nor an equation of the letter with itself (`\mathbf A =
+    // \mathbf A^\top`, what symmetric means).
     chains.into_iter().any(|c| {
         let Some(first) = c.first.as_ref().filter(|e| e.symbol_key().as_deref() == Some(name)) else { return false };
         c.links.first().is_some_and(|l| {
             matches!(l.op, RelOp::Eq | RelOp::Define)
                 && !depicts_a_general_matrix(&l.rhs)
                 && own_entries_shape(first, &l.rhs).is_none()
+                && !mentions_key(&l.rhs, name)
         })
     })
 }
@@ -2847,4 +2868,21 @@ fn gives_a_distribution(target: &Expr, body: &Expr) -> bool {
         || matches!(&target.kind, ExprKind::Call { func, .. }
             if matches!(&func.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P") && s.accents.is_empty()));
     probability && !probability_written(body) && !roles::is_constant(body, &|_| false)
+}
+
+/// `A=a`, `X = x`: a capital letter equal to its own small letter is a random variable taking a
+/// value (an event, as in `P(A=a)`, `given $A=a$`), not an equation.
+fn is_event(chain: &Chain) -> bool {
+    let plain = |e: &Expr| match &e.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none() && s.name.chars().count() == 1 => {
+            s.name.chars().next()
+        }
+        _ => None,
+    };
+    match (chain.first.as_ref().and_then(plain), chain.links.as_slice()) {
+        (Some(capital), [link]) if link.op == RelOp::Eq => {
+            capital.is_ascii_uppercase() && plain(&link.rhs) == Some(capital.to_ascii_lowercase())
+        }
+        _ => false,
+    }
 }

@@ -552,6 +552,10 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let Some(norm) = super::builtins::norm_operand(base) {
             return self.norm(norm, Some(index), e.span, env);
         }
+        // `n_\text{in}`: a letter of its own, not entry "in" of n.
+        if let (true, Some(key)) = (crate::syntax::ast::is_label_subscript(index), e.symbol_key()) {
+            return self.named(&key, e, env);
+        }
         let mut indices = self.indices(index, env)?;
         if let Some(key) = base.symbol_key() {
             // `a_{11}`: entry (1, 1) of a family with two indices (`\mathbf A = (a_{ij})`).
@@ -830,6 +834,85 @@ impl<'a, B: Backend> Instance<'a, B> {
         Ok(Value::matrix(1, entries.len(), entries))
     }
 
+    /// `\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \\ a_{m1} & \cdots &
+    /// a_{mn} \end{bmatrix}`: a matrix pictured by its entries. Each row is a list with dots
+    /// ([`Self::pattern_list`]); the rows hidden by the row of dots are the row after it, its
+    /// row letter (read off the first column, as a list) at each value between.
+    fn pictured_matrix(
+        &self,
+        rows: &[Vec<Option<crate::syntax::ast::Statement>>],
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
+        let malformed =
+            |what: &str| EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what: what.into() }.at(span);
+        let cell = |c: &Option<crate::syntax::ast::Statement>| {
+            c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.clone())
+        };
+        // (A row ended by `\\` before `\end{bmatrix}` leaves an empty one.)
+        let grid: Vec<Vec<Expr>> = rows
+            .iter()
+            .filter(|r| r.iter().any(Option::is_some))
+            .map(|r| r.iter().map(cell).collect::<Option<Vec<_>>>())
+            .collect::<Option<_>>()
+            .ok_or_else(|| malformed("an empty cell in a matrix pictured with dots"))?;
+        let is_dots = |e: &Expr| matches!(e.kind, ExprKind::Ellipsis);
+        let row_of_dots = |r: &Vec<Expr>| r.iter().all(is_dots);
+        let row_values = |row: &[Expr], env: &Env| -> Result<Vec<B::S>, EvalError> {
+            if row.iter().any(is_dots) {
+                let v = self.pattern_list(row, span, env)?;
+                Ok((0..v.cols).map(|j| v.at(0, j).clone()).collect())
+            } else {
+                row.iter().map(|c| self.scalar(c, env)).collect()
+            }
+        };
+        let mut out: Vec<Vec<B::S>> = Vec::new();
+        match grid.iter().position(row_of_dots) {
+            None => {
+                for row in &grid {
+                    out.push(row_values(row, env)?);
+                }
+            }
+            Some(at) => {
+                let first_column: Vec<Expr> = grid.iter().map(|r| r[0].clone()).collect();
+                let pattern = crate::syntax::pattern::pattern_list(&first_column)
+                    .filter(|p| p.after.is_empty() && at + 1 == grid.len() - 1)
+                    .ok_or_else(|| malformed("rows between `\\vdots` that follow no one pattern"))?;
+                let end = match env.get(&pattern.letter).or_else(|| self.sizes.get(&pattern.letter)) {
+                    Some(v) => *v,
+                    None => return Err(EvalErrorKind::UnboundIndex { name: pattern.letter.clone() }.at(span)),
+                };
+                // The rows written before the dots are the general row at consecutive values,
+                // cell by cell (the first column alone says nothing of the others).
+                let general_row = &grid[at + 1];
+                for (row, v) in grid[pattern.before.len()..at].iter().zip(pattern.start..) {
+                    let fits = row.len() == general_row.len()
+                        && row.iter().zip(general_row).all(|(cell, general)| match (is_dots(cell), is_dots(general)) {
+                            (true, true) => true,
+                            (false, false) => crate::syntax::pattern::is_instance(general, cell, &pattern.letter, v),
+                            _ => false,
+                        });
+                    if !fits {
+                        return Err(malformed("rows above `\\vdots` that are not the row below it"));
+                    }
+                }
+                for row in &grid[..pattern.before.len()] {
+                    out.push(row_values(row, env)?);
+                }
+                for v in pattern.start..=end {
+                    let mut inner = env.clone();
+                    inner.insert(pattern.letter.clone(), v);
+                    out.push(row_values(&grid[at + 1], &inner)?);
+                }
+            }
+        }
+        let cols = out.first().map_or(0, Vec::len);
+        if out.iter().any(|r| r.len() != cols) || cols == 0 {
+            return Err(malformed("a matrix pictured with dots whose rows differ in length"));
+        }
+        Ok(Value::matrix(out.len(), cols, out.into_iter().flatten().collect()))
+    }
+
     fn big_op(&self, op: &BigOpKind, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {
         if *op == BigOpKind::Int {
             return self.integral(parts, env);
@@ -898,6 +981,15 @@ impl<'a, B: Backend> Instance<'a, B> {
         span: Span,
         env: &Env,
     ) -> Result<Value<B::S>, EvalError> {
+        let dots = |cell: &Option<crate::syntax::ast::Statement>| {
+            cell.as_ref()
+                .and_then(|s| s.chains.first())
+                .and_then(|c| c.first.as_ref())
+                .is_some_and(|e| matches!(e.kind, ExprKind::Ellipsis))
+        };
+        if rows.iter().flatten().any(dots) {
+            return self.pictured_matrix(rows, span, env);
+        }
         let cols = rows.first().map(Vec::len).unwrap_or(0);
         let mut data = Vec::new();
         for row in rows {

@@ -35,7 +35,8 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
     };
     let (Some(first), Some(link)) = (&chain.first, chain.links.first()) else { return None };
     if link.op == RelOp::Eq {
-        return own_entries_shape(first, &link.rhs);
+        return own_entries_shape(first, &link.rhs)
+            .or_else(|| picture_entries(first, &link.rhs).map(|(key, shape, _)| (key, shape)));
     }
     if link.op != RelOp::In || chain.links.len() != 1 {
         return None;
@@ -53,7 +54,7 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
 /// `\mathbf A = (a_{ij})`, `A = [a_{ij}]`: a matrix named together with the letter of its
 /// entries. Gives the entries' letter, its two index letters and the subscript, so that `a_{ij}`
 /// is read as entry (i, j) of A (and `a_{11}` as entry (1, 1)). The matrix itself is not defined.
-pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<(String, Vec<String>, Expr)> {
+pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<EntriesLetter> {
     let ExprKind::Symbol(matrix) = &target.kind else { return None };
     let ExprKind::Fenced { open, close, inner: Some(inner) } = &body.kind else { return None };
     let paired = matches!((open.as_str(), close.as_str()), ("(", ")") | ("[", "]") | ("\\left(", "\\right)"));
@@ -62,6 +63,52 @@ pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<(String, Vec<
     let letters = crate::syntax::ast::index_letters(index)?;
     let distinct = letters.len() == 2 && letters[0] != letters[1];
     (paired && distinct && entry.key() != matrix.key()).then(|| (entry.key(), letters, (**index).clone()))
+}
+
+/// The letter of a matrix's entries, its two index letters and their subscript (`a`, [i, j],
+/// `ij`): `a_{ij}` is entry (i, j).
+pub(super) type EntriesLetter = (String, Vec<String>, Expr);
+
+/// `\mathbf A = \begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \\ a_{m1} &
+/// \cdots & a_{mn} \end{bmatrix}`: a picture of a general matrix by its entries, which declares its
+/// shape, (A, [m, n]), from the last entry's subscript, and names its entries, a_{ij} = A_{ij}:
+/// the entries' letter, the index letters i, j and their subscript. `None` unless every cell is
+/// an entry of one letter other than the matrix's, or dots.
+pub(super) fn picture_entries(target: &Expr, body: &Expr) -> Option<(String, [String; 2], EntriesLetter)> {
+    let ExprKind::Symbol(matrix) = &target.kind else { return None };
+    let ExprKind::Matrix { rows, .. } = &body.kind else { return None };
+    let cell =
+        |c: &Option<Statement>| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.clone());
+    // (A row ended by `\\` before `\end{bmatrix}` leaves an empty one.)
+    let cells: Vec<Vec<Expr>> = rows
+        .iter()
+        .filter(|r| r.iter().any(Option::is_some))
+        .map(|r| r.iter().map(cell).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    let mut letter = None;
+    for e in cells.iter().flatten() {
+        match &e.kind {
+            ExprKind::Ellipsis => {}
+            ExprKind::Subscript { base, .. } => {
+                let key =
+                    base.symbol_key().filter(|k| matches!(base.kind, ExprKind::Symbol(_)) && *k != matrix.key())?;
+                if letter.get_or_insert(key.clone()) != &key {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    let ExprKind::Subscript { index, .. } = &cells.last()?.last()?.kind else { return None };
+    let parts: Vec<String> = match &index.kind {
+        ExprKind::Tuple { items, .. } => items.iter().map(Expr::symbol_key).collect::<Option<_>>()?,
+        _ => crate::syntax::ast::index_letters(index)?,
+    };
+    let [m, n] = parts.as_slice() else { return None };
+    let statement = crate::syntax::parse_formula("a_{ij}").ok()?;
+    let ExprKind::Subscript { index: entry, .. } = &statement.chains.first()?.first.as_ref()?.kind else { return None };
+    let entries = (letter?, vec!["i".to_string(), "j".to_string()], (**entry).clone());
+    Some((matrix.key(), [m.clone(), n.clone()], entries))
 }
 
 /// `\mathbf x = \begin{bmatrix} x_1 \\ \vdots \\ x_n \end{bmatrix}` or `[x_1, \ldots, x_d]^\top`: a

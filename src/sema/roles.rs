@@ -471,7 +471,10 @@ struct KindWords {
 impl KindWords {
     /// `en`, `zh`: the kinds, as regex alternatives.
     fn new(en: &str, zh: &str) -> KindWords {
-        let before = format!(r"(?i)(\b(?P<en>{en})\s+matri(x|ces)|(?P<zh>{zh})矩阵)\s*(\$\s*(,|and|和|与|、|，)\s*)*$");
+        // (Emphasis and a gloss in parentheses may follow the noun: `*对称矩阵*（symmetric matrix）`.)
+        let before = format!(
+            r"(?i)(\b(?P<en>{en})\s+matri(x|ces)|(?P<zh>{zh})矩阵)[*_]*\s*([（(][^）)]*[）)])?[*_]*\s*(\$\s*(,|and|和|与|、|，)\s*)*$"
+        );
         let after = format!(
             r"(?i)^\s*(is|be|are)\s+((an?|any|some|two|real|square)\s+)*(?P<en>{en})\b|^\s*(是|为)\s*(一个|任意|两个)?\s*(?P<zh>{zh})(矩阵|的)"
         );
@@ -787,6 +790,14 @@ mod tests {
         assert_eq!(named("Prove that for an orthogonal matrix", " and a vector"), Some(MatrixClass::Orthogonal));
         assert_eq!(named("for orthogonal matrices $ and", ""), Some(MatrixClass::Orthogonal));
         assert_eq!(named("证明对于正交矩阵", "和向量"), Some(MatrixClass::Orthogonal));
+        assert_eq!(
+            named("作为方阵的一种特殊类型，[***对称矩阵*（symmetric matrix）", "等于其转置"),
+            Some(MatrixClass::Symmetric)
+        );
+        assert_eq!(
+            named("$ 作为方阵的一种特殊类型，[对称矩阵（symmetric matrix）", "等于其转置："),
+            Some(MatrixClass::Symmetric)
+        );
         assert_eq!(named("Where", " is a symmetric matrix,"), Some(MatrixClass::Symmetric));
         assert_eq!(named("since", " is a diagonal matrix"), Some(MatrixClass::Diagonal));
         assert_eq!(named("设", "是对称矩阵"), Some(MatrixClass::Symmetric));

@@ -422,10 +422,11 @@ impl Expr {
             .then(|| operator_key(word))
     }
 
-    /// `Q`, `1`, `hx` (a juxtaposition of letters and digits), else `None`.
+    /// `Q`, `1`, `hx` (a juxtaposition of letters and digits), `\text{in}` (a word), else `None`.
     fn subscript_word(&self) -> Option<String> {
         match &self.kind {
             ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.key()),
+            ExprKind::Text { text } if is_label_word(text) => Some(format!("\text{{{}}}", text.trim())),
             ExprKind::Number { value } => Some(value.clone()),
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
                 Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?))
@@ -719,6 +720,23 @@ pub fn names_density(e: &Expr) -> bool {
     };
     variables
         && matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P") && s.accents.is_empty())
+}
+
+/// A word in `\text{…}` that can label a letter (`n_\text{in}`, `w_{\textrm{area}}`): letters and
+/// digits only.
+fn is_label_word(text: &str) -> bool {
+    let word = text.trim();
+    !word.is_empty() && word.chars().all(|c| c.is_alphanumeric())
+}
+
+/// `n_\text{in}`, `n_\mathrm{out}`, `w_{\textrm{area}}`: a subscript that is a word, upright — a
+/// label naming a letter of its own, never an index.
+pub fn is_label_subscript(index: &Expr) -> bool {
+    match &index.kind {
+        ExprKind::Text { text } => is_label_word(text),
+        ExprKind::Symbol(s) => s.accents.is_empty() && s.style == Some(Style::Roman) && s.name.chars().count() > 1,
+        _ => false,
+    }
 }
 
 /// Words the notation table reads as operators on random variables (`\mathrm{Var}(X)`,

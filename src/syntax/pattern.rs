@@ -122,7 +122,37 @@ fn index_letters(e: &Expr, in_index: bool, out: &mut Vec<String>) {
 }
 
 /// Is `term` the general term with `letter` at `value`?
+/// Is `term` the `general` term with `letter` at `value` (`a_{12}` of `a_{1n}` at n = 2)?
+pub fn is_instance(general: &Expr, term: &Expr, letter: &str, value: i64) -> bool {
+    instance_of(general, term, letter, value)
+}
+
 fn instance_of(general: &Expr, term: &Expr, letter: &str, value: i64) -> bool {
+    // `a_{1n}` at n = 2 is `a_{12}`: a subscript of several indices, each its own integer.
+    if let (ExprKind::Subscript { base: gb, index: gi }, ExprKind::Subscript { base: tb, index: ti }) =
+        (&general.kind, &term.kind)
+    {
+        let general_parts = index_parts(gi);
+        if general_parts.len() >= 2 {
+            let digits: Option<Vec<i64>> = match &ti.kind {
+                ExprKind::Number { value } if value.len() == general_parts.len() => {
+                    value.chars().map(|c| c.to_digit(10).map(i64::from)).collect()
+                }
+                _ => None,
+            };
+            let same = match digits {
+                Some(digits) => {
+                    general_parts.iter().zip(&digits).all(|(g, d)| integer_at(g, letter, value) == Some(*d))
+                }
+                None => {
+                    let term_parts = index_parts(ti);
+                    term_parts.len() == general_parts.len()
+                        && general_parts.iter().zip(&term_parts).all(|(g, t)| instance_of(g, t, letter, value))
+                }
+            };
+            return same && instance_of(gb, tb, letter, value);
+        }
+    }
     if mentions(general, letter) {
         if let (Some(v), ExprKind::Number { value: written }) = (integer_at(general, letter, value), &term.kind) {
             return written.parse::<i64>().is_ok_and(|w| w == v);
@@ -131,6 +161,19 @@ fn instance_of(general: &Expr, term: &Expr, letter: &str, value: i64) -> bool {
     same_head(general, term) && {
         let (a, b): (Vec<&Expr>, Vec<&Expr>) = (general.children().collect(), term.children().collect());
         a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| instance_of(x, y, letter, value))
+    }
+}
+
+/// The indices of a subscript written side by side or with commas (`ij`, `i,j`, `1n`).
+fn index_parts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+            let mut parts = index_parts(lhs);
+            parts.extend(index_parts(rhs));
+            parts
+        }
+        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
+        _ => vec![e],
     }
 }
 
