@@ -1436,6 +1436,7 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         marked: claim.reading.marked,
         constants: &claim.reading.constants,
         information: claim.reading.information,
+        laws: &claim.reading.laws,
     };
     let (lhs, rhs) = (moments_written_out(scope, claim, &claim.lhs), moments_written_out(scope, claim, &claim.rhs));
     // The first μ_X or σ_X nobody defined, where the claim holds with them the moments (asked
@@ -1445,6 +1446,28 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             .filter(|(l, r, _)| matches!(probability::check(l, r, &defined, words), Outcome::Holds { .. }))
             .map(|(_, _, letter)| letter)
     };
+    // `\mu_X = a`, `\sigma_X = 2\sqrt{2p}` where the words give X's distribution value by value
+    // and nothing defines μ_X: the mean (standard deviation) of X, as every probability text
+    // writes it; verified so where it holds, the reading listed.
+    if !claim.reading.laws.is_empty() {
+        if let Some((l, r, letter)) = standard_moments(scope, claim) {
+            if let Outcome::Holds { values, domains } = probability::check(&l, &r, &defined, words) {
+                let verdict = Verdict::new(
+                    Status::Verified,
+                    Some(Method::Distributions),
+                    domains,
+                    Reason::Checked { assignments: values, rounded: false },
+                );
+                let variable = letter.split_once('_').map_or("", |(_, v)| v.trim_matches(['{', '}']));
+                let moment = if letter.starts_with("\\mu") {
+                    format!("E[{variable}]")
+                } else {
+                    format!("\\sqrt{{\\mathrm{{Var}}[{variable}]}}")
+                };
+                return Some(Verdict { assuming: vec![format!("{letter} = {moment}")], ..verdict });
+            }
+        }
+    }
     match probability::check(&lhs, &rhs, &defined, words) {
         Outcome::NotProbability | Outcome::NotEvaluable => None,
         Outcome::Holds { values, domains, .. } => Some(Verdict::new(

@@ -298,6 +298,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
+        written: r"$X$ takes the value $a-2$ with probability $p$, $a+2$ with probability $p$ and $a$ with probability $1-2p$; $Y$以概率$q$取值$1$，以概率$1-q$取值$0$",
+        meaning: "a distribution the words give one variable value by value, in force for the rest of its section: a claim about that variable alone whose other letters are all the law's is checked with it, at random values of those letters where every probability is in (0, 1] and they sum to one (labelled numeric); μ_X, σ_X the notes do not define read as its mean and standard deviation, the reading listed. A claim writing another letter is read as any other",
+        example: "",
+    },
+    Notation {
+        group: "probability",
         written: r"H(X), H(X, Y), H(Y \mid X), I(X, Y)",
         meaning: "where the notes speak of entropy or mutual information (`entropy`, `熵`, `互信息`): the entropy, joint and conditional entropy (H(X, Y) − H(X)) and mutual information (H(X) + H(Y) − H(X, Y)) of random variables (capital letters other than P, Q), in nats, on the same joint distributions; never defined by the notes. A claim between entropies false in general is also tried with the variables equal (one a copy, or an invertible function, of the other): true there, it is undecided, naming that reading",
         example: r"H(Y \mid X) = H(X, Y) - H(X)",

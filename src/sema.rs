@@ -21,6 +21,7 @@ use declarations::{
     bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values, entries_letter,
     own_entries_shape, shape_declaration, shape_declarations, summation_letters, vector_cells,
 };
+pub use distributions::Law;
 pub use skeleton::spec_skeleton;
 
 use crate::notes::{Document, FormulaSite, Mark};
@@ -149,6 +150,9 @@ pub struct ClaimReading {
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
     pub unrolled: Option<crate::model::Unrolled>,
+    /// Distributions the words before it give a random variable value by value (`$X$ takes the
+    /// value $a-2$ with probability $p$, …`), in its section.
+    pub laws: Vec<Law>,
     /// The chapter's words name entropy or mutual information (`entropy`, `熵`, `互信息`):
     /// `H(X)`, `H(Y \mid X)`, `I(X, Y)` of random variables are those.
     pub information: bool,
@@ -1062,8 +1066,13 @@ impl<'a> SectionBuilder<'a> {
         let random = self.random_variables_named_before(f.index);
         let classes = self.matrix_classes_named_before(f.index);
         let kinds = self.letters_named_before(f.index, &roles::matrix_kind_unmodelled);
+        let alternatives = alternative_definitions(&equations, &site.tex);
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
+            if alternatives.contains(&k) {
+                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::DefinitionNotTaken });
+                continue;
+            }
             if chain.links.is_empty() {
                 if equations.len() == 1 && self.binding_in_words(chain, site) {
                     self.formula_role = Some(crate::model::FormulaRole::Binding);
@@ -1548,6 +1557,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.independence = prose.independence;
                 }
                 reading.information = self.information;
+                reading.laws = self.laws_before(block);
                 if let Some(block) = block {
                     reading.stated = self
                         .stated
@@ -2001,6 +2011,20 @@ impl<'a> SectionBuilder<'a> {
                 || self.defs.iter().any(|d| d.key == k)
                 || self.recurrences.iter().any(|r| r.key == k)
         })
+    }
+
+    /// The laws the words of this section give before the paragraph `block` (or in it).
+    fn laws_before(&self, block: Option<usize>) -> Vec<Law> {
+        let Some(block) = block else { return Vec::new() };
+        let Some(section) = self.doc.formulas.iter().find(|f| f.block == block).map(|f| f.section) else {
+            return Vec::new();
+        };
+        let sites: Vec<&FormulaSite> = self.doc.formulas.iter().filter(|f| f.section == section).collect();
+        distributions::laws_in(&sites)
+            .into_iter()
+            .filter(|(end, _)| sites[*end].block <= block)
+            .map(|(_, l)| l)
+            .collect()
     }
 
     /// `H(X)`, `I(X, Y)` in notes that speak of entropy (the entropy or mutual information of
@@ -2885,4 +2909,34 @@ fn is_event(chain: &Chain) -> bool {
         }
         _ => false,
     }
+}
+
+/// `\eta(t) = \eta_0 e^{-\lambda t} && \textrm{exponential decay} \\ \eta(t) = \eta_0 (\beta t +
+/// 1)^{-\alpha} && \textrm{polynomial decay}`: rows of one aligned block that each give the same
+/// left side another value, annotated after `&&`, list alternatives — no row is a claim about
+/// another, and none is the definition. Gives the indices of those equations.
+fn alternative_definitions(equations: &[&Chain], tex: &str) -> BTreeSet<usize> {
+    let written = |c: &Chain| {
+        let [link] = c.links.as_slice() else { return None };
+        let first = c.first.as_ref()?;
+        let named = matches!(first.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Call { .. });
+        (link.op == RelOp::Eq && named).then(|| print::explicit_tex(first, &|_| false))
+    };
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (k, chain) in equations.iter().enumerate() {
+        if let Some(lhs) = written(chain) {
+            groups.entry(lhs).or_default().push(k);
+        }
+    }
+    let annotated = tex.contains("&&") && (tex.contains("\\text") || tex.contains("\\mathrm"));
+    groups
+        .into_values()
+        .filter(|ks| annotated && ks.len() >= 2)
+        .filter(|ks| {
+            let bodies: BTreeSet<String> =
+                ks.iter().map(|k| print::explicit_tex(&equations[*k].links[0].rhs, &|_| false)).collect();
+            bodies.len() == ks.len()
+        })
+        .flatten()
+        .collect()
 }

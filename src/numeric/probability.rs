@@ -139,7 +139,7 @@ struct Refused;
 
 type Read<T> = Result<T, Refused>;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Reader {
     operators: usize,
     /// Value names bound by sums and expectations, innermost last.
@@ -164,6 +164,8 @@ struct Reader {
     information: bool,
     /// `H`, `I` where read as entropy and mutual information.
     measures: BTreeSet<String>,
+    /// The letters of the laws the words give (`a`, `p`): numbers, never functions.
+    parameters: BTreeSet<String>,
 }
 
 fn is_capital(key: &str) -> bool {
@@ -222,7 +224,10 @@ impl Reader {
                 // `E_x` with no bracket after it (`E_x E_y \{…\}`), `p_X` not applied: an
                 // operator this reading does not take, never a letter.
                 let operator_base = |b: &Expr| op_of(b).is_some() || is_prob_symbol(b);
-                if operator_base(e) || matches!(&e.kind, Subscript { base, .. } if operator_base(base)) {
+                // (`p` the parameter of a law the words give is a number.)
+                let parameter = e.symbol_key().is_some_and(|k| self.parameters.contains(&k));
+                if !parameter && (operator_base(e) || matches!(&e.kind, Subscript { base, .. } if operator_base(base)))
+                {
                     return Err(Refused);
                 }
                 let key = e.symbol_key().ok_or(Refused)?;
@@ -282,6 +287,13 @@ impl Reader {
                     (Some(Op::Cov), [a, b]) => return self.covariance(a, b),
                     (Some(_), _) => return Err(Refused),
                     (None, _) => {}
+                }
+                // `a(1-2p)` with a a parameter of a law the words give: a product.
+                if let (Some(key), [arg]) = (func.symbol_key().filter(|k| self.parameters.contains(k)), args.as_slice())
+                {
+                    let factor =
+                        self.node(&Expr::new(ExprKind::Symbol(crate::syntax::ast::Symbol::plain(&key)), func.span))?;
+                    return Ok(Node::Mul(Box::new(factor), Box::new(self.node(arg)?)));
                 }
                 // A function nobody specified (`f(x)` inside `E_{x\sim P}[f(x)]`).
                 let key = func.symbol_key().filter(|k| single_small(k) && k != "p").ok_or(Refused)?;
@@ -712,6 +724,9 @@ struct Claim {
     lhs: Node,
     rhs: Node,
     reader: Reader,
+    /// The one variable's distribution as the words give it: its values and their
+    /// probabilities, in the constants.
+    law: Option<(String, Vec<(Node, Node)>)>,
 }
 
 /// Most cells of a joint table, and most assignments of free values, a check evaluates.
@@ -741,6 +756,8 @@ pub struct Words<'a> {
     /// The words name entropy or mutual information: `H(X)`, `I(X, Y)` of random variables are
     /// those.
     pub information: bool,
+    /// Distributions the words give variables value by value.
+    pub laws: &'a [crate::sema::Law],
 }
 
 /// Checks a claim whose sides speak of probabilities or expectations. `defined` says what the
@@ -748,7 +765,18 @@ pub struct Words<'a> {
 /// which small letters the author or the words make constants.
 pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: Words) -> Outcome {
     let marked = words.marked;
-    let mut reader = Reader { information: words.information, ..Reader::default() };
+    let mut parameters = BTreeSet::new();
+    fn symbols(e: &Expr, out: &mut BTreeSet<String>) {
+        if let (ExprKind::Symbol(_), Some(key)) = (&e.kind, e.symbol_key()) {
+            out.insert(key);
+        }
+        e.children().for_each(|c| symbols(c, out));
+    }
+    for (value, p) in words.laws.iter().flat_map(|law| &law.outcomes) {
+        symbols(value, &mut parameters);
+        symbols(p, &mut parameters);
+    }
+    let mut reader = Reader { information: words.information, parameters, ..Reader::default() };
     let (Ok(l), Ok(r)) = (reader.node(lhs), reader.node(rhs)) else { return Outcome::NotProbability };
     if reader.operators == 0 {
         return Outcome::NotProbability;
@@ -757,6 +785,12 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
     // says E is not one.
     if reader.letters_inside.iter().any(|k| reader.pairs.contains_key(k)) {
         return Outcome::NotProbability;
+    }
+    // `E[X^2] = (a-2)^2p + a^2(1-2p) + (a+2)^2p` where the words give X value by value.
+    let law =
+        words.laws.iter().rev().find(|law| reader.variables.len() == 1 && reader.variables.contains(&law.variable));
+    if let Some(outcome) = law.and_then(|law| check_under_law(&l, &r, &reader, law)) {
+        return outcome;
     }
     // A letter the notes give a meaning (`Y = aX + b`, `\mathbf X \in \mathbb R^{n\times d}`) is
     // not a free variable or constant here: such a claim is not read. Prose that writes an event
@@ -796,7 +830,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             .cloned()
             .collect()
     };
-    let claim = Claim { lhs: l, rhs: r, reader };
+    let claim = Claim { lhs: l, rhs: r, reader, law: None };
     let general = claim.compare(&[], Draw::Joint, 1);
     let domains = claim.describe_domains();
     let variables: Vec<String> = claim.reader.variables.iter().cloned().collect();
@@ -838,6 +872,84 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
             Outcome::Fails { lhs, rhs, point, domains, holds_when, holds_checked, specifies, random_letter, variables }
         }
+    }
+}
+
+/// A claim about one variable whose distribution the words give value by value, checked with
+/// that distribution at random values of its parameters (every probability in (0, 1], their sum
+/// one): `None` where the claim writes a letter the law does not (then it is read as any other
+/// claim), or the law is not one of numbers in its letters.
+fn check_under_law(l: &Node, r: &Node, reader: &Reader, law: &crate::sema::Law) -> Option<Outcome> {
+    let mut reader = reader.clone();
+    let values: BTreeSet<String> = reader.pairs.keys().cloned().collect();
+    let constants: BTreeSet<String> = reader
+        .letters_outside
+        .iter()
+        .chain(&reader.letters_inside)
+        .filter(|k| !values.contains(*k) && !reader.variables.contains(*k))
+        .cloned()
+        .collect();
+    let (inside, outside) = (reader.letters_inside.clone(), reader.letters_outside.clone());
+    let mut outcomes = Vec::new();
+    for (value, p) in &law.outcomes {
+        let (value, p) = (reader.node(value).ok()?, reader.node(p).ok()?);
+        if has_operator(&value) || has_operator(&p) {
+            return None;
+        }
+        outcomes.push((value, p));
+    }
+    let mut letters = BTreeSet::new();
+    outcomes.iter().for_each(|(v, p)| {
+        node_letters(v, &mut letters);
+        node_letters(p, &mut letters);
+    });
+    if letters.contains(&law.variable) || !constants.iter().all(|k| letters.contains(k)) {
+        return None;
+    }
+    // (The law's letters are its parameters: constants, outside every expectation.)
+    reader.letters_inside = inside;
+    reader.letters_outside = outside.union(&letters).cloned().collect();
+    let claim = Claim { lhs: l.clone(), rhs: r.clone(), reader, law: Some((law.variable.clone(), outcomes)) };
+    let names: Vec<&str> = letters.iter().map(String::as_str).collect();
+    let domains = format!(
+        "{} as the words give it, at {} ∈ ℝ where every probability is in (0, 1]",
+        law.variable,
+        names.join(", ")
+    );
+    let variables = vec![law.variable.clone()];
+    Some(match claim.compare(&[], Draw::Joint, 1) {
+        Compared::Holds { values } => Outcome::Holds { values, domains },
+        Compared::NotEvaluable => Outcome::NotEvaluable,
+        Compared::Differs { lhs, rhs, point } => Outcome::Fails {
+            lhs,
+            rhs,
+            point,
+            domains,
+            holds_when: None,
+            holds_checked: 0,
+            specifies: false,
+            random_letter: None,
+            variables,
+        },
+    })
+}
+
+/// The letters a node reads (constants and values).
+fn node_letters(n: &Node, out: &mut BTreeSet<String>) {
+    match n {
+        Node::Letter(k) => {
+            out.insert(k.clone());
+        }
+        Node::Number(_) | Node::Prob { .. } | Node::Entropy { .. } => {}
+        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) | Node::Abs(a) | Node::Expect(a) => {
+            node_letters(a, out)
+        }
+        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
+            node_letters(a, out);
+            node_letters(b, out);
+        }
+        Node::Unknown(_, args) => args.iter().for_each(|a| node_letters(a, out)),
+        Node::Over { body, .. } => node_letters(body, out),
     }
 }
 
@@ -1015,6 +1127,9 @@ impl Claim {
 
     fn world(&self, random: &[String], draw: Draw, k: usize, seed: u64) -> Option<World> {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        if let Some((variable, outcomes)) = &self.law {
+            return self.law_world(variable, outcomes, &mut rng, seed);
+        }
         let mut variables: Vec<String> = self.reader.variables.iter().cloned().collect();
         variables.extend(random.iter().cloned());
         let zero_one = matches!(draw, Draw::Special(Family::ZeroOne));
@@ -1081,6 +1196,53 @@ impl Claim {
             .map(|key| (key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05))
             .collect();
         Some(World { variables, domains, cells, constants, seed })
+    }
+
+    /// The variable's distribution the words give, at constants drawn until every probability
+    /// is in (0, 1], they sum to one and the values are distinct; `None` if no draw is one.
+    fn law_world(
+        &self,
+        variable: &str,
+        outcomes: &[(Node, Node)],
+        rng: &mut rand::rngs::StdRng,
+        seed: u64,
+    ) -> Option<World> {
+        let names: Vec<String> = self.constants(&[]).into_iter().cloned().collect();
+        let at = Point { values: BTreeMap::new(), cell: None };
+        for _ in 0..400 {
+            let constants: BTreeMap<String, f64> =
+                names.iter().map(|key| (key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05)).collect();
+            let scratch = World {
+                variables: Vec::new(),
+                domains: Vec::new(),
+                cells: Vec::new(),
+                constants: constants.clone(),
+                seed,
+            };
+            let evaluated: Option<Vec<(f64, f64)>> = outcomes
+                .iter()
+                .map(|(v, p)| Some((self.eval(v, &scratch, &at)?, self.eval(p, &scratch, &at)?)))
+                .collect();
+            let Some(evaluated) = evaluated else { continue };
+            let total: f64 = evaluated.iter().map(|(_, p)| p).sum();
+            let valid = evaluated.iter().all(|(_, p)| *p > 0.0 && *p <= 1.0) && (total - 1.0).abs() < 1e-9;
+            let distinct = evaluated
+                .iter()
+                .enumerate()
+                .all(|(i, (a, _))| evaluated[..i].iter().all(|(b, _)| (a - b).abs() > 1e-9));
+            if valid && distinct {
+                let domain = evaluated.iter().map(|(v, _)| *v).collect();
+                let cells = evaluated.iter().enumerate().map(|(i, (_, p))| (vec![i], *p)).collect();
+                return Some(World {
+                    variables: vec![variable.to_string()],
+                    domains: vec![domain],
+                    cells,
+                    constants,
+                    seed,
+                });
+            }
+        }
+        None
     }
 
     /// Both sides on `DRAWS` joint distributions, at every assignment of the free values.

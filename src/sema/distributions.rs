@@ -331,3 +331,114 @@ mod tests {
         );
     }
 }
+
+/// A discrete distribution the words give a random variable, value by value: `$X$ … takes the
+/// value $a-2$ with probability $p$, $a+2$ with probability $p$ and $a$ with probability
+/// $1-2p$`, `$X$以概率$p$取值$a-2$，以概率$1-p$取值$a$`.
+#[derive(Debug, Clone)]
+pub struct Law {
+    /// The variable (`X`).
+    pub variable: String,
+    /// Each value with its probability, as written.
+    pub outcomes: Vec<(Expr, Expr)>,
+}
+
+/// The tail of a formula's lead after the formulas before it in its sentence (`$`).
+fn tail(lead: &str) -> &str {
+    lead.rsplit('$').next().unwrap_or_default()
+}
+
+/// The laws the words of `sites` give (a section's formulas, in order), each with the index in
+/// `sites` of the formula that ends it: claims after that may use it.
+pub(super) fn laws_in(sites: &[&crate::notes::FormulaSite]) -> Vec<(usize, Law)> {
+    use regex::Regex;
+    use std::sync::LazyLock;
+    static TAKES: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)\btakes?\s+(on\s+)?(the\s+)?values?\s*$").expect("valid regex"));
+    static WITH: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^\s*with\s+probability\s*$").expect("valid regex"));
+    static NEXT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^\s*(,|and|or|,\s*and|,\s*or|、|，|或)\s*$").expect("valid regex"));
+    static BY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"以概率\s*$").expect("valid regex"));
+    static TAKES_ZH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*取值?为?\s*$").expect("valid regex"));
+    static NEXT_ZH: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\s*(，|,|、|或|和)?\s*以概率\s*$").expect("valid regex"));
+    let parse = |tex: &str| -> Option<Expr> {
+        let statement = crate::syntax::parse_formula(tex.trim().trim_end_matches(['.', ','])).ok()?;
+        let [chain] = statement.chains.as_slice() else { return None };
+        chain.links.is_empty().then(|| chain.first.clone()).flatten()
+    };
+    // The variable: the latest lone capital letter written before, in the same block.
+    let variable = |at: usize| -> Option<String> {
+        sites[..at].iter().rev().take_while(|s| s.block == sites[at].block).find_map(|s| {
+            let e = parse(&s.tex)?;
+            let key = e.symbol_key().filter(|_| matches!(e.kind, ExprKind::Symbol(_)))?;
+            key.chars().next().filter(char::is_ascii_uppercase).map(|_| key.clone())
+        })
+    };
+    let mut laws = Vec::new();
+    let mut k = 0;
+    while k < sites.len() {
+        let same_block = |a: usize, b: usize| sites.get(b).is_some_and(|s| s.block == sites[a].block);
+        let mut outcomes = Vec::new();
+        let mut end = k;
+        if TAKES.is_match(tail(&sites[k].lead)) {
+            // value, `with probability`, probability; then `,`/`and` and the next value.
+            let mut j = k;
+            while same_block(k, j + 1) && WITH.is_match(tail(&sites[j + 1].lead)) {
+                let (Some(value), Some(p)) = (parse(&sites[j].tex), parse(&sites[j + 1].tex)) else { break };
+                outcomes.push((value, p));
+                end = j + 1;
+                if !(same_block(k, j + 2) && NEXT.is_match(tail(&sites[j + 2].lead))) {
+                    break;
+                }
+                j += 2;
+            }
+        } else if BY.is_match(tail(&sites[k].lead)) {
+            // `以概率$p$取值$v$`, then `，以概率$q$取值$w$`.
+            let mut j = k;
+            while same_block(k, j + 1) && TAKES_ZH.is_match(tail(&sites[j + 1].lead)) {
+                let (Some(p), Some(value)) = (parse(&sites[j].tex), parse(&sites[j + 1].tex)) else { break };
+                outcomes.push((value, p));
+                end = j + 1;
+                if !(same_block(k, j + 2) && NEXT_ZH.is_match(tail(&sites[j + 2].lead))) {
+                    break;
+                }
+                j += 2;
+            }
+        }
+        match (outcomes.len() >= 2, variable(k)) {
+            (true, Some(variable)) => {
+                laws.push((end, Law { variable, outcomes }));
+                k = end + 1;
+            }
+            _ => k += 1,
+        }
+    }
+    laws
+}
+
+#[cfg(test)]
+mod law_tests {
+    use super::*;
+
+    fn sites(text: &str) -> Vec<crate::notes::FormulaSite> {
+        crate::notes::Document::parse("t.md", format!("# T\n\n{text}\n")).formulas
+    }
+
+    #[test]
+    fn a_distribution_given_value_by_value_is_read() {
+        let en = sites("Take $X$ to be the random variable which takes the value $a-2$ with probability $p$, $a+2$ with probability $p$ and $a$ with probability $1-2p$.");
+        let laws = laws_in(&en.iter().collect::<Vec<_>>());
+        assert_eq!(laws.len(), 1, "{laws:?}");
+        assert_eq!(laws[0].1.variable, "X");
+        assert_eq!(laws[0].1.outcomes.len(), 3);
+        let zh = sites("设随机变量$Y$以概率$q$取值$1$，以概率$1-q$取值$0$。");
+        let laws = laws_in(&zh.iter().collect::<Vec<_>>());
+        assert_eq!(laws.len(), 1, "{laws:?}");
+        assert_eq!(laws[0].1.variable, "Y");
+        // Values with probabilities in general (`x_i` with `p_i`) are no law of one variable's values.
+        let general = sites("A discrete random variable $X$, which takes the values $x_i$ with probabilities $p_i$.");
+        assert!(laws_in(&general.iter().collect::<Vec<_>>()).is_empty());
+    }
+}
