@@ -645,8 +645,8 @@ fn expectation_subscript(e: &Expr) -> Option<Option<Vec<(String, String)>>> {
 
 /// `p_X`, `p_{X, Y}`, `P_X`: the variables a density or mass function is of (capitals; not `p_\theta`).
 fn density_variables(func: &Expr) -> Option<Vec<String>> {
-    let ExprKind::Subscript { base, index } = &func.kind else { return None };
-    if !is_prob_symbol(base) {
+    let ExprKind::Subscript { index, .. } = &func.kind else { return None };
+    if !crate::syntax::ast::is_density_head(func) {
         return None;
     }
     let written: Vec<&Expr> = match &index.kind {

@@ -708,8 +708,13 @@ pub fn names_information_measure(e: &Expr) -> bool {
 /// `p_X(x)`, `p_{X, Y}(x, y)`: the mass or density function of the random variables in the
 /// subscript, applied; like `P(…)`, never defined by the notes.
 pub fn names_density(e: &Expr) -> bool {
-    let ExprKind::Call { func, .. } = &e.kind else { return false };
-    let ExprKind::Subscript { base, index } = &func.kind else { return false };
+    matches!(&e.kind, ExprKind::Call { func, .. } if is_density_head(func))
+}
+
+/// `p_X`, `p_{X, Y}`, `P_X`: p or P with capital letters (random variables) below, a head applied
+/// to a parenthesis.
+pub fn is_density_head(head: &Expr) -> bool {
+    let ExprKind::Subscript { base, index } = &head.kind else { return false };
     let capital = |e: &Expr| {
         matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none()
             && s.name.chars().count() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
@@ -719,7 +724,8 @@ pub fn names_density(e: &Expr) -> bool {
         _ => capital(index),
     };
     variables
-        && matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P") && s.accents.is_empty())
+        && matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P")
+            && s.accents.is_empty() && s.label.is_none())
 }
 
 /// A word in `\text{…}` that can label a letter (`n_\text{in}`, `w_{\textrm{area}}`): letters and

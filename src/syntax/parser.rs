@@ -639,19 +639,7 @@ fn bare_head(head: &Expr) -> bool {
         }
         ExprKind::Partial { operand: Some(operand), .. } => matches!(operand.kind, ExprKind::Symbol(_)),
         // `p_X(x)`, `p_{X, Y}(x, y)`: a density or mass function of random variables.
-        ExprKind::Subscript { base, index } => {
-            let capital = |e: &Expr| {
-                matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none()
-                    && s.name.chars().count() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
-            };
-            let variables = match &index.kind {
-                ExprKind::Tuple { items, stacked: false } => items.iter().all(capital),
-                _ => capital(index),
-            };
-            variables
-                && matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P")
-                    && s.accents.is_empty() && s.label.is_none())
-        }
+        ExprKind::Subscript { .. } => crate::syntax::ast::is_density_head(head),
         _ => false,
     }
 }
