@@ -622,6 +622,19 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
         }
+        // `\mathbf v = [3, 2]^\top`: a letter defined as a vector or matrix of numbers has that
+        // shape for the unification (`\mathbf u - \mathbf v` then makes u a 2-vector).
+        let literal_bodies =
+            self.inherited.iter().filter(|d| !stale.contains(&d.key)).map(|d| (d.key.clone(), &d.body));
+        let here = chains.iter().filter_map(|c| {
+            let (key, link) = (c.first.as_ref().and_then(Expr::symbol_key)?, c.links.first()?);
+            matches!(link.op, RelOp::Eq | RelOp::Define).then_some((key, &link.rhs))
+        });
+        for (key, body) in literal_bodies.chain(here) {
+            if let Some(shape) = declarations::literal_shape(body) {
+                declared.entry(key).or_insert(shape);
+            }
+        }
         let family_or_function = |k: &String| {
             spec.family.keys().chain(spec.functions.keys()).any(|f| canonical(f) == *k)
                 || spec.index.contains_key(k)

@@ -132,6 +132,39 @@ pub(super) fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [
     (entries_only && cells.len() >= 2).then_some((key, shape))
 }
 
+/// `[3, 2]^\top`, `\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}`: a vector or matrix written with
+/// numbers only, and its shape.
+pub(super) fn literal_shape(e: &Expr) -> Option<[String; 2]> {
+    let number = |e: &Expr| match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } => matches!(operand.kind, ExprKind::Number { .. }),
+        _ => false,
+    };
+    if let Some((cells, column)) = vector_cells(e) {
+        let n = cells.len().to_string();
+        return (cells.len() >= 2 && cells.iter().all(|c| number(c))).then(|| {
+            if column {
+                [n, "1".to_string()]
+            } else {
+                ["1".to_string(), n]
+            }
+        });
+    }
+    let ExprKind::Matrix { rows, .. } = &e.kind else { return None };
+    let cells: Vec<Vec<&Expr>> = rows
+        .iter()
+        .filter(|r| r.iter().any(Option::is_some))
+        .map(|r| {
+            r.iter()
+                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.as_ref()))
+                .collect::<Option<Vec<_>>>()
+        })
+        .collect::<Option<_>>()?;
+    let cols = cells.first()?.len();
+    let rectangular = cells.iter().all(|r| r.len() == cols && r.iter().all(|c| number(c)));
+    rectangular.then(|| [cells.len().to_string(), cols.to_string()])
+}
+
 /// The entries of a vector written out, and whether it is a column: a one-column or one-row
 /// matrix (`bmatrix`, …), or a bracketed list (a row; a column when transposed). `None` for
 /// anything else, or a cell holding more than one expression.
