@@ -344,6 +344,11 @@ struct SectionBuilder<'a> {
     doc: &'a Document,
     /// The notes speak of entropy or mutual information ([`names_information`]).
     information: bool,
+    /// The notes speak of random variables or distributions ([`names_probability`]).
+    probabilistic: bool,
+    /// The distributions this section's words give value by value, each with the paragraph
+    /// that ends it ([`distributions::laws_in`]).
+    laws: Vec<(usize, Law)>,
     number: String,
     spec: Option<crate::spec::SectionSpec>,
     spec_full: Option<&'a Spec>,
@@ -450,6 +455,8 @@ impl<'a> SectionBuilder<'a> {
         SectionBuilder {
             doc,
             information: names_information(&doc.source),
+            probabilistic: names_probability(&doc.source),
+            laws: Vec::new(),
             number: number.to_string(),
             spec: section_spec,
             spec_full: spec,
@@ -713,6 +720,11 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
+        // (Every formula of the section, parsed or not: the words run between them.)
+        if let Some(section) = formulas.first().map(|f| self.doc.formulas[f.index].section) {
+            let sites: Vec<&FormulaSite> = self.doc.formulas.iter().filter(|f| f.section == section).collect();
+            self.laws = distributions::laws_in(&sites).into_iter().map(|(end, law)| (sites[end].block, law)).collect();
+        }
         self.complete_from_notes(formulas);
         let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
         let scope_base = Scope::new(&self.number, &spec, Vec::new());
@@ -2029,15 +2041,7 @@ impl<'a> SectionBuilder<'a> {
     /// The laws the words of this section give before the paragraph `block` (or in it).
     fn laws_before(&self, block: Option<usize>) -> Vec<Law> {
         let Some(block) = block else { return Vec::new() };
-        let Some(section) = self.doc.formulas.iter().find(|f| f.block == block).map(|f| f.section) else {
-            return Vec::new();
-        };
-        let sites: Vec<&FormulaSite> = self.doc.formulas.iter().filter(|f| f.section == section).collect();
-        distributions::laws_in(&sites)
-            .into_iter()
-            .filter(|(end, _)| sites[*end].block <= block)
-            .map(|(_, l)| l)
-            .collect()
+        self.laws.iter().filter(|(end, _)| *end <= block).map(|(_, law)| law.clone()).collect()
     }
 
     /// `H(X)`, `I(X, Y)` in notes that speak of entropy (the entropy or mutual information of
@@ -2095,8 +2099,8 @@ impl<'a> SectionBuilder<'a> {
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
         // `p(x) = \begin{cases} 1 & x \in [0,1] \\ 0 & \textrm{otherwise} \end{cases}` in notes about
         // random variables: the density of one example; later sections speak of other ones.
-        let example_density =
-            |key: &str, function: bool| function && matches!(key, "p" | "P") && names_probability(&self.doc.source);
+        let probabilistic = self.probabilistic;
+        let example_density = |key: &str, function: bool| function && matches!(key, "p" | "P") && probabilistic;
         let new = |key: String, params: Vec<String>, function: bool| Definition {
             section_only: example_density(&key, function),
             key,

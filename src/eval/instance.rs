@@ -846,16 +846,12 @@ impl<'a, B: Backend> Instance<'a, B> {
     ) -> Result<Value<B::S>, EvalError> {
         let malformed =
             |what: &str| EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what: what.into() }.at(span);
-        let cell = |c: &Option<crate::syntax::ast::Statement>| {
-            c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.clone())
-        };
-        // (A row ended by `\\` before `\end{bmatrix}` leaves an empty one.)
-        let grid: Vec<Vec<Expr>> = rows
-            .iter()
-            .filter(|r| r.iter().any(Option::is_some))
-            .map(|r| r.iter().map(cell).collect::<Option<Vec<_>>>())
-            .collect::<Option<_>>()
-            .ok_or_else(|| malformed("an empty cell in a matrix pictured with dots"))?;
+        // (Owned rows: a row is read as a list, [`Self::pattern_list`].)
+        let grid: Vec<Vec<Expr>> = crate::syntax::ast::matrix_cells(rows)
+            .ok_or_else(|| malformed("an empty cell in a matrix pictured with dots"))?
+            .into_iter()
+            .map(|r| r.into_iter().cloned().collect())
+            .collect();
         let is_dots = |e: &Expr| matches!(e.kind, ExprKind::Ellipsis);
         let row_of_dots = |r: &Vec<Expr>| r.iter().all(is_dots);
         let row_values = |row: &[Expr], env: &Env| -> Result<Vec<B::S>, EvalError> {

@@ -450,17 +450,12 @@ impl Reader {
     /// `H(X)`, `H(X, Y)`, `H(Y \mid X)` (entropy) and `I(X, Y)` (mutual information, H(X) +
     /// H(Y) − H(X, Y)) of random variables; `None` for other arguments (`H(p)`, `I(s_i)`).
     fn information_measure(&mut self, func: &Expr, args: &[Expr]) -> Option<Read<Node>> {
-        let ExprKind::Symbol(s) = &func.kind else { return None };
-        let plain = s.accents.is_empty() && s.label.is_none() && matches!(s.style, None | Some(Style::Roman));
-        if !plain || !matches!(s.name.as_str(), "H" | "I") {
-            return None;
-        }
-        let (of, given) = crate::syntax::ast::entropy_arguments(args)?;
+        let (name, of, given) = crate::syntax::ast::information_measure(func, args)?;
         self.operators += 1;
-        self.measures.insert(s.name.clone());
+        self.measures.insert(name.clone());
         self.variables.extend(of.iter().chain(&given).cloned());
         let entropy = |of: &[String], given: &[String]| Node::Entropy { of: of.to_vec(), given: given.to_vec() };
-        if s.name == "H" {
+        if name == "H" {
             return Some(Ok(entropy(&of, &given)));
         }
         let ([x, y], true) = (of.as_slice(), given.is_empty()) else { return Some(Err(Refused)) };
@@ -645,15 +640,7 @@ fn expectation_subscript(e: &Expr) -> Option<Option<Vec<(String, String)>>> {
 
 /// `p_X`, `p_{X, Y}`, `P_X`: the variables a density or mass function is of (capitals; not `p_\theta`).
 fn density_variables(func: &Expr) -> Option<Vec<String>> {
-    let ExprKind::Subscript { index, .. } = &func.kind else { return None };
-    if !crate::syntax::ast::is_density_head(func) {
-        return None;
-    }
-    let written: Vec<&Expr> = match &index.kind {
-        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
-        _ => vec![index],
-    };
-    written.iter().map(|v| v.symbol_key().filter(|k| is_capital(k) && !matches!(k.as_str(), "P" | "Q"))).collect()
+    crate::syntax::ast::density_variables(func).filter(|vs| vs.iter().all(|v| !matches!(v.as_str(), "P" | "Q")))
 }
 
 /// The inside of `[…]`/`(…)` after an operator, and a power written after the bracket
@@ -889,7 +876,6 @@ fn check_under_law(l: &Node, r: &Node, reader: &Reader, law: &crate::sema::Law) 
         .filter(|k| !values.contains(*k) && !reader.variables.contains(*k))
         .cloned()
         .collect();
-    let (inside, outside) = (reader.letters_inside.clone(), reader.letters_outside.clone());
     let mut outcomes = Vec::new();
     for (value, p) in &law.outcomes {
         let (value, p) = (reader.node(value).ok()?, reader.node(p).ok()?);
@@ -906,9 +892,7 @@ fn check_under_law(l: &Node, r: &Node, reader: &Reader, law: &crate::sema::Law) 
     if letters.contains(&law.variable) || !constants.iter().all(|k| letters.contains(k)) {
         return None;
     }
-    // (The law's letters are its parameters: constants, outside every expectation.)
-    reader.letters_inside = inside;
-    reader.letters_outside = outside.union(&letters).cloned().collect();
+    // (Read outside every expectation, the law's letters are now constants of the claim.)
     let claim = Claim { lhs: l.clone(), rhs: r.clone(), reader, law: Some((law.variable.clone(), outcomes)) };
     let names: Vec<&str> = letters.iter().map(String::as_str).collect();
     let domains = format!(
@@ -1192,10 +1176,16 @@ impl Claim {
         }
         let total: f64 = cells.iter().map(|c| c.1).sum();
         cells.iter_mut().for_each(|c| c.1 /= total);
-        let constants = (self.constants(random).into_iter())
-            .map(|key| (key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05))
-            .collect();
+        let constants = self.draw_constants(random, &mut rng);
         Some(World { variables, domains, cells, constants, seed })
+    }
+
+    /// A value for each constant (`random`: small letters read as random variables instead): a
+    /// tenth between −3 and 3, shifted off the round numbers.
+    fn draw_constants(&self, random: &[String], rng: &mut rand::rngs::StdRng) -> BTreeMap<String, f64> {
+        (self.constants(random).into_iter())
+            .map(|key| (key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05))
+            .collect()
     }
 
     /// The variable's distribution the words give, at constants drawn until every probability
@@ -1207,11 +1197,9 @@ impl Claim {
         rng: &mut rand::rngs::StdRng,
         seed: u64,
     ) -> Option<World> {
-        let names: Vec<String> = self.constants(&[]).into_iter().cloned().collect();
         let at = Point { values: BTreeMap::new(), cell: None };
         for _ in 0..400 {
-            let constants: BTreeMap<String, f64> =
-                names.iter().map(|key| (key.clone(), f64::from(rng.random_range(-30i32..=30)) / 10.0 + 0.05)).collect();
+            let constants = self.draw_constants(&[], rng);
             let scratch = World {
                 variables: Vec::new(),
                 domains: Vec::new(),

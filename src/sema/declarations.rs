@@ -77,14 +77,7 @@ pub(super) type EntriesLetter = (String, Vec<String>, Expr);
 pub(super) fn picture_entries(target: &Expr, body: &Expr) -> Option<(String, [String; 2], EntriesLetter)> {
     let ExprKind::Symbol(matrix) = &target.kind else { return None };
     let ExprKind::Matrix { rows, .. } = &body.kind else { return None };
-    let cell =
-        |c: &Option<Statement>| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.clone());
-    // (A row ended by `\\` before `\end{bmatrix}` leaves an empty one.)
-    let cells: Vec<Vec<Expr>> = rows
-        .iter()
-        .filter(|r| r.iter().any(Option::is_some))
-        .map(|r| r.iter().map(cell).collect::<Option<Vec<_>>>())
-        .collect::<Option<_>>()?;
+    let cells = crate::syntax::ast::matrix_cells(rows)?;
     let mut letter = None;
     for e in cells.iter().flatten() {
         match &e.kind {
@@ -151,15 +144,7 @@ pub(super) fn literal_shape(e: &Expr) -> Option<[String; 2]> {
         });
     }
     let ExprKind::Matrix { rows, .. } = &e.kind else { return None };
-    let cells: Vec<Vec<&Expr>> = rows
-        .iter()
-        .filter(|r| r.iter().any(Option::is_some))
-        .map(|r| {
-            r.iter()
-                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.as_ref()))
-                .collect::<Option<Vec<_>>>()
-        })
-        .collect::<Option<_>>()?;
+    let cells = crate::syntax::ast::matrix_cells(rows)?;
     let cols = cells.first()?.len();
     let rectangular = cells.iter().all(|r| r.len() == cols && r.iter().all(|c| number(c)));
     rectangular.then(|| [cells.len().to_string(), cols.to_string()])

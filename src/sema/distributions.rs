@@ -353,16 +353,33 @@ fn tail(lead: &str) -> &str {
 pub(super) fn laws_in(sites: &[&crate::notes::FormulaSite]) -> Vec<(usize, Law)> {
     use regex::Regex;
     use std::sync::LazyLock;
-    static TAKES: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)\btakes?\s+(on\s+)?(the\s+)?values?\s*$").expect("valid regex"));
-    static WITH: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)^\s*with\s+probability\s*$").expect("valid regex"));
-    static NEXT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)^\s*(,|and|or|,\s*and|,\s*or|、|，|或)\s*$").expect("valid regex"));
-    static BY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"以概率\s*$").expect("valid regex"));
-    static TAKES_ZH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*取值?为?\s*$").expect("valid regex"));
-    static NEXT_ZH: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^\s*(，|,|、|或|和)?\s*以概率\s*$").expect("valid regex"));
+    /// How a language writes a law: the words before the first formula of a pair, those between
+    /// its two formulas, those before the next pair, and whether the value comes first.
+    struct Phrasing {
+        opens: Regex,
+        joins: Regex,
+        next: Regex,
+        value_first: bool,
+    }
+    static PHRASINGS: LazyLock<[Phrasing; 2]> = LazyLock::new(|| {
+        let re = |r: &str| Regex::new(r).expect("valid regex");
+        [
+            // `takes the value $v$ with probability $p$, $w$ with probability $q$ and …`
+            Phrasing {
+                opens: re(r"(?i)\btakes?\s+(on\s+)?(the\s+)?values?\s*$"),
+                joins: re(r"(?i)^\s*with\s+probability\s*$"),
+                next: re(r"(?i)^\s*(,|and|or|,\s*and|,\s*or|、|，|或)\s*$"),
+                value_first: true,
+            },
+            // `以概率$p$取值$v$，以概率$q$取值$w$`
+            Phrasing {
+                opens: re(r"以概率\s*$"),
+                joins: re(r"^\s*取值?为?\s*$"),
+                next: re(r"^\s*(，|,|、|或|和)?\s*以概率\s*$"),
+                value_first: false,
+            },
+        ]
+    });
     let parse = |tex: &str| -> Option<Expr> {
         let statement = crate::syntax::parse_formula(tex.trim().trim_end_matches(['.', ','])).ok()?;
         let [chain] = statement.chains.as_slice() else { return None };
@@ -382,26 +399,14 @@ pub(super) fn laws_in(sites: &[&crate::notes::FormulaSite]) -> Vec<(usize, Law)>
         let same_block = |a: usize, b: usize| sites.get(b).is_some_and(|s| s.block == sites[a].block);
         let mut outcomes = Vec::new();
         let mut end = k;
-        if TAKES.is_match(tail(&sites[k].lead)) {
-            // value, `with probability`, probability; then `,`/`and` and the next value.
+        if let Some(phrasing) = PHRASINGS.iter().find(|p| p.opens.is_match(tail(&sites[k].lead))) {
+            // A pair, then the words before the next pair.
             let mut j = k;
-            while same_block(k, j + 1) && WITH.is_match(tail(&sites[j + 1].lead)) {
-                let (Some(value), Some(p)) = (parse(&sites[j].tex), parse(&sites[j + 1].tex)) else { break };
-                outcomes.push((value, p));
+            while same_block(k, j + 1) && phrasing.joins.is_match(tail(&sites[j + 1].lead)) {
+                let (Some(first), Some(second)) = (parse(&sites[j].tex), parse(&sites[j + 1].tex)) else { break };
+                outcomes.push(if phrasing.value_first { (first, second) } else { (second, first) });
                 end = j + 1;
-                if !(same_block(k, j + 2) && NEXT.is_match(tail(&sites[j + 2].lead))) {
-                    break;
-                }
-                j += 2;
-            }
-        } else if BY.is_match(tail(&sites[k].lead)) {
-            // `以概率$p$取值$v$`, then `，以概率$q$取值$w$`.
-            let mut j = k;
-            while same_block(k, j + 1) && TAKES_ZH.is_match(tail(&sites[j + 1].lead)) {
-                let (Some(p), Some(value)) = (parse(&sites[j].tex), parse(&sites[j + 1].tex)) else { break };
-                outcomes.push((value, p));
-                end = j + 1;
-                if !(same_block(k, j + 2) && NEXT_ZH.is_match(tail(&sites[j + 2].lead))) {
+                if !(same_block(k, j + 2) && phrasing.next.is_match(tail(&sites[j + 2].lead))) {
                     break;
                 }
                 j += 2;

@@ -699,10 +699,18 @@ pub fn entropy_arguments(args: &[Expr]) -> Option<(Vec<String>, Vec<String>)> {
 /// the notation table reads them where the notes speak of entropy; an equation about one is a
 /// claim, never its definition.
 pub fn names_information_measure(e: &Expr) -> bool {
-    let ExprKind::Call { func, args, postfixed: false } = &e.kind else { return false };
-    let named = matches!(&func.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "H" | "I")
-        && s.accents.is_empty() && s.label.is_none() && matches!(s.style, None | Some(Style::Roman)));
-    named && entropy_arguments(args).is_some()
+    matches!(&e.kind, ExprKind::Call { func, args, postfixed: false } if information_measure(func, args).is_some())
+}
+
+/// `H` or `I` applied to random variables: the name, the variables, and those after `\mid`.
+pub fn information_measure(func: &Expr, args: &[Expr]) -> Option<(String, Vec<String>, Vec<String>)> {
+    let ExprKind::Symbol(s) = &func.kind else { return None };
+    let plain = s.accents.is_empty() && s.label.is_none() && matches!(s.style, None | Some(Style::Roman));
+    if !plain || !matches!(s.name.as_str(), "H" | "I") {
+        return None;
+    }
+    let (of, given) = entropy_arguments(args)?;
+    Some((s.name.clone(), of, given))
 }
 
 /// `p_X(x)`, `p_{X, Y}(x, y)`: the mass or density function of the random variables in the
@@ -714,18 +722,43 @@ pub fn names_density(e: &Expr) -> bool {
 /// `p_X`, `p_{X, Y}`, `P_X`: p or P with capital letters (random variables) below, a head applied
 /// to a parenthesis.
 pub fn is_density_head(head: &Expr) -> bool {
-    let ExprKind::Subscript { base, index } = &head.kind else { return false };
-    let capital = |e: &Expr| {
-        matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none()
-            && s.name.chars().count() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
+    density_variables(head).is_some()
+}
+
+/// The variables below a density's head (`p_{X, Y}`: X, Y); `None` for any other head.
+pub fn density_variables(head: &Expr) -> Option<Vec<String>> {
+    let ExprKind::Subscript { base, index } = &head.kind else { return None };
+    let p = matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P")
+        && s.accents.is_empty() && s.label.is_none());
+    let capital = |e: &Expr| match &e.kind {
+        ExprKind::Symbol(s)
+            if s.accents.is_empty()
+                && s.style.is_none()
+                && s.name.chars().count() == 1
+                && s.name.chars().all(|c| c.is_ascii_uppercase()) =>
+        {
+            e.symbol_key()
+        }
+        _ => None,
     };
     let variables = match &index.kind {
-        ExprKind::Tuple { items, stacked: false } => items.iter().all(capital),
-        _ => capital(index),
+        ExprKind::Tuple { items, stacked: false } => items.iter().map(capital).collect(),
+        _ => capital(index).map(|k| vec![k]),
     };
-    variables
-        && matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P")
-            && s.accents.is_empty() && s.label.is_none())
+    variables.filter(|_| p)
+}
+
+/// The cells of a matrix environment, row by row, skipping empty rows (a `\\` before
+/// `\end{bmatrix}` leaves one); `None` where a cell is empty or holds more than one relation.
+pub fn matrix_cells(rows: &[Vec<Option<Statement>>]) -> Option<Vec<Vec<&Expr>>> {
+    rows.iter()
+        .filter(|r| r.iter().any(Option::is_some))
+        .map(|r| {
+            r.iter()
+                .map(|c| c.as_ref().filter(|s| s.chains.len() == 1).and_then(|s| s.chains[0].first.as_ref()))
+                .collect()
+        })
+        .collect()
 }
 
 /// A word in `\text{…}` that can label a letter (`n_\text{in}`, `w_{\textrm{area}}`): letters and
