@@ -227,6 +227,8 @@ const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
 /// checked again with every such index of it (`name`, and the sums' letters whose range no shape
 /// gives) running over 1..N, for each N of [`FREE_RANGE_SIZES`]. Only a verification is kept
 /// (what the range is remains the notes' to say), listing `i = 1, …, N` among its assumptions.
+/// Tried first: an index that indexes a vector or matrix runs over its entries, as a sum's
+/// letter does ([`with_ranges_read_off`]).
 fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> {
     // (Written as an index: in a subscript, or a sum's letter; `A=a` names an event's value.)
     fn indexes_with(e: &Expr, letter: &str) -> bool {
@@ -246,6 +248,11 @@ fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> 
     };
     if scope.pinned || !index_letter(name) {
         return None;
+    }
+    // `(\mathbf A\mathbf B)_{ik} = \sum_j a_{ij}b_{jk}`: first over what the index indexes, as a
+    // sum's letter runs (k over the columns of B), for every value there; then at sizes 1..N.
+    if let Some(verdict) = with_ranges_read_off(scope, claim, name, &index_letter) {
+        return Some(verdict);
     }
     let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
     let mut free = scope.clone();
@@ -271,6 +278,72 @@ fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> 
                 assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
                 return Some(Verdict { assuming, ..again });
             }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Is the claim refuted with every size of the scope one number (2, then 3)? A refutation that
+/// needs two sizes apart, one of them named for a shape read off use, may be one of reading.
+/// (A free index found without a value runs over what it indexes, as where the claim was
+/// refuted: [`with_ranges_read_off`].)
+fn refuted_with_sizes_equal(scope: &Scope, claim: &Claim) -> bool {
+    [2, 3].into_iter().any(|n| {
+        let mut tied = scope.clone();
+        tied.sizes.values_mut().for_each(|values| *values = vec![n]);
+        for _ in 0..4 {
+            let again = guarded(|| check_claim(&tied, claim, None, None));
+            match &again.reason {
+                Reason::UnboundIndex { name } if !tied.decls.contains_key(name) && !tied.sizes.contains_key(name) => {
+                    tied.decls.insert(name.clone(), Decl::Index { range: IndexRange::Auto });
+                }
+                _ => return again.status == Status::Refuted,
+            }
+        }
+        false
+    })
+}
+
+/// The claim checked again with `name` (and each index found without a value after it) ranging
+/// over the entries it indexes, read off the shapes as for a sum's letter; the verification only.
+fn with_ranges_read_off(
+    scope: &Scope,
+    claim: &Claim,
+    name: &str,
+    index_letter: &dyn Fn(&str) -> bool,
+) -> Option<Verdict> {
+    // (Only an index of something with a shape can take its range from it: `q_i` of a family
+    // of vectors cannot, and the claim is not checked again for nothing.)
+    fn indexes_a_shape(scope: &Scope, e: &Expr, name: &str) -> bool {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            let shaped = match base.symbol_key() {
+                Some(key) => matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. })),
+                None => matches!(base.kind, ExprKind::Fenced { .. }),
+            };
+            if shaped && expr_mentions(index, name) {
+                return true;
+            }
+        }
+        e.children().any(|c| indexes_a_shape(scope, c, name))
+    }
+    if !indexes_a_shape(scope, &claim.lhs, name) && !indexes_a_shape(scope, &claim.rhs, name) {
+        return None;
+    }
+    let mut free = scope.clone();
+    let mut letters = vec![name.to_string()];
+    for _ in 0..4 {
+        for letter in &letters {
+            free.decls.insert(letter.clone(), Decl::Index { range: IndexRange::Auto });
+        }
+        let again = guarded(|| check_claim(&free, claim, None, None));
+        match &again.reason {
+            Reason::UnboundIndex { name } if index_letter(name) && !letters.contains(name) => {
+                letters.push(name.clone());
+            }
+            // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is
+            // false for free leaves c_{ij}, and says nothing wrong.)
+            _ if again.status == Status::Verified => return Some(again),
             _ => return None,
         }
     }
@@ -565,8 +638,13 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
     if let (true, Some(symbol)) = (
         by_shape,
-        read_off.or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
+        read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
     ) {
+        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+    }
+    // `\|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}` with X's sizes read off use
+    // (p×q): false only where the sizes derivcheck named differ from the notes' m, n.
+    if let Some(symbol) = read_off.filter(|_| !scope.pinned && !refuted_with_sizes_equal(scope, claim)) {
         return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
     }
     if let Some(other) = &claim.reading.alternative {

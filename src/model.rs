@@ -565,6 +565,9 @@ pub enum SkipReason {
     Enumeration,
     /// The author's mark `<!-- derivcheck: skip -->` before it.
     Marked,
+    /// The words after it replace it with the next formula (an erratum's `$…$ 改为 $…$`): a
+    /// quote of the wrong text, not a claim.
+    Replaced,
 }
 
 /// What a formula of the notes is to derivcheck; every formula has exactly one role, so the

@@ -9,6 +9,7 @@
 mod chains;
 mod declarations;
 mod distributions;
+mod entries;
 pub mod givens;
 pub mod recurrence;
 pub mod roles;
@@ -307,7 +308,15 @@ pub fn plan(
         shapes.extend(
             fs.iter().flat_map(|f| shape_declarations(f.statement)).map(|(key, dims)| (key, dims, here.clone())),
         );
+        // `a_{ij}` beside `\mathbf A`: the entries of A, where nothing else is meant by it.
+        let rewritten = entry_readings(&fs, &chapter_defs, &shapes, spec, &number);
+        let reread: Vec<ParsedFormula> = rewritten
+            .iter()
+            .flat_map(|r| r.statements.iter().map(|(index, statement)| ParsedFormula { index: *index, statement }))
+            .collect();
+        let fs: Vec<&ParsedFormula> = if rewritten.is_some() { reread.iter().collect() } else { fs };
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
+        builder.entry_letters = rewritten.as_ref().map(|r| r.letters.clone()).unwrap_or_default();
         builder.notes_shapes = shapes.clone();
         builder.inherited = chapter_defs.clone();
         builder.recurrences = std::mem::take(&mut recurrences);
@@ -338,6 +347,44 @@ pub fn plan(
         }
     }
     plans
+}
+
+/// The section's formulas with the small letters that write a matrix's entries (see
+/// [`entries`]) rewritten as entries of it, and those letters; `None` where there are none.
+fn entry_readings(
+    formulas: &[&ParsedFormula],
+    chapter_defs: &[Definition],
+    shapes: &[(String, [String; 2], String)],
+    spec: Option<&Spec>,
+    number: &str,
+) -> Option<EntryReading> {
+    if spec.is_some_and(|spec| section_spec_present(Some(spec), number)) {
+        return None;
+    }
+    let statements: Vec<&Statement> = formulas.iter().map(|f| f.statement).collect();
+    // (A shape declared for the small letter as a vector, `\mathbf x\in\mathbb R^n`, is the
+    // vector whose entries `x_i` are: no other meaning.)
+    let known = |k: &str| {
+        chapter_defs.iter().any(|d| d.key == k)
+            || shapes.iter().any(|(key, dims, _)| key == k && !dims.contains(&"1".to_string()))
+    };
+    let matrix_like = matrix_like_in(formulas);
+    let is_matrix = |k: &str| {
+        matrix_like.contains(k) || shapes.iter().any(|(key, dims, _)| key == k && dims.iter().all(|d| d != "1"))
+    };
+    let letters = entries::entry_letters(&statements, &known, &is_matrix);
+    if letters.is_empty() {
+        return None;
+    }
+    let statements = formulas.iter().map(|f| (f.index, entries::rewrite(f.statement, &letters))).collect();
+    Some(EntryReading { letters, statements })
+}
+
+/// A section's formulas read with small letters as the entries of their matrices.
+struct EntryReading {
+    letters: Vec<entries::EntryLetter>,
+    /// Each formula's index with its statement rewritten.
+    statements: Vec<(usize, Statement)>,
 }
 
 struct SectionBuilder<'a> {
@@ -407,6 +454,8 @@ struct SectionBuilder<'a> {
     /// The moment letters each named distribution of the section gives a meaning (`\mu_X`,
     /// `\sigma_X`), with what the table says of them in TeX: a claim using one lists it.
     distributions: Vec<(Vec<String>, String)>,
+    /// Small letters read as the entries of their capital in this section ([`entries`]).
+    entry_letters: Vec<entries::EntryLetter>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -489,6 +538,7 @@ impl<'a> SectionBuilder<'a> {
             written: Default::default(),
             parameters: Default::default(),
             distributions: Vec::new(),
+            entry_letters: Vec::new(),
         }
     }
 
@@ -851,6 +901,14 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
         }
+        // `a_{ij}` read as entry (i, j) of `\mathbf A`: the verdict lists the reading.
+        for claim in &mut self.claims {
+            for entry in &self.entry_letters {
+                if entries::writes(&claim.tex, &entry.letter) && !claim.reading.given.contains(&entry.tex()) {
+                    claim.reading.given.push(entry.tex());
+                }
+            }
+        }
         // Functions nobody specified are applied too, not multiplied: `f\left(y\right)`.
         let unknown: std::collections::BTreeSet<String> = scope
             .as_ref()
@@ -998,6 +1056,12 @@ impl<'a> SectionBuilder<'a> {
             let reason = crate::model::SkipReason::Ignored { because: ignore.reason.clone() };
             self.skipped.push(Skipped { formula: site.id.clone(), reason });
             self.roles.push((site.id.clone(), FormulaRole::Ignored));
+            return;
+        }
+        // `$\|\mathbf A\|_F=\ldots$ 改为 $\|\mathbf A\|_F^2=\ldots$`: an erratum quotes the wrong text.
+        if site.mark.is_none() && roles::replaced_by_next(&site.trail) {
+            self.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Replaced });
+            self.roles.push((site.id.clone(), FormulaRole::NotChecked));
             return;
         }
         let before = (self.claims.len(), self.definitions_made, self.skipped.len());

@@ -570,6 +570,13 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
         }
         let value = self.eval(base, env)?;
+        // `A_{11}`: entry (1, 1) of a matrix, its two indices written without a comma.
+        if let (ExprKind::Number { value: digits }, [_]) = (&index.kind, indices.as_slice()) {
+            let pair = digits.len() == 2 && digits.bytes().all(|b| (b'1'..=b'9').contains(&b));
+            if pair && value.rows > 1 && value.cols > 1 {
+                indices = digits.bytes().map(|b| i64::from(b - b'0')).collect();
+            }
+        }
         component(&value, &indices, e.span)
     }
 

@@ -1182,6 +1182,11 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
         (SkipReason::Interval, Lang::Zh) => "一边是 `[a, b]`：区间还是两元素的行？不作判断".into(),
         (SkipReason::Marked, Lang::En) => "marked `<!-- derivcheck: skip -->` by the author".into(),
         (SkipReason::Marked, Lang::Zh) => "作者以 `<!-- derivcheck: skip -->` 标记跳过".into(),
+        (SkipReason::Replaced, Lang::En) => {
+            "the words after it replace it with the next formula (an erratum quoting the wrong text): not checked"
+                .into()
+        }
+        (SkipReason::Replaced, Lang::Zh) => "其后的文字将它改为下一个公式（勘误引用的错误原文）：不检查".into(),
     }
 }
 

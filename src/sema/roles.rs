@@ -501,6 +501,19 @@ pub fn matrix_kind_unmodelled(lead: &str, trail: &str) -> Option<String> {
     NAMED.found(lead, trail)
 }
 
+/// Do the words right after a formula replace it with the next (`$…$ 改为 $…$`, `“$…$”改成`,
+/// `$…$ should read $…$`, `$…$ is corrected to`)? An erratum quotes the wrong formula: what it
+/// says is not the author's claim.
+pub fn replaced_by_next(trail: &str) -> bool {
+    static REPLACED: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?i)^[\s"'”’」）)]*(改为|改成|更正为|修改为|修正为|应为|应改为|should (read|be)\b|(is |was )?(changed|corrected) to\b|(is |was )?replaced (by|with)\b)"#,
+        )
+        .expect("valid regex")
+    });
+    REPLACED.is_match(trail)
+}
+
 /// Words between two formulas that only continue a list (`$X$ and $Y$`, `$X$, $Y$`).
 pub fn continues_a_list(trail: &str) -> bool {
     matches!(trail.trim(), "," | "and" | ", and" | "和" | "与" | "、" | "，" | "or")
@@ -678,6 +691,16 @@ mod tests {
     fn first(tex: &str) -> Expr {
         let s = crate::syntax::parse_formula(tex).unwrap();
         s.chains[0].first.clone().unwrap()
+    }
+
+    #[test]
+    fn an_erratum_quotes_the_formula_it_replaces() {
+        for trail in [" 改为 ", "”改为“", " should read ", " is corrected to ", "\" was replaced by "] {
+            assert!(replaced_by_next(trail), "{trail}");
+        }
+        for trail in [" holds, so", "，因此", " and we change to", " 改进了"] {
+            assert!(!replaced_by_next(trail), "{trail}");
+        }
     }
 
     #[test]

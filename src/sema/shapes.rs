@@ -88,6 +88,8 @@ struct Unifier<'a> {
     order: Vec<String>,
     /// The variables made for declared shapes.
     declared_dims: Vec<usize>,
+    /// The sums from 1 to a size being read, innermost last: (letter, size).
+    bounds: Vec<(String, String)>,
     known: &'a Known<'a>,
 }
 
@@ -99,6 +101,7 @@ impl<'a> Unifier<'a> {
             letters: BTreeMap::new(),
             order: Vec::new(),
             declared_dims: Vec::new(),
+            bounds: Vec::new(),
             known,
         }
     }
@@ -192,13 +195,14 @@ impl<'a> Unifier<'a> {
             ExprKind::Number { .. } => Ok(Shape::Scalar),
             ExprKind::Symbol(s) if s.is_bold_one() => Ok(Shape::Any),
             ExprKind::Symbol(s) => Ok(self.letter(&s.key())),
-            ExprKind::Subscript { base, .. } => {
+            ExprKind::Subscript { base, index } => {
                 if let Some(key) = e.symbol_key().filter(|k| self.known.targets.contains(k)) {
                     return Ok(self.letter(&key));
                 }
                 match base.symbol_key() {
                     // An entry of a vector or matrix (`u_i`, `A_{ij}`).
                     Some(key) if self.known.targets.contains(&key) || self.known.declared.contains_key(&key) => {
+                        self.bounded_entry(&key, index)?;
                         Ok(Shape::Scalar)
                     }
                     Some(key) if self.known.defined.contains(&key) => Ok(Shape::Any),
@@ -208,7 +212,11 @@ impl<'a> Unifier<'a> {
                     }
                     // `\|\mathbf c - \boldsymbol\delta\|_2`: a norm's operand has a shape.
                     None if matches!(base.kind, ExprKind::Norm { .. } | ExprKind::Abs { .. }) => self.shape(base),
-                    None => Ok(Shape::Any),
+                    // `(\mathbf A\mathbf B)_{ik}`: an entry of a product, whose factors must fit.
+                    None => {
+                        self.shape(base)?;
+                        Ok(Shape::Any)
+                    }
                 }
             }
             ExprKind::Neg { operand } => self.shape(operand),
@@ -326,8 +334,15 @@ impl<'a> Unifier<'a> {
                 let (x, y) = (self.shape(of)?, self.shape(wrt)?);
                 Ok(if matches!(x, Shape::Scalar | Shape::Any) { y } else { Shape::Any })
             }
-            ExprKind::BigOp { op, body: Some(body), .. } => {
-                let x = self.shape(body)?;
+            ExprKind::BigOp { op, lower, upper, body: Some(body) } => {
+                let bound = (*op == BigOpKind::Sum).then(|| sum_from_one(lower.as_deref(), upper.as_deref())).flatten();
+                let pushed = bound.is_some();
+                self.bounds.extend(bound);
+                let x = self.shape(body);
+                if pushed {
+                    self.bounds.pop();
+                }
+                let x = x?;
                 Ok(match op {
                     BigOpKind::Sum => x,
                     BigOpKind::Prod if x == Shape::Scalar => x,
@@ -336,6 +351,30 @@ impl<'a> Unifier<'a> {
             }
             _ => Ok(Shape::Any),
         }
+    }
+
+    /// `\sum_{i=1}^m \sum_{j=1}^n X_{ij}^2`: an entry of a matrix read off use, at an index a sum
+    /// runs over from 1 to a size, makes that side of the matrix the size (X is m×n). Only for
+    /// matrices (two indices): `\sum_{i=1}^t x_i` is as often a partial sum of a longer vector.
+    fn bounded_entry(&mut self, key: &str, index: &Expr) -> Result<(), Conflict> {
+        if !self.known.targets.contains(key) || self.bounds.is_empty() {
+            return Ok(());
+        }
+        let Some(letters) = crate::syntax::ast::index_letters(index).or_else(|| match &index.kind {
+            ExprKind::Tuple { items, .. } => items.iter().map(|i| i.symbol_key()).collect(),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let [first, second] = letters.as_slice() else { return Ok(()) };
+        let Shape::Mat(r, c) = self.letter(key) else { return Ok(()) };
+        for (letter, dim) in [(first, r), (second, c)] {
+            if let Some((_, size)) = self.bounds.iter().rev().find(|(l, _)| l == letter) {
+                let fixed = self.fresh(Some(size.clone()));
+                self.union(dim, fixed)?;
+            }
+        }
+        Ok(())
     }
 
     /// `AB`, `\lambda\mathbf v`, `\mathbf v\cdot\mathbf w` (a dot product of two vectors).
@@ -416,6 +455,16 @@ impl<'a> Unifier<'a> {
 
 /// Names for sizes read off use, in order of preference (skipping any the document writes).
 const NAMES: [&str; 8] = ["n", "m", "k", "p", "q", "r", "s", "l"];
+
+/// `\sum_{i=1}^m`: the letter and the size it runs to (a lone letter, `m`, `n_1`).
+fn sum_from_one(lower: Option<&Expr>, upper: Option<&Expr>) -> Option<(String, String)> {
+    let ExprKind::Relation { chain } = &lower?.kind else { return None };
+    let (Some(letter), [link]) = (&chain.first, chain.links.as_slice()) else { return None };
+    let one = matches!(&link.rhs.kind, ExprKind::Number { value } if value == "1");
+    let upper = upper?;
+    let size = upper.symbol_key().filter(|_| matches!(upper.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }));
+    (link.op == RelOp::Eq && one).then(|| Some((letter.symbol_key()?, size?))).flatten()
+}
 
 fn is_identity(key: &str) -> bool {
     key == "I"

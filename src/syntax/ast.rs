@@ -395,6 +395,45 @@ impl Expr {
 }
 
 impl Expr {
+    /// The direct sub-expressions, mutably, in the order of [`Expr::children`] (for rewrites
+    /// that keep every span).
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        use ExprKind::*;
+        match &mut self.kind {
+            Number { .. } | Symbol(_) | Ellipsis | Text { .. } | Empty => Vec::new(),
+            Neg { operand }
+            | Transpose { operand }
+            | Prime { operand }
+            | Abs { operand }
+            | Norm { operand }
+            | Differential { operand }
+            | Accent { operand, .. }
+            | Styled { operand, .. } => vec![operand.as_mut()],
+            Binary { lhs, rhs, .. } => vec![lhs.as_mut(), rhs.as_mut()],
+            Frac { num, den } => vec![num.as_mut(), den.as_mut()],
+            Power { base, exponent } => vec![base.as_mut(), exponent.as_mut()],
+            Subscript { base, index } => vec![base.as_mut(), index.as_mut()],
+            Sqrt { index, radicand } => index.as_deref_mut().into_iter().chain([radicand.as_mut()]).collect(),
+            BigOp { lower, upper, body, .. } => {
+                lower.as_deref_mut().into_iter().chain(upper.as_deref_mut()).chain(body.as_deref_mut()).collect()
+            }
+            Call { func, args, .. } => std::iter::once(func.as_mut()).chain(args.iter_mut()).collect(),
+            Apply { func, args, .. } => {
+                func.sub.as_deref_mut().into_iter().chain(func.sup.as_deref_mut()).chain(args.iter_mut()).collect()
+            }
+            Partial { order, operand } => order.as_deref_mut().into_iter().chain(operand.as_deref_mut()).collect(),
+            Derivative { of, wrt, .. } => vec![of.as_mut(), wrt.as_mut()],
+            Fenced { inner, .. } => inner.as_deref_mut().into_iter().collect(),
+            Tuple { items, .. } => items.iter_mut().collect(),
+            Relation { chain } => chain.exprs_mut().collect(),
+            Statement { statement } => statement_exprs_mut(statement),
+            Matrix { rows, .. } => rows.iter_mut().flatten().flatten().flat_map(statement_exprs_mut).collect(),
+            Aligned { rows, .. } => {
+                rows.iter_mut().flatten().filter_map(|c| c.statement.as_mut()).flat_map(statement_exprs_mut).collect()
+            }
+        }
+    }
+
     /// The name this expression stands for when it is a symbol, possibly with a name-like
     /// subscript: `x`, `\bar{X}`, `W_Q`, `d_k`, `W_{hx}`. Used to look symbols up in a scope.
     pub fn symbol_key(&self) -> Option<String> {
@@ -436,10 +475,20 @@ impl Expr {
     }
 }
 
+/// The expressions of every chain of a statement, mutably.
+fn statement_exprs_mut(statement: &mut Statement) -> Vec<&mut Expr> {
+    statement.chains.iter_mut().flat_map(Chain::exprs_mut).collect()
+}
+
 impl Chain {
     /// The chain's expressions in order (`first`, then each link's right side).
     pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
         self.first.iter().chain(self.links.iter().map(|l| &l.rhs))
+    }
+
+    /// [`Chain::exprs`], mutably.
+    pub fn exprs_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        self.first.iter_mut().chain(self.links.iter_mut().map(|l| &mut l.rhs))
     }
 }
 
