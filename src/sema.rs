@@ -2961,11 +2961,18 @@ fn names_probability(source: &str) -> bool {
 /// variables set equal to a formula that speaks of no probability (nor is a number, which a worked
 /// example may compute): the text gives the distribution.
 fn gives_a_distribution(target: &Expr, body: &Expr) -> bool {
+    // (`p` alone is a parameter, `\frac{p}{2}`; applied, `p(x)`, it is a probability.)
     fn probability_written(e: &Expr) -> bool {
         let named = |name: &str| matches!(name, "p" | "P" | "E" | "Pr" | "Var" | "Cov");
         match &e.kind {
-            ExprKind::Symbol(s) if named(&s.name) => true,
+            ExprKind::Symbol(s) if named(&s.name) && s.name != "p" => true,
             ExprKind::Apply { func, .. } if named(&func.name) => true,
+            ExprKind::Call { func, .. }
+                if matches!(&func.kind, ExprKind::Symbol(s) if named(&s.name))
+                    || crate::syntax::ast::is_density_head(func) =>
+            {
+                true
+            }
             _ => e.children().any(probability_written),
         }
     }
