@@ -318,7 +318,10 @@ fn with_ranges_read_off(
     fn indexes_a_shape(scope: &Scope, e: &Expr, name: &str) -> bool {
         if let ExprKind::Subscript { base, index } = &e.kind {
             let shaped = match base.symbol_key() {
-                Some(key) => matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. })),
+                Some(key) => {
+                    matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
+                        || (scope.defs.contains_key(&key) && scope.matrix_like.contains(&key))
+                }
                 None => matches!(base.kind, ExprKind::Fenced { .. }),
             };
             if shaped && expr_mentions(index, name) {

@@ -234,10 +234,17 @@ fn extend(envs: Vec<Env>, name: &str, values: Vec<i64>) -> Vec<Env> {
         .collect()
 }
 
-/// `3j` -> [None, Some("j")]: the positions of a subscript, letters named.
+/// `3j` -> [None, Some("j")]: the positions of a subscript, letters named; `i, k` -> [i, k].
 fn index_items(e: &Expr) -> Option<Vec<Option<String>>> {
     match &e.kind {
         ExprKind::Number { value } => Some(vec![None; value.len()]),
+        ExprKind::Tuple { items, .. } => items
+            .iter()
+            .map(|item| match &item.kind {
+                ExprKind::Number { .. } => Some(None),
+                _ => Some(Some(crate::syntax::ast::index_letters(item)?.into_iter().next()?)),
+            })
+            .collect(),
         ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
             let mut l = index_items(lhs)?;
             l.extend(index_items(rhs)?);

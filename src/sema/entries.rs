@@ -40,13 +40,22 @@ pub(super) fn entry_letters(
     for e in statements.iter().flat_map(|s| &s.chains).flat_map(|c| c.exprs()) {
         collect_uses(e, false, &mut uses);
     }
-    // `a_{ij} = …`: the notes define the letter themselves.
-    for chain in statements.iter().flat_map(|s| &s.chains) {
-        let defining = chain.links.first().is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define | RelOp::Assign));
-        if let (Some(ExprKind::Subscript { base, .. }), true) = (chain.first.as_ref().map(|e| &e.kind), defining) {
-            if let Some(key) = base.symbol_key() {
-                uses.entry(key).or_default().other = true;
+    // `a_{ij} = …`: the notes define the letter themselves, unless the matrix has a meaning
+    // already (`\mathbf C = \mathbf A\mathbf B`, then `c_{i,j} = \sum_k a_{i,k}b_{k,j}` says
+    // what its entries are).
+    let gives = |chain: &crate::syntax::ast::Chain| {
+        chain.links.first().is_some_and(|l| matches!(l.op, RelOp::Eq | RelOp::Define | RelOp::Assign))
+    };
+    let mut given: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for chain in statements.iter().flat_map(|s| &s.chains).filter(|c| gives(c)) {
+        match chain.first.as_ref().map(|e| &e.kind) {
+            Some(ExprKind::Subscript { base, .. }) => {
+                if let Some(key) = base.symbol_key() {
+                    uses.entry(key).or_default().defined = true;
+                }
             }
+            Some(ExprKind::Symbol(_)) => given.extend(chain.first.as_ref().and_then(Expr::symbol_key)),
+            _ => {}
         }
     }
     uses.into_iter()
@@ -54,7 +63,8 @@ pub(super) fn entry_letters(
             let small = letter.chars().count() == 1 && letter.chars().all(|c| c.is_ascii_lowercase());
             // `x_i` beside `\mathbf x` too: the entries of the vector x, by the same convention.
             let as_vector = !u.as_vector || matrix_like(letter);
-            small && u.entries && !u.other && as_vector && !known(letter)
+            let defined = u.defined && !(given.contains(&letter.to_uppercase()) || known(&letter.to_uppercase()));
+            small && u.entries && !u.other && !defined && as_vector && !known(letter)
         })
         .filter_map(|(letter, _)| {
             let capital = letter.to_uppercase();
@@ -118,7 +128,9 @@ struct Uses {
     entries: bool,
     /// With one index, or bold and bare: as a vector (`x_i`, `\mathbf x`).
     as_vector: bool,
-    /// Any other way: plain and bare, in a picture of a matrix, defined, decorated.
+    /// On the left of a definition (`a_{ij} = …`).
+    defined: bool,
+    /// Any other way: plain and bare, in a picture of a matrix, decorated.
     other: bool,
 }
 
@@ -218,6 +230,11 @@ mod tests {
         assert!(letters(&[r"\mathbf{A}\mathbf{v} = a_{ij}", r"a = 3"]).is_empty());
         assert!(letters(&[r"\mathbf{A}^\top = \mathbf{a}_{12}"]).is_empty());
         assert!(letters(&[r"a_{ij} = \exp(e_{ij})", r"\mathbf{A}\mathbf{v} = a_{ij}"]).is_empty());
+        // (Unless the matrix has a meaning: then the entries' formula is a claim about it.)
+        assert_eq!(
+            letters(&[r"\mathbf{C} = \mathbf{A}\mathbf{B}", r"c_{i, j} = \sum_{k} a_{i, k}b_{k, j}"]),
+            ["a", "b", "c"]
+        );
         assert!(letters(&[r"\mathbf{A} = \begin{bmatrix} a_{11} & a_{12} \end{bmatrix}"]).is_empty());
         assert!(letters(&[r"y = a_{ij}"]).is_empty());
         let parsed = statements(&[r"\mathbf{A}\mathbf{v} = a_{ij}"]);
