@@ -1296,7 +1296,15 @@ impl<'a> SectionBuilder<'a> {
         let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
         let sites: Vec<&FormulaSite> = formulas[..index].iter().rev().take_while(|f| f.block == block).collect();
         let named = sites.iter().filter(|site| roles::names_constants(&site.lead));
-        named.flat_map(|site| bare_letters(&site.tex)).collect()
+        let mut letters: Vec<String> = named.flat_map(|site| bare_letters(&site.tex)).collect();
+        // `consider $Y=aX+b$ as any linear deterministic function of $X$`, in the paragraph or
+        // the one leading to a display: a and b are numbers.
+        let blocks = self.blocks_leading_to(index).unwrap_or(block..=block);
+        let near = formulas[..index].iter().filter(|f| blocks.contains(&f.block));
+        for site in near.filter(|site| roles::calls_deterministic(&site.trail)) {
+            letters.extend(small_letters_defining(&site.tex));
+        }
+        letters
     }
 
     /// Letters the words call random variables before a claim (`For any random variables $X, Y$`,
@@ -1312,17 +1320,11 @@ impl<'a> SectionBuilder<'a> {
         self.letters_named_before(index, &roles::matrix_class_named)
     }
 
-    /// The bare letters of formulas before `index` whose words (`named` of their lead and trail)
-    /// say what they are: in its paragraph, or for a display formula standing alone, in the
-    /// paragraph that leads to it (past the displays between: `Then $$…$$ $$…$$`); letters
-    /// listed just before a named one (`$X$ and $Y$ are …`) are named with it.
-    fn letters_named_before<T: Clone>(
-        &self,
-        index: usize,
-        named: &dyn Fn(&str, &str) -> Option<T>,
-    ) -> Vec<(String, T)> {
+    /// The blocks whose words lead to the formula at `index`: its paragraph, or for a display
+    /// standing alone, the displays before it and the paragraph before those.
+    fn blocks_leading_to(&self, index: usize) -> Option<std::ops::RangeInclusive<usize>> {
         let formulas = &self.doc.formulas;
-        let Some(here) = formulas.get(index) else { return Vec::new() };
+        let here = formulas.get(index)?;
         let mut first_block = here.block;
         while here.display && first_block > 0 {
             let above: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| f.block == first_block - 1).collect();
@@ -1334,7 +1336,20 @@ impl<'a> SectionBuilder<'a> {
                 break;
             }
         }
-        let blocks = first_block..=here.block;
+        Some(first_block..=here.block)
+    }
+
+    /// The bare letters of formulas before `index` whose words (`named` of their lead and trail)
+    /// say what they are: in its paragraph, or for a display formula standing alone, in the
+    /// paragraph that leads to it (past the displays between: `Then $$…$$ $$…$$`); letters
+    /// listed just before a named one (`$X$ and $Y$ are …`) are named with it.
+    fn letters_named_before<T: Clone>(
+        &self,
+        index: usize,
+        named: &dyn Fn(&str, &str) -> Option<T>,
+    ) -> Vec<(String, T)> {
+        let formulas = &self.doc.formulas;
+        let Some(blocks) = self.blocks_leading_to(index) else { return Vec::new() };
         let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| blocks.contains(&f.block)).collect();
         let mut out = Vec::new();
         for (k, site) in sites.iter().enumerate() {
@@ -2744,6 +2759,32 @@ fn named_letters(tex: &str) -> Vec<String> {
 }
 
 /// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
+/// `Y = aX + b` -> [a, b]: the small single letters of the right side of an equation whose left
+/// side is a capital letter.
+fn small_letters_defining(tex: &str) -> Vec<String> {
+    fn small(e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Symbol(s) = &e.kind {
+            if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_lowercase()) && s.accents.is_empty() {
+                out.push(s.key());
+            }
+        }
+        e.children().for_each(|c| small(c, out));
+    }
+    let Ok(statement) = crate::syntax::parse_formula(tex.trim()) else { return Vec::new() };
+    let mut out = Vec::new();
+    for chain in &statement.chains {
+        let capital = chain.first.as_ref().is_some_and(|e| {
+            matches!(&e.kind, ExprKind::Symbol(s) if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
+        });
+        if let ([link], true) = (chain.links.as_slice(), capital) {
+            if link.op == RelOp::Eq {
+                small(&link.rhs, &mut out);
+            }
+        }
+    }
+    out
+}
+
 fn bare_letters(tex: &str) -> Vec<String> {
     let letters: Option<Vec<String>> = tex
         .split(',')

@@ -427,6 +427,17 @@ pub fn names_constants(lead: &str) -> bool {
     CONSTANTS.is_match(lead.trim_end())
 }
 
+/// Do the words right after an equation call it a deterministic function (`$Y=aX+b$ as any
+/// linear deterministic function of $X$`, `$Y=aX+b$ 是 $X$ 的确定性函数`)? Its small letters are
+/// then numbers, not random.
+pub fn calls_deterministic(trail: &str) -> bool {
+    static DETERMINISTIC: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^[^.;。；]*\b(deterministic|non-?random)\b|^[^.;。；]*(确定性|非随机)")
+            .expect("valid regex")
+    });
+    DETERMINISTIC.is_match(trail)
+}
+
 /// Do the words around a formula of bare letters call them random variables, so that the
 /// sentence speaks of any random variables so named, not of a letter an earlier formula defined?
 /// Before (`For any random variables $X, Y$`, `任意随机变量 $X$`), with perhaps earlier letters of
@@ -691,6 +702,13 @@ mod tests {
     fn first(tex: &str) -> Expr {
         let s = crate::syntax::parse_formula(tex).unwrap();
         s.chains[0].first.clone().unwrap()
+    }
+
+    #[test]
+    fn a_deterministic_function_has_numbers_for_its_small_letters() {
+        assert!(calls_deterministic(" as any linear deterministic function of "));
+        assert!(calls_deterministic(" 是 X 的确定性函数"));
+        assert!(!calls_deterministic(" is random. It is deterministic elsewhere"));
     }
 
     #[test]
