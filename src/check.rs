@@ -1520,6 +1520,7 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         laws: &claim.reading.laws,
     };
     let (lhs, rhs) = (moments_written_out(scope, claim, &claim.lhs), moments_written_out(scope, claim, &claim.rhs));
+    let (lhs, rhs) = (variables_written_out(scope, claim, lhs), variables_written_out(scope, claim, rhs));
     // The first μ_X or σ_X nobody defined, where the claim holds with them the moments (asked
     // only of a refutation).
     let moment_letter = || {
@@ -1599,6 +1600,43 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
 
 /// `\mu_{aX+b}`, `\sigma_{X+Y}` written out where the notes define the family by a moment
 /// (`\mu_X = E[X]`, `\sigma_X = \sqrt{\mathrm{Var}(X)}`): its subscript put for the letter.
+/// `Y = aX + b` given for the paragraph (or the section), then `\textrm{Cov}(X, Y)`: a random
+/// variable the notes define by others, written out as its formula, `(aX + b)`, so that the claim
+/// speaks of the variables it is made of. Only a capital letter defined by a formula (not a lone
+/// letter) that uses another capital letter.
+fn variables_written_out(scope: &Scope, claim: &Claim, mut e: Expr) -> Expr {
+    fn capital(key: &str) -> bool {
+        key.len() == 1 && key.chars().all(|c| c.is_ascii_uppercase())
+    }
+    fn uses_capital(e: &Expr, other_than: &str) -> bool {
+        e.symbol_key().is_some_and(|k| capital(&k) && k != other_than && matches!(e.kind, ExprKind::Symbol(_)))
+            || e.children().any(|c| uses_capital(c, other_than))
+    }
+    let defined: Vec<&crate::sema::Definition> = claim
+        .reading
+        .overrides
+        .iter()
+        .chain(scope.defs.values())
+        // (`X = Y` is an event, or two names of one variable, as `if $X = Y$ …` reads: no formula.)
+        .filter(|d| !matches!(d.body.kind, ExprKind::Symbol(_)))
+        .filter(|d| !d.function && d.params.is_empty() && capital(&d.key) && uses_capital(&d.body, &d.key))
+        .collect();
+    fn walk(e: &mut Expr, defined: &[&crate::sema::Definition]) {
+        if let ExprKind::Symbol(s) = &e.kind {
+            if let Some(d) = defined.iter().find(|d| d.key == s.key() && s.label.is_none() && s.accents.is_empty()) {
+                let inner = Some(Box::new(Expr::new(d.body.kind.clone(), e.span)));
+                e.kind = ExprKind::Fenced { open: "(".into(), close: ")".into(), inner };
+            }
+            return;
+        }
+        e.children_mut().into_iter().for_each(|c| walk(c, defined));
+    }
+    if !defined.is_empty() {
+        walk(&mut e, &defined);
+    }
+    e
+}
+
 fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
     // `\mu_X = E[X]` is a family over the random variable X: by its parameter, or (X not an
     // index of the section) by its key `\mu_X`.

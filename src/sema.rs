@@ -1297,12 +1297,18 @@ impl<'a> SectionBuilder<'a> {
         let sites: Vec<&FormulaSite> = formulas[..index].iter().rev().take_while(|f| f.block == block).collect();
         let named = sites.iter().filter(|site| roles::names_constants(&site.lead));
         let mut letters: Vec<String> = named.flat_map(|site| bare_letters(&site.tex)).collect();
-        // `consider $Y=aX+b$ as any linear deterministic function of $X$`, in the paragraph or
-        // the one leading to a display: a and b are numbers.
+        // `consider $Y=aX+b$ as any linear deterministic function of $X$`: a and b are numbers in
+        // the paragraph or the one leading to a display, and wherever the section writes Y after.
         let blocks = self.blocks_leading_to(index).unwrap_or(block..=block);
-        let near = formulas[..index].iter().filter(|f| blocks.contains(&f.block));
-        for site in near.filter(|site| roles::calls_deterministic(&site.trail)) {
-            letters.extend(small_letters_defining(&site.tex));
+        let section = formulas[index].section;
+        let here = &formulas[index].tex;
+        let deterministic =
+            formulas[..index].iter().filter(|f| f.section == section && roles::calls_deterministic(&f.trail));
+        for site in deterministic {
+            let (defined, small) = small_letters_defining(&site.tex);
+            if blocks.contains(&site.block) || defined.iter().any(|k| writes_letter(here, k)) {
+                letters.extend(small);
+            }
         }
         letters
     }
@@ -2759,9 +2765,18 @@ fn named_letters(tex: &str) -> Vec<String> {
 }
 
 /// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
-/// `Y = aX + b` -> [a, b]: the small single letters of the right side of an equation whose left
-/// side is a capital letter.
-fn small_letters_defining(tex: &str) -> Vec<String> {
+/// Does `tex` write the single letter `key` (`Y` in `\rho(X, Y)`, not in `\textrm{Yes}`)?
+fn writes_letter(tex: &str, key: &str) -> bool {
+    let mut keys = std::collections::BTreeSet::new();
+    if let Ok(statement) = crate::syntax::parse_formula(tex.trim()) {
+        statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut keys));
+    }
+    keys.contains(key)
+}
+
+/// `Y = aX + b` -> ([Y], [a, b]): the capital letters an equation defines, and the small single
+/// letters of their right sides.
+fn small_letters_defining(tex: &str) -> (Vec<String>, Vec<String>) {
     fn small(e: &Expr, out: &mut Vec<String>) {
         if let ExprKind::Symbol(s) = &e.kind {
             if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_lowercase()) && s.accents.is_empty() {
@@ -2770,19 +2785,20 @@ fn small_letters_defining(tex: &str) -> Vec<String> {
         }
         e.children().for_each(|c| small(c, out));
     }
-    let Ok(statement) = crate::syntax::parse_formula(tex.trim()) else { return Vec::new() };
-    let mut out = Vec::new();
+    let Ok(statement) = crate::syntax::parse_formula(tex.trim()) else { return (Vec::new(), Vec::new()) };
+    let (mut defined, mut out) = (Vec::new(), Vec::new());
     for chain in &statement.chains {
-        let capital = chain.first.as_ref().is_some_and(|e| {
+        let capital = chain.first.as_ref().filter(|e| {
             matches!(&e.kind, ExprKind::Symbol(s) if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
         });
-        if let ([link], true) = (chain.links.as_slice(), capital) {
+        if let ([link], Some(capital)) = (chain.links.as_slice(), capital) {
             if link.op == RelOp::Eq {
+                defined.extend(capital.symbol_key());
                 small(&link.rhs, &mut out);
             }
         }
     }
-    out
+    (defined, out)
 }
 
 fn bare_letters(tex: &str) -> Vec<String> {
