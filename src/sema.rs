@@ -1190,7 +1190,9 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
             // `X \sim \mathrm{Bernoulli}(p)`: X's mean and standard deviation are the table's.
-            if let Some(named) = distributions::named_distribution(chain) {
+            let title = site.section.map_or("", |i| self.doc.sections[i].title.as_str());
+            let words = format!("{title}\n{}\n{}", site.since_previous, site.lead);
+            if let Some(named) = distributions::named_distribution_in(chain, &words) {
                 self.add_distribution(&named, &origin_text(&origin, &self.doc.path));
                 continue;
             }

@@ -65,14 +65,29 @@ const TABLE: &[Row] = &[
     },
 ];
 
-/// `X \sim \mathrm{Name}(args)` with a name of the table and its number of arguments.
-pub fn named_distribution(chain: &Chain) -> Option<NamedDistribution> {
+/// `U(n)` where the words say the distribution is discrete (`a discrete uniform`, `离散均匀`):
+/// uniform on {1, …, n}. Without those words one argument reads as [0, θ] as often.
+const DISCRETE_UNIFORM: Row = Row {
+    name: "DiscreteUniform",
+    written: &["U", "Uniform", "Unif"],
+    arity: 1,
+    mean: "\\frac{1+A}{2}",
+    variance: "\\frac{A^2-1}{12}",
+};
+
+/// `X \sim \mathrm{Name}(args)` with a name of the table and its number of arguments; `words`
+/// (the section's title and the words before the formula) may settle a name with two readings
+/// (`U(n)` in a section on the discrete uniform).
+pub fn named_distribution_in(chain: &Chain, words: &str) -> Option<NamedDistribution> {
+    static DISCRETE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)\bdiscrete[\s-]+uniform|离散均匀").expect("valid regex"));
     let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { return None };
     if link.op != RelOp::Sim {
         return None;
     }
     let (written, args) = applied(&link.rhs)?;
-    let row = TABLE.iter().find(|r| r.written.contains(&written.as_str()) && r.arity == args.len())?;
+    let discrete = std::iter::once(&DISCRETE_UNIFORM).filter(|_| DISCRETE.is_match(words));
+    let row = TABLE.iter().chain(discrete).find(|r| r.written.contains(&written.as_str()) && r.arity == args.len())?;
     // `\mathcal N(\mu, \sigma)`: the deviation or the variance? Only a square or a number says.
     if row.name == "Normal" && !matches!(args[1].kind, ExprKind::Power { .. } | ExprKind::Number { .. }) {
         return None;
@@ -191,7 +206,7 @@ mod tests {
 
     fn stated(tex: &str) -> Option<NamedDistribution> {
         let statement = crate::syntax::parse_formula(tex).unwrap();
-        named_distribution(&statement.chains[0])
+        named_distribution_in(&statement.chains[0], "")
     }
 
     #[test]
@@ -316,6 +331,13 @@ mod tests {
         );
         let (a, b) = (-1.0, 3.0);
         close(moments(r"X \sim U(a, b)", &[("a", a), ("b", b)]), of_density(|_| 1.0 / (b - a), a, b));
+        let statement = crate::syntax::parse_formula(r"X \sim U(n)").unwrap();
+        let discrete = named_distribution_in(&statement.chains[0], "Discrete Uniform").unwrap();
+        let at = [("n", n as f64)];
+        let uniform = of_mass(|k| if k >= 1 { 1.0 / n as f64 } else { 0.0 }, n);
+        close((value(&discrete.mean, &at), value(&discrete.variance, &at)), uniform);
+        // Without the words, one argument has two readings: none taken.
+        assert!(named_distribution_in(&statement.chains[0], "").is_none());
         let (mu, sigma) = (0.7, 1.3);
         let gauss =
             |x: f64| (-(x - mu).powi(2) / (2.0 * sigma * sigma)).exp() / (2.0 * std::f64::consts::PI).sqrt() / sigma;
