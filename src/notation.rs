@@ -432,6 +432,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"(\mathbf A\mathbf v)_i = \sum_j a_{ij}v_j, \|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}",
+        meaning: "where nothing names them, a small letter with two indices beside its bold capital is that matrix's entries (x_i beside \\mathbf x stays the vector's): only where the section writes the letter no other way (bare, with one index, in a picture, defined — unless the matrix is, C = AB before c_{i,j} = …) and gives it no meaning; the verdict lists the reading (a_{ij} = (\\mathbf A)_{ij}). A sum from 1 to a size over such entries gives the matrix that side, and a free index runs over what it indexes",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"\bar x, 0.632^T, x^1, \text{tr}(X)",
         meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); \\text{tr} (det, diag, exp, log, ln) before parentheses is that function",
         example: "",
@@ -505,8 +511,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"letters from words: `$\det\mathbf A=\lambda_1\cdots\lambda_n$`, `$\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}$`, `$(\mathbf A\mathbf v)_i=\sum_j a_{ij}v_j$`, `将式(6.9)代入`",
-        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a_ij beside a matrix A (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
+        written: r"letters from words: `$\det\mathbf A=\lambda_1\cdots\lambda_n$`, `$\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}$`, `将式(6.9)代入`",
+        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a_ij beside a matrix A that the section also writes another way (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
         example: "",
     },
     Notation {
