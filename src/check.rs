@@ -263,25 +263,40 @@ fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> 
             letters.push(key.clone());
         }
     }
-    // Each index found without a value on the way (`c_{ij} = \sum_k …`: k, then i, then j) joins.
-    for _ in 0..4 {
+    let range = IndexRange::Size(size.to_string());
+    let (again, letters) = checked_with_indices(&free, claim, &letters, &range, &index_letter);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
+        Verdict { assuming, ..again }
+    })
+}
+
+/// `claim` checked in `scope` with the index `letters` given `range`, and each index found
+/// without a value on the way that `joins` admits (`c_{ij} = \sum_k …`: k, then i, then j; four
+/// at most): the last verdict, and the letters given the range.
+fn checked_with_indices(
+    scope: &Scope,
+    claim: &Claim,
+    letters: &[String],
+    range: &IndexRange,
+    joins: &dyn Fn(&str) -> bool,
+) -> (Verdict, Vec<String>) {
+    let (mut free, mut letters) = (scope.clone(), letters.to_vec());
+    let mut joined = 0;
+    loop {
         for letter in &letters {
-            free.decls.insert(letter.clone(), Decl::Index { range: IndexRange::Size(size.to_string()) });
+            free.decls.insert(letter.clone(), Decl::Index { range: range.clone() });
         }
         let again = guarded(|| check_claim(&free, claim, None, None));
         match &again.reason {
-            Reason::UnboundIndex { name } if index_letter(name) && !letters.contains(name) => {
+            Reason::UnboundIndex { name } if joins(name) && !letters.contains(name) && joined < 4 => {
                 letters.push(name.clone());
+                joined += 1;
             }
-            _ if again.status == Status::Verified => {
-                let mut assuming = again.assuming.clone();
-                assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
-                return Some(Verdict { assuming, ..again });
-            }
-            _ => return None,
+            _ => return (again, letters),
         }
     }
-    None
 }
 
 /// Is the claim refuted with every size of the scope one number (2, then 3)? A refutation that
@@ -292,16 +307,8 @@ fn refuted_with_sizes_equal(scope: &Scope, claim: &Claim) -> bool {
     [2, 3].into_iter().any(|n| {
         let mut tied = scope.clone();
         tied.sizes.values_mut().for_each(|values| *values = vec![n]);
-        for _ in 0..4 {
-            let again = guarded(|| check_claim(&tied, claim, None, None));
-            match &again.reason {
-                Reason::UnboundIndex { name } if !tied.decls.contains_key(name) && !tied.sizes.contains_key(name) => {
-                    tied.decls.insert(name.clone(), Decl::Index { range: IndexRange::Auto });
-                }
-                _ => return again.status == Status::Refuted,
-            }
-        }
-        false
+        let unknown = |name: &str| !tied.decls.contains_key(name) && !tied.sizes.contains_key(name);
+        checked_with_indices(&tied, claim, &[], &IndexRange::Auto, &unknown).0.status == Status::Refuted
     })
 }
 
@@ -333,24 +340,10 @@ fn with_ranges_read_off(
     if !indexes_a_shape(scope, &claim.lhs, name) && !indexes_a_shape(scope, &claim.rhs, name) {
         return None;
     }
-    let mut free = scope.clone();
-    let mut letters = vec![name.to_string()];
-    for _ in 0..4 {
-        for letter in &letters {
-            free.decls.insert(letter.clone(), Decl::Index { range: IndexRange::Auto });
-        }
-        let again = guarded(|| check_claim(&free, claim, None, None));
-        match &again.reason {
-            Reason::UnboundIndex { name } if index_letter(name) && !letters.contains(name) => {
-                letters.push(name.clone());
-            }
-            // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is
-            // false for free leaves c_{ij}, and says nothing wrong.)
-            _ if again.status == Status::Verified => return Some(again),
-            _ => return None,
-        }
-    }
-    None
+    // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is false
+    // for free leaves c_{ij}, and says nothing wrong.)
+    let (again, _) = checked_with_indices(scope, claim, &[name.to_string()], &IndexRange::Auto, index_letter);
+    (again.status == Status::Verified).then_some(again)
 }
 
 /// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
