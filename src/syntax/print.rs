@@ -202,7 +202,10 @@ impl Explicit<'_> {
             Empty => "{}".into(),
             Neg { operand } => format!("-{}", self.grouped(operand, 2)),
             // `E[X]`, `\mathrm{Var}(X)`: an operator and its bracket, as written.
-            Binary { op: BinOp::Implicit, lhs, rhs } if moment_operator(lhs) && matches!(rhs.kind, Fenced { .. }) => {
+            // (`a\textrm{Cov}(X, X)`: the operator may end a product.)
+            Binary { op: BinOp::Implicit, lhs, rhs }
+                if moment_operator(last_factor(lhs)) && matches!(rhs.kind, Fenced { .. }) =>
+            {
                 format!("{}{}", x(lhs), x(rhs))
             }
             // `f_i(\mathbf x)` of a family of functions: applied, not multiplied.
@@ -344,6 +347,14 @@ impl Explicit<'_> {
 }
 
 /// `E`, `\mathbb E`, `\mathrm{Var}`, `\textrm{Cov}`: a name that takes a bracket as its argument.
+/// The last factor of a product written side by side (`\textrm{Cov}` of `a\textrm{Cov}`).
+fn last_factor(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),
+        _ => e,
+    }
+}
+
 fn moment_operator(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Symbol(s) => matches!(s.name.as_str(), "E" | "Var" | "Cov") && s.accents.is_empty(),
@@ -429,5 +440,24 @@ pub fn relation_tex(op: RelOp) -> &'static str {
         RelOp::Parallel => "\\parallel",
         RelOp::Ni => "\\ni",
         RelOp::Supset => "\\supset",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explicit(tex: &str) -> String {
+        let statement = crate::syntax::parse_formula(tex).expect("parses");
+        explicit_tex(statement.chains[0].first.as_ref().expect("an expression"), &|_| false)
+    }
+
+    #[test]
+    fn a_moment_operator_is_applied_also_at_the_end_of_a_product() {
+        assert_eq!(explicit(r"\textrm{Var}(X)"), r"\text{Var}\left(X\right)");
+        let printed = explicit(r"a\textrm{Cov}(X, X)");
+        assert!(printed.ends_with(r"\text{Cov}\left(X, X\right)"), "{printed}");
+        // Other products keep their explicit dot.
+        assert!(explicit(r"a(b+c)").contains(r"\cdot"));
     }
 }
