@@ -1591,8 +1591,6 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     }
 }
 
-/// `\mu_{aX+b}`, `\sigma_{X+Y}` written out where the notes define the family by a moment
-/// (`\mu_X = E[X]`, `\sigma_X = \sqrt{\mathrm{Var}(X)}`): its subscript put for the letter.
 /// `Y = aX + b` given for the paragraph (or the section), then `\textrm{Cov}(X, Y)`: a random
 /// variable the notes define by others, written out as its formula, `(aX + b)`, so that the claim
 /// speaks of the variables it is made of. Only a capital letter defined by a formula (not a lone
@@ -1630,6 +1628,8 @@ fn variables_written_out(scope: &Scope, claim: &Claim, mut e: Expr) -> Expr {
     e
 }
 
+/// `\mu_{aX+b}`, `\sigma_{X+Y}` written out where the notes define the family by a moment
+/// (`\mu_X = E[X]`, `\sigma_X = \sqrt{\mathrm{Var}(X)}`): its subscript put for the letter.
 fn moments_written_out(scope: &Scope, claim: &Claim, e: &Expr) -> Expr {
     // `\mu_X = E[X]` is a family over the random variable X: by its parameter, or (X not an
     // index of the section) by its key `\mu_X`.

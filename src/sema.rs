@@ -396,6 +396,8 @@ struct SectionBuilder<'a> {
     /// The distributions this section's words give value by value, each with the paragraph
     /// that ends it ([`distributions::laws_in`]).
     laws: Vec<(usize, Law)>,
+    /// The equations this section's words call deterministic functions (read once per section).
+    deterministic: Vec<Deterministic>,
     number: String,
     spec: Option<crate::spec::SectionSpec>,
     spec_full: Option<&'a Spec>,
@@ -506,6 +508,7 @@ impl<'a> SectionBuilder<'a> {
             information: names_information(&doc.source),
             probabilistic: names_probability(&doc.source),
             laws: Vec::new(),
+            deterministic: Vec::new(),
             number: number.to_string(),
             spec: section_spec,
             spec_full: spec,
@@ -774,6 +777,7 @@ impl<'a> SectionBuilder<'a> {
         if let Some(section) = formulas.first().map(|f| self.doc.formulas[f.index].section) {
             let sites: Vec<&FormulaSite> = self.doc.formulas.iter().filter(|f| f.section == section).collect();
             self.laws = distributions::laws_in(&sites).into_iter().map(|(end, law)| (sites[end].block, law)).collect();
+            self.deterministic = deterministic_in(self.doc, section);
         }
         self.complete_from_notes(formulas);
         let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
@@ -1151,7 +1155,9 @@ impl<'a> SectionBuilder<'a> {
         let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range };
         let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
         let mut after_condition = false;
-        let constants = self.constants_named_before(f.index);
+        let mut written = BTreeSet::new();
+        f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut written));
+        let constants = self.constants_named_before(f.index, &written);
         let random = self.random_variables_named_before(f.index);
         let classes = self.matrix_classes_named_before(f.index);
         let kinds = self.letters_named_before(f.index, &roles::matrix_kind_unmodelled);
@@ -1190,9 +1196,13 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
             // `X \sim \mathrm{Bernoulli}(p)`: X's mean and standard deviation are the table's.
-            let title = site.section.map_or("", |i| self.doc.sections[i].title.as_str());
-            let words = format!("{title}\n{}\n{}", site.since_previous, site.lead);
-            if let Some(named) = distributions::named_distribution_in(chain, &words) {
+            // (The words may settle a name with two readings: `U(n)` under `Discrete Uniform`.)
+            let words = || {
+                let title = site.section.map_or("", |i| self.doc.sections[i].title.as_str());
+                format!("{title}\n{}\n{}", site.since_previous, site.lead)
+            };
+            let stated = chain.links.iter().any(|l| l.op == RelOp::Sim);
+            if let Some(named) = stated.then(|| distributions::named_distribution_in(chain, &words())).flatten() {
                 self.add_distribution(&named, &origin_text(&origin, &self.doc.path));
                 continue;
             }
@@ -1293,7 +1303,8 @@ impl<'a> SectionBuilder<'a> {
 
     /// The letters of earlier formulas in the same paragraph that the words call numbers:
     /// `for any random variable $X$ and numbers $a$ and $b$, …` names a and b.
-    fn constants_named_before(&self, index: usize) -> Vec<String> {
+    /// `written` holds the keys of the formula at `index`.
+    fn constants_named_before(&self, index: usize, written: &BTreeSet<String>) -> Vec<String> {
         let formulas = &self.doc.formulas;
         let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
         let sites: Vec<&FormulaSite> = formulas[..index].iter().rev().take_while(|f| f.block == block).collect();
@@ -1302,14 +1313,9 @@ impl<'a> SectionBuilder<'a> {
         // `consider $Y=aX+b$ as any linear deterministic function of $X$`: a and b are numbers in
         // the paragraph or the one leading to a display, and wherever the section writes Y after.
         let blocks = self.blocks_leading_to(index).unwrap_or(block..=block);
-        let section = formulas[index].section;
-        let here = &formulas[index].tex;
-        let deterministic =
-            formulas[..index].iter().filter(|f| f.section == section && roles::calls_deterministic(&f.trail));
-        for site in deterministic {
-            let (defined, small) = small_letters_defining(&site.tex);
-            if blocks.contains(&site.block) || defined.iter().any(|k| writes_letter(here, k)) {
-                letters.extend(small);
+        for d in self.deterministic.iter().filter(|d| d.index < index) {
+            if blocks.contains(&d.block) || d.defined.iter().any(|k| written.contains(k)) {
+                letters.extend(d.small.iter().cloned());
             }
         }
         letters
@@ -2766,14 +2772,29 @@ fn named_letters(tex: &str) -> Vec<String> {
     declared.into_iter().collect()
 }
 
-/// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
-/// Does `tex` write the single letter `key` (`Y` in `\rho(X, Y)`, not in `\textrm{Yes}`)?
-fn writes_letter(tex: &str, key: &str) -> bool {
-    let mut keys = std::collections::BTreeSet::new();
-    if let Ok(statement) = crate::syntax::parse_formula(tex.trim()) {
-        statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut keys));
-    }
-    keys.contains(key)
+/// An equation the words right after it call a deterministic function (`$Y=aX+b$ as any linear
+/// deterministic function of $X$`): its small letters are numbers in the paragraph it leads to,
+/// and wherever the section writes the capitals it defines after it.
+struct Deterministic {
+    /// The formula's index in the document.
+    index: usize,
+    block: usize,
+    /// The capital letters it defines (`Y`).
+    defined: Vec<String>,
+    /// The small single letters of their right sides (`a`, `b`).
+    small: Vec<String>,
+}
+
+/// The equations the words of section `section` call deterministic functions.
+fn deterministic_in(doc: &Document, section: Option<usize>) -> Vec<Deterministic> {
+    let sites = doc.formulas.iter().enumerate().filter(|(_, f)| f.section == section);
+    sites
+        .filter(|(_, f)| roles::calls_deterministic(&f.trail))
+        .map(|(index, f)| {
+            let (defined, small) = small_letters_defining(&f.tex);
+            Deterministic { index, block: f.block, defined, small }
+        })
+        .collect()
 }
 
 /// `Y = aX + b` -> ([Y], [a, b]): the capital letters an equation defines, and the small single
@@ -2803,6 +2824,7 @@ fn small_letters_defining(tex: &str) -> (Vec<String>, Vec<String>) {
     (defined, out)
 }
 
+/// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
 fn bare_letters(tex: &str) -> Vec<String> {
     let letters: Option<Vec<String>> = tex
         .split(',')

@@ -2,10 +2,12 @@
 //! `x_{ij}` beside `\mathbf X`, by the convention of every linear-algebra text (the same one
 //! that makes `v_i` an entry of `\mathbf v`). A section reads them so only where nothing else
 //! could be meant: the small letter is written nowhere but with two indices (`a_{ij}`,
-//! `a_{i,k}`, `a_{11}`), the notes never give it a meaning of their own (no definition, no
-//! declaration, no picture of a matrix by it), and the capital is written as a matrix in the
-//! same section. The formulas are then rewritten, `a_{ij}` to `(\mathbf A)_{ij}` with every span
-//! kept, before anything else reads them; the verdicts that use it list the reading.
+//! `a_{i,k}`, `a_{11}`) — or with one beside its own bold vector (`x_i` of `\mathbf x`) — the
+//! notes never give it a meaning of their own (no declaration, no picture of a matrix by it, no
+//! definition `a_{ij} = …` unless the matrix itself is defined, `\mathbf C = \mathbf A\mathbf B`),
+//! and the capital is written as a matrix in the same section. The formulas are then rewritten,
+//! `a_{ij}` to `A_{ij}` with every span kept, before anything else reads them; the verdicts that
+//! use it list the reading, `a_{ij} = (\mathbf A)_{ij}`.
 //!
 //! Pure: the section's statements and what is known of the letters in, the letters to read so
 //! and the rewritten statements out.
