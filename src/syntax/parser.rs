@@ -769,16 +769,55 @@ fn make_call(head: Expr, fenced: Expr) -> Expr {
 
 fn build_factor(pair: Pair<Rule>) -> Expr {
     let mut inner = pair.into_inner();
-    let mut acc = build_primary(inner.next().expect("grammar: a factor has a primary"));
-    for postfix in inner {
+    let primary = inner.next().expect("grammar: a factor has a primary");
+    let styled = primary.as_rule() == Rule::styled;
+    let mut acc = build_primary(primary);
+    let mut postfixes: Vec<Pair<Rule>> = inner.collect();
+    // `\mathbf{AB}^\top`: the transpose of the product, or A B^T as it looks? Kept one name, as
+    // unread as any matrix nobody declared.
+    if styled && !postfixes.is_empty() {
+        if let Some(word) = bold_capitals_word(&acc) {
+            let sym = Symbol { name: word, accents: Vec::new(), style: Some(Style::Bold), label: None };
+            acc = Expr::new(ExprKind::Symbol(sym), acc.span);
+        }
+    }
+    if postfixes.len() >= 2 && scripts_on_one_nucleus(&acc, &postfixes[0], &postfixes[1]) {
+        postfixes.swap(0, 1);
+    }
+    for postfix in postfixes {
         acc = apply_postfix(acc, postfix);
     }
     acc
 }
 
+/// `x^2_i`, `\sigma^2_X`, `\mathbf a^\top_i`: TeX sets both scripts on the letter, and they read
+/// as the member's power or transpose — `(x_i)^2`, `(\mathbf a_i)^\top` — not an entry of the
+/// power. Not for a label (`W^{(1)}_{ij}`), nor for a capital's two indices (`\mathbf A^\top_{ij}`
+/// is as often the entry of the transpose), nor a capital's transpose.
+fn scripts_on_one_nucleus(nucleus: &Expr, sup: &Pair<Rule>, sub: &Pair<Rule>) -> bool {
+    let ExprKind::Symbol(symbol) = &nucleus.kind else { return false };
+    let first = |p: &Pair<Rule>| p.clone().into_inner().next().map(|q| q.as_rule());
+    if first(sub) != Some(Rule::subscript) {
+        return false;
+    }
+    let lowercase = symbol.name.chars().next().is_some_and(char::is_lowercase);
+    let index = script_of(sub.clone().into_inner().next().expect("grammar: postfix has one alternative"));
+    let one_index = !matches!(&index.kind, ExprKind::Tuple { .. } | ExprKind::Binary { op: BinOp::Implicit, .. })
+        && !matches!(&index.kind, ExprKind::Number { value } if value.len() > 1);
+    match first(sup) {
+        Some(Rule::transpose) => lowercase && one_index,
+        Some(Rule::superscript) => {
+            let exponent = script_of(sup.clone().into_inner().next().expect("grammar: postfix has one alternative"));
+            symbol.label.is_none() && label_of(&exponent).is_none() && (lowercase || one_index)
+        }
+        _ => false,
+    }
+}
+
 fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
     let p = postfix.into_inner().next().expect("grammar: postfix has one alternative");
-    let span = Span::new(base.span.start, p.as_span().end());
+    // (The larger end: scripts read out of order, `x^2_i`, keep the whole written span.)
+    let span = Span::new(base.span.start, p.as_span().end().max(base.span.end));
     let kind = match p.as_rule() {
         // `0.632^T`: a number has no transpose; T is an exponent there.
         Rule::transpose
@@ -1219,7 +1258,13 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
     let arg = inner.next().expect("grammar: style operand");
     let operand = if arg.as_rule() == Rule::style_name {
         let word = arg.into_inner().next().expect("grammar: style word");
-        Expr::new(ExprKind::Symbol(Symbol::plain(word.as_str())), span_of(&word))
+        // `\mathbf{AB}`, `\mathbf{QK}`: bold capitals side by side are the product of the bold
+        // matrices (a bold name is written in small letters, `\mathbf{softmax}`).
+        let text = word.as_str();
+        if style == Style::Bold && (2..=4).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_uppercase()) {
+            return bold_capitals(text, word.as_span().start(), span);
+        }
+        Expr::new(ExprKind::Symbol(Symbol::plain(text)), span_of(&word))
     } else {
         build_arg(arg)
     };
@@ -1235,6 +1280,36 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
             Expr::new(ExprKind::Symbol(sym), span)
         }
         _ => Expr::new(ExprKind::Styled { style, operand: Box::new(operand) }, span),
+    }
+}
+
+/// `\mathbf{AB}` written from `start`: `\mathbf A\,\mathbf B`, each letter at its place.
+fn bold_capitals(text: &str, start: usize, span: Span) -> Expr {
+    let letter = |(k, c): (usize, char)| {
+        let sym = Symbol { name: c.to_string(), accents: Vec::new(), style: Some(Style::Bold), label: None };
+        Expr::new(ExprKind::Symbol(sym), Span::new(start + k, start + k + 1))
+    };
+    let mut letters = text.chars().enumerate().map(letter);
+    let first = letters.next().expect("two letters or more");
+    let product = letters.fold(first, |acc, next| {
+        let at = Span::new(acc.span.start, next.span.end);
+        Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(acc), rhs: Box::new(next) }, at)
+    });
+    Expr::new(product.kind, span)
+}
+
+/// The letters of a product [`bold_capitals`] made, `AB` for `\mathbf{AB}`.
+fn bold_capitals_word(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+            Some(format!("{}{}", bold_capitals_word(lhs)?, bold_capitals_word(rhs)?)).filter(|w| w.len() <= 4)
+        }
+        ExprKind::Symbol(s)
+            if s.style == Some(Style::Bold) && s.name.len() == 1 && s.name.bytes().all(|b| b.is_ascii_uppercase()) =>
+        {
+            Some(s.name.clone())
+        }
+        _ => None,
     }
 }
 

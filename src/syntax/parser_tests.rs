@@ -137,3 +137,26 @@ fn the_hessian_and_doubled_bold_are_read() {
     // A word before a parenthesis stays the word times the parenthesis for the parser.
     assert_eq!(sx("\\textrm{MSE}(a, b)"), "(* (text \"MSE\") (fenced () (tuple a b)))");
 }
+
+#[test]
+fn both_scripts_on_one_letter_read_as_the_members_power() {
+    // TeX sets `x^2_i` as `x_i^2`; the member is squared, transposed.
+    assert_eq!(sx("x^2_i"), sx("x_i^2"));
+    assert_eq!(sx("\\sigma^2_X"), sx("\\sigma_X^2"));
+    assert_eq!(sx("\\mathbf{a}^\\top_{i}"), sx("\\mathbf{a}_{i}^\\top"));
+    // Not a label, nor a capital's two indices, nor a capital's transpose.
+    assert_ne!(sx("W^{(1)}_{ij}"), sx("W_{ij}^{(1)}"));
+    assert_ne!(sx("\\mathbf{A}^2_{ij}"), sx("\\mathbf{A}_{ij}^2"));
+    assert_ne!(sx("\\mathbf{A}^\\top_{ij}"), sx("\\mathbf{A}_{ij}^\\top"));
+    assert_ne!(sx("\\mathbf{A}^\\top_{i}"), sx("\\mathbf{A}_{i}^\\top"));
+}
+
+#[test]
+fn bold_capitals_side_by_side_are_a_product() {
+    assert_eq!(sx("\\mathbf{AB}"), sx("\\mathbf{A}\\mathbf{B}"));
+    assert_eq!(sx("\\mathbf{QKV}"), sx("\\mathbf{Q}\\mathbf{K}\\mathbf{V}"));
+    // With a script it could be the product's or the last letter's: one name, as before.
+    assert_eq!(sx("\\mathbf{AB}^\\top"), "(T \\mathbf{AB})");
+    // A bold word stays a name.
+    assert_ne!(sx("\\mathbf{softmax}"), sx("\\mathbf{s}\\mathbf{o}"));
+}
