@@ -420,6 +420,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"\mathbf A=\begin{bmatrix}\mathbf a^\top_1 \\ \vdots \\ \mathbf a^\top_m\end{bmatrix}, \mathbf B=\begin{bmatrix}\mathbf b_1 & \cdots & \mathbf b_n\end{bmatrix}, \mathbf a^\top_i \in \mathbb R^k, \mathbf{AB}",
+        meaning: "a matrix pictured by its rows or columns, bold members of a family, is made of them for the rest of its section (an earlier section's a_{ij} entries of the same letter yield to the rows there); a cell that is a vector or matrix is a block, the blocks of a row side by side and the rows stacked (blocks that do not fit are refused, as a vector in a picture of numbers). A declaration of one member with a letter index (\\mathbf a^\\top_i \\in \\mathbb R^k, the row's transpose, or \\mathbf b_j \\in \\mathbb R^k) declares every member, where the letter is written bold and never plain with one index. Bold capitals side by side (\\mathbf{AB}) are their product, and one name where a script follows (\\mathbf{AB}^\\top: the product's or B's?). Both scripts on one letter (x^2_i, \\sigma^2_X, \\mathbf a^\\top_i) are the member's power or transpose, as TeX sets them; not a capital's transpose or a capital's two indices (\\mathbf A^\\top_{ij})",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"for an orthogonal matrix $\mathbf U$, $\mathbf S$ is a symmetric matrix, 对角矩阵$\boldsymbol\Lambda$",
         meaning: "a kind of matrix the words name before a claim, in its paragraph (or the one leading to a display): the claim speaks of any square matrix of that kind — orthogonal ones of determinant 1 and −1 both (exact rational rotations, one reflected), symmetric, diagonal — and the verdict lists it (\\mathbf U^\\top\\mathbf U = \\mathbf I)",
         example: "",
@@ -433,7 +439,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"(\mathbf A\mathbf v)_i = \sum_j a_{ij}v_j, \|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}",
-        meaning: "where nothing names them, a small letter with two indices beside its bold capital is that matrix's entries (x_i beside \\mathbf x stays the vector's): only where the section writes the letter no other way (bare, with one index, in a picture, defined — unless the matrix is, C = AB before c_{i,j} = …) and gives it no meaning; the verdict lists the reading (a_{ij} = (\\mathbf A)_{ij}). A sum from 1 to a size over such entries gives the matrix that side, and a free index runs over what it indexes",
+        meaning: "where nothing names them, a small letter with two indices beside its bold capital is that matrix's entries (x_i beside \\mathbf x stays the vector's): only where the section writes the letter no other way (bare, with one index, in the picture that defines the capital, defined — unless the matrix is, C = AB before c_{i,j} = …) and gives it no meaning; in a picture of another matrix (\\mathbf A \\odot \\mathbf B = \\begin{bmatrix} a_{11}b_{11} & \\cdots \\end{bmatrix}) they are the entries of the capitals the formula writes; the verdict lists the reading (a_{ij} = (\\mathbf A)_{ij}). A sum from 1 to a size over such entries gives the matrix that side, and a free index runs over what it indexes",
         example: "",
     },
     Notation {

@@ -458,6 +458,10 @@ struct SectionBuilder<'a> {
     distributions: Vec<(Vec<String>, String)>,
     /// Small letters read as the entries of their capital in this section ([`entries`]).
     entry_letters: Vec<entries::EntryLetter>,
+    /// Letters the section writes bold with an index (`\mathbf a_i`): a family of vectors.
+    vector_families: std::collections::BTreeSet<String>,
+    /// Letters the section writes plain with one index (`x_1`, `x_n`): entries, or numbers.
+    entry_letters_plain: std::collections::BTreeSet<String>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -542,6 +546,8 @@ impl<'a> SectionBuilder<'a> {
             parameters: Default::default(),
             distributions: Vec::new(),
             entry_letters: Vec::new(),
+            vector_families: std::collections::BTreeSet::new(),
+            entry_letters_plain: std::collections::BTreeSet::new(),
         }
     }
 
@@ -572,7 +578,19 @@ impl<'a> SectionBuilder<'a> {
                     spec.sizes.insert(dim.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
                 }
             }
-            spec.matrix.insert(key.clone(), toml::Spanned::new(0..0, Shape::new(dims[0].clone(), dims[1].clone())));
+            let shape = toml::Spanned::new(0..0, Shape::new(dims[0].clone(), dims[1].clone()));
+            // `\mathbf a_i^\top\in\mathbb R^k`, "each row": every member of the family a — where
+            // the section writes a bold, and never plain with one index (`x_1`, an entry of
+            // `\boldsymbol x`, beside the samples `\boldsymbol x_i\in\mathbb R^d`).
+            let family = family_member(key).filter(|base| {
+                !declared(spec, base)
+                    && self.vector_families.contains(*base)
+                    && !self.entry_letters_plain.contains(*base)
+            });
+            match family {
+                Some(base) => spec.family.insert(base.to_string(), shape),
+                None => spec.matrix.insert(key.clone(), shape),
+            };
             if *section != self.number {
                 self.declared_elsewhere.insert(key.clone());
             }
@@ -696,7 +714,10 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         let family_or_function = |k: &String| {
+            // (`\mathbf u_m` of the family u declared: one of its members.)
+            let member = k.split_once('_').is_some_and(|(base, _)| spec.family.keys().any(|f| canonical(f) == base));
             spec.family.keys().chain(spec.functions.keys()).any(|f| canonical(f) == *k)
+                || member
                 || spec.index.contains_key(k)
                 || spec.sizes.contains_key(k)
         };
@@ -720,10 +741,7 @@ impl<'a> SectionBuilder<'a> {
         };
         // `\boldsymbol x_1`, `\mathbf x_i`: a bold letter with a subscript is one vector of a
         // family, so x itself is no vector whose entries they are.
-        let mut bold_families = std::collections::BTreeSet::new();
-        for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(Chain::exprs) {
-            collect_bold_bases(e, &mut bold_families);
-        }
+        let bold_families = &self.vector_families;
         let targets: std::collections::BTreeSet<String> = matrix_like
             .into_iter()
             .filter(|k| {
@@ -779,6 +797,8 @@ impl<'a> SectionBuilder<'a> {
             self.laws = distributions::laws_in(&sites).into_iter().map(|(end, law)| (sites[end].block, law)).collect();
             self.deterministic = deterministic_in(self.doc, section);
         }
+        self.vector_families = vector_families(formulas);
+        self.entry_letters_plain = plain_with_one_index(formulas);
         self.complete_from_notes(formulas);
         let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
         let scope_base = Scope::new(&self.number, &spec, Vec::new());
@@ -824,9 +844,12 @@ impl<'a> SectionBuilder<'a> {
                 let site = &self.doc.formulas[f.index];
                 Some((site.line, site.col, chain.span))
             });
+            // `a_{ij}`, entry (i, j) of an earlier section's A, where this section writes rows
+            // `\mathbf a_i^\top`: another object by the same letter, fresh here.
+            let entries_of_rows = def.params.len() == 2 && self.vector_families.contains(&def.key);
             if let Some((line, col, _)) = redefinition {
                 self.shadowed.push(Shadowing { key: def.key.clone(), line, col, earlier: def.written_at() });
-            } else if !declared && !self.defs.iter().any(|d| d.key == def.key) {
+            } else if !declared && !entries_of_rows && !self.defs.iter().any(|d| d.key == def.key) {
                 self.known.push(def.key.clone());
                 self.defs.push(Definition { inherited: true, ..def });
             }
@@ -1478,11 +1501,27 @@ impl<'a> SectionBuilder<'a> {
             // of a general matrix, not a value; A stays what its declaration or its uses make it.
             let depicted = prose.is_some()
                 && depicts_a_general_matrix(&chain.links[0].rhs)
+                && !depicts_blocks(&chain.links[0].rhs)
                 && self.function_target(first).is_none()
                 && self.definable(first).is_some_and(|(_, params)| params.is_empty());
             // (`p_X(x) \approx \sum_i \epsilon p_{X, Y}(x, \epsilon i)` approximates; it defines no function.)
             let approximates = chain.links[0].op == RelOp::Approx && self.function_target(first).is_some();
+            // `\mathbf A = \begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`: A is
+            // made of its rows (a value in them), though its declaration gave it a shape already —
+            // in this section; a later one (the exercises) speaks of matrices in general.
+            let by_blocks = prose.is_some()
+                && depicts_a_general_matrix(&chain.links[0].rhs)
+                && depicts_blocks(&chain.links[0].rhs)
+                && matches!(first.kind, ExprKind::Symbol(_))
+                && first.symbol_key().is_some_and(|key| {
+                    !self.defs.iter().any(|d| d.key == key) && !mentions_key(&chain.links[0].rhs, &key)
+                });
+            if by_blocks {
+                let key = first.symbol_key().unwrap_or_default();
+                self.record(notes_definition(key, Vec::new(), &chain.links[0].rhs, &site_origin, false, true));
+            }
             let mut defined = depicted
+                || by_blocks
                 || (prose.is_some()
                     && !approximates
                     && self.try_define(first, &chain.links[0].rhs, &site_origin, true));
@@ -2179,7 +2218,12 @@ impl<'a> SectionBuilder<'a> {
     /// (i, j) of A, where the letter a has no meaning yet.
     fn define_pictured_entries(&mut self, target: &Expr, body: &Expr, origin: &str) {
         let Some((_, _, (letter, params, index))) = declarations::picture_entries(target, body) else { return };
-        if self.defs.iter().any(|d| d.key == letter) || self.known.contains(&letter) {
+        // (`\mathbf a_i^\top` beside `a_{ij}`: the rows are another object by the same letter,
+        // which one reading of `a` cannot serve.)
+        if self.defs.iter().any(|d| d.key == letter)
+            || self.known.contains(&letter)
+            || self.vector_families.contains(&letter)
+        {
             return;
         }
         let entry =
@@ -2753,6 +2797,68 @@ fn depicts_a_general_matrix(e: &Expr) -> bool {
             .any(|c| c.links.is_empty() && c.first.as_ref().is_some_and(|f| matches!(f.kind, ExprKind::Ellipsis)))
     };
     rows.iter().flatten().flatten().any(dots)
+}
+
+/// `a_i`: the key of a general member of a family (one letter for its index), and the family's
+/// letter; `a_1`, `a` are not.
+fn family_member(key: &str) -> Option<&str> {
+    let (base, index) = key.rsplit_once('_')?;
+    let letter = index.chars().count() == 1 && index.chars().all(|c| c.is_ascii_lowercase());
+    (letter && !base.is_empty() && !base.contains('_')).then_some(base)
+}
+
+/// The letters the formulas write bold with an index (`\mathbf a_i`, `\mathbf b_1`): families of
+/// vectors.
+fn vector_families(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(|c| c.exprs()) {
+        collect_bold_bases(e, &mut out);
+    }
+    out
+}
+
+/// The letters the formulas write plain with one index (`x_1`, `x_n`, `x_i`).
+fn plain_with_one_index(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<String> {
+    fn walk(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            let one = matches!(&index.kind, ExprKind::Symbol(_))
+                || matches!(&index.kind, ExprKind::Number { value } if value.len() == 1);
+            if one && !roles::is_bold(base) && matches!(base.kind, ExprKind::Symbol(_)) {
+                out.extend(base.symbol_key());
+            }
+        }
+        e.children().for_each(|c| walk(c, out));
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for e in formulas.iter().flat_map(|f| &f.statement.chains).flat_map(|c| c.exprs()) {
+        walk(e, &mut out);
+    }
+    out
+}
+
+/// `\begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`, `\begin{bmatrix}\mathbf
+/// b_1 & \cdots & \mathbf b_n\end{bmatrix}`: a matrix pictured by its rows or columns, members of a
+/// bold family — it is made of them (a value in those letters), where a picture by entries only
+/// names them.
+fn depicts_blocks(e: &Expr) -> bool {
+    let ExprKind::Matrix { rows, .. } = &e.kind else { return false };
+    let block = |cell: &Expr| {
+        let member = match &cell.kind {
+            ExprKind::Transpose { operand } => operand,
+            _ => cell,
+        };
+        matches!(&member.kind, ExprKind::Subscript { base, .. } if roles::is_bold(base))
+    };
+    let cells: Vec<&Expr> = rows
+        .iter()
+        .flatten()
+        .flatten()
+        .flat_map(|s| &s.chains)
+        .filter(|c| c.links.is_empty())
+        .filter_map(|c| c.first.as_ref())
+        .filter(|f| !matches!(f.kind, ExprKind::Ellipsis))
+        .collect();
+    !cells.is_empty() && cells.into_iter().all(block)
 }
 
 /// The letters a formula names: a list of bare letters (`a`, `X, Y`), or the letter a

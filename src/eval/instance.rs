@@ -815,6 +815,19 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// [`crate::syntax::pattern::pattern_list`]): the row of the written entries and the general
     /// entry over its range, its end the value the scope gives the letter (a size).
     fn pattern_list(&self, items: &[Expr], span: Span, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let entries = self.pattern_cells(items, span, env, &|e, env| self.scalar(e, env))?;
+        Ok(Value::matrix(1, entries.len(), entries))
+    }
+
+    /// The items of a list written with dots (`a_1, \ldots, a_n`), each read by `read`: those
+    /// before the pattern, the general item at each value of its letter, those after.
+    fn pattern_cells<T>(
+        &self,
+        items: &[Expr],
+        span: Span,
+        env: &Env,
+        read: &dyn Fn(&Expr, &Env) -> Result<T, EvalError>,
+    ) -> Result<Vec<T>, EvalError> {
         let Some(p) = crate::syntax::pattern::pattern_list(items) else {
             return Err(EvalErrorKind::Unsupported {
                 category: NotRead::Ambiguous,
@@ -828,17 +841,42 @@ impl<'a, B: Backend> Instance<'a, B> {
         };
         let mut entries = Vec::new();
         for t in &p.before {
-            entries.push(self.scalar(t, env)?);
+            entries.push(read(t, env)?);
         }
         for v in p.start..=end {
             let mut inner = env.clone();
             inner.insert(p.letter.clone(), v);
-            entries.push(self.scalar(p.general, &inner)?);
+            entries.push(read(p.general, &inner)?);
         }
         for t in &p.after {
-            entries.push(self.scalar(t, env)?);
+            entries.push(read(t, env)?);
         }
-        Ok(Value::matrix(1, entries.len(), entries))
+        Ok(entries)
+    }
+
+    /// A matrix cell: a number, or a block (`\mathbf a_1^\top`, see [`Value::from_blocks`]),
+    /// with where it is written.
+    fn cell(&self, e: &Expr, env: &Env) -> Result<PicturedCell<B::S>, EvalError> {
+        let v = self.eval(e, env)?;
+        Ok((if v.is_free() { Value::scalar(v.as_scalar(e.span, "this")?.clone()) } else { v }, e.span))
+    }
+
+    /// [`Value::from_blocks`]. Blocks that do not fit are no finding: a picture of numbers with a
+    /// letter the notes use for a vector elsewhere (`\begin{bmatrix} a & b \\ c & d\end{bmatrix}`
+    /// beside `\mathbf b`) says the letter is a number here — the first cell that is not one is
+    /// reported, as in a picture of numbers.
+    fn blocks(cells: Vec<Vec<PicturedCell<B::S>>>, span: Span) -> Result<Value<B::S>, EvalError> {
+        let first_block = cells.iter().flatten().find(|(v, _)| !v.is_scalar()).map(|(v, at)| (v.shape(), *at));
+        Value::from_blocks(cells.into_iter().map(|row| row.into_iter().map(|(v, _)| v).collect()).collect()).map_err(
+            |_| match first_block {
+                Some(((rows, cols), at)) => EvalErrorKind::NotScalar { what: "this".into(), rows, cols }.at(at),
+                None => EvalErrorKind::Unsupported {
+                    category: NotRead::Malformed,
+                    what: "a matrix whose rows differ in length".into(),
+                }
+                .at(span),
+            },
+        )
     }
 
     /// `\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \\ a_{m1} & \cdots &
@@ -861,15 +899,14 @@ impl<'a, B: Backend> Instance<'a, B> {
             .collect();
         let is_dots = |e: &Expr| matches!(e.kind, ExprKind::Ellipsis);
         let row_of_dots = |r: &Vec<Expr>| r.iter().all(is_dots);
-        let row_values = |row: &[Expr], env: &Env| -> Result<Vec<B::S>, EvalError> {
+        let row_values = |row: &[Expr], env: &Env| -> Result<Vec<PicturedCell<B::S>>, EvalError> {
             if row.iter().any(is_dots) {
-                let v = self.pattern_list(row, span, env)?;
-                Ok((0..v.cols).map(|j| v.at(0, j).clone()).collect())
+                self.pattern_cells(row, span, env, &|e, env| self.cell(e, env))
             } else {
-                row.iter().map(|c| self.scalar(c, env)).collect()
+                row.iter().map(|c| self.cell(c, env)).collect()
             }
         };
-        let mut out: Vec<Vec<B::S>> = Vec::new();
+        let mut out: Vec<Vec<PicturedCell<B::S>>> = Vec::new();
         match grid.iter().position(row_of_dots) {
             None => {
                 for row in &grid {
@@ -909,11 +946,10 @@ impl<'a, B: Backend> Instance<'a, B> {
                 }
             }
         }
-        let cols = out.first().map_or(0, Vec::len);
-        if out.iter().any(|r| r.len() != cols) || cols == 0 {
-            return Err(malformed("a matrix pictured with dots whose rows differ in length"));
+        if out.first().is_none_or(Vec::is_empty) {
+            return Err(malformed("an empty matrix pictured with dots"));
         }
-        Ok(Value::matrix(out.len(), cols, out.into_iter().flatten().collect()))
+        Self::blocks(out, span)
     }
 
     fn big_op(&self, op: &BigOpKind, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {
@@ -994,7 +1030,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             return self.pictured_matrix(rows, span, env);
         }
         let cols = rows.first().map(Vec::len).unwrap_or(0);
-        let mut data = Vec::new();
+        let mut cells = Vec::new();
         for row in rows {
             if row.len() != cols {
                 return Err(EvalErrorKind::Unsupported {
@@ -1003,17 +1039,22 @@ impl<'a, B: Backend> Instance<'a, B> {
                 }
                 .at(span));
             }
+            let mut line = Vec::new();
             for cell in row {
                 let expr = cell.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).ok_or(
                     EvalErrorKind::Unsupported { category: NotRead::Malformed, what: "an empty matrix cell".into() }
                         .at(span),
                 )?;
-                data.push(self.scalar(expr, env)?);
+                line.push(self.cell(expr, env)?);
             }
+            cells.push(line);
         }
-        Ok(Value::matrix(rows.len(), cols, data))
+        Self::blocks(cells, span)
     }
 }
+
+/// A cell of a pictured matrix, evaluated, and where it is written.
+type PicturedCell<S> = (Value<S>, Span);
 
 /// Entry of a value at 1-based indices: one index for a vector, two for a matrix.
 fn component<S: Scalar>(value: &Value<S>, indices: &[i64], span: Span) -> Result<Value<S>, EvalError> {

@@ -23,6 +23,52 @@ pub struct Value<S> {
     pub free_cols: bool,
 }
 
+/// Two blocks of a matrix that do not fit: the shapes that met (rows × columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockMisfit {
+    pub left: (usize, usize),
+    pub right: (usize, usize),
+}
+
+impl<S> Value<S> {
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// A matrix made of blocks: each row of `cells` side by side (all as tall), the rows stacked
+    /// (all as wide). Numbers are 1×1 blocks, so a picture of numbers is the plain matrix;
+    /// `\begin{bmatrix}\mathbf a_1^\top \\ \mathbf a_2^\top\end{bmatrix}` stacks two rows. (The
+    /// evaluator makes a free `\mathbf 1` a number first.) Blocks that do not fit give the two
+    /// shapes that met.
+    pub fn from_blocks(cells: Vec<Vec<Self>>) -> Result<Self, BlockMisfit> {
+        let mut data: Vec<S> = Vec::new();
+        let (mut height_so_far, mut width) = (0, None);
+        for row in cells {
+            let height = row.first().map_or(0, |b| b.rows);
+            if let Some(block) = row.iter().find(|b| b.rows != height) {
+                return Err(BlockMisfit { left: (height, row[0].cols), right: block.shape() });
+            }
+            let strip_width: usize = row.iter().map(|b| b.cols).sum();
+            match width {
+                Some(w) if w != strip_width => {
+                    return Err(BlockMisfit { left: (height_so_far, w), right: (height, strip_width) })
+                }
+                _ => width = Some(strip_width),
+            }
+            // (Moved, not cloned: each block gives its lines in turn.)
+            let mut blocks: Vec<(usize, std::vec::IntoIter<S>)> =
+                row.into_iter().map(|b| (b.cols, b.data.into_iter())).collect();
+            for _ in 0..height {
+                for (cols, entries) in &mut blocks {
+                    data.extend(entries.by_ref().take(*cols));
+                }
+            }
+            height_so_far += height;
+        }
+        Ok(Value { rows: height_so_far, cols: width.unwrap_or(0), data, free_rows: false, free_cols: false })
+    }
+}
+
 impl<S: Scalar> Value<S> {
     pub fn scalar(a: S) -> Self {
         Value { rows: 1, cols: 1, data: vec![a], free_rows: false, free_cols: false }
@@ -60,10 +106,6 @@ impl<S: Scalar> Value<S> {
 
     pub fn is_free(&self) -> bool {
         self.free_rows || self.free_cols
-    }
-
-    pub fn shape(&self) -> (usize, usize) {
-        (self.rows, self.cols)
     }
 
     pub fn at(&self, i: usize, j: usize) -> &S {
@@ -224,5 +266,38 @@ impl<S: Scalar> Value<S> {
 
     pub fn size_hint(&self) -> usize {
         self.data.iter().map(S::size).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(rows: usize, cols: usize, data: &[f64]) -> Value<f64> {
+        Value { rows, cols, data: data.to_vec(), free_rows: false, free_cols: false }
+    }
+
+    #[test]
+    fn blocks_stack_side_by_side_then_down() {
+        // Two rows of a matrix, each a 1×2 block: the 2×2 matrix.
+        let rows = vec![vec![numbers(1, 2, &[1.0, 2.0])], vec![numbers(1, 2, &[3.0, 4.0])]];
+        let m = Value::from_blocks(rows).expect("fits");
+        assert_eq!((m.shape(), m.data.clone()), ((2, 2), vec![1.0, 2.0, 3.0, 4.0]));
+        // Two columns side by side.
+        let cols = vec![vec![numbers(2, 1, &[1.0, 3.0]), numbers(2, 1, &[2.0, 4.0])]];
+        let m = Value::from_blocks(cols).expect("fits");
+        assert_eq!((m.shape(), m.data.clone()), ((2, 2), vec![1.0, 2.0, 3.0, 4.0]));
+        // Numbers are 1×1 blocks.
+        let one = |a: f64| numbers(1, 1, &[a]);
+        let plain = vec![vec![one(1.0), one(2.0)], vec![one(3.0), one(4.0)]];
+        assert_eq!(Value::from_blocks(plain).expect("fits").data, vec![1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn blocks_that_do_not_fit_give_the_shapes_that_met() {
+        let tall_beside_short = vec![vec![numbers(2, 1, &[1.0, 2.0]), numbers(1, 1, &[3.0])]];
+        assert!(Value::from_blocks(tall_beside_short).is_err());
+        let wide_over_narrow = vec![vec![numbers(1, 2, &[1.0, 2.0])], vec![numbers(1, 1, &[3.0])]];
+        assert_eq!(Value::from_blocks(wide_over_narrow).err(), Some(BlockMisfit { left: (1, 2), right: (1, 1) }));
     }
 }

@@ -43,8 +43,15 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
     }
     let ExprKind::Power { base, exponent } = &link.rhs.kind else { return None };
     let reals = matches!(&base.kind, ExprKind::Symbol(s) if s.name == "R" && s.style == Some(crate::syntax::ast::Style::Blackboard));
-    let key = first.symbol_key().filter(|_| reals)?;
+    // `\mathbf a_i^\top \in \mathbb R^k`, "a row vector in R^k": a_i has k entries (a column, as
+    // every vector); `\mathbf B^\top \in \mathbb R^{m\times n}` makes B n×m.
+    let (declared, transposed) = match &first.kind {
+        ExprKind::Transpose { operand } => (&**operand, true),
+        _ => (first, false),
+    };
+    let key = declared.symbol_key().filter(|_| reals)?;
     let shape = match &exponent.kind {
+        ExprKind::Binary { op: BinOp::Times, lhs, rhs } if transposed => dim(lhs).zip(dim(rhs)).map(|(r, c)| [c, r]),
         ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
         _ => dim(exponent).map(|n| [n, "1".to_string()]),
     }?;
@@ -336,6 +343,9 @@ mod tests {
             (r"\mathbf{x}, \mathbf{y} \in \mathbb{R}^d", &[("x", "d", "1"), ("y", "d", "1")]),
             (r"\mathbf x=[x_1;x_2;x_3]", &[("x", "3", "1")]),
             (r"\mathbf x=[x_1, x_2, x_3]^\top", &[("x", "3", "1")]),
+            // "Each row a_i^T in R^k": the member has k entries; a transposed matrix its shape swapped.
+            (r"\mathbf{a}^\top_{i} \in \mathbb{R}^k", &[("a_i", "k", "1")]),
+            (r"\mathbf{B}^\top \in \mathbb{R}^{m \times n}", &[("B", "n", "m")]),
             (r"x \in \mathbb R", &[]),
             (r"x \in [0, 1]", &[]),
             (r"\mathbf x = \mathbf y + 1", &[]),

@@ -39,8 +39,11 @@ pub(super) fn entry_letters(
     matrix_like: &dyn Fn(&str) -> bool,
 ) -> Vec<EntryLetter> {
     let mut uses: std::collections::BTreeMap<String, Uses> = std::collections::BTreeMap::new();
-    for e in statements.iter().flat_map(|s| &s.chains).flat_map(|c| c.exprs()) {
-        collect_uses(e, false, &mut uses);
+    for chain in statements.iter().flat_map(|s| &s.chains) {
+        let pictured = pictured_capitals(chain);
+        for e in chain.exprs() {
+            collect_uses(e, false, &pictured, &mut uses);
+        }
     }
     // `a_{ij} = …`: the notes define the letter themselves, unless the matrix has a meaning
     // already (`\mathbf C = \mathbf A\mathbf B`, then `c_{i,j} = \sum_k a_{i,k}b_{k,j}` says
@@ -136,21 +139,50 @@ struct Uses {
     other: bool,
 }
 
-fn collect_uses(e: &Expr, in_matrix: bool, out: &mut std::collections::BTreeMap<String, Uses>) {
+/// The capitals whose entries a picture of a matrix in `chain` may write: those the chain writes
+/// outside its pictures (`\mathbf A \odot \mathbf B = \begin{bmatrix} a_{11}b_{11} & …`), but not
+/// one the chain defines by its picture (`\mathbf A = \begin{bmatrix} a_{11} & …`: there the
+/// small letters are letters of their own, and A is made of them).
+fn pictured_capitals(chain: &crate::syntax::ast::Chain) -> std::collections::BTreeSet<String> {
+    fn outside(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Matrix { .. } => {}
+            ExprKind::Symbol(_) => out
+                .extend(e.symbol_key().filter(|k| k.chars().count() == 1 && k.chars().all(|c| c.is_ascii_uppercase()))),
+            _ => e.children().for_each(|c| outside(c, out)),
+        }
+    }
+    let mut capitals = std::collections::BTreeSet::new();
+    chain.exprs().for_each(|e| outside(e, &mut capitals));
+    if let Some(defined) =
+        chain.first.as_ref().filter(|e| matches!(e.kind, ExprKind::Symbol(_))).and_then(Expr::symbol_key)
+    {
+        capitals.remove(&defined);
+    }
+    capitals
+}
+
+fn collect_uses(
+    e: &Expr,
+    in_matrix: bool,
+    pictured: &std::collections::BTreeSet<String>,
+    out: &mut std::collections::BTreeMap<String, Uses>,
+) {
     match &e.kind {
         ExprKind::Subscript { base, index } if matches!(base.kind, ExprKind::Symbol(_)) => {
             if let (ExprKind::Symbol(s), Some(key)) = (&base.kind, base.symbol_key()) {
                 let plain = s.style.is_none() && s.accents.is_empty() && s.label.is_none();
                 let one = crate::syntax::ast::index_letters(index).is_some_and(|l| l.len() == 1)
                     || matches!(&index.kind, ExprKind::Number { value } if value.len() == 1);
+                let beside_capital = !in_matrix || pictured.contains(&key.to_uppercase());
                 let entry = out.entry(key).or_default();
-                match (plain && !in_matrix, two_indices(index), one) {
+                match (plain && beside_capital, two_indices(index), one) {
                     (true, true, _) => entry.entries = true,
                     (true, false, true) => entry.as_vector = true,
                     _ => entry.other = true,
                 }
             }
-            collect_uses(index, in_matrix, out);
+            collect_uses(index, in_matrix, pictured, out);
         }
         ExprKind::Symbol(s) => {
             if let Some(key) = e.symbol_key() {
@@ -163,8 +195,8 @@ fn collect_uses(e: &Expr, in_matrix: bool, out: &mut std::collections::BTreeMap<
                 }
             }
         }
-        ExprKind::Matrix { .. } => e.children().for_each(|c| collect_uses(c, true, out)),
-        _ => e.children().for_each(|c| collect_uses(c, in_matrix, out)),
+        ExprKind::Matrix { .. } => e.children().for_each(|c| collect_uses(c, true, pictured, out)),
+        _ => e.children().for_each(|c| collect_uses(c, in_matrix, pictured, out)),
     }
 }
 
@@ -238,6 +270,12 @@ mod tests {
             ["a", "b", "c"]
         );
         assert!(letters(&[r"\mathbf{A} = \begin{bmatrix} a_{11} & a_{12} \end{bmatrix}"]).is_empty());
+        // A picture of another matrix made of A's entries writes them as entries.
+        assert_eq!(
+            letters(&[r"\mathbf{A} \odot \mathbf{B} = \begin{bmatrix} a_{11}b_{11} & a_{12}b_{12} \end{bmatrix}"]),
+            ["a", "b"]
+        );
+        assert!(letters(&[r"\mathbf{v} = \begin{bmatrix} a_{11} & a_{12} \end{bmatrix}"]).is_empty());
         assert!(letters(&[r"y = a_{ij}"]).is_empty());
         let parsed = statements(&[r"\mathbf{A}\mathbf{v} = a_{ij}"]);
         let refs: Vec<&Statement> = parsed.iter().collect();
