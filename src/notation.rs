@@ -195,6 +195,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "functions",
+        written: r"\log_2 x, \log_{10} x, \log_b x",
+        meaning: "the logarithm to the base in the subscript, ln x / ln b (a plain \\log stays natural, whatever base the words choose)",
+        example: r"\log_2 8 = 3",
+    },
+    Notation {
+        group: "functions",
         written: r"\textrm{MSE}(\hat\theta_n, \theta) = E[(\hat\theta_n - \theta)^2], f(x_1, x_2) = x_1^2 + 2x_2^2",
         meaning: "a function the notes define: a letter, an \\operatorname or \\mathrm name, or a word in \\textrm or \\text (not Var, Cov, E, P, Pr) applied to parameters — letters, accented or with a subscript — is that function wherever it is applied after. An equation whose left side is a name the section has not written before (no spec pinning it, no bar, not P, E or p), stated without a cue that asserts it, defines that name even where derivcheck cannot read the right side: no claim; a claim using the name later is undecided where the body is not read",
         example: "",

@@ -91,6 +91,12 @@ impl<B: Backend> Instance<'_, B> {
                     inner.plain_function(name, t, span)
                 })
             }
+            // `\log_2 p`, `\log_b x`: the logarithm to that base, ln x / ln b.
+            ("log", Some(base), 0) => {
+                let base = self.eval(base, env)?;
+                let ln_base = B::S::elementary(Elementary::Log, base.as_scalar(span, "the base of a logarithm")?);
+                Ok(value.map(|a| B::S::elementary(Elementary::Log, a).over(&ln_base)))
+            }
             (name, Some(_), _) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Outside,
                 what: format!("the function `{name}` with a subscript"),
