@@ -1499,9 +1499,12 @@ impl<'a> SectionBuilder<'a> {
         if skip == 0 && !as_written && !family_member {
             // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
             // of a general matrix, not a value; A stays what its declaration or its uses make it.
+            let body = &chain.links[0].rhs;
+            let pictured = depicts_a_general_matrix(body);
+            let blocks = pictured && depicts_blocks(body);
             let depicted = prose.is_some()
-                && depicts_a_general_matrix(&chain.links[0].rhs)
-                && !depicts_blocks(&chain.links[0].rhs)
+                && pictured
+                && !blocks
                 && self.function_target(first).is_none()
                 && self.definable(first).is_some_and(|(_, params)| params.is_empty());
             // (`p_X(x) \approx \sum_i \epsilon p_{X, Y}(x, \epsilon i)` approximates; it defines no function.)
@@ -1509,22 +1512,16 @@ impl<'a> SectionBuilder<'a> {
             // `\mathbf A = \begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`: A is
             // made of its rows (a value in them), though its declaration gave it a shape already —
             // in this section; a later one (the exercises) speaks of matrices in general.
-            let by_blocks = prose.is_some()
-                && depicts_a_general_matrix(&chain.links[0].rhs)
-                && depicts_blocks(&chain.links[0].rhs)
-                && matches!(first.kind, ExprKind::Symbol(_))
-                && first.symbol_key().is_some_and(|key| {
-                    !self.defs.iter().any(|d| d.key == key) && !mentions_key(&chain.links[0].rhs, &key)
-                });
-            if by_blocks {
-                let key = first.symbol_key().unwrap_or_default();
-                self.record(notes_definition(key, Vec::new(), &chain.links[0].rhs, &site_origin, false, true));
+            let by_blocks = (prose.is_some() && blocks && matches!(first.kind, ExprKind::Symbol(_)))
+                .then(|| first.symbol_key())
+                .flatten()
+                .filter(|key| !self.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
+            if let Some(key) = &by_blocks {
+                self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
             }
             let mut defined = depicted
-                || by_blocks
-                || (prose.is_some()
-                    && !approximates
-                    && self.try_define(first, &chain.links[0].rhs, &site_origin, true));
+                || by_blocks.is_some()
+                || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
             // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
             // expression that does not use it on the left, is named by the equation (written
             // right to left).
@@ -1549,7 +1546,6 @@ impl<'a> SectionBuilder<'a> {
             // defines, so it is no claim; it is listed as not checked.
             // `\phi_i(x) = \exp(-(x-c_i)^2)`: a family of functions defined member by member,
             // which derivcheck does not take; the author defines, so it is no claim either.
-            let body = &chain.links[0].rhs;
             let family = prose.is_some()
                 && !self.has_meaning(first)
                 && !roles::is_constant(body, &|_| false)

@@ -864,17 +864,17 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// [`Value::from_blocks`]. Blocks that do not fit are no finding: a picture of numbers with a
     /// letter the notes use for a vector elsewhere (`\begin{bmatrix} a & b \\ c & d\end{bmatrix}`
     /// beside `\mathbf b`) says the letter is a number here — the first cell that is not one is
-    /// reported, as in a picture of numbers.
-    fn blocks(cells: Vec<Vec<PicturedCell<B::S>>>, span: Span) -> Result<Value<B::S>, EvalError> {
+    /// reported, as in a picture of numbers. Numbers alone misfit only in rows of different
+    /// lengths: `ragged` makes that error (only when needed: this runs at every evaluation).
+    fn blocks(
+        cells: Vec<Vec<PicturedCell<B::S>>>,
+        ragged: impl FnOnce() -> EvalError,
+    ) -> Result<Value<B::S>, EvalError> {
         let first_block = cells.iter().flatten().find(|(v, _)| !v.is_scalar()).map(|(v, at)| (v.shape(), *at));
         Value::from_blocks(cells.into_iter().map(|row| row.into_iter().map(|(v, _)| v).collect()).collect()).map_err(
             |_| match first_block {
                 Some(((rows, cols), at)) => EvalErrorKind::NotScalar { what: "this".into(), rows, cols }.at(at),
-                None => EvalErrorKind::Unsupported {
-                    category: NotRead::Malformed,
-                    what: "a matrix whose rows differ in length".into(),
-                }
-                .at(span),
+                None => ragged(),
             },
         )
     }
@@ -946,10 +946,11 @@ impl<'a, B: Backend> Instance<'a, B> {
                 }
             }
         }
+        let ragged = || malformed("a matrix pictured with dots whose rows differ in length");
         if out.first().is_none_or(Vec::is_empty) {
-            return Err(malformed("an empty matrix pictured with dots"));
+            return Err(ragged());
         }
-        Self::blocks(out, span)
+        Self::blocks(out, ragged)
     }
 
     fn big_op(&self, op: &BigOpKind, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {
@@ -1030,14 +1031,17 @@ impl<'a, B: Backend> Instance<'a, B> {
             return self.pictured_matrix(rows, span, env);
         }
         let cols = rows.first().map(Vec::len).unwrap_or(0);
+        let ragged = || {
+            EvalErrorKind::Unsupported {
+                category: NotRead::Malformed,
+                what: "a matrix with rows of different lengths".into(),
+            }
+            .at(span)
+        };
         let mut cells = Vec::new();
         for row in rows {
             if row.len() != cols {
-                return Err(EvalErrorKind::Unsupported {
-                    category: NotRead::Malformed,
-                    what: "a matrix with rows of different lengths".into(),
-                }
-                .at(span));
+                return Err(ragged());
             }
             let mut line = Vec::new();
             for cell in row {
@@ -1049,7 +1053,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             cells.push(line);
         }
-        Self::blocks(cells, span)
+        Self::blocks(cells, ragged)
     }
 }
 

@@ -770,16 +770,13 @@ fn make_call(head: Expr, fenced: Expr) -> Expr {
 fn build_factor(pair: Pair<Rule>) -> Expr {
     let mut inner = pair.into_inner();
     let primary = inner.next().expect("grammar: a factor has a primary");
-    let styled = primary.as_rule() == Rule::styled;
+    let written = (primary.as_rule() == Rule::styled).then(|| (primary.as_str(), primary.as_span().start()));
     let mut acc = build_primary(primary);
     let mut postfixes: Vec<Pair<Rule>> = inner.collect();
-    // `\mathbf{AB}^\top`: the transpose of the product, or A B^T as it looks? Kept one name, as
-    // unread as any matrix nobody declared.
-    if styled && !postfixes.is_empty() {
-        if let Some(word) = bold_capitals_word(&acc) {
-            let sym = Symbol { name: word, accents: Vec::new(), style: Some(Style::Bold), label: None };
-            acc = Expr::new(ExprKind::Symbol(sym), acc.span);
-        }
+    // `\mathbf{AB}`: the product of the bold capitals. (`\mathbf{AB}^\top`, the transpose of the
+    // product or A B^T as it looks, is kept one name, as unread as any matrix nobody declared.)
+    if let (Some((text, start)), true) = (written, postfixes.is_empty()) {
+        acc = bold_capitals(acc, text, start);
     }
     if postfixes.len() >= 2 && scripts_on_one_nucleus(&acc, &postfixes[0], &postfixes[1]) {
         postfixes.swap(0, 1);
@@ -1258,13 +1255,7 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
     let arg = inner.next().expect("grammar: style operand");
     let operand = if arg.as_rule() == Rule::style_name {
         let word = arg.into_inner().next().expect("grammar: style word");
-        // `\mathbf{AB}`, `\mathbf{QK}`: bold capitals side by side are the product of the bold
-        // matrices (a bold name is written in small letters, `\mathbf{softmax}`).
-        let text = word.as_str();
-        if style == Style::Bold && (2..=4).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_uppercase()) {
-            return bold_capitals(text, word.as_span().start(), span);
-        }
-        Expr::new(ExprKind::Symbol(Symbol::plain(text)), span_of(&word))
+        Expr::new(ExprKind::Symbol(Symbol::plain(word.as_str())), span_of(&word))
     } else {
         build_arg(arg)
     };
@@ -1283,34 +1274,26 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
     }
 }
 
-/// `\mathbf{AB}` written from `start`: `\mathbf A\,\mathbf B`, each letter at its place.
-fn bold_capitals(text: &str, start: usize, span: Span) -> Expr {
+/// `\mathbf{AB}`, `\mathbf{QK}` (`styled`, written as `text` from `start`): bold capitals side by
+/// side are the product of the bold matrices, each letter at its place (a bold name is written in
+/// small letters, `\mathbf{softmax}`). Anything else is returned as it is.
+fn bold_capitals(styled: Expr, text: &str, start: usize) -> Expr {
+    let ExprKind::Symbol(s) = &styled.kind else { return styled };
+    let capitals = (2..=4).contains(&s.name.len()) && s.name.bytes().all(|b| b.is_ascii_uppercase());
+    let Some(at) = text.find(s.name.as_str()).filter(|_| capitals && s.style == Some(Style::Bold)) else {
+        return styled;
+    };
     let letter = |(k, c): (usize, char)| {
         let sym = Symbol { name: c.to_string(), accents: Vec::new(), style: Some(Style::Bold), label: None };
-        Expr::new(ExprKind::Symbol(sym), Span::new(start + k, start + k + 1))
+        Expr::new(ExprKind::Symbol(sym), Span::new(start + at + k, start + at + k + 1))
     };
-    let mut letters = text.chars().enumerate().map(letter);
+    let mut letters = s.name.chars().enumerate().map(letter);
     let first = letters.next().expect("two letters or more");
     let product = letters.fold(first, |acc, next| {
         let at = Span::new(acc.span.start, next.span.end);
         Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(acc), rhs: Box::new(next) }, at)
     });
-    Expr::new(product.kind, span)
-}
-
-/// The letters of a product [`bold_capitals`] made, `AB` for `\mathbf{AB}`.
-fn bold_capitals_word(e: &Expr) -> Option<String> {
-    match &e.kind {
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
-            Some(format!("{}{}", bold_capitals_word(lhs)?, bold_capitals_word(rhs)?)).filter(|w| w.len() <= 4)
-        }
-        ExprKind::Symbol(s)
-            if s.style == Some(Style::Bold) && s.name.len() == 1 && s.name.bytes().all(|b| b.is_ascii_uppercase()) =>
-        {
-            Some(s.name.clone())
-        }
-        _ => None,
-    }
+    Expr::new(product.kind, styled.span)
 }
 
 fn style_of(text: &str) -> Style {

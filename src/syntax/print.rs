@@ -346,7 +346,6 @@ impl Explicit<'_> {
     }
 }
 
-/// `E`, `\mathbb E`, `\mathrm{Var}`, `\textrm{Cov}`: a name that takes a bracket as its argument.
 /// The last factor of a product written side by side (`\textrm{Cov}` of `a\textrm{Cov}`).
 fn last_factor(e: &Expr) -> &Expr {
     match &e.kind {
@@ -355,6 +354,7 @@ fn last_factor(e: &Expr) -> &Expr {
     }
 }
 
+/// `E`, `\mathbb E`, `\mathrm{Var}`, `\textrm{Cov}`: a name that takes a bracket as its argument.
 fn moment_operator(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Symbol(s) => matches!(s.name.as_str(), "E" | "Var" | "Cov") && s.accents.is_empty(),
