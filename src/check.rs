@@ -15,6 +15,7 @@ pub use cache::{fingerprint, VerdictCache};
 use std::cell::RefCell;
 
 mod cache;
+mod constraint;
 pub mod edits;
 pub mod mutate;
 use crate::numeric;
@@ -163,7 +164,8 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
     let assuming: Vec<String> = scope.assumptions.iter().map(|a| a.tex.clone()).collect();
     let shared = SharedPoints::default();
     let terms = mutate::section_terms(plan);
-    plan.claims
+    let checked = plan
+        .claims
         .iter()
         .map(|claim| {
             if past(deadline) {
@@ -173,7 +175,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
                 return CheckedClaim {
                     from_cache: true,
-                    ..checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict), &terms))
+                    ..checked_claim(claim, judged(scope, claim, verdict, &terms))
                 };
             }
             // Values the prose gives for this claim (a binding, an example definition) make a
@@ -214,9 +216,10 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
             if let (Some(cache), Some(key), false) = (cache, &key, budget) {
                 cache.put(key, &verdict);
             }
-            checked_claim(claim, with_repair(scope, claim, other_readings(scope, claim, verdict), &terms))
+            checked_claim(claim, judged(scope, claim, verdict, &terms))
         })
-        .collect()
+        .collect::<Vec<_>>();
+    constraint::derived_under_constraint(checked)
 }
 
 /// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
@@ -344,6 +347,14 @@ fn with_ranges_read_off(
     // for free leaves c_{ij}, and says nothing wrong.)
     let (again, _) = checked_with_indices(scope, claim, &[name.to_string()], &IndexRange::Auto, index_letter);
     (again.status == Status::Verified).then_some(again)
+}
+
+/// A claim's verdict after the other readings of it the text allows ([`other_readings`]), with
+/// a refutation's repair ([`with_repair`]), where a refutation stands only as an identity with
+/// a slip, not as a constraint on letters nobody defined ([`constraint::constraint_or_slip`]).
+fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
+    let verdict = with_repair(scope, claim, other_readings(scope, claim, verdict), terms);
+    constraint::constraint_or_slip(scope, claim, verdict)
 }
 
 /// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
@@ -568,13 +579,14 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
                 .or_else(|| bold_member(&claim.rhs, scope))
         })
         .flatten();
-    // `x = [1,1,1,1]` then `w^Tx`: a bracketed list is read as a row, but many notes mean a
-    // column by it.
+    // `x = [1,1,1,1]` then `w^Tx`, `x = (x_1, \ldots, x_n)` then x as a column: a bracketed or
+    // parenthesised list is read as a row, but many notes mean a column (or a tuple, of no
+    // orientation) by it.
     let listed = || {
         crate::eval::dependencies(scope, claim).into_iter().find(|k| {
             scope.defs.get(k).is_some_and(|d| {
                 matches!(&d.body.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-                    if open == "[" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }))
+                    if (open == "[" || open == "(") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }))
             })
         })
     };
@@ -636,6 +648,11 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         by_shape,
         read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
     ) {
+        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+    }
+    // `x + y = [x_1; \ldots; x_n] + [y_1; \ldots; y_n]`: a letter the claim writes bare and with
+    // entries, which nothing declares, is a vector that was read as a number by default.
+    if let Some(symbol) = (!scope.pinned && !claim.reading.marked).then(|| bare_with_entries(scope, claim)).flatten() {
         return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
     }
     // `\|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}` with X's sizes read off use
@@ -877,6 +894,33 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
         return undecided(Reason::DiffersWhereNotReal { symbols }, verdict);
     }
     verdict
+}
+
+/// The first letter (sorted) that `claim` writes both bare and as the base of a subscript, which
+/// the scope neither declares nor defines (`y` beside `y_1, \ldots, y_n`).
+fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn walk(e: &Expr, bare: &mut BTreeSet<String>, based: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Symbol(s) => {
+                bare.insert(s.key());
+            }
+            ExprKind::Subscript { base, .. } => match &base.kind {
+                ExprKind::Symbol(s) => {
+                    based.insert(s.key());
+                }
+                _ => walk(base, bare, based),
+            },
+            _ => e.children().for_each(|c| walk(c, bare, based)),
+        }
+    }
+    let (mut bare, mut based) = (BTreeSet::new(), BTreeSet::new());
+    walk(&claim.lhs, &mut bare, &mut based);
+    walk(&claim.rhs, &mut bare, &mut based);
+    bare.intersection(&based)
+        .find(|k| {
+            !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.unknown_functions.contains(*k)
+        })
+        .cloned()
 }
 
 /// `\sum_{j=1}^q y_j = 1` for each letter the claim sums over an index with a size
@@ -2478,12 +2522,14 @@ fn is_derivative(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Derivative { .. })
 }
 
-/// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): half a unit in the last
-/// printed digit of each entry. Integers are exact and give none.
+/// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): one unit in the last
+/// printed digit of each entry, so that digits agreeing by rounding (half a unit either way) or
+/// by truncation (`0.274811083` for 0.2748110835…: up to a unit towards zero) are right.
+/// Integers are exact and give none.
 pub fn printed_tolerance(side: &Expr) -> Option<Vec<f64>> {
     fn of_number(e: &Expr) -> Option<f64> {
         match &e.kind {
-            ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| 0.5 * 10f64.powi(-(frac.len() as i32))),
+            ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| 10f64.powi(-(frac.len() as i32))),
             ExprKind::Neg { operand } => of_number(operand),
             _ => None,
         }

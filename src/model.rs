@@ -132,7 +132,7 @@ pub enum Method {
     /// Symbolic, and the floating-point cross-check at larger sizes agrees.
     #[serde(rename = "symbolic+numeric")]
     SymbolicNumeric,
-    /// A printed decimal matches to half a unit in its last printed digit.
+    /// A printed decimal matches to a unit in its last printed digit (rounded or truncated).
     Rounded,
     /// Floating point alone, at random values of the leaves (several draws): what only the
     /// floats can evaluate (an integral, by adaptive Gauss–Kronrod quadrature). Agreement to
@@ -171,7 +171,7 @@ pub struct Mismatch {
     /// the left side), with the byte range in the formula's TeX of the side it should replace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correct: Option<(String, usize, usize)>,
-    /// The printed precision a rounded comparison allowed (half a unit in the last digit).
+    /// The printed precision a rounded comparison allowed (a unit in the last digit: rounding or truncation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
     pub method: Method,
@@ -461,6 +461,11 @@ pub enum Reading {
     /// Its sides share no letter (`\det\mathbf A=\lambda_1\cdots\lambda_n`, `\cos\theta=…`):
     /// the letters of one side are given by the words (eigenvalues, an angle), not by a formula.
     LettersFromWords,
+    /// `Ax = b`, `\psi P = \psi`, `q^s = q^d`: false for general values of letters the text
+    /// never defines, which one side writes and the other does not, and no single small edit
+    /// makes it an identity: an equation those letters satisfy (to solve, a condition, a
+    /// property the words state), not an identity with a slip.
+    Constraint,
     /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
     EntryOf,
     /// A matrix the notes never declare: false for a general one, true where it is symmetric

@@ -2262,7 +2262,14 @@ impl<'a> SectionBuilder<'a> {
             // `p(x)=0`, `\textrm{Var}(X)=0`: a constant that uses no argument is an equation (a
             // root, a case), not the definition of a constant function.
             let constant = from_notes && roles::is_constant(body, &|_| false);
-            if taken || constant || mentions_key(body, &key) {
+            // `\sigma(X)=\frac{1}{1+e^{-x}}`: a body that never uses the argument but writes it in
+            // the other case is no function of what it is applied to as written; which letter is
+            // meant is the author's to say, so the formula defines nothing.
+            let other_case = from_notes
+                && params.iter().all(|p| {
+                    !mentions_key(body, p) && other_case_letter(p).is_some_and(|other| mentions_key(body, &other))
+                });
+            if taken || constant || other_case || mentions_key(body, &key) {
                 return false;
             }
             if declared == Some(FunctionKind::Rotation) {
@@ -2524,6 +2531,19 @@ fn origin_text(origin: &Origin, path: &str) -> String {
     match origin {
         Origin::Notes { line, col, .. } => format!("{path}:{line}:{col}"),
         Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+    }
+}
+
+/// `X` for `x` and `x` for `X`: a one-letter name in the other case.
+fn other_case_letter(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else { return None };
+    if c.is_ascii_lowercase() {
+        Some(c.to_ascii_uppercase().to_string())
+    } else if c.is_ascii_uppercase() {
+        Some(c.to_ascii_lowercase().to_string())
+    } else {
+        None
     }
 }
 

@@ -49,18 +49,22 @@ pub fn edits(tex: &str, side: &Expr, letters: &Letters) -> Vec<Edit> {
 /// a number's denominator dropped, a fraction turned over, an entry of a bracketed vector
 /// negated, each of `terms` (TeX another formula of the section writes) added to or
 /// subtracted from every sum of the side, the side included, and each of `factors` put before
-/// every term of a sum (`+\mathbf{s}_{t-1}` → `+\gamma \mathbf{s}_{t-1}`).
+/// every term of a sum (`+\mathbf{s}_{t-1}` → `+\gamma \mathbf{s}_{t-1}`), and each of
+/// `powers` (letters the other side writes and this one lacks) as the power of a function's
+/// application (`\exp(w\cdot x_i)` → `\left(\exp(w\cdot x_i)\right)^{y_i}`).
 pub fn repair_edits(
     tex: &str,
     side: &Expr,
     single: Vec<Edit>,
     terms: &[String],
     factors: &[String],
+    powers: &[String],
     arguments: &Arguments,
 ) -> Vec<Edit> {
     let mut raw: Vec<(EditKind, usize, usize, String)> = Vec::new();
     collect_for_repair(tex, side, None, false, terms, &mut raw);
     insert_factors(tex, side, factors, &mut raw);
+    insert_powers(tex, side, powers, &mut raw);
     // A side that is one term takes a factor too (`\int_0^x y^{n-1}\,dy` → `n \int_0^x …`).
     if sum_terms(side).is_empty() {
         factor_before(tex, side, factors, &mut raw);
@@ -125,6 +129,19 @@ fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKi
     }
     for c in e.children() {
         insert_factors(tex, c, factors, out);
+    }
+}
+
+/// Each of `powers` as the power of every application of a function in `e`.
+fn insert_powers(tex: &str, e: &Expr, powers: &[String], out: &mut Vec<(EditKind, usize, usize, String)>) {
+    if matches!(e.kind, ExprKind::Apply { .. }) {
+        let text = tex.get(e.span.start..e.span.end).unwrap_or("");
+        for power in powers {
+            out.push((EditKind::AddPower, e.span.start, e.span.end, format!("\\left({text}\\right)^{{{power}}}")));
+        }
+    }
+    for c in e.children() {
+        insert_powers(tex, c, powers, out);
     }
 }
 

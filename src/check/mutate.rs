@@ -187,9 +187,14 @@ pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[S
     let factors = scalar_letters(claim, &letters);
     let single = edits(&claim.tex, written_right, &letters.letters());
     let arguments = claim_arguments(&claim.tex, [written_left, written_right]);
-    let right_edits = repair_edits(&claim.tex, written_right, single.clone(), terms, &factors, &arguments);
+    let (right_lacks, left_lacks) = (
+        letters_lacking(&claim.tex, written_left, written_right),
+        letters_lacking(&claim.tex, written_right, written_left),
+    );
+    let right_edits =
+        repair_edits(&claim.tex, written_right, single.clone(), terms, &factors, &right_lacks, &arguments);
     let left_single = edits(&claim.tex, written_left, &letters.letters());
-    let left_edits = repair_edits(&claim.tex, written_left, left_single, terms, &factors, &arguments);
+    let left_edits = repair_edits(&claim.tex, written_left, left_single, terms, &factors, &left_lacks, &arguments);
     // In turn, each only where the one before found nothing: edits of the right side (what a
     // formula claims of the left), of the left side, then a term or factor added to the right
     // side, then to the left.
@@ -411,6 +416,35 @@ pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
 
 /// The plain letters a claim writes (not bold, no matrix, no function, no index), as TeX:
 /// factors a repair may put before a term that lost one.
+/// The letters (as written, `y_i`) that `from` writes and `into` does not (by their base
+/// letter), three at most: what a slip may have dropped from `into`.
+fn letters_lacking(tex: &str, from: &Expr, into: &Expr) -> Vec<String> {
+    fn walk<'e>(e: &'e Expr, out: &mut Vec<(String, &'e Expr)>) {
+        match &e.kind {
+            ExprKind::Symbol(s) => out.push((s.key(), e)),
+            ExprKind::Subscript { base, .. } => {
+                if let ExprKind::Symbol(s) = &base.kind {
+                    out.push((s.key(), e));
+                }
+            }
+            _ => e.children().for_each(|c| walk(c, out)),
+        }
+    }
+    let (mut written, mut there) = (Vec::new(), Vec::new());
+    walk(from, &mut written);
+    walk(into, &mut there);
+    let mut out: Vec<String> = Vec::new();
+    for (key, e) in written {
+        let text = tex.get(e.span.start..e.span.end).map(str::trim).unwrap_or("");
+        let letter = key.chars().count() == 1 && key.chars().all(char::is_alphabetic);
+        if letter && !there.iter().any(|(k, _)| *k == key) && !text.is_empty() && !out.iter().any(|o| o == text) {
+            out.push(text.to_string());
+        }
+    }
+    out.truncate(3);
+    out
+}
+
 fn scalar_letters(claim: &Claim, letters: &LettersOf) -> Vec<String> {
     use super::edits::Knows;
     fn walk(e: &Expr, out: &mut Vec<String>) {

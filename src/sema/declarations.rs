@@ -116,7 +116,12 @@ pub(super) fn picture_entries(target: &Expr, body: &Expr) -> Option<(String, [St
 /// defines nothing.
 pub(super) fn own_entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])> {
     let key = target.symbol_key().filter(|_| matches!(target.kind, ExprKind::Symbol(_)))?;
+    // `x = (x_1, \ldots, x_n)`: a tuple in parentheses is a point of R^n, which matrix algebra
+    // takes as a column (the next formula may write x as one), not a row as `[x_1, …, x_n]` is.
+    let tuple = matches!(&body.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+        if open.ends_with('(') && matches!(inner.kind, ExprKind::Tuple { stacked: false, .. }));
     let (cells, column) = vector_cells(body)?;
+    let column = column || tuple;
     let last_index = |e: &Expr| match &e.kind {
         ExprKind::Subscript { base, index } if base.symbol_key().as_deref() == Some(key.as_str()) => {
             match &index.kind {

@@ -465,7 +465,7 @@ impl Expr {
     fn subscript_word(&self) -> Option<String> {
         match &self.kind {
             ExprKind::Symbol(s) if s.accents.is_empty() => Some(s.key()),
-            ExprKind::Text { text } if is_label_word(text) => Some(format!("\text{{{}}}", text.trim())),
+            ExprKind::Text { text } if is_label_word(text) => Some(format!("\\text{{{}}}", text.trim())),
             ExprKind::Number { value } => Some(value.clone()),
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
                 Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?))

@@ -1,0 +1,174 @@
+//! Identity or constraint: which refutations stand.
+//!
+//! Takes a refuted claim (with the repair search's result) and the section's scope; gives the
+//! verdict back, or undecided where the claim reads as a constraint on letters nobody defined.
+//!
+//! An identity rewrites what one side says of its letters on the other side: `(a+b)^2 =
+//! a^2+2ab+b^2` speaks of a and b on both. An equation whose sides bring letters of their own
+//! that the text never defines — `Ax = b`, `\psi^* P = \psi^*`, `q^s = q^d`, `P^k\mathbf 1 =
+//! \mathbf 1`, `\frac{\partial E}{\partial x_i} = x_i - t_i` with E given no formula — relates
+//! those letters: it holds for the values that satisfy it (an equation to solve, a condition,
+//! a property the words state: stationary, stochastic, an eigenvector). False for general
+//! values says nothing there. The one evidence of a slip that the tool has is a near miss: a
+//! single small edit (a sign, a factor, an exponent, a transpose, an index, a bound) that makes
+//! the claim verify. So a refutation stands where the free letters are the same on both sides,
+//! or where such a repair exists; otherwise it is undecided, naming the letters on one side only.
+//! (Measured on ../shared/published and ../shared/published2: README, "What a REFUTED needs".)
+
+use crate::model::{EditKind, Reading, Reason, Status, Suggestion, Verdict};
+use crate::sema::{Claim, Decl, Scope};
+use crate::syntax::ast::{Expr, ExprKind};
+use std::collections::BTreeSet;
+
+/// The verdict, or undecided where a refuted claim relates letters nobody defined and no slip
+/// repair shows what was meant.
+pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    if verdict.status != Status::Refuted || !claim.holds || scope.pinned || claim.reading.marked {
+        return verdict;
+    }
+    if verdict.suggestion.as_ref().is_some_and(is_slip) {
+        return verdict;
+    }
+    let one_side = letters_on_one_side(scope, &claim.lhs, &claim.rhs);
+    if one_side.is_empty() {
+        return verdict;
+    }
+    let reason = Reason::OtherReading {
+        reading: Reading::Constraint,
+        symbol: Some(one_side.join(", ")),
+        earlier: None,
+        refuted: true,
+    };
+    Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
+}
+
+/// `\psi^* P^2 = \psi^* P = \psi^*` after "stationary if `\psi^* P = \psi^*`": a link refuted
+/// (with no slip's repair) in a chain another link of which reads as a constraint is derived
+/// under it; it is undecided as a consequence of that condition, not an error.
+pub(super) fn derived_under_constraint(mut checked: Vec<super::CheckedClaim>) -> Vec<super::CheckedClaim> {
+    let formula = |id: &str| id.rsplit_once('.').map_or(id, |(head, _)| head).to_string();
+    let constrained: BTreeSet<String> = checked
+        .iter()
+        .filter(|c| matches!(c.verdict.reason, Reason::OtherReading { reading: Reading::Constraint, .. }))
+        .filter(|c| c.id.rsplit_once('.').is_some_and(|(head, _)| head.contains('#')))
+        .map(|c| formula(&c.id))
+        .collect();
+    for claim in checked.iter_mut() {
+        let verdict = &claim.verdict;
+        let slip = verdict.suggestion.as_ref().is_some_and(is_slip);
+        if verdict.status == Status::Refuted && !slip && constrained.contains(&formula(&claim.id)) {
+            let reason =
+                Reason::OtherReading { reading: Reading::Consequence, symbol: None, earlier: None, refuted: true };
+            claim.verdict = Verdict { status: Status::Undecided, reason, suggestion: None, ..claim.verdict.clone() };
+        }
+    }
+    checked
+}
+
+/// A repair by one small edit of the kind a slip makes (not a term, factor or argument brought
+/// in from elsewhere, nor the other side replaced by what the CAS computed).
+fn is_slip(suggestion: &Suggestion) -> bool {
+    matches!(suggestion.edits.as_slice(), [kind] if !matches!(kind, EditKind::AddTerm | EditKind::InsertFactor | EditKind::Argument))
+}
+
+/// The letters nobody defined that one side writes and the other does not, sorted.
+pub(crate) fn letters_on_one_side(scope: &Scope, lhs: &Expr, rhs: &Expr) -> Vec<String> {
+    let (left, right) = (free_letters(scope, lhs), free_letters(scope, rhs));
+    left.symmetric_difference(&right).cloned().collect()
+}
+
+/// The letters a side speaks of that the text gives no formula or value: through definitions
+/// to the letters of their bodies; a subscript's base without its index (positions are not
+/// quantities); without the letters a sum or product binds, the constants e and π, index
+/// letters, sets and declared functions.
+pub(crate) fn free_letters(scope: &Scope, e: &Expr) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    walk(scope, e, &mut seen, &mut out);
+    out
+}
+
+fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
+    match &e.kind {
+        ExprKind::Symbol(_) | ExprKind::Subscript { .. }
+            if e.symbol_key().is_some_and(|k| scope.defs.contains_key(&k)) =>
+        {
+            let key = e.symbol_key().unwrap_or_default();
+            if seen.insert(key.clone()) {
+                if let Some(def) = scope.defs.get(&key) {
+                    let mut inner = BTreeSet::new();
+                    walk(scope, &def.body, seen, &mut inner);
+                    out.extend(inner.into_iter().filter(|l| !def.params.contains(l)));
+                }
+            }
+        }
+        ExprKind::Symbol(s) => {
+            let key = s.key();
+            let constant = matches!(key.as_str(), "e" | "\\pi" | "\\infty");
+            let declared = matches!(
+                scope.decls.get(&key),
+                Some(Decl::Index { .. } | Decl::Set { .. } | Decl::Function(_) | Decl::Identity { .. })
+            );
+            if !constant && !declared {
+                out.insert(key);
+            }
+        }
+        ExprKind::Subscript { base, .. } => walk(scope, base, seen, out),
+        ExprKind::BigOp { lower, upper, body, .. } => {
+            let mut bound = BTreeSet::new();
+            if let Some(lower) = lower {
+                if let ExprKind::Relation { chain } = &lower.kind {
+                    if let Some(first) = &chain.first {
+                        walk(scope, first, &mut BTreeSet::new(), &mut bound);
+                    }
+                    for link in &chain.links {
+                        walk(scope, &link.rhs, seen, out);
+                    }
+                } else {
+                    walk(scope, lower, &mut BTreeSet::new(), &mut bound);
+                }
+            }
+            if let Some(upper) = upper {
+                walk(scope, upper, seen, out);
+            }
+            if let Some(body) = body {
+                let mut inner = BTreeSet::new();
+                walk(scope, body, seen, &mut inner);
+                out.extend(inner.into_iter().filter(|l| !bound.contains(l)));
+            }
+        }
+        ExprKind::Text { .. } | ExprKind::Number { .. } | ExprKind::Ellipsis | ExprKind::Empty => {}
+        _ => e.children().for_each(|c| walk(scope, c, seen, out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(tex: &str) -> Expr {
+        let statement = crate::syntax::parse_formula(tex).expect("parses");
+        statement.chains.into_iter().next().and_then(|c| c.first).expect("a side")
+    }
+
+    fn alone(scope: &Scope, lhs: &str, rhs: &str) -> Vec<String> {
+        letters_on_one_side(scope, &side(lhs), &side(rhs))
+    }
+
+    #[test]
+    fn an_identity_speaks_of_the_same_letters_on_both_sides() {
+        let scope = Scope::default();
+        assert!(alone(&scope, "(a+b)^2", "a^2+b^2").is_empty());
+        assert!(alone(&scope, r"\sum_{i=1}^n x_i", r"x_1 + \cdots + x_n").is_empty());
+        assert!(alone(&scope, r"\sum_{k=1}^n k", r"\frac{n(n+1)}{2}").is_empty());
+        assert!(alone(&scope, r"e^{\ln x}", "x").is_empty());
+    }
+
+    #[test]
+    fn a_constraint_brings_letters_of_its_own() {
+        let scope = Scope::default();
+        assert_eq!(alone(&scope, "Ax", "b"), ["A", "b", "x"]);
+        assert_eq!(alone(&scope, r"\psi P", r"\psi"), ["P"]);
+        assert_eq!(alone(&scope, r"\frac{\partial E}{\partial x_i}", r"x_i - t_i"), ["E", "t"]);
+    }
+}
