@@ -375,7 +375,17 @@ fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
         return None;
     }
     let mut own = scope.clone();
+    // `\mathbf w \in \mathbb R^d`, then `w = 2`: a binding never changes a declared shape (a
+    // number for a vector is no value of it).
+    let declared_vector = |key: &str| {
+        matches!(scope.decls.get(key), Some(Decl::Matrix { rows, cols } | Decl::Family { rows, cols })
+            if !(rows == "1" && cols == "1"))
+    };
     for definition in &claim.reading.overrides {
+        let number = matches!(definition.body.kind, ExprKind::Number { .. } | ExprKind::Neg { .. });
+        if number && definition.params.is_empty() && declared_vector(&definition.key) {
+            continue;
+        }
         own.defs.insert(definition.key.clone(), definition.clone());
     }
     let named: Vec<String> = claim.reading.classes.iter().map(|(key, _)| key.clone()).collect();
@@ -2522,14 +2532,12 @@ fn is_derivative(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Derivative { .. })
 }
 
-/// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): one unit in the last
-/// printed digit of each entry, so that digits agreeing by rounding (half a unit either way) or
-/// by truncation (`0.274811083` for 0.2748110835…: up to a unit towards zero) are right.
-/// Integers are exact and give none.
+/// A side printed as decimals (`0.7311`, `-1.25`, a bmatrix of them): half a unit in the last
+/// printed digit of each entry. Integers are exact and give none.
 pub fn printed_tolerance(side: &Expr) -> Option<Vec<f64>> {
     fn of_number(e: &Expr) -> Option<f64> {
         match &e.kind {
-            ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| 10f64.powi(-(frac.len() as i32))),
+            ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| 0.5 * 10f64.powi(-(frac.len() as i32))),
             ExprKind::Neg { operand } => of_number(operand),
             _ => None,
         }

@@ -132,7 +132,7 @@ pub enum Method {
     /// Symbolic, and the floating-point cross-check at larger sizes agrees.
     #[serde(rename = "symbolic+numeric")]
     SymbolicNumeric,
-    /// A printed decimal matches to a unit in its last printed digit (rounded or truncated).
+    /// A printed decimal matches to half a unit in its last printed digit.
     Rounded,
     /// Floating point alone, at random values of the leaves (several draws): what only the
     /// floats can evaluate (an integral, by adaptive Gauss–Kronrod quadrature). Agreement to
@@ -171,7 +171,7 @@ pub struct Mismatch {
     /// the left side), with the byte range in the formula's TeX of the side it should replace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correct: Option<(String, usize, usize)>,
-    /// The printed precision a rounded comparison allowed (a unit in the last digit: rounding or truncation).
+    /// The printed precision a rounded comparison allowed (half a unit in the last digit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
     pub method: Method,

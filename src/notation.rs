@@ -397,7 +397,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"10\,000, 0.7311",
-        meaning: "numbers: a thin space groups digits; a decimal side is a printed value, equal within a unit of its last digit (rounded or truncated)",
+        meaning: "numbers: a thin space groups digits; a decimal side is a printed value, equal to half a unit in its last digit",
         example: r"10\,000=10^4",
     },
     Notation {

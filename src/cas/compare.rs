@@ -8,7 +8,7 @@
 //!   principal branch, leaves drawn with both signs (positive only where the spec says so): an
 //!   identity of analytic expressions holds there too, while a branch identity (`\sqrt{x^2}=x`,
 //!   `\ln(a^2)=2\ln a`) differs at a negative point. Agreement is numeric evidence and says so.
-//! - A side printed as a decimal (`0.7311`) is compared to its printed precision (a unit
+//! - A side printed as a decimal (`0.7311`) is compared to its printed precision (half a unit
 //!   in the last digit) when the other side is a constant.
 
 use super::{euler, Symbolic, EULER_NAME};

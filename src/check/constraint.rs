@@ -11,8 +11,9 @@
 //! a property the words state: stationary, stochastic, an eigenvector). False for general
 //! values says nothing there. The one evidence of a slip that the tool has is a near miss: a
 //! single small edit (a sign, a factor, an exponent, a transpose, an index, a bound) that makes
-//! the claim verify. So a refutation stands where the free letters are the same on both sides,
-//! or where such a repair exists; otherwise it is undecided, naming the letters on one side only.
+//! the claim verify. So a refutation stands where one side's free letters are among the other's
+//! (a slip that drops a term or a factor leaves them so), or where such a repair exists;
+//! otherwise — each side with a letter of its own — it is undecided, naming those letters.
 //! (Measured on ../shared/published and ../shared/published2: README, "What a REFUTED needs".)
 
 use crate::model::{EditKind, Reading, Reason, Status, Suggestion, Verdict};
@@ -29,10 +30,18 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
     if verdict.suggestion.as_ref().is_some_and(is_slip) {
         return verdict;
     }
-    let one_side = letters_on_one_side(scope, &claim.lhs, &claim.rhs);
-    if one_side.is_empty() {
+    // (A claim about probabilities speaks of random variables through their laws, not as
+    // letters.)
+    if verdict.method == Some(crate::model::Method::Distributions) {
         return verdict;
     }
+    let (left, right) = (free_letters(scope, &claim.lhs), free_letters(scope, &claim.rhs));
+    // A slip that drops a term or a factor leaves one side's letters among the other's; a
+    // constraint gives each side a letter of its own.
+    if left.is_subset(&right) || right.is_subset(&left) {
+        return verdict;
+    }
+    let one_side: Vec<String> = left.symmetric_difference(&right).cloned().collect();
     let reason = Reason::OtherReading {
         reading: Reading::Constraint,
         symbol: Some(one_side.join(", ")),
@@ -72,15 +81,16 @@ fn is_slip(suggestion: &Suggestion) -> bool {
 }
 
 /// The letters nobody defined that one side writes and the other does not, sorted.
-pub(crate) fn letters_on_one_side(scope: &Scope, lhs: &Expr, rhs: &Expr) -> Vec<String> {
+#[cfg(test)]
+fn letters_on_one_side(scope: &Scope, lhs: &Expr, rhs: &Expr) -> Vec<String> {
     let (left, right) = (free_letters(scope, lhs), free_letters(scope, rhs));
     left.symmetric_difference(&right).cloned().collect()
 }
 
-/// The letters a side speaks of that the text gives no formula or value: through definitions
-/// to the letters of their bodies; a subscript's base without its index (positions are not
-/// quantities); without the letters a sum or product binds, the constants e and π, index
-/// letters, sets and declared functions.
+/// The letters a side speaks of that the text gives no formula or value (a subscript's base
+/// and the letters of its index): through definitions to the letters of their bodies; without
+/// the letters a sum or product binds, the constants e and π, declared index letters, sets and
+/// declared functions.
 pub(crate) fn free_letters(scope: &Scope, e: &Expr) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut seen = BTreeSet::new();
@@ -113,7 +123,10 @@ fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet
                 out.insert(key);
             }
         }
-        ExprKind::Subscript { base, .. } => walk(scope, base, seen, out),
+        ExprKind::Subscript { base, index } => {
+            walk(scope, base, seen, out);
+            walk(scope, index, seen, out);
+        }
         ExprKind::BigOp { lower, upper, body, .. } => {
             let mut bound = BTreeSet::new();
             if let Some(lower) = lower {

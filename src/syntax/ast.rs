@@ -444,7 +444,11 @@ impl Expr {
                     ExprKind::Symbol(s) => s.key(),
                     _ => return None,
                 };
-                Some(format!("{base}_{}", index.subscript_word()?))
+                let word = index.subscript_word()?;
+                // `h_{\rho\beta}`: a word of several commands keeps its braces, so that the key
+                // reads back as the same symbol.
+                let several = matches!(index.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) && word.contains('\\');
+                Some(if several { format!("{base}_{{{word}}}") } else { format!("{base}_{word}") })
             }
             _ => None,
         }
@@ -468,7 +472,10 @@ impl Expr {
             ExprKind::Text { text } if is_label_word(text) => Some(format!("\\text{{{}}}", text.trim())),
             ExprKind::Number { value } => Some(value.clone()),
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
-                Some(format!("{}{}", lhs.subscript_word()?, rhs.subscript_word()?))
+                let (left, right) = (lhs.subscript_word()?, rhs.subscript_word()?);
+                // (`\rho x`, not `\rhox`.)
+                let space = if left.contains('\\') || right.contains('\\') { " " } else { "" };
+                Some(format!("{left}{space}{right}"))
             }
             _ => None,
         }
