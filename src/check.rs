@@ -454,11 +454,18 @@ fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
 /// norm): the claim was written before those meanings were given.
 /// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
 fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
-    let Origin::Notes { line, .. } = &claim.origin else { return Vec::new() };
+    let Origin::Notes { line, col, .. } = &claim.origin else { return Vec::new() };
     if scope.pinned || claim.reading.marked {
         return Vec::new();
     }
-    let defined_after = |d: &Definition| d.from_notes && !d.inherited && d.line().is_some_and(|at| at > *line);
+    // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
+    let written_at = |d: &Definition| {
+        let mut position = d.origin.rsplitn(3, ':').take(2).map(|n| n.parse::<usize>().ok());
+        let col = position.next().flatten()?;
+        Some((position.next().flatten()?, col))
+    };
+    let defined_after =
+        |d: &Definition| d.from_notes && !d.inherited && written_at(d).is_some_and(|at| at > (*line, *col));
     // A letter made general is a number (or a function of numbers): what holds for every number
     // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
     // verification leaves definitions of matrices in force.
@@ -547,6 +554,20 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
             refuted: true,
         };
         return Verdict { status: Status::Undecided, reason, ..verdict };
+    }
+    // `\frac12(0.01-0.75136507)^2 = 0.274811083` (0.2748110835…): digits cut, not rounded.
+    if let Some(truncated) = truncated_digits(claim, &verdict) {
+        let mut assuming = verdict.assuming.clone();
+        assuming.push(truncated);
+        let reason = Reason::Checked { assignments: 1, rounded: true };
+        return Verdict {
+            status: Status::Verified,
+            reason,
+            counterexample: None,
+            suggestion: None,
+            assuming,
+            ..verdict
+        };
     }
     // A number worked out from the probabilities the text gives is a computation, not an
     // identity or an equation to solve: its refutation stands whatever the words around it.
@@ -654,6 +675,15 @@ fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
     };
     // A refutation that another reading of the text would not give.
     let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
+    // `Ax = b` in an exercise, then `x = [m; n]` further on: a letter general here has any
+    // shape that fits, so shapes that do not fit say only that the later meaning is not this one.
+    if by_shape {
+        if let Some(first) = later_definitions(scope, claim, false).first() {
+            let reason =
+                other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
+            return undecided(reason, verdict);
+        }
+    }
     if let (true, Some(symbol)) = (
         by_shape,
         read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
@@ -914,10 +944,13 @@ fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> {
             ExprKind::Symbol(s) => {
                 bare.insert(s.key());
             }
-            ExprKind::Subscript { base, .. } => match &base.kind {
-                ExprKind::Symbol(s) => {
+            ExprKind::Subscript { base, index } => match &base.kind {
+                // (An entry's index is a number or small letters: `\mu_X`, `\sigma_Y` name the
+                // moment of a variable, `h_{\text{inv}}` a label.)
+                ExprKind::Symbol(s) if entry_index(index) => {
                     based.insert(s.key());
                 }
+                ExprKind::Symbol(_) => {}
                 _ => walk(base, bare, based),
             },
             _ => e.children().for_each(|c| walk(c, bare, based)),
@@ -931,6 +964,38 @@ fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> {
             !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.unknown_functions.contains(*k)
         })
         .cloned()
+}
+
+/// An index that names an entry: numbers and small Latin letters (`1`, `i`, `ij`, `i,j`, `t-1`).
+fn entry_index(index: &Expr) -> bool {
+    let tex = crate::syntax::print::explicit_tex(index, &|_| false).replace("\\cdot", "");
+    tex.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || " ,+-{}".contains(c))
+}
+
+/// A claim refuted at no point (numbers only) whose one side is a printed decimal that the other
+/// side's value, cut after as many digits, writes exactly (`0.274811083` of 0.27481108350…): the
+/// printed digits truncate it. The reading, as the verdict lists it; `None` otherwise (a digit
+/// rounded the wrong way, or any other difference, stays refuted).
+fn truncated_digits(claim: &Claim, verdict: &Verdict) -> Option<String> {
+    let mismatch = verdict.counterexample.as_ref()?.mismatch.as_ref()?;
+    if !mismatch.point.is_empty() || mismatch.entry.is_some() || verdict.method != Some(Method::Rounded) {
+        return None;
+    }
+    let decimals = |e: &Expr| match &e.kind {
+        ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| (value.clone(), frac.len() as i32)),
+        _ => None,
+    };
+    let ((written, digits), computed) = match (decimals(&claim.rhs), decimals(&claim.lhs)) {
+        (Some(printed), _) => (printed, mismatch.lhs),
+        (None, Some(printed)) => (printed, mismatch.rhs),
+        (None, None) => return None,
+    };
+    let printed: f64 = written.parse().ok()?;
+    let scale = 10f64.powi(digits);
+    // (Cut toward zero, in units of the last printed digit; the units compared as integers.)
+    let cut = (computed * scale * (1.0 + 1e-15 * computed.signum())).trunc();
+    let agrees = digits <= 15 && computed.signum() == printed.signum() && cut == (printed * scale).round();
+    agrees.then(|| format!("{written} = {computed} truncated to {digits} decimals"))
 }
 
 /// `\sum_{j=1}^q y_j = 1` for each letter the claim sums over an index with a size

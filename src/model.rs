@@ -466,6 +466,10 @@ pub enum Reading {
     /// makes it an identity: an equation those letters satisfy (to solve, a condition, a
     /// property the words state), not an identity with a slip.
     Constraint,
+    /// `q_0^s = -10 + 20p_0`, `z^l = W^l a^{l-1} + b^l`: a superscript letter nothing defines
+    /// labels the quantity (supply, a layer) as often as it raises it to a power; read as a
+    /// label, the formula defines the labelled letter.
+    SuperscriptLabel,
     /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
     EntryOf,
     /// A matrix the notes never declare: false for a general one, true where it is symmetric

@@ -346,7 +346,7 @@ impl Document {
                     self.formulas.push(site);
                     trailing = Some(self.formulas.len() - 1);
                 }
-                Event::Text(_) => self.warn_lone_dollars(&source, &lines, range),
+                Event::Text(_) if !in_code => self.warn_lone_dollars(&source, &lines, range),
                 _ => {}
             }
         }

@@ -1183,7 +1183,7 @@ impl<'a> SectionBuilder<'a> {
         let constants = self.constants_named_before(f.index, &written);
         let random = self.random_variables_named_before(f.index);
         let classes = self.matrix_classes_named_before(f.index);
-        let kinds = self.letters_named_before(f.index, &roles::matrix_kind_unmodelled);
+        let kinds = self.kinds_named_before(f.index);
         let alternatives = alternative_definitions(&equations, &site.tex);
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
@@ -1349,6 +1349,27 @@ impl<'a> SectionBuilder<'a> {
     fn random_variables_named_before(&self, index: usize) -> Vec<String> {
         let named = |lead: &str, trail: &str| roles::names_random_variables(lead, trail).then_some(());
         self.letters_named_before(index, &named).into_iter().map(|(letter, ())| letter).collect()
+    }
+
+    /// Letters the words call a kind of matrix derivcheck does not construct, anywhere in the
+    /// section before the formula at `index` (`Suppose that $P$ is stochastic`, then a proof's
+    /// steps paragraphs later): the kind holds for the rest of the section. A power said to be
+    /// of the kind (`since $P^k$ is stochastic`) names its base. (Only ever a reason not to
+    /// refute, so the whole section is read: not as far as [`Self::matrix_classes_named_before`],
+    /// whose kinds a claim is verified under.)
+    fn kinds_named_before(&self, index: usize) -> Vec<(String, String)> {
+        let formulas = &self.doc.formulas;
+        let Some(here) = formulas.get(index) else { return Vec::new() };
+        let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| f.section == here.section).collect();
+        let mut out = Vec::new();
+        for (k, site) in sites.iter().enumerate() {
+            let Some(kind) = roles::matrix_kind_unmodelled(&site.lead, &site.trail) else { continue };
+            out.extend(named_letters_or_power_bases(&site.tex).into_iter().map(|l| (l, kind.clone())));
+            for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
+                out.extend(named_letters(&before.tex).into_iter().map(|l| (l, kind.clone())));
+            }
+        }
+        out
     }
 
     /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
@@ -1905,6 +1926,11 @@ impl<'a> SectionBuilder<'a> {
         }
         let value = exprs[at];
         for (key, target) in targets {
+            // `\mathbf w \in \mathbb R^d`, then `w = 2`: a number is no value of a vector, and
+            // a binding never changes a declared shape; the letter stays general.
+            if self.declared_not_scalar(&key) && value_is_number(value) {
+                continue;
+            }
             let written =
                 format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(value, &|_| false));
             let definition = notes_definition(key.clone(), Vec::new(), value, origin, false, true);
@@ -1918,6 +1944,26 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         Some(at)
+    }
+
+    /// Does the spec or this section's words declare `key` a vector or matrix? (Another
+    /// section's `\mathbf x \in \mathbb R^d` speaks of its own x.)
+    fn declared_not_scalar(&self, key: &str) -> bool {
+        let not_scalar = |rows: &str, cols: &str| !(rows == "1" && cols == "1");
+        // (The section's spec holds shapes other sections' words declare too: only an entry
+        // the spec file gives this section is its own.)
+        let by_spec = self.pinned
+            && self.spec.as_ref().is_some_and(|spec| {
+                spec.matrix
+                    .get(key)
+                    .or_else(|| spec.family.get(key))
+                    .is_some_and(|s| not_scalar(&s.get_ref().rows, &s.get_ref().cols))
+            });
+        by_spec
+            || self
+                .notes_shapes
+                .iter()
+                .any(|(k, [rows, cols], section)| k == key && *section == self.number && not_scalar(rows, cols))
     }
 
     /// A definition under words of condition (`for $f(x)=\frac12x^2$ we have …`, `对于$f(x)=…$`,
@@ -2892,6 +2938,31 @@ fn named_letters(tex: &str) -> Vec<String> {
         (link.op == RelOp::In).then(|| first.symbol_key()).flatten()
     });
     declared.into_iter().collect()
+}
+
+/// A number, or a number negated (`2`, `-0.5`).
+fn value_is_number(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } => value_is_number(operand),
+        _ => false,
+    }
+}
+
+/// [`named_letters`], or the base of a power of a letter (`P^k`, `P^{k+1}`).
+fn named_letters_or_power_bases(tex: &str) -> Vec<String> {
+    let letters = named_letters(tex);
+    if !letters.is_empty() {
+        return letters;
+    }
+    let power_base = crate::syntax::parse_formula(tex).ok().and_then(|s| {
+        let [chain] = s.chains.as_slice() else { return None };
+        let ExprKind::Power { base, .. } = &chain.first.as_ref().filter(|_| chain.links.is_empty())?.kind else {
+            return None;
+        };
+        matches!(base.kind, ExprKind::Symbol(_)).then(|| base.symbol_key()).flatten()
+    });
+    power_base.into_iter().collect()
 }
 
 /// An equation the words right after it call a deterministic function (`$Y=aX+b$ as any linear

@@ -309,12 +309,16 @@ fn solve_for_a_variable(residual: &Atom) -> Option<(Atom, Atom)> {
         if slope.contains_symbol(symbol) {
             continue;
         }
-        match compare::guarded_normal_form(&slope) {
-            Some(s) if !s.is_zero() => {}
+        let by_a_number = match compare::guarded_normal_form(&slope) {
+            Some(s) if !s.is_zero() => matches!(s.as_view(), AtomView::Num(_)),
             _ => continue,
-        }
+        };
         let Some(value) = compare::guarded_normal_form(&(&variable - residual / &slope)) else { continue };
-        if !value.contains_symbol(symbol) {
+        // (`\psi P = \psi` solved for ψ gives ψ = 0, the solution every homogeneous equation
+        // has and no text means: every claim with a factor ψ would hold. A letter set to zero by
+        // a number, `b = 0`, `2x = 0`, is meant.)
+        let trivial = value.is_zero() && !by_a_number;
+        if !value.contains_symbol(symbol) && !trivial {
             return Some((variable, value));
         }
     }

@@ -35,6 +35,15 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
     if verdict.method == Some(crate::model::Method::Distributions) {
         return verdict;
     }
+    if let Some(labelled) = superscript_label(scope, claim) {
+        let reason = Reason::OtherReading {
+            reading: Reading::SuperscriptLabel,
+            symbol: Some(labelled),
+            earlier: None,
+            refuted: true,
+        };
+        return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
+    }
     let (left, right) = (free_letters(scope, &claim.lhs), free_letters(scope, &claim.rhs));
     // A slip that drops a term or a factor leaves one side's letters among the other's; a
     // constraint gives each side a letter of its own.
@@ -114,7 +123,10 @@ fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet
         }
         ExprKind::Symbol(s) => {
             let key = s.key();
-            let constant = matches!(key.as_str(), "e" | "\\pi" | "\\infty");
+            // (`\mathbf 1` is the vector of ones; a size `m`, `n` ranges over the sizes checked.)
+            let constant = matches!(key.as_str(), "e" | "\\pi" | "\\infty")
+                || s.name.chars().all(|c| c.is_ascii_digit())
+                || is_size(scope, &key);
             let declared = matches!(
                 scope.decls.get(&key),
                 Some(Decl::Index { .. } | Decl::Set { .. } | Decl::Function(_) | Decl::Identity { .. })
@@ -123,9 +135,13 @@ fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet
                 out.insert(key);
             }
         }
+        // (A letter's index is one of its letters; the subscript of a norm or of a bracket,
+        // `\|\mathbf O\|_F`, is a label.)
         ExprKind::Subscript { base, index } => {
             walk(scope, base, seen, out);
-            walk(scope, index, seen, out);
+            if base.symbol_key().is_some() {
+                walk(scope, index, seen, out);
+            }
         }
         ExprKind::BigOp { lower, upper, body, .. } => {
             let mut bound = BTreeSet::new();
@@ -153,6 +169,64 @@ fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet
         ExprKind::Text { .. } | ExprKind::Number { .. } | ExprKind::Ellipsis | ExprKind::Empty => {}
         _ => e.children().for_each(|c| walk(scope, c, seen, out)),
     }
+}
+
+/// `q_0^s = -10 + 20p_0`: a side that is a letter raised to a superscript of letters nothing
+/// defines (`s`, `l`, `l-1`), whose letter the other side never writes. Read as a label the
+/// formula defines it; read as a power it is an equation in the exponent. The side, as written.
+fn superscript_label(scope: &Scope, claim: &Claim) -> Option<String> {
+    let labelled = |side: &Expr, other: &Expr| -> Option<String> {
+        let ExprKind::Power { base, exponent } = &side.kind else { return None };
+        let letter = match &base.kind {
+            ExprKind::Symbol(_) => base.symbol_key()?,
+            ExprKind::Subscript { base: inner, .. } if matches!(inner.kind, ExprKind::Symbol(_)) => {
+                inner.symbol_key()?
+            }
+            _ => return None,
+        };
+        if letter == "e" || scope.defs.contains_key(&letter) || scope.decls.contains_key(&letter) {
+            return None;
+        }
+        let exponent_letters = free_letters(scope, exponent);
+        let only_letters = !exponent_letters.is_empty()
+            && exponent_letters.iter().all(|l| !is_size(scope, l) && !scope.defs.contains_key(l))
+            && label_like(exponent);
+        let mut written = BTreeSet::new();
+        letters_written(other, &mut written);
+        (only_letters && !written.contains(&letter)).then(|| crate::syntax::print::explicit_tex(side, &|_| false))
+    };
+    labelled(&claim.lhs, &claim.rhs).or_else(|| labelled(&claim.rhs, &claim.lhs))
+}
+
+/// A superscript made of single letters, numbers and `+`/`-` only (`s`, `l`, `l-1`, `[l]`).
+fn label_like(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => s.accents.is_empty(),
+        ExprKind::Number { .. } => true,
+        ExprKind::Binary { op: crate::syntax::ast::BinOp::Add | crate::syntax::ast::BinOp::Sub, lhs, rhs } => {
+            label_like(lhs) && label_like(rhs)
+        }
+        ExprKind::Fenced { inner: Some(inner), .. } => label_like(inner),
+        _ => false,
+    }
+}
+
+/// Every letter a side writes, defined or not (the base letters of subscripts and powers too).
+fn letters_written(e: &Expr, out: &mut BTreeSet<String>) {
+    if let ExprKind::Symbol(s) = &e.kind {
+        out.insert(s.key());
+    }
+    e.children().for_each(|c| letters_written(c, out));
+}
+
+/// A letter the scope uses as a size: given sizes, or a dimension of a declared shape.
+fn is_size(scope: &Scope, key: &str) -> bool {
+    scope.sizes.contains_key(key)
+        || scope.decls.values().any(|d| match d {
+            Decl::Matrix { rows, cols } | Decl::Family { rows, cols } => rows == key || cols == key,
+            Decl::Identity { n } => n == key,
+            _ => false,
+        })
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ const LONGEST: usize = 20_000;
 /// The text with every other math delimiter made a dollar one, and the map back; `None` when
 /// there is nothing to rewrite.
 pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
-    if !source.contains("\\(") && !source.contains("\\[") && !source.contains("\\begin{") {
+    if !source.contains("\\(") && !source.contains("\\[") && !source.contains("\\begin{") && !source.contains('$') {
         return None;
     }
     let skip = untouchable(source);
@@ -62,16 +62,24 @@ pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
             continue;
         };
         // An environment keeps its `\begin`/`\end` inside the formula.
-        let (tex, close_len) = match dollars {
-            Dollars::Environment => (open.start..close.end, 0),
-            _ => (inner_start..close.start, close.len()),
+        // (A padded formula drops the spaces inside its dollars.)
+        let tex = match dollars {
+            Dollars::Environment => open.start..close.end,
+            Dollars::Padded => match padded_tex(source, &skip, inner_start..close.start) {
+                Some(tex) => tex,
+                None => {
+                    at = open.end;
+                    continue;
+                }
+            },
+            _ => inner_start..close.start,
         };
-        let delimiter = if dollars == Dollars::Inline { "$" } else { "$$" };
+        let delimiter = if matches!(dollars, Dollars::Inline | Dollars::Padded) { "$" } else { "$$" };
         copy(&mut out, &mut map, source, copied..open.start);
         out.push_str(delimiter);
         copy(&mut out, &mut map, source, tex.clone());
         out.push_str(delimiter);
-        copied = tex.end + close_len;
+        copied = close.end;
         at = copied;
     }
     if copied == 0 {
@@ -91,19 +99,48 @@ enum Dollars {
     Inline,
     Display,
     Environment,
+    /// `$\psi^* P = \psi^* $`, `$ x $`: dollars with a space inside, which MathJax, Jupyter and
+    /// MyST read as math and CommonMark's math extension does not.
+    Padded,
+}
+
+/// The TeX of a padded formula between `inner` (its dollars' insides), trimmed: where the
+/// insides have a space at an end, read as no other formula, open with no digit (`$5 and $10`
+/// are prices) and write something of math (a command, a script, an operator or a lone letter).
+fn padded_tex(source: &str, skip: &[Range<usize>], inner: Range<usize>) -> Option<Range<usize>> {
+    let text = &source[inner.clone()];
+    let tex = text.trim();
+    let padded = text.starts_with([' ', '\t']) || text.ends_with([' ', '\t']);
+    let mathy = tex.contains(['\\', '^', '_', '=', '+', '<', '>'])
+        || (tex.chars().count() == 1 && tex.chars().all(char::is_alphabetic));
+    let clear = !tex.contains('$') && (inner.start..inner.end).all(|i| !inside(skip, i));
+    let start = inner.start + (text.len() - text.trim_start().len());
+    (padded && mathy && clear && !tex.is_empty() && !tex.starts_with(|c: char| c.is_ascii_digit()))
+        .then(|| start..start + tex.len())
 }
 
 /// The next opening delimiter from `at`: its range, the closing text to look for, where the TeX
 /// starts, and what it becomes.
 fn next_opening(source: &str, at: usize) -> Option<(Range<usize>, String, usize, Dollars)> {
-    static OPEN: LazyLock<regex::Regex> =
-        LazyLock::new(|| regex::Regex::new(r"\\\\?\(|\\\\?\[|\\begin\{([a-z]+\*?)\}").expect("valid regex"));
+    static OPEN: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"\\\\?\(|\\\\?\[|\\begin\{([a-z]+\*?)\}|(?P<dollar>\$+)").expect("valid regex")
+    });
     let mut from = at;
     loop {
         let m = OPEN.captures_at(source, from)?;
         let whole = m.get(0).expect("a match");
         let text = whole.as_str();
         let range = whole.range();
+        if m.name("dollar").is_some() {
+            // (One dollar, not escaped and not after a word's letter: `US$`, `\$`, `$$` are not.)
+            let after_word =
+                source[..range.start].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '\\');
+            if text.len() == 1 && !after_word {
+                return Some((range.clone(), "$".to_string(), range.end, Dollars::Padded));
+            }
+            from = range.end;
+            continue;
+        }
         if let Some(env) = m.get(1) {
             if ENVIRONMENTS.contains(&env.as_str()) {
                 return Some((range.clone(), format!("\\end{{{}}}", env.as_str()), range.end, Dollars::Environment));
@@ -212,6 +249,11 @@ mod tests {
             ("```\n\\(x\\)\n```\n", "```\n\\(x\\)\n```\n"),
             ("\\(a\n\nb\\)", "\\(a\n\nb\\)"),
             ("\\(\\)", "\\(\\)"),
+            (r"if $\psi^* P = \psi^* $.", r"if $\psi^* P = \psi^*$."),
+            ("so $ x $ and $ a+b$ hold", "so $x$ and $a+b$ hold"),
+            ("costs $5 and $ 10 or US$ x $", "costs $5 and $ 10 or US$ x $"),
+            ("`$ x $` and $y$", "`$ x $` and $y$"),
+            ("$ words only $", "$ words only $"),
         ];
         for (text, want) in cases {
             assert_eq!(rewritten(text), want, "{text}");
