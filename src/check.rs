@@ -109,6 +109,22 @@ fn guarded(check: impl FnOnce() -> Verdict) -> Verdict {
     })
 }
 
+/// The claim as derivcheck read it: as sema printed it, but for a claim the probability check
+/// decided, whose `P(X, Y)`, `p(x)`, `E(X)` are probabilities and expectations, not products.
+fn understood_as_checked(claim: &Claim, verdict: &Verdict) -> String {
+    if verdict.method != Some(Method::Distributions) {
+        return claim.understood.clone();
+    }
+    let probability = |key: &str| {
+        matches!(key, "P" | "p" | "E" | "\\Pr" | "\\mathbb{P}" | "\\mathbb{E}" | "\\mathrm{P}" | "\\mathrm{E}")
+    };
+    let (lhs, rhs) = (
+        crate::syntax::print::explicit_tex(&claim.lhs, &probability),
+        crate::syntax::print::explicit_tex(&claim.rhs, &probability),
+    );
+    format!("{lhs} {} {rhs}", if claim.approx { "\\approx" } else { "=" })
+}
+
 /// Checks one claim with `check`, timing it.
 fn timed(check: impl FnOnce() -> Verdict) -> Verdict {
     let start = Instant::now();
@@ -124,7 +140,7 @@ fn checked_claim(claim: &Claim, verdict: Verdict) -> CheckedClaim {
         tex: claim.tex.clone(),
         kind: claim.kind,
         link: (claim.lhs.span.start, claim.rhs.span.end),
-        understood: claim.understood.clone(),
+        understood: understood_as_checked(claim, &verdict),
         unrolled: claim.reading.unrolled.clone(),
         verdict,
         from_cache: false,
@@ -354,7 +370,93 @@ fn with_ranges_read_off(
 /// a slip, not as a constraint on letters nobody defined ([`constraint::constraint_or_slip`]).
 fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
     let verdict = with_repair(scope, claim, other_readings(scope, claim, verdict), terms);
-    constraint::constraint_or_slip(scope, claim, verdict)
+    let verdict = constraint::constraint_or_slip(scope, claim, verdict);
+    let verdict = change_as_one_quantity(scope, claim, verdict);
+    // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
+    match (&claim.reading.hypothesis, verdict.status) {
+        (Some(tex), Status::Verified | Status::Refuted) if !claim.reading.marked && !scope.pinned => {
+            let reason = Reason::OtherReading {
+                reading: crate::model::Reading::Hypothesis,
+                symbol: Some(tex.clone()),
+                earlier: None,
+                refuted: verdict.status == Status::Refuted,
+            };
+            Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
+        }
+        _ => verdict,
+    }
+}
+
+/// `f(t + \Delta t) = f(t) + \Delta t f'(t)`, `\delta y_i`: a Δ or δ that nothing defines, written
+/// before a letter, names the change of that letter as often as it multiplies it. A claim
+/// verified with Δ·t holds for Δt as one quantity too where every Δ stands before the same
+/// letter (Δt then takes every value as Δ does): verified, saying so. Where Δ stands elsewhere
+/// too, the two readings differ, and the claim is undecided, naming Δ.
+fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    if verdict.status != Status::Verified || claim.reading.marked || scope.pinned {
+        return verdict;
+    }
+    fn factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+                factors(lhs, out);
+                factors(rhs, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    // Each Δ (by key) with the letters written right after it, and how often it stands alone.
+    fn walk(e: &Expr, changes: &BTreeSet<String>, after: &mut BTreeMap<String, BTreeSet<Option<String>>>) {
+        if let ExprKind::Binary { op: BinOp::Implicit, .. } = &e.kind {
+            let mut list = Vec::new();
+            factors(e, &mut list);
+            for (i, factor) in list.iter().enumerate() {
+                match factor.symbol_key().filter(|k| changes.contains(k) && matches!(factor.kind, ExprKind::Symbol(_)))
+                {
+                    Some(key) => {
+                        let next = list.get(i + 1).and_then(|n| match &n.kind {
+                            ExprKind::Subscript { base, .. } => base.symbol_key(),
+                            _ => n.symbol_key(),
+                        });
+                        after.entry(key).or_default().insert(next);
+                    }
+                    None => walk(factor, changes, after),
+                }
+            }
+            return;
+        }
+        if let Some(key) = e.symbol_key().filter(|k| changes.contains(k) && matches!(e.kind, ExprKind::Symbol(_))) {
+            after.entry(key).or_default().insert(None);
+        }
+        e.children().for_each(|c| walk(c, changes, after));
+    }
+    let changes: BTreeSet<String> = ["\\Delta", "\\delta"]
+        .into_iter()
+        .map(String::from)
+        .filter(|k| !scope.defs.contains_key(k) && !scope.decls.contains_key(k))
+        .collect();
+    let mut after = BTreeMap::new();
+    walk(&claim.lhs, &changes, &mut after);
+    walk(&claim.rhs, &changes, &mut after);
+    let Some((change, letters)) = after.into_iter().next() else { return verdict };
+    match letters.iter().collect::<Vec<_>>().as_slice() {
+        [Some(letter)] => {
+            let mut assuming = verdict.assuming.clone();
+            assuming.push(format!(
+                "{change} {letter} read as {change}\\cdot {letter}, which takes every value {change} {letter} does"
+            ));
+            Verdict { assuming, ..verdict }
+        }
+        _ => {
+            let reason = Reason::OtherReading {
+                reading: crate::model::Reading::ChangeOrProduct,
+                symbol: Some(change),
+                earlier: None,
+                refuted: false,
+            };
+            Verdict { status: Status::Undecided, reason, ..verdict }
+        }
+    }
 }
 
 /// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds

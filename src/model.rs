@@ -470,6 +470,13 @@ pub enum Reading {
     /// labels the quantity (supply, a layer) as often as it raises it to a power; read as a
     /// label, the formula defines the labelled letter.
     SuperscriptLabel,
+    /// `若 $A \sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose
+    /// (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked
+    /// without it, neither a verification nor a counterexample is evidence.
+    Hypothesis,
+    /// `\Delta t`, `\delta y_i` with Δ, δ undefined and written before different letters (or
+    /// alone): the change of each letter, or a number times it? The readings differ.
+    ChangeOrProduct,
     /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
     EntryOf,
     /// A matrix the notes never declare: false for a general one, true where it is symmetric

@@ -169,6 +169,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "delimiters",
+        written: r"`$\psi^* P = \psi^* $`, `$ x $`",
+        meaning: "inline math with a space inside its dollars, as MathJax, Jupyter and MyST read it: a formula, where the dollar follows no letter of a word, the inside opens with no digit (`$5 and $10` are prices) and writes some math (a command, a script, an operator, a lone letter)",
+        example: "",
+    },
+    Notation {
+        group: "delimiters",
         written: r"( ), [ ], \left( \right), \bigl( \bigr), \Big, \bigg",
         meaning: "grouping; the size commands only size",
         example: r"\bigl(a+b\bigr)^2=a^2+2ab+b^2",
@@ -548,7 +554,43 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`假设随机矩阵$A$ … $A^T\mathbf 1=\mathbf 1$`, `for a projection matrix $\mathbf P$`, `$\frac{\partial L(w)}{\partial w^{(k)}}$`, `$I^{n}S^{n}$ beside $S^{(i)}$`, `$q(z)=\prod_i q(z_i)$`",
-        meaning: r"refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?) and a step in parentheses on a letter (`\pi^{(i+1)}`: a member, or a power?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
+        meaning: r"refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …; named anywhere before it in the section, or of a power of the letter: `since $P^k$ is stochastic`), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?) and a step in parentheses on a letter (`\pi^{(i+1)}`: a member, or a power?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"identity or constraint: `$\frac{\partial E}{\partial x_i}=x_i-t_i$` with E given no formula, `$A x=b$`, `$\psi P=\psi$`",
+        meaning: "a refutation stands where the claim is an identity — the letters nothing defines (sizes, e, π, bound and index letters aside) are the same on both sides, or one side's are among the other's — or where one edit of the kind a slip makes (a sign, a factor, an exponent, a transpose, an index, a bound) makes it verify. Sides that each bring letters of their own relate them (an equation to solve, a condition, a property the words state): undecided, naming them; a refuted link of its chain is undecided as a consequence",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"superscript labels: `$q_0^s = -10 + 20p_0$`, `$z^l = W^l a^{l-1} + b^l$`, `$x_j^{(i)}$`",
+        meaning: "a side that is a letter raised to a superscript of letters nothing defines, whose letter the other side never writes, reads as a labelled letter defined there as often as a power: a refutation is undecided, naming it. A superscript in parentheses on a letter with a subscript labels the letter (x_j^{(i)} is x^{(i)}_j, the j-th entry of the i-th sample), never a power",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"supposition: `若 $A \sim B$，则 …`, `if $\mathbf u \perp \mathbf v$, then …`",
+        meaning: "a relation between letters the words suppose (after if, suppose, when, 若, 假设, …) that derivcheck does not model (∼ between letters, ≃, ≡, ⊥, ∥, ⪰, ⪯; not a distribution, X ∼ N(0, 1)): the claims after it in its section that write its letters are undecided, naming it; checked without it, holding is no evidence either",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"`$f(t) + \Delta t f(t) = f(t)(1 + \Delta t)$`, `$\delta y_i$`",
+        meaning: "Δ or δ that nothing defines, before a letter: the change of it, or a number times it. A claim verified with Δ·t holds for Δt as one quantity where every Δ stands before the same letter (Δt takes every value Δ does): verified, saying so; where Δ stands before several letters or alone, undecided, naming it",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"`$\|x\| := \sqrt{x^\top x}$`, `$x + y = … := …$`, a definition written again",
+        meaning: "a link written := (or \\stackrel{def}{=}) defines its left side and claims nothing, taken or not; a definition written again as it was (the sample mean twice) is a definition, not a verified claim (a moment a named distribution gives, restated, is a claim)",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"printed digits cut: `$\frac12(0.01-0.75136507)^2 = 0.274811083$`",
+        meaning: "a number printed as decimals agrees with the value where its digits round it or where they truncate it (the value cut after as many digits, same sign), with no letter left: the verdict lists the truncation; any other difference is refuted",
         example: "",
     },
     Notation {

@@ -147,6 +147,10 @@ pub struct ClaimReading {
     /// Letters the words before it call a kind of matrix derivcheck does not construct
     /// (`假设随机矩阵$A$`, `for a projection matrix $\mathbf P$`), with the kind as written.
     pub kinds: Vec<(String, String)>,
+    /// A relation the words before it suppose between its letters that derivcheck does not
+    /// model (`若 $A \sim B$，则 …`: similar matrices; `\perp`, `\equiv`, `\succeq`): its TeX.
+    /// The claim rests on it, so it is neither verified nor refuted without it.
+    pub hypothesis: Option<String>,
     /// Independence of its random variables the words before it state.
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
@@ -398,6 +402,12 @@ struct SectionBuilder<'a> {
     laws: Vec<(usize, Law)>,
     /// The equations this section's words call deterministic functions (read once per section).
     deterministic: Vec<Deterministic>,
+    /// Relations the section's words suppose and derivcheck does not model, in order: the
+    /// letters each relates and its TeX ([`ClaimReading::hypothesis`]).
+    hypotheses: Vec<(BTreeSet<String>, String)>,
+    /// Letters a named distribution gave their moments (`\mu_X` of `X \sim \mathrm{Binomial}(n,
+    /// p)`): the notes writing them again state the table's value, a claim.
+    moments_given: BTreeSet<String>,
     number: String,
     spec: Option<crate::spec::SectionSpec>,
     spec_full: Option<&'a Spec>,
@@ -513,6 +523,8 @@ impl<'a> SectionBuilder<'a> {
             probabilistic: names_probability(&doc.source),
             laws: Vec::new(),
             deterministic: Vec::new(),
+            hypotheses: Vec::new(),
+            moments_given: BTreeSet::new(),
             number: number.to_string(),
             spec: section_spec,
             spec_full: spec,
@@ -1230,6 +1242,31 @@ impl<'a> SectionBuilder<'a> {
                 continue;
             }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
+                // `若 $A \sim B$，则`: a supposition the claims after it rest on.
+                let unmodelled = |op: RelOp| {
+                    matches!(
+                        op,
+                        RelOp::Sim
+                            | RelOp::Simeq
+                            | RelOp::Equiv
+                            | RelOp::Perp
+                            | RelOp::Parallel
+                            | RelOp::Succeq
+                            | RelOp::Preceq
+                    )
+                };
+                // (`X \sim \chi^2(n)`, `X \sim N(0, 1)`: a distribution, read elsewhere or not at
+                // all; a relation is between letters, `A \sim B`, `A^\top \sim B^\top`.)
+                let between_letters = |e: &Expr| {
+                    matches!(e.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Transpose { .. })
+                        || matches!(&e.kind, ExprKind::Power { base, .. } if matches!(base.kind, ExprKind::Symbol(_)))
+                };
+                let supposed = matches!(roles::cue(&site.lead), roles::Cue::Condition);
+                if supposed && chain.links.iter().any(|l| unmodelled(l.op) && between_letters(&l.rhs)) {
+                    let mut letters = BTreeSet::new();
+                    chain.exprs().for_each(|e| collect_keys(e, &mut letters));
+                    self.hypotheses.push((letters, site.tex.trim().to_string()));
+                }
                 self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
@@ -1540,8 +1577,22 @@ impl<'a> SectionBuilder<'a> {
             if let Some(key) = &by_blocks {
                 self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
             }
+            // `$\overline{X} = \frac1n\sum_i X_i$` again, twenty lines after `样本均值：` gave it: a
+            // definition recalled, written as it was, is a definition still, not a claim verified.
+            let restated = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert)
+                && chain.links[0].op == RelOp::Eq
+                && first.symbol_key().is_some_and(|key| {
+                    if self.moments_given.contains(&key) {
+                        return false;
+                    }
+                    let written = print::explicit_tex(body, &|_| false);
+                    self.defs.iter().any(|d| {
+                        d.key == key && d.params.is_empty() && print::explicit_tex(&d.body, &|_| false) == written
+                    })
+                });
             let mut defined = depicted
                 || by_blocks.is_some()
+                || restated
                 || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
             // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
             // expression that does not use it on the left, is named by the equation (written
@@ -1627,11 +1678,26 @@ impl<'a> SectionBuilder<'a> {
         };
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
+            // `x + y = [x_1; …] + [y_1; …] := [x_1 + y_1; …]`, `\|x\| := \sqrt{x^\top x}`: a link
+            // written `:=` (`\stackrel{def}{=}`) defines what its left side means; it claims nothing,
+            // whether or not derivcheck can take the definition.
+            if k >= skip && link.op == RelOp::Define && !marked {
+                let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
+                self.skipped.push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
+                prev = &link.rhs;
+                continue;
+            }
             if k >= skip {
                 let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 let mut reading = self.reading_in(block);
                 reading.marked = marked;
                 reading.rewrites = k > 0;
+                reading.hypothesis = self
+                    .hypotheses
+                    .iter()
+                    .rev()
+                    .find(|(letters, _)| letters.iter().any(|l| mentions_key(prev, l) || mentions_key(&link.rhs, l)))
+                    .map(|(_, tex)| tex.clone());
                 if link.op == RelOp::Approx {
                     reading.small = self.small.clone();
                 }
@@ -1850,6 +1916,7 @@ impl<'a> SectionBuilder<'a> {
             self.defs.retain(|d| d.key != key);
             meanings.push(format!("{} = {}", plain(&letter), plain(&value)));
             self.record(notes_definition(key.clone(), Vec::new(), &value, origin, false, true));
+            self.moments_given.insert(key.clone());
             keys.push(key);
         }
         // `p(x)` of an earlier section is not this section's parameter p.

@@ -24,7 +24,15 @@ use std::collections::BTreeSet;
 /// The verdict, or undecided where a refuted claim relates letters nobody defined and no slip
 /// repair shows what was meant.
 pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
-    if verdict.status != Status::Refuted || !claim.holds || scope.pinned || claim.reading.marked {
+    // (A claim read through a recurrence, `\mathbf s_t = (1-\gamma)(\mathbf g_t^2 + \gamma
+    // \mathbf g_{t-1}^2 + …)`, speaks of the members the recurrence defines, named apart by the
+    // unrolling: its letters are defined, whatever their names.)
+    if verdict.status != Status::Refuted
+        || !claim.holds
+        || scope.pinned
+        || claim.reading.marked
+        || claim.reading.unrolled.is_some()
+    {
         return verdict;
     }
     if verdict.suggestion.as_ref().is_some_and(is_slip) {

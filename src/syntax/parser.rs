@@ -854,6 +854,16 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
                     symbol.label = Some(label);
                     ExprKind::Symbol(symbol)
                 }
+                // `x_j^{(i)}`: the label is the letter's, as in `x^{(i)}_j` (the j-th entry of
+                // the i-th sample), never a power of the entry.
+                (ExprKind::Subscript { base: letter, index }, Some(label)) if matches!(&letter.kind, ExprKind::Symbol(s) if s.label.is_none()) =>
+                {
+                    let mut letter = *letter;
+                    if let ExprKind::Symbol(symbol) = &mut letter.kind {
+                        symbol.label = Some(label);
+                    }
+                    ExprKind::Subscript { base: Box::new(letter), index }
+                }
                 (kind, _) => {
                     ExprKind::Power { base: Box::new(Expr::new(kind, base.span)), exponent: Box::new(exponent) }
                 }

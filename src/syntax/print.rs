@@ -217,6 +217,16 @@ impl Explicit<'_> {
                 let Fenced { inner: Some(inner), .. } = &rhs.kind else { unreachable!("matched above") };
                 format!("{}\\left({}\\right)", x(lhs), x(inner))
             }
+            // `P(X, Y)` of a claim about probabilities, `f(y)` of a function nobody specified:
+            // applied, not multiplied (where the caller says the letter is a function).
+            Binary { op: BinOp::Implicit, lhs, rhs }
+                if matches!(&rhs.kind, Fenced { open, inner: Some(_), .. } if open == "(")
+                    && matches!(lhs.kind, Symbol(_))
+                    && lhs.symbol_key().is_some_and(|k| (self.is_function)(&k)) =>
+            {
+                let Fenced { inner: Some(inner), .. } = &rhs.kind else { unreachable!("matched above") };
+                format!("{}\\left({}\\right)", x(lhs), x(inner))
+            }
             Binary { op, lhs, rhs } => {
                 let level = precedence(*op);
                 let right_level = if matches!(op, BinOp::Sub | BinOp::Div) { level + 1 } else { level };
