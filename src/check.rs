@@ -1746,7 +1746,8 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     // and nothing defines μ_X: the mean (standard deviation) of X, as every probability text
     // writes it; verified so where it holds, the reading listed.
     if !claim.reading.laws.is_empty() {
-        if let Some((l, r, letter)) = standard_moments(scope, claim) {
+        // (A bare μ names no variable here: only `\mu_X` is verified so.)
+        if let Some((l, r, letter)) = standard_moments(scope, claim).filter(|(_, _, letter)| letter.contains('_')) {
             if let Outcome::Holds { values, domains } = probability::check(&l, &r, &defined, words) {
                 let verdict = Verdict::new(
                     Status::Verified,
@@ -1802,6 +1803,16 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             Some(other(Reading::MomentLetter, moment_letter(), domains))
         }
         Outcome::Fails { specifies: true, domains, .. } => Some(other(Reading::DistributionValue, None, domains)),
+        // `P(C_1|x) = \frac{P(C_1)P(x|C_1)}{P(C_1)P(x|C_1)+P(C_2)P(x|C_2)}`: C_1, C_2 are two
+        // events as derivcheck reads them, and the classes C = 1, C = 2 of one variable to the
+        // text (Bayes' rule over the classes). Refuted only if it fails read so too.
+        Outcome::Fails { domains, .. }
+            if class_values(claim).is_some_and(|(l, r, _)| {
+                matches!(probability::check(&l, &r, &defined, words), Outcome::Holds { .. })
+            }) =>
+        {
+            Some(other(Reading::ClassValues, class_values(claim).map(|(_, _, letters)| letters), domains))
+        }
         Outcome::Fails { lhs, rhs, point, domains, .. } => {
             let mismatch = Mismatch::at_point(lhs, rhs, point, Method::Distributions);
             let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
@@ -1937,9 +1948,44 @@ fn standard_moments(scope: &Scope, claim: &Claim) -> Option<(Expr, Expr, String)
             || scope.decls.contains_key(key)
             || claim.reading.overrides.iter().any(|d| d.key == key)
     };
+    // `\mathrm{Var}(X) = \mathbb E[(X-\mu)^2]` after "a random variable X with mean μ": a bare μ
+    // (σ) nothing defines, in a claim about one random variable, is that variable's mean
+    // (deviation) as every probability text writes it.
+    let mut capitals = BTreeSet::new();
+    fn capitals_in(e: &Expr, out: &mut BTreeSet<String>) {
+        if let (ExprKind::Symbol(_), Some(key)) = (&e.kind, e.symbol_key()) {
+            if key.len() == 1 && key.chars().all(|c| c.is_ascii_uppercase()) {
+                out.insert(key);
+            }
+        }
+        e.children().for_each(|c| capitals_in(c, out));
+    }
+    capitals_in(&claim.lhs, &mut capitals);
+    capitals_in(&claim.rhs, &mut capitals);
+    capitals.retain(|k| !defined(k));
+    let only_variable: Option<Expr> = match capitals.iter().collect::<Vec<_>>().as_slice() {
+        [one] => crate::syntax::parse_formula(one).ok()?.chains.first()?.first.clone(),
+        _ => None,
+    };
     let mut first: Option<String> = None;
     let mut read = |e: &Expr| {
         crate::sema::recurrence::map(e, &mut |x| {
+            if let (ExprKind::Symbol(_), Some(variable)) = (&x.kind, &only_variable) {
+                let key = x.symbol_key()?;
+                let template = match key.as_str() {
+                    "\\mu" => &mean,
+                    "\\sigma" => &deviation,
+                    _ => return None,
+                };
+                if defined(&key) {
+                    return None;
+                }
+                first.get_or_insert(key);
+                let body = crate::sema::recurrence::map(template, &mut |y| {
+                    (y.symbol_key().as_deref() == Some("Q")).then(|| variable.clone())
+                });
+                return Some(Expr::parenthesized(body, x.span));
+            }
             let ExprKind::Subscript { base, index } = &x.kind else { return None };
             let key = x.symbol_key()?;
             let base_key = base.symbol_key()?;
@@ -1960,6 +2006,37 @@ fn standard_moments(scope: &Scope, claim: &Claim) -> Option<(Expr, Expr, String)
     };
     let (lhs, rhs) = (read(&claim.lhs), read(&claim.rhs));
     first.map(|letter| (lhs, rhs, letter))
+}
+
+/// The claim with each capital written with two or more number subscripts (`C_1`, `C_2`) read
+/// as the values of one variable (`C=1`, `C=2`): its sides, and the members as written (`C_1,
+/// C_2`). `None` where no capital has two such members.
+fn class_values(claim: &Claim) -> Option<(Expr, Expr, String)> {
+    static MEMBER: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\b([A-Z])_\{?([0-9])\}?").expect("valid regex"));
+    let written = |e: &Expr| claim.tex.get(e.span.start..e.span.end).map(str::to_string);
+    let (lhs, rhs) = (written(&claim.lhs)?, written(&claim.rhs)?);
+    let mut members: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for found in MEMBER.captures_iter(&lhs).chain(MEMBER.captures_iter(&rhs)) {
+        members.entry(found[1].to_string()).or_default().insert(found[2].to_string());
+    }
+    members.retain(|_, values| values.len() >= 2);
+    if members.is_empty() {
+        return None;
+    }
+    let read = |side: &str| {
+        let rewritten = MEMBER.replace_all(side, |c: &regex::Captures| {
+            if members.contains_key(&c[1]) {
+                format!("{}={}", &c[1], &c[2])
+            } else {
+                c[0].to_string()
+            }
+        });
+        crate::syntax::parse_formula(&rewritten).ok()?.chains.into_iter().next()?.first
+    };
+    let letters: Vec<String> =
+        members.iter().flat_map(|(c, values)| values.iter().map(move |v| format!("{c}_{v}"))).collect();
+    Some((read(&lhs)?, read(&rhs)?, letters.join(", ")))
 }
 
 /// Does a subscript name a random variable (a capital letter: `X`, `aX+b`)? `\sigma_{ij}` beside

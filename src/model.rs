@@ -477,6 +477,11 @@ pub enum Reading {
     /// `\Delta t`, `\delta y_i` with Δ, δ undefined and written before different letters (or
     /// alone): the change of each letter, or a number times it? The readings differ.
     ChangeOrProduct,
+    /// `\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power
+    /// n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.
+    EulerOrLetter,
+    /// `P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?
+    ClassValues,
     /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
     EntryOf,
     /// A matrix the notes never declare: false for a general one, true where it is symmetric

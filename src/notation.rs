@@ -588,6 +588,12 @@ pub const NOTATION: &[Notation] = &[
         example: "",
     },
     Notation {
+        group: "probability",
+        written: r"conventions: `with mean $\mu$ … $\mathbb E[(X-\mu)^2]$`, `$\sum_{n=1}^N e^n = 12.4$`, `$P(C_2|x) = 1 - P(C_1|x)$`",
+        meaning: "where a convention and the literal reading part ways the claim is not refuted: a bare μ (σ) nothing defines, in a claim about one random variable, is its mean (deviation) as well as a constant; e raised to the letter a sum runs over is the n-th member of a sequence e as well as Euler's number; capitals written with two or more number subscripts in events (C_1, C_2) are the values of one variable (Bayes' classes) as well as separate events. Undecided, naming the letter; a slip false under both readings is refuted",
+        example: "",
+    },
+    Notation {
         group: "relations",
         written: r"printed digits cut: `$\frac12(0.01-0.75136507)^2 = 0.274811083$`",
         meaning: "a number printed as decimals agrees with the value where its digits round it or where they truncate it (the value cut after as many digits, same sign), with no letter left: the verdict lists the truncation; any other difference is refuted",

@@ -35,13 +35,16 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
     {
         return verdict;
     }
-    if verdict.suggestion.as_ref().is_some_and(is_slip) {
-        return verdict;
-    }
-    // (A claim about probabilities speaks of random variables through their laws, not as
-    // letters.)
-    if verdict.method == Some(crate::model::Method::Distributions) {
-        return verdict;
+    // (Two readings of a letter come before the evidence of a slip: a repair under the
+    // reading not meant is none.)
+    if let Some(indexed) = euler_indexed(&claim.lhs).or_else(|| euler_indexed(&claim.rhs)) {
+        let reason = Reason::OtherReading {
+            reading: Reading::EulerOrLetter,
+            symbol: Some(indexed),
+            earlier: None,
+            refuted: true,
+        };
+        return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
     }
     if let Some(labelled) = superscript_label(scope, claim) {
         let reason = Reason::OtherReading {
@@ -51,6 +54,14 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
             refuted: true,
         };
         return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
+    }
+    if verdict.suggestion.as_ref().is_some_and(is_slip) {
+        return verdict;
+    }
+    // (A claim about probabilities speaks of random variables through their laws, not as
+    // letters.)
+    if verdict.method == Some(crate::model::Method::Distributions) {
+        return verdict;
     }
     let (left, right) = (free_letters(scope, &claim.lhs), free_letters(scope, &claim.rhs));
     // A slip that drops a term or a factor leaves one side's letters among the other's; a
@@ -204,6 +215,25 @@ fn superscript_label(scope: &Scope, claim: &Claim) -> Option<String> {
         (only_letters && !written.contains(&letter)).then(|| crate::syntax::print::explicit_tex(side, &|_| false))
     };
     labelled(&claim.lhs, &claim.rhs).or_else(|| labelled(&claim.rhs, &claim.lhs))
+}
+
+/// `\sum_{n=1}^N e^n`: e raised to the letter a sum (or product) runs over, as written.
+fn euler_indexed(e: &Expr) -> Option<String> {
+    fn powers_of_e(e: &Expr, index: &str) -> bool {
+        matches!(&e.kind, ExprKind::Power { base, exponent }
+            if base.symbol_key().as_deref() == Some("e") && exponent.symbol_key().as_deref() == Some(index))
+            || e.children().any(|c| powers_of_e(c, index))
+    }
+    if let ExprKind::BigOp { lower: Some(lower), body: Some(body), .. } = &e.kind {
+        let index = match &lower.kind {
+            ExprKind::Relation { chain } => chain.first.as_ref().and_then(Expr::symbol_key),
+            _ => lower.symbol_key(),
+        };
+        if let Some(index) = index.filter(|i| powers_of_e(body, i)) {
+            return Some(format!("e^{{{index}}}"));
+        }
+    }
+    e.children().find_map(euler_indexed)
 }
 
 /// A superscript made of single letters, numbers and `+`/`-` only (`s`, `l`, `l-1`, `[l]`).

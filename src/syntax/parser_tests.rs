@@ -144,8 +144,11 @@ fn both_scripts_on_one_letter_read_as_the_members_power() {
     assert_eq!(sx("x^2_i"), sx("x_i^2"));
     assert_eq!(sx("\\sigma^2_X"), sx("\\sigma_X^2"));
     assert_eq!(sx("\\mathbf{a}^\\top_{i}"), sx("\\mathbf{a}_{i}^\\top"));
-    // Not a label, nor a capital's two indices, nor a capital's transpose.
-    assert_ne!(sx("W^{(1)}_{ij}"), sx("W_{ij}^{(1)}"));
+    // A label is the letter's, whichever script comes first (`x_j^{(i)}`: the j-th entry of the
+    // i-th sample, never a power of the entry).
+    assert_eq!(sx("W^{(1)}_{ij}"), sx("W_{ij}^{(1)}"));
+    assert_eq!(sx("x_j^{(i)}"), "(_ x^{(i)} j)");
+    // Not a capital's two indices, nor a capital's transpose.
     assert_ne!(sx("\\mathbf{A}^2_{ij}"), sx("\\mathbf{A}_{ij}^2"));
     assert_ne!(sx("\\mathbf{A}^\\top_{ij}"), sx("\\mathbf{A}_{ij}^\\top"));
     assert_ne!(sx("\\mathbf{A}^\\top_{i}"), sx("\\mathbf{A}_{i}^\\top"));
