@@ -396,20 +396,10 @@ fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Ver
     if verdict.status != Status::Verified || claim.reading.marked || scope.pinned {
         return verdict;
     }
-    fn factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match &e.kind {
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
-                factors(lhs, out);
-                factors(rhs, out);
-            }
-            _ => out.push(e),
-        }
-    }
     // Each Δ (by key) with the letters written right after it, and how often it stands alone.
     fn walk(e: &Expr, changes: &BTreeSet<String>, after: &mut BTreeMap<String, BTreeSet<Option<String>>>) {
         if let ExprKind::Binary { op: BinOp::Implicit, .. } = &e.kind {
-            let mut list = Vec::new();
-            factors(e, &mut list);
+            let list = e.implicit_factors();
             for (i, factor) in list.iter().enumerate() {
                 match factor.symbol_key().filter(|k| changes.contains(k) && matches!(factor.kind, ExprKind::Symbol(_)))
                 {

@@ -2998,13 +2998,18 @@ fn named_letters(tex: &str) -> Vec<String> {
         return letters;
     }
     // (`A \in R^{n\times n}` with a plain R, as often as `\mathbb R`.)
-    let declared = crate::syntax::parse_formula(tex).ok().and_then(|s| {
-        let [chain] = s.chains.as_slice() else { return None };
+    let declared = single_chain(tex).and_then(|chain| {
         let [link] = chain.links.as_slice() else { return None };
         let first = chain.first.as_ref().filter(|f| matches!(f.kind, ExprKind::Symbol(_)))?;
         (link.op == RelOp::In).then(|| first.symbol_key()).flatten()
     });
     declared.into_iter().collect()
+}
+
+/// The one chain a formula's TeX writes; `None` where it does not parse or writes several.
+fn single_chain(tex: &str) -> Option<Chain> {
+    let mut chains = crate::syntax::parse_formula(tex).ok()?.chains;
+    (chains.len() == 1).then(|| chains.pop()).flatten()
 }
 
 /// A number, or a number negated (`2`, `-0.5`).
@@ -3022,8 +3027,7 @@ fn named_letters_or_power_bases(tex: &str) -> Vec<String> {
     if !letters.is_empty() {
         return letters;
     }
-    let power_base = crate::syntax::parse_formula(tex).ok().and_then(|s| {
-        let [chain] = s.chains.as_slice() else { return None };
+    let power_base = single_chain(tex).and_then(|chain| {
         let ExprKind::Power { base, .. } = &chain.first.as_ref().filter(|_| chain.links.is_empty())?.kind else {
             return None;
         };

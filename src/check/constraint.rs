@@ -38,22 +38,10 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
     // (Two readings of a letter come before the evidence of a slip: a repair under the
     // reading not meant is none.)
     if let Some(indexed) = euler_indexed(&claim.lhs).or_else(|| euler_indexed(&claim.rhs)) {
-        let reason = Reason::OtherReading {
-            reading: Reading::EulerOrLetter,
-            symbol: Some(indexed),
-            earlier: None,
-            refuted: true,
-        };
-        return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
+        return undecided_as(Reading::EulerOrLetter, indexed, verdict);
     }
     if let Some(labelled) = superscript_label(scope, claim) {
-        let reason = Reason::OtherReading {
-            reading: Reading::SuperscriptLabel,
-            symbol: Some(labelled),
-            earlier: None,
-            refuted: true,
-        };
-        return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
+        return undecided_as(Reading::SuperscriptLabel, labelled, verdict);
     }
     if verdict.suggestion.as_ref().is_some_and(is_slip) {
         return verdict;
@@ -70,12 +58,12 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
         return verdict;
     }
     let one_side: Vec<String> = left.symmetric_difference(&right).cloned().collect();
-    let reason = Reason::OtherReading {
-        reading: Reading::Constraint,
-        symbol: Some(one_side.join(", ")),
-        earlier: None,
-        refuted: true,
-    };
+    undecided_as(Reading::Constraint, one_side.join(", "), verdict)
+}
+
+/// The refuted `verdict` undecided under `reading` of `symbol`, with no repair offered.
+fn undecided_as(reading: Reading, symbol: String, verdict: Verdict) -> Verdict {
+    let reason = Reason::OtherReading { reading, symbol: Some(symbol), earlier: None, refuted: true };
     Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
 }
 

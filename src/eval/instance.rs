@@ -1228,17 +1228,7 @@ const SPELLED_NAMES: &[&str] = &[
 /// A name of [`SPELLED_NAMES`] written as letters side by side (no space between them) among
 /// the factors of a product; the name, lowercase.
 fn spelled_word(e: &Expr) -> Option<String> {
-    fn factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match &e.kind {
-            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
-                factors(lhs, out);
-                factors(rhs, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    let mut all = Vec::new();
-    factors(e, &mut all);
+    let all = e.implicit_factors();
     fn letter(f: &Expr) -> Option<char> {
         match &f.kind {
             ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none() => {

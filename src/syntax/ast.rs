@@ -436,6 +436,23 @@ impl Expr {
 
     /// The name this expression stands for when it is a symbol, possibly with a name-like
     /// subscript: `x`, `\bar{X}`, `W_Q`, `d_k`, `W_{hx}`. Used to look symbols up in a scope.
+    /// The factors of a product written side by side (`\Delta t f(t)`: Δ, t, f(t)), in order;
+    /// anything else is its one factor.
+    pub fn implicit_factors(&self) -> Vec<&Expr> {
+        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match &e.kind {
+                ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
+                    collect(lhs, out);
+                    collect(rhs, out);
+                }
+                _ => out.push(e),
+            }
+        }
+        let mut out = Vec::new();
+        collect(self, &mut out);
+        out
+    }
+
     pub fn symbol_key(&self) -> Option<String> {
         match &self.kind {
             ExprKind::Symbol(s) => Some(s.key()),

@@ -191,6 +191,19 @@ struct Explicit<'a> {
 }
 
 impl Explicit<'_> {
+    /// An index (or a sum's range) of letters and numbers side by side, `ij`, `ir`: each its own
+    /// index, as derivcheck reads them — `i,j`, never the product `i\cdot j`.
+    fn indices(&self, index: &Expr) -> String {
+        let parts = index.implicit_factors();
+        let atoms =
+            parts.len() > 1 && parts.iter().all(|p| matches!(p.kind, ExprKind::Symbol(_) | ExprKind::Number { .. }));
+        if atoms {
+            parts.iter().map(|p| self.expr(p)).collect::<Vec<_>>().join(",")
+        } else {
+            self.expr(index)
+        }
+    }
+
     fn expr(&self, e: &Expr) -> String {
         use ExprKind::*;
         let x = |e: &Expr| self.expr(e);
@@ -236,7 +249,7 @@ impl Explicit<'_> {
             Sqrt { index: None, radicand } => format!("\\sqrt{{{}}}", x(radicand)),
             Sqrt { index: Some(i), radicand } => format!("\\sqrt[{}]{{{}}}", x(i), x(radicand)),
             Power { base, exponent } => format!("{{{}}}^{{{}}}", self.grouped(base, 4), x(exponent)),
-            Subscript { base, index } => format!("{{{}}}_{{{}}}", self.grouped(base, 4), x(index)),
+            Subscript { base, index } => format!("{{{}}}_{{{}}}", self.grouped(base, 4), self.indices(index)),
             Transpose { operand } => format!("{{{}}}^{{\\top}}", self.grouped(operand, 4)),
             Prime { operand } => format!("{{{}}}'", self.grouped(operand, 4)),
             BigOp { op, lower, upper, body } => {
@@ -246,7 +259,7 @@ impl Explicit<'_> {
                     _ => format!("\\{}", op.name()),
                 };
                 if let Some(l) = lower {
-                    out.push_str(&format!("_{{{}}}", x(l)));
+                    out.push_str(&format!("_{{{}}}", self.indices(l)));
                 }
                 if let Some(u) = upper {
                     out.push_str(&format!("^{{{}}}", x(u)));
