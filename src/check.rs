@@ -211,6 +211,7 @@ fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline:
                     }
                 });
                 let verdict = match verdict.status {
+                    Status::Verified if claim.holds => through_later_only(scope, own.as_ref(), claim, verdict),
                     Status::Verified => verdict,
                     _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim).unwrap_or(verdict),
                     _ => verdict,
@@ -372,6 +373,30 @@ fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> V
     let verdict = with_repair(scope, claim, other_readings(scope, claim, verdict), terms);
     let verdict = constraint::constraint_or_slip(scope, claim, verdict);
     let verdict = change_as_one_quantity(scope, claim, verdict);
+    // `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
+    // x_i}` with E given no formula: 0 = 0, which says nothing.
+    if let Some(letter) = (verdict.status == Status::Verified && !claim.reading.marked && !scope.pinned)
+        .then(|| derivative_of_a_free_letter(scope, claim))
+        .flatten()
+    {
+        let reason = Reason::OtherReading {
+            reading: crate::model::Reading::UnknownDerivative,
+            symbol: Some(letter),
+            earlier: None,
+            refuted: false,
+        };
+        return Verdict { status: Status::Undecided, reason, ..verdict };
+    }
+    // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
+    if let Some(at) = (verdict.status != Status::Undecided).then(|| log_of_zero(claim)).flatten() {
+        let reason = Reason::OtherReading {
+            reading: crate::model::Reading::Convention,
+            symbol: Some(at),
+            earlier: None,
+            refuted: verdict.status == Status::Refuted,
+        };
+        return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
+    }
     // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
     match (&claim.reading.hypothesis, verdict.status) {
         (Some(tex), Status::Verified | Status::Refuted) if !claim.reading.marked && !scope.pinned => {
@@ -385,6 +410,59 @@ fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> V
         }
         _ => verdict,
     }
+}
+
+/// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
+/// gives a meaning: no definition (its own or its base's), declaration, binding or function
+/// reading; `None` where there is none.
+fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
+    let known = |key: &str| {
+        scope.defs.contains_key(key)
+            || scope.decls.contains_key(key)
+            || scope.unknown_functions.contains(key)
+            || scope.unknown_families.contains(key)
+            || claim.reading.overrides.iter().any(|d| d.key == key)
+    };
+    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            let base = match &of.kind {
+                ExprKind::Subscript { base, .. } => base.symbol_key(),
+                ExprKind::Symbol(_) => of.symbol_key(),
+                _ => None,
+            };
+            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
+                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
+                if !same && !known(&key) && !known(&base) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| find(c, known))
+    }
+    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
+}
+
+/// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
+/// written; `None` where there is none.
+fn log_of_zero(claim: &Claim) -> Option<String> {
+    let zero = |e: &Expr| {
+        e.symbol_key().is_some_and(|k| {
+            claim.reading.overrides.iter().any(|d| {
+                d.key == k
+                    && d.params.is_empty()
+                    && matches!(&d.body.kind, ExprKind::Number { value } if value.parse::<f64>() == Ok(0.0))
+            })
+        })
+    };
+    fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
+        if let ExprKind::Apply { func, args, .. } = &e.kind {
+            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(|a| zero(a)) {
+                return Some(crate::syntax::print::explicit_tex(e, &|_| false));
+            }
+        }
+        e.children().find_map(|c| find(c, zero))
+    }
+    find(&claim.lhs, &zero).or_else(|| find(&claim.rhs, &zero))
 }
 
 /// `f(t + \Delta t) = f(t) + \Delta t f'(t)`, `\delta y_i`: a Δ or δ that nothing defines, written
@@ -602,6 +680,32 @@ fn with_later_letters_general(scope: &Scope, own: Option<&Scope>, claim: &Claim)
     }
     let again = guarded(|| check_own_claim(&with_letters_general(own.unwrap_or(scope), &later), claim));
     (again.status == Status::Verified).then_some(again)
+}
+
+/// A claim verified with a letter the section defines only further on, as derived (words that
+/// assert before the definition), which fails with that letter general (`1 = \sum_k \frac1Z\exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot
+/// x)$`): the definition may be derived from it as often as it follows from the definition, so
+/// it is no evidence either way. Undecided, naming the letter and where it is defined.
+fn through_later_only(scope: &Scope, own: Option<&Scope>, claim: &Claim, verdict: Verdict) -> Verdict {
+    // (Only letters written as numbers: a vector or matrix made general loses its shape, and a
+    // claim about it fails for that alone — the expansion about a step `\boldsymbol\epsilon`
+    // defined later.)
+    let mut later = later_definitions(scope, claim, false);
+    later.retain(|d| {
+        scope.derived.contains(&d.key) && !scope.matrix_like.contains(&d.key) && !scope.decls.contains_key(&d.key)
+    });
+    let Some(first) = later.first() else { return verdict };
+    let general = with_letters_general(own.unwrap_or(scope), &later);
+    if guarded(|| check_own_claim(&general, claim)).status == Status::Verified {
+        return verdict;
+    }
+    let reason = Reason::OtherReading {
+        reading: crate::model::Reading::HoldsThroughLater,
+        symbol: Some(first.key.clone()),
+        earlier: Some(first.written_at()),
+        refuted: false,
+    };
+    Verdict { status: Status::Undecided, reason, ..verdict }
 }
 
 /// What a kind of matrix the words name means, as an assumption the verdict lists.

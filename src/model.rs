@@ -482,6 +482,15 @@ pub enum Reading {
     EulerOrLetter,
     /// `P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?
     ClassValues,
+    /// `1 = \sum_k \frac1Z \exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot x)$`: true only
+    /// through a definition written after it, which the text may derive from it.
+    HoldsThroughLater,
+    /// `if $p = 0$, then $p\log_2 p = 0$`: a function taken where it is not defined (log 0, under
+    /// the value the words give): the formula states a convention (a limit), not an identity.
+    Convention,
+    /// `\frac{\partial E}{\partial x_i}` with nothing defining E: its derivative is unknown, not
+    /// the 0 an independent letter would give; a verification through it is no evidence.
+    UnknownDerivative,
     /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
     EntryOf,
     /// A matrix the notes never declare: false for a general one, true where it is symmetric

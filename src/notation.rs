@@ -595,6 +595,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
+        written: r"`$\frac{\partial E}{\partial x_i}=\frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial x_i}$` with E given no formula; `if $p=0$, then $p\log_2 p=0$`; `$1=\sum_k\frac1Z\exp(a_k)$`, then `we get $Z=\sum_k\exp(a_k)$`",
+        meaning: "no verification without evidence: a claim that differentiates a letter nothing defines (its derivative unknown, not the 0 of an independent letter), a function taken where a value the words give leaves it undefined (log 0: a convention, the value of a limit), and a claim that holds only through a definition the words then derive from it (and fails with that letter general) are undecided, naming the letter",
+        example: "",
+    },
+    Notation {
+        group: "relations",
         written: r"printed digits cut: `$\frac12(0.01-0.75136507)^2 = 0.274811083$`",
         meaning: "a number printed as decimals agrees with the value where its digits round it or where they truncate it (the value cut after as many digits, same sign), with no letter left: the verdict lists the truncation; any other difference is refuted",
         example: "",

@@ -408,6 +408,8 @@ struct SectionBuilder<'a> {
     /// Letters a named distribution gave their moments (`\mu_X` of `X \sim \mathrm{Binomial}(n,
     /// p)`): the notes writing them again state the table's value, a claim.
     moments_given: BTreeSet<String>,
+    /// Letters defined after words that assert ([`Scope::derived`]).
+    derived: BTreeSet<String>,
     number: String,
     spec: Option<crate::spec::SectionSpec>,
     spec_full: Option<&'a Spec>,
@@ -525,6 +527,7 @@ impl<'a> SectionBuilder<'a> {
             deterministic: Vec::new(),
             hypotheses: Vec::new(),
             moments_given: BTreeSet::new(),
+            derived: BTreeSet::new(),
             number: number.to_string(),
             spec: section_spec,
             spec_full: spec,
@@ -912,6 +915,7 @@ impl<'a> SectionBuilder<'a> {
                 scope.pinned = self.pinned;
                 scope.inferred = self.inferred.clone();
                 scope.declared_elsewhere = self.declared_elsewhere.clone();
+                scope.derived = self.derived.clone();
                 scope.parameters = self.parameters.clone();
                 if !self.pinned {
                     scope.unknown_functions = unknown_functions(formulas, &scope);
@@ -1594,6 +1598,15 @@ impl<'a> SectionBuilder<'a> {
                 || by_blocks.is_some()
                 || restated
                 || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
+            if restated {
+                self.formula_role = Some(crate::model::FormulaRole::Definition);
+            }
+            // `得到 $Z = \sum_k \exp(w_k\cdot x)$`: a definition the words present as derived.
+            if defined && !restated && prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Assert) {
+                if let Some(key) = self.definable(first).map(|(key, _)| key) {
+                    self.derived.insert(key);
+                }
+            }
             // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
             // expression that does not use it on the left, is named by the equation (written
             // right to left).

@@ -130,6 +130,9 @@ pub struct Scope {
     /// \mathbb R^{n\times k}` two sections back), or twice with different shapes in this one: a
     /// sentence may speak of other matrices than the declaration in force.
     pub declared_elsewhere: std::collections::BTreeSet<String>,
+    /// Letters whose definition the words present as derived (`得到 $Z = …$`, `hence $Z = …$`):
+    /// a claim before it that holds only through it may be what it is derived from.
+    pub derived: std::collections::BTreeSet<String>,
 }
 
 /// A kind of square matrix a letter may be, for [`Scope::classes`].
@@ -192,6 +195,7 @@ impl Scope {
             inferred: Vec::new(),
             classes: BTreeMap::new(),
             declared_elsewhere: Default::default(),
+            derived: Default::default(),
             unknown_functions: Default::default(),
             unknown_families: Default::default(),
             parameters: Default::default(),
