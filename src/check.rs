@@ -456,7 +456,7 @@ fn log_of_zero(claim: &Claim) -> Option<String> {
     };
     fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
         if let ExprKind::Apply { func, args, .. } = &e.kind {
-            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(|a| zero(a)) {
+            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(zero) {
                 return Some(crate::syntax::print::explicit_tex(e, &|_| false));
             }
         }

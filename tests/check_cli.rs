@@ -381,3 +381,19 @@ fn every_way_notes_write_math_is_read_with_exact_positions() {
     let want: Vec<(u64, u64, String)> = want.iter().map(|(l, c, v)| (*l, *c, v.to_string())).collect();
     assert_eq!(got, want, "{report:#}");
 }
+
+/// `w` a d-vector by the spec, then `w = 2` in the words: a number is no value of a vector, so
+/// `\operatorname{sum}(w) = 2` is never verified through that binding (issue 46); in the notes'
+/// own words the same holds (`tests/notation/constraints.md`, group 21).
+#[test]
+fn a_binding_never_changes_the_shape_the_spec_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let (notes, spec) = (dir.path().join("w.md"), dir.path().join("w.toml"));
+    std::fs::write(&notes, "# W\n\n## 1 Weights\n\nTake $w = 2$. Then $\\operatorname{sum}(w) = 2$.\n").unwrap();
+    std::fs::write(&spec, "[section.\"1\"]\nmatrix = { w = [\"d\", \"1\"] }\nsizes = { d = [2, 3] }\n").unwrap();
+    let out = run(&["check", notes.to_str().unwrap(), "--spec", spec.to_str().unwrap(), "--format", "json"]);
+    let report = json(&out);
+    let claims = all_claims(&report);
+    assert_eq!(claims.len(), 1, "{claims:#?}");
+    assert_ne!(claims[0]["verdict"], "verified", "{:#}", claims[0]);
+}
