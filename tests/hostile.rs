@@ -246,3 +246,21 @@ fn a_chapter_that_needs_no_exact_work_starts_no_worker() {
     let printed = format!("{randomized}\n$$\\sqrt{{2}}\\approx 1.414$$\n");
     assert_eq!(workers(&printed), 1);
 }
+
+/// Issue 47's reduction of a published chapter: Chinese prose with multi-byte separators before
+/// a supposition word, `$` pairs around it. The supposition's offset was counted as if every
+/// separator were one byte, and the cut fell inside a character (a panic that ended the run).
+#[test]
+fn mixed_prose_around_a_supposition_checks_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.md");
+    let texts = [
+        "## 1\n\nproblem: $ l : loss $ 参数 假设$\\theta$是集合：suppose that $\\theta$ has $\\theta_1=2$\n",
+        "## 1\n\n参数：，assume that $x$ 满足 $x_1=2$，suppose 假设 $y$：$y=1$\n",
+    ];
+    for text in texts {
+        std::fs::write(&path, text).unwrap();
+        let out = run_with_limit(&["check", path.to_str().unwrap(), "--no-cache"], LIMIT);
+        ends_cleanly(&out);
+    }
+}

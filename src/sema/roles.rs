@@ -193,21 +193,28 @@ pub fn formulas_after_supposition(lead: &str) -> Option<usize> {
         .iter()
         .filter_map(|w| {
             if w.is_ascii() {
-                let mut offset = 0;
-                let mut last = None;
-                for word in lower.split(|c: char| !c.is_alphanumeric()) {
-                    if word == *w {
-                        last = Some(offset);
-                    }
-                    offset += word.len() + 1;
-                }
-                last
+                // (Offsets of `lower` itself, found where the word starts: a separator may be
+                // several bytes, `：`, `，`.)
+                words_at(&lower).filter(|(_, word)| word == w).map(|(at, _)| at).last()
             } else {
                 lower.rfind(w)
             }
         })
         .max()?;
     Some(lower[at..].matches('$').count())
+}
+
+/// The words of `text` (runs of alphanumeric characters) with the byte offset each starts at.
+fn words_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut start: Option<usize> = None;
+    text.char_indices().chain(std::iter::once((text.len(), ' '))).filter_map(move |(i, c)| {
+        if c.is_alphanumeric() && i < text.len() {
+            start.get_or_insert(i);
+            None
+        } else {
+            start.take().map(|s| (s, &text[s..i]))
+        }
+    })
 }
 
 /// Does the formula restate what its sentence supposes (`令降维后的样本被中心化，即 $…$`,
@@ -766,6 +773,9 @@ mod tests {
             ("The norm of the vector is", None),
             ("We assume it", Some(0)),
             ("Without the supposition,", None),
+            // (Separators of several bytes before the word: issue 47's panic.)
+            ("problem: $ 参数 假设$是集合：suppose that $ has $", Some(2)),
+            ("参数：，suppose that $", Some(1)),
         ];
         for (lead, want) in cases {
             assert_eq!(formulas_after_supposition(lead), want, "{lead}");
