@@ -318,3 +318,30 @@ fn books_watch_mode_and_mdbook_speak_chinese_under_zh() {
     let content = book["items"][2]["Chapter"]["content"].as_str().unwrap();
     assert!(content.contains("title=\"derivcheck: 已驳回\""), "{content}");
 }
+
+/// The preprocessor under a bug that panics on one chapter (planted with the test hook
+/// `DERIVCHECK_PLANTED_PANIC`, issue 47): the book still comes back whole, the chapter is named
+/// as an internal error, and the build fails with exit 70.
+#[test]
+fn the_mdbook_preprocessor_survives_a_panic_in_one_chapter() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    let planted = "# Squares\n\n## 2 Squares\n\nPLANTED $$(a+b)^2=a^2+2ab+b^2$$\n";
+    let input = book_input(dir.path(), "items", planted, true, "0.5.0");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+        .args(["mdbook"])
+        .current_dir(dir.path())
+        .env("DERIVCHECK_PLANTED_PANIC", "PLANTED")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
+    assert!(stderr(&out).contains("internal error"), "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&out.stdout).expect("stdout is only the book JSON");
+    let first = got["items"][0]["Chapter"]["content"].as_str().unwrap();
+    assert!(first.contains("derivcheck verified"), "the other chapter is checked and marked: {first}");
+}

@@ -397,3 +397,32 @@ fn a_binding_never_changes_the_shape_the_spec_declares() {
     assert_eq!(claims.len(), 1, "{claims:#?}");
     assert_ne!(claims[0]["verdict"], "verified", "{:#}", claims[0]);
 }
+
+/// A bug that panics on one chapter of a book costs that chapter only: the others keep their
+/// verdicts, the chapter is reported as an internal error (JSON `{"path", "error"}` with kind
+/// `internal`), and the run ends with the documented exit code 70. The panic is planted with the
+/// test hook `DERIVCHECK_PLANTED_PANIC` (issue 47).
+#[test]
+fn a_panic_in_one_chapter_costs_only_that_chapter() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    std::fs::create_dir(&book).unwrap();
+    std::fs::write(book.join("a.md"), "# A\n\n## 1 S\n\n$$(a+b)^2 = a^2 + 2ab + b^2$$\n").unwrap();
+    std::fs::write(book.join("b.md"), "# B\n\n## 1 S\n\nPLANTED $$x+x=2x$$\n").unwrap();
+    std::fs::write(book.join("c.md"), "# C\n\n## 1 S\n\n$$(a-b)^2 = a^2 + b^2$$\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+        .args(["check", book.to_str().unwrap(), "--format", "json", "--no-cache"])
+        .env("DERIVCHECK_PLANTED_PANIC", "PLANTED")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
+    assert!(stderr(&out).contains("internal error"), "{}", stderr(&out));
+    let report = json(&out);
+    let chapters = report["chapters"].as_array().unwrap();
+    assert_eq!(chapters.len(), 3, "{report:#}");
+    let by_name = |name: &str| chapters.iter().find(|c| c["path"].as_str().unwrap().ends_with(name)).unwrap();
+    assert_eq!(by_name("b.md")["error"]["kind"], "internal", "{report:#}");
+    let verdict = |name: &str| by_name(name)["report"]["files"][0]["claims"][0]["verdict"].clone();
+    assert_eq!(verdict("a.md"), "verified", "{report:#}");
+    assert_eq!(verdict("c.md"), "refuted", "{report:#}");
+}

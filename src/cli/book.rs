@@ -153,6 +153,10 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     if let Err(code) = written {
         return code;
     }
+    // (A file whose check failed inside derivcheck outranks every other outcome.)
+    if outcomes.iter().any(|(_, o)| matches!(o, Outcome::Failed(f) if f.kind() == "internal")) {
+        return super::EXIT_INTERNAL;
+    }
     crate::model::ExitStatus::of_run(total.failed(), bad, strict_failed) as i32
 }
 

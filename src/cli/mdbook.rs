@@ -53,7 +53,8 @@ pub fn run(args: &MdbookArgs) -> i32 {
     };
     let options = Options::of(&context);
     crate::driver::speak(options.lang);
-    let mut failed = (0usize, 0usize); // refuted claims, chapters that could not be checked
+    // Refuted claims, chapters that could not be checked, and of those, failed inside derivcheck.
+    let mut failed = (0usize, 0usize, 0usize);
     let key = if book.get("items").is_some() { "items" } else { "sections" };
     if let Some(items) = book.get_mut(key).and_then(Value::as_array_mut) {
         for item in items {
@@ -64,11 +65,13 @@ pub fn run(args: &MdbookArgs) -> i32 {
         return code;
     }
     match failed {
-        (0, 0) => EXIT_OK,
-        (refuted, bad) => {
+        (0, 0, _) => EXIT_OK,
+        (refuted, bad, internal) => {
             let w = crate::report::words(options.lang);
             eprintln!("derivcheck: {refuted} {}, {bad} {}", w.claims_refuted, w.chapters_not_checked);
-            if bad > 0 {
+            if internal > 0 {
+                super::EXIT_INTERNAL
+            } else if bad > 0 {
                 EXIT_BAD_INPUT
             } else {
                 EXIT_REFUTED
@@ -106,7 +109,7 @@ impl Options {
 }
 
 /// A book item (`{"Chapter": {…}}`, `"Separator"`, `{"PartTitle": …}`) and its sub-items.
-fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
+fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize, usize)) {
     let Some(chapter) = item.get_mut("Chapter") else { return };
     if let (Some(content), Some(path)) = (chapter["content"].as_str(), chapter["path"].as_str()) {
         let source = options.src.join(path);
@@ -117,9 +120,10 @@ fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
                     chapter["content"] = Value::String(marked);
                 }
             }
-            Err(message) => {
+            Err((message, internal)) => {
                 super::say(Severity::Error, &message, options.lang);
                 failed.1 += 1;
+                failed.2 += usize::from(internal);
             }
         }
     }
@@ -131,13 +135,14 @@ fn visit(item: &mut Value, options: &Options, failed: &mut (usize, usize)) {
 }
 
 /// Checks one chapter's Markdown; gives how many claims are refuted and, with marks, the
-/// content with a mark after each checked formula. Refuted claims are named on stderr.
-fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usize, Option<String>), String> {
+/// content with a mark after each checked formula. Refuted claims are named on stderr. A
+/// chapter that cannot be checked gives the message, and whether it failed inside derivcheck.
+fn check_chapter(source: &Path, content: &str, options: &Options) -> Result<(usize, Option<String>), (String, bool)> {
     let beside = source.parent().map(|d| d.join("checks.toml")).filter(|p| p.is_file());
     let spec_path = options.spec.clone().or(beside);
     let doc = Document::parse(&source.display().to_string(), content.to_string());
-    let checked =
-        check_with_spec(vec![doc], spec_path, super::CheckOptions::default_run()).map_err(|f| f.said(options.lang))?;
+    let checked = check_with_spec(vec![doc], spec_path, super::CheckOptions::default_run())
+        .map_err(|f| (f.said(options.lang), f.kind() == "internal"))?;
     let report = &checked.report;
     let findings = crate::report::diagnostic::of_claims(report, None, options.lang);
     let errors: Vec<_> = findings.iter().filter(|d| d.severity == crate::report::diagnostic::Severity::Error).collect();

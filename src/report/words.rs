@@ -72,6 +72,8 @@ pub struct Words {
     pub could_not_be_checked: &'static str,
     /// A chapter of a book that could not be checked, after its path.
     pub not_checked_see_above: &'static str,
+    /// A file whose check failed inside derivcheck (a panic), before the message.
+    pub internal_error: &'static str,
     /// `-v`: the chapter being checked, the claim being mutated; the progress bar's unit.
     pub checking: &'static str,
     pub mutating: &'static str,
@@ -180,6 +182,7 @@ pub fn words(lang: Lang) -> Words {
             inputs: "inputs",
             could_not_be_checked: "could not be checked",
             not_checked_see_above: "could not be checked (see the error above)",
+            internal_error: "internal error while checking this file — this is a bug in derivcheck, please report it",
             checking: "checking",
             mutating: "mutating",
             files: "files",
@@ -259,6 +262,7 @@ pub fn words(lang: Lang) -> Words {
             inputs: "个输入",
             could_not_be_checked: "个无法检查",
             not_checked_see_above: "无法检查（见上方错误）",
+            internal_error: "检查此文件时 derivcheck 内部出错——这是 derivcheck 的缺陷，请报告",
             checking: "正在检查",
             mutating: "正在变异",
             files: "个文件",
