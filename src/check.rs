@@ -370,46 +370,42 @@ fn with_ranges_read_off(
 /// a refutation's repair ([`with_repair`]), where a refutation stands only as an identity with
 /// a slip, not as a constraint on letters nobody defined ([`constraint::constraint_or_slip`]).
 fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
+    use crate::model::Reading;
     let verdict = with_repair(scope, claim, other_readings(scope, claim, verdict), terms);
     let verdict = constraint::constraint_or_slip(scope, claim, verdict);
     let verdict = change_as_one_quantity(scope, claim, verdict);
+    let open_to_readings = !claim.reading.marked && !scope.pinned;
     // `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
     // x_i}` with E given no formula: 0 = 0, which says nothing.
-    if let Some(letter) = (verdict.status == Status::Verified && !claim.reading.marked && !scope.pinned)
+    if let Some(letter) = (verdict.status == Status::Verified && open_to_readings)
         .then(|| derivative_of_a_free_letter(scope, claim))
         .flatten()
     {
-        let reason = Reason::OtherReading {
-            reading: crate::model::Reading::UnknownDerivative,
-            symbol: Some(letter),
-            earlier: None,
-            refuted: false,
-        };
-        return Verdict { status: Status::Undecided, reason, ..verdict };
+        return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
     }
     // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
     if let Some(at) = (verdict.status != Status::Undecided).then(|| log_of_zero(claim)).flatten() {
-        let reason = Reason::OtherReading {
-            reading: crate::model::Reading::Convention,
-            symbol: Some(at),
-            earlier: None,
-            refuted: verdict.status == Status::Refuted,
-        };
-        return Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict };
+        return undecided_under(Reading::Convention, Some(at), None, verdict);
     }
     // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
     match (&claim.reading.hypothesis, verdict.status) {
-        (Some(tex), Status::Verified | Status::Refuted) if !claim.reading.marked && !scope.pinned => {
-            let reason = Reason::OtherReading {
-                reading: crate::model::Reading::Hypothesis,
-                symbol: Some(tex.clone()),
-                earlier: None,
-                refuted: verdict.status == Status::Refuted,
-            };
-            Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
+        (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
+            undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
         }
         _ => verdict,
     }
+}
+
+/// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
+/// open, naming `symbol` (and where the other meaning is written), with no repair offered.
+pub(super) fn undecided_under(
+    reading: crate::model::Reading,
+    symbol: Option<String>,
+    earlier: Option<String>,
+    verdict: Verdict,
+) -> Verdict {
+    let reason = Reason::OtherReading { reading, symbol, earlier, refuted: verdict.status == Status::Refuted };
+    Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
 }
 
 /// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
@@ -515,15 +511,7 @@ fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Ver
             ));
             Verdict { assuming, ..verdict }
         }
-        _ => {
-            let reason = Reason::OtherReading {
-                reading: crate::model::Reading::ChangeOrProduct,
-                symbol: Some(change),
-                earlier: None,
-                refuted: false,
-            };
-            Verdict { status: Status::Undecided, reason, ..verdict }
-        }
+        _ => undecided_under(crate::model::Reading::ChangeOrProduct, Some(change), None, verdict),
     }
 }
 
@@ -629,13 +617,8 @@ fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) ->
         return Vec::new();
     }
     // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
-    let written_at = |d: &Definition| {
-        let mut position = d.origin.rsplitn(3, ':').take(2).map(|n| n.parse::<usize>().ok());
-        let col = position.next().flatten()?;
-        Some((position.next().flatten()?, col))
-    };
     let defined_after =
-        |d: &Definition| d.from_notes && !d.inherited && written_at(d).is_some_and(|at| at > (*line, *col));
+        |d: &Definition| d.from_notes && !d.inherited && d.position().is_some_and(|at| at > (*line, *col));
     // A letter made general is a number (or a function of numbers): what holds for every number
     // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
     // verification leaves definitions of matrices in force.
@@ -699,13 +682,12 @@ fn through_later_only(scope: &Scope, own: Option<&Scope>, claim: &Claim, verdict
     if guarded(|| check_own_claim(&general, claim)).status == Status::Verified {
         return verdict;
     }
-    let reason = Reason::OtherReading {
-        reading: crate::model::Reading::HoldsThroughLater,
-        symbol: Some(first.key.clone()),
-        earlier: Some(first.written_at()),
-        refuted: false,
-    };
-    Verdict { status: Status::Undecided, reason, ..verdict }
+    undecided_under(
+        crate::model::Reading::HoldsThroughLater,
+        Some(first.key.clone()),
+        Some(first.written_at()),
+        verdict,
+    )
 }
 
 /// What a kind of matrix the words name means, as an assumption the verdict lists.
@@ -1922,9 +1904,6 @@ fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
 /// speaks of the variables it is made of. Only a capital letter defined by a formula (not a lone
 /// letter) that uses another capital letter.
 fn variables_written_out(scope: &Scope, claim: &Claim, mut e: Expr) -> Expr {
-    fn capital(key: &str) -> bool {
-        key.len() == 1 && key.chars().all(|c| c.is_ascii_uppercase())
-    }
     fn uses_capital(e: &Expr, other_than: &str) -> bool {
         e.symbol_key().is_some_and(|k| capital(&k) && k != other_than && matches!(e.kind, ExprKind::Symbol(_)))
             || e.children().any(|c| uses_capital(c, other_than))
@@ -2048,7 +2027,7 @@ fn standard_moments(scope: &Scope, claim: &Claim) -> Option<(Expr, Expr, String)
     let mut capitals = BTreeSet::new();
     fn capitals_in(e: &Expr, out: &mut BTreeSet<String>) {
         if let (ExprKind::Symbol(_), Some(key)) = (&e.kind, e.symbol_key()) {
-            if key.len() == 1 && key.chars().all(|c| c.is_ascii_uppercase()) {
+            if capital(&key) {
                 out.insert(key);
             }
         }
@@ -2133,11 +2112,15 @@ fn class_values(claim: &Claim) -> Option<(Expr, Expr, String)> {
     Some((read(&lhs)?, read(&rhs)?, letters.join(", ")))
 }
 
+/// A key of one capital Latin letter (`X`): how a random variable is written.
+fn capital(key: &str) -> bool {
+    key.len() == 1 && key.chars().all(|c| c.is_ascii_uppercase())
+}
+
 /// Does a subscript name a random variable (a capital letter: `X`, `aX+b`)? `\sigma_{ij}` beside
 /// `\sigma_X = …` is another name, not the family's moment.
 fn names_a_variable(e: &Expr) -> bool {
-    e.symbol_key().is_some_and(|k| k.len() == 1 && k.chars().all(|c| c.is_ascii_uppercase()))
-        || e.children().any(names_a_variable)
+    e.symbol_key().is_some_and(|k| capital(&k)) || e.children().any(names_a_variable)
 }
 
 /// Does the independence the words state give the family a claim holds on? Independent and

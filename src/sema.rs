@@ -1402,15 +1402,7 @@ impl<'a> SectionBuilder<'a> {
         let formulas = &self.doc.formulas;
         let Some(here) = formulas.get(index) else { return Vec::new() };
         let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| f.section == here.section).collect();
-        let mut out = Vec::new();
-        for (k, site) in sites.iter().enumerate() {
-            let Some(kind) = roles::matrix_kind_unmodelled(&site.lead, &site.trail) else { continue };
-            out.extend(named_letters_or_power_bases(&site.tex).into_iter().map(|l| (l, kind.clone())));
-            for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
-                out.extend(named_letters(&before.tex).into_iter().map(|l| (l, kind.clone())));
-            }
-        }
-        out
+        letters_named_in(&sites, &roles::matrix_kind_unmodelled, &named_letters_or_power_bases)
     }
 
     /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
@@ -1450,16 +1442,7 @@ impl<'a> SectionBuilder<'a> {
         let formulas = &self.doc.formulas;
         let Some(blocks) = self.blocks_leading_to(index) else { return Vec::new() };
         let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| blocks.contains(&f.block)).collect();
-        let mut out = Vec::new();
-        for (k, site) in sites.iter().enumerate() {
-            let Some(what) = named(&site.lead, &site.trail) else { continue };
-            out.extend(named_letters(&site.tex).into_iter().map(|l| (l, what.clone())));
-            // `$X$ and $Y$ are …`: the letters listed before, joined by `and` or a comma.
-            for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
-                out.extend(named_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
-            }
-        }
-        out
+        letters_named_in(&sites, named, &named_letters)
     }
 
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
@@ -1694,14 +1677,13 @@ impl<'a> SectionBuilder<'a> {
             // `x + y = [x_1; …] + [y_1; …] := [x_1 + y_1; …]`, `\|x\| := \sqrt{x^\top x}`: a link
             // written `:=` (`\stackrel{def}{=}`) defines what its left side means; it claims nothing,
             // whether or not derivcheck can take the definition.
+            let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
             if k >= skip && link.op == RelOp::Define && !marked {
-                let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 self.skipped.push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
                 prev = &link.rhs;
                 continue;
             }
             if k >= skip {
-                let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
                 let mut reading = self.reading_in(block);
                 reading.marked = marked;
                 reading.rewrites = k > 0;
@@ -3032,6 +3014,25 @@ fn value_is_number(e: &Expr) -> bool {
         ExprKind::Neg { operand } => value_is_number(operand),
         _ => false,
     }
+}
+
+/// The letters of `sites` whose words (`named` of their lead and trail) say what they are
+/// (`letters_of` the formula named), with the letters listed just before a named one (`$X$ and
+/// $Y$ are …`, joined by `and` or a comma).
+fn letters_named_in<T: Clone>(
+    sites: &[&FormulaSite],
+    named: &dyn Fn(&str, &str) -> Option<T>,
+    letters_of: &dyn Fn(&str) -> Vec<String>,
+) -> Vec<(String, T)> {
+    let mut out = Vec::new();
+    for (k, site) in sites.iter().enumerate() {
+        let Some(what) = named(&site.lead, &site.trail) else { continue };
+        out.extend(letters_of(&site.tex).into_iter().map(|l| (l, what.clone())));
+        for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
+            out.extend(named_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
+        }
+    }
+    out
 }
 
 /// [`named_letters`], or the base of a power of a letter (`P^k`, `P^{k+1}`).

@@ -63,8 +63,7 @@ pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict)
 
 /// The refuted `verdict` undecided under `reading` of `symbol`, with no repair offered.
 fn undecided_as(reading: Reading, symbol: String, verdict: Verdict) -> Verdict {
-    let reason = Reason::OtherReading { reading, symbol: Some(symbol), earlier: None, refuted: true };
-    Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
+    super::undecided_under(reading, Some(symbol), None, verdict)
 }
 
 /// `\psi^* P^2 = \psi^* P = \psi^*` after "stationary if `\psi^* P = \psi^*`": a link refuted
@@ -82,9 +81,7 @@ pub(super) fn derived_under_constraint(mut checked: Vec<super::CheckedClaim>) ->
         let verdict = &claim.verdict;
         let slip = verdict.suggestion.as_ref().is_some_and(is_slip);
         if verdict.status == Status::Refuted && !slip && constrained.contains(&formula(&claim.id)) {
-            let reason =
-                Reason::OtherReading { reading: Reading::Consequence, symbol: None, earlier: None, refuted: true };
-            claim.verdict = Verdict { status: Status::Undecided, reason, suggestion: None, ..claim.verdict.clone() };
+            claim.verdict = super::undecided_under(Reading::Consequence, None, None, claim.verdict.clone());
         }
     }
     checked
@@ -107,7 +104,7 @@ fn letters_on_one_side(scope: &Scope, lhs: &Expr, rhs: &Expr) -> Vec<String> {
 /// and the letters of its index): through definitions to the letters of their bodies; without
 /// the letters a sum or product binds, the constants e and π, declared index letters, sets and
 /// declared functions.
-pub(crate) fn free_letters(scope: &Scope, e: &Expr) -> BTreeSet<String> {
+fn free_letters(scope: &Scope, e: &Expr) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut seen = BTreeSet::new();
     walk(scope, e, &mut seen, &mut out);

@@ -414,8 +414,6 @@ pub(super) fn section_terms(plan: &SectionPlan) -> Vec<String> {
     out
 }
 
-/// The plain letters a claim writes (not bold, no matrix, no function, no index), as TeX:
-/// factors a repair may put before a term that lost one.
 /// The letters (as written, `y_i`) that `from` writes and `into` does not (by their base
 /// letter), three at most: what a slip may have dropped from `into`.
 fn letters_lacking(tex: &str, from: &Expr, into: &Expr) -> Vec<String> {
@@ -445,6 +443,8 @@ fn letters_lacking(tex: &str, from: &Expr, into: &Expr) -> Vec<String> {
     out
 }
 
+/// The plain letters a claim writes (not bold, no matrix, no function, no index), as TeX:
+/// factors a repair may put before a term that lost one.
 fn scalar_letters(claim: &Claim, letters: &LettersOf) -> Vec<String> {
     use super::edits::Knows;
     fn walk(e: &Expr, out: &mut Vec<String>) {

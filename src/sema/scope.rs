@@ -41,6 +41,13 @@ impl Definition {
     pub fn line(&self) -> Option<usize> {
         self.origin.rsplit(':').nth(1)?.parse().ok()
     }
+
+    /// The line and column it was written at.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        let mut parts = self.origin.rsplit(':');
+        let col = parts.next()?.parse().ok()?;
+        Some((parts.next()?.parse().ok()?, col))
+    }
 }
 
 /// A constraint the spec assumes (`\sum_{j=1}^q y_j = 1`): one of its variables is solved for and

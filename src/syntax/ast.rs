@@ -434,8 +434,6 @@ impl Expr {
         }
     }
 
-    /// The name this expression stands for when it is a symbol, possibly with a name-like
-    /// subscript: `x`, `\bar{X}`, `W_Q`, `d_k`, `W_{hx}`. Used to look symbols up in a scope.
     /// The factors of a product written side by side (`\Delta t f(t)`: Δ, t, f(t)), in order;
     /// anything else is its one factor.
     pub fn implicit_factors(&self) -> Vec<&Expr> {
@@ -453,6 +451,8 @@ impl Expr {
         out
     }
 
+    /// The name this expression stands for when it is a symbol, possibly with a name-like
+    /// subscript: `x`, `\bar{X}`, `W_Q`, `d_k`, `W_{hx}`. Used to look symbols up in a scope.
     pub fn symbol_key(&self) -> Option<String> {
         match &self.kind {
             ExprKind::Symbol(s) => Some(s.key()),

@@ -221,21 +221,12 @@ impl Explicit<'_> {
             {
                 format!("{}{}", x(lhs), x(rhs))
             }
-            // `f_i(\mathbf x)` of a family of functions: applied, not multiplied.
+            // `f_i(\mathbf x)` of a family of functions, `P(X, Y)` of a claim about probabilities,
+            // `f(y)` of a function nobody specified: applied, not multiplied (where the caller says
+            // the letter is a function).
             Binary { op: BinOp::Implicit, lhs, rhs }
                 if matches!(&rhs.kind, Fenced { open, inner: Some(_), .. } if open == "(")
-                    && matches!(&lhs.kind, Subscript { base, .. }
-                        if base.symbol_key().is_some_and(|k| (self.is_function)(&k))) =>
-            {
-                let Fenced { inner: Some(inner), .. } = &rhs.kind else { unreachable!("matched above") };
-                format!("{}\\left({}\\right)", x(lhs), x(inner))
-            }
-            // `P(X, Y)` of a claim about probabilities, `f(y)` of a function nobody specified:
-            // applied, not multiplied (where the caller says the letter is a function).
-            Binary { op: BinOp::Implicit, lhs, rhs }
-                if matches!(&rhs.kind, Fenced { open, inner: Some(_), .. } if open == "(")
-                    && matches!(lhs.kind, Symbol(_))
-                    && lhs.symbol_key().is_some_and(|k| (self.is_function)(&k)) =>
+                    && head_letter(lhs).is_some_and(|k| (self.is_function)(&k)) =>
             {
                 let Fenced { inner: Some(inner), .. } = &rhs.kind else { unreachable!("matched above") };
                 format!("{}\\left({}\\right)", x(lhs), x(inner))
@@ -383,6 +374,15 @@ fn moment_operator(e: &Expr) -> bool {
         ExprKind::Symbol(s) => matches!(s.name.as_str(), "E" | "Var" | "Cov") && s.accents.is_empty(),
         ExprKind::Text { text } => matches!(text.trim(), "E" | "Var" | "Cov"),
         _ => false,
+    }
+}
+
+/// The letter a head before a parenthesis names: its own (`P`, `f`) or its base's (`f_i`).
+fn head_letter(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Subscript { base, .. } => base.symbol_key(),
+        ExprKind::Symbol(_) => e.symbol_key(),
+        _ => None,
     }
 }
 
