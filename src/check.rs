@@ -16,11 +16,13 @@ use std::cell::RefCell;
 
 mod cache;
 mod constraint;
+mod run;
+pub use run::check_files;
 pub mod edits;
 pub mod mutate;
 use crate::numeric;
 use crate::sema::scope::IndexRange;
-use crate::sema::{Claim, ClaimKind, Origin, SectionPlan};
+use crate::sema::{Claim, ClaimKind, Origin};
 use crate::sema::{Decl, Definition, Scope};
 use crate::syntax::ast::Statement;
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
@@ -56,49 +58,6 @@ const MAX_STEPS: usize = 5_000_000;
 const MAX_BYTES: usize = 64 * 1024 * 1024;
 /// The highest power a written power series is compared through (`x^{12}` and beyond: refused).
 const MAX_SERIES_ORDER: u32 = 12;
-
-/// Checks every claim of the plans (call on the CAS worker thread).
-/// With a cache, a claim whose [`fingerprint`] is stored is not checked again (worked-example
-/// sections are always checked: their verdicts depend on the whole example).
-/// Claims reached after `deadline` are undecided, saying the run's time limit was reached.
-pub fn check_plans(
-    plans: &[SectionPlan],
-    cache: Option<&dyn VerdictCache>,
-    deadline: Option<Instant>,
-) -> Vec<CheckedClaim> {
-    *RUN_DEADLINE.lock().unwrap_or_else(|p| p.into_inner()) = deadline;
-    let mut out = Vec::new();
-    for plan in plans {
-        if past(deadline) {
-            out.extend(plan.claims.iter().map(|c| checked_claim(c, out_of_time())));
-            continue;
-        }
-        out.extend(if plan.example.is_some() {
-            check_example_section(plan, plans)
-        } else {
-            check_section(plan, cache, deadline)
-        });
-    }
-    out
-}
-
-/// A section with a worked example: its claims are checked in the example (and its variant).
-fn check_example_section(plan: &SectionPlan, all: &[SectionPlan]) -> Vec<CheckedClaim> {
-    let runs = [false, true].map(|variant| numeric::example::ExampleRun::new(plan, all, variant));
-    plan.claims
-        .iter()
-        .map(|claim| {
-            let verdict = timed(|| {
-                guarded(|| match &runs[usize::from(claim.variant)] {
-                    Err(detail) => Verdict::undecided(Reason::ExampleSetup { detail: detail.clone() }, String::new()),
-                    Ok(run) if claim.holds => run.check(claim),
-                    Ok(run) => expected_to_fail(run.check(claim)),
-                })
-            });
-            checked_claim(claim, verdict)
-        })
-        .collect()
-}
 
 /// Runs one claim's check so that a panic inside it (Symbolica failing on a huge number) leaves
 /// that claim undecided and the run going on.
@@ -155,88 +114,6 @@ fn past(deadline: Option<Instant>) -> bool {
 fn out_of_time() -> Verdict {
     let detail = "the run's time limit was reached before this claim".to_string();
     Verdict::undecided(Reason::Budget { detail }, String::new())
-}
-
-/// One section: its claims share one floating-point instance (so adjoints computed by central
-/// differences for one claim serve the next).
-fn check_section(plan: &SectionPlan, cache: Option<&dyn VerdictCache>, deadline: Option<Instant>) -> Vec<CheckedClaim> {
-    let scope = match &plan.scope {
-        Ok(scope) => scope,
-        Err(reason) => {
-            return plan
-                .claims
-                .iter()
-                .map(|c| checked_claim(c, Verdict::undecided(reason.clone(), String::new())))
-                .collect()
-        }
-    };
-    let sizes = numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
-    let backend = numeric::Numeric::new(section_seed(&plan.number), numeric::crosscheck::EPSILON);
-    let budget = Budget { max_steps: 20 * MAX_STEPS, max_bytes: MAX_BYTES, deadline: Instant::now() + CLAIM_TIME };
-    let floats = Instance::new(&backend, scope, &sizes, None, budget);
-    // The float points must satisfy the assumptions too; where they cannot be made to, the
-    // claims get no float cross-check rather than a false disagreement.
-    let assumptions_hold = scope.assumptions.iter().all(|a| numeric::satisfy(&floats, a).unwrap_or(false));
-    let assuming: Vec<String> = scope.assumptions.iter().map(|a| a.tex.clone()).collect();
-    let shared = SharedPoints::default();
-    let terms = mutate::section_terms(plan);
-    let checked = plan
-        .claims
-        .iter()
-        .map(|claim| {
-            if past(deadline) {
-                return checked_claim(claim, out_of_time());
-            }
-            let key = cache.map(|_| fingerprint(scope, claim));
-            if let Some(verdict) = cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k)) {
-                return CheckedClaim {
-                    from_cache: true,
-                    ..checked_claim(claim, judged(scope, claim, verdict, &terms))
-                };
-            }
-            // Values the prose gives for this claim (a binding, an example definition) make a
-            // scope of its own; it shares no points with the section's.
-            let own = claim_scope(scope, claim);
-            let verdict = timed(|| {
-                let verdict = guarded(|| {
-                    if let Some(own) = &own {
-                        let verdict = check_own_claim(own, claim);
-                        return if claim.holds { verdict } else { expected_to_fail(verdict) };
-                    }
-                    let floats = assumptions_hold.then_some(&floats);
-                    if claim.holds {
-                        check_claim(scope, claim, floats, Some(&shared))
-                    } else {
-                        check_failing_claim(scope, claim, &shared)
-                    }
-                });
-                let verdict = match verdict.status {
-                    Status::Verified if claim.holds => through_later_only(scope, own.as_ref(), claim, verdict),
-                    Status::Verified => verdict,
-                    _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim).unwrap_or(verdict),
-                    _ => verdict,
-                };
-                let verdict = match &verdict.reason {
-                    Reason::UnboundIndex { name } if claim.holds => {
-                        with_free_range(own.as_ref().unwrap_or(scope), claim, name).unwrap_or(verdict)
-                    }
-                    _ => verdict,
-                };
-                let mut assuming = [assuming.clone(), verdict.assuming].concat();
-                assuming.extend(claim.reading.given.iter().cloned());
-                assuming.extend(shapes_from_use(own.as_ref().unwrap_or(scope), claim).iter().map(|s| shape_tex(s)));
-                assuming.extend(claim.reading.classes.iter().map(|(key, class)| class_tex(key, *class)));
-                Verdict { assuming, ..verdict }
-            });
-            // A verdict cut short by a time or size budget depends on the machine: not kept.
-            let budget = matches!(verdict.reason, Reason::Budget { .. } | Reason::Internal { .. });
-            if let (Some(cache), Some(key), false) = (cache, &key, budget) {
-                cache.put(key, &verdict);
-            }
-            checked_claim(claim, judged(scope, claim, verdict, &terms))
-        })
-        .collect::<Vec<_>>();
-    constraint::derived_under_constraint(checked)
 }
 
 /// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
@@ -2652,9 +2529,40 @@ fn refuted_by_shape(
 /// The whole run's deadline (`--time-limit`), which every claim's own deadline is cut to.
 static RUN_DEADLINE: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
 
-/// `deadline`, or the run's deadline where that comes first.
+/// Time the claim under way already spent in earlier tries (a claim checked again after its
+/// worker was stopped in an exact attempt, [`run`]): every deadline of the claim comes that much
+/// earlier, so the tries together keep to the claim's time.
+static CLAIM_TIME_SPENT: std::sync::Mutex<Duration> = std::sync::Mutex::new(Duration::ZERO);
+
+/// A deadline every check under way must keep to (a repair search's, for the checks of its
+/// candidates), where one is set ([`capped`]).
+static DEADLINE_CAP: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+
+/// `deadline`, brought forward by the time the claim spent in earlier tries, or the run's
+/// deadline or the cap ([`capped`]) where that comes first.
 fn within_run(deadline: Instant) -> Instant {
+    let spent = *CLAIM_TIME_SPENT.lock().unwrap_or_else(|p| p.into_inner());
+    let deadline = deadline.checked_sub(spent).unwrap_or(deadline);
+    let deadline = DEADLINE_CAP.lock().unwrap_or_else(|p| p.into_inner()).map_or(deadline, |cap| cap.min(deadline));
     RUN_DEADLINE.lock().unwrap_or_else(|p| p.into_inner()).map_or(deadline, |run| run.min(deadline))
+}
+
+/// Runs `work` with every deadline of the checks inside it cut to `until` (the cap before is
+/// put back however `work` ends, a panic included).
+fn capped<T>(until: Instant, work: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            *DEADLINE_CAP.lock().unwrap_or_else(|p| p.into_inner()) = self.0;
+        }
+    }
+    let before = {
+        let mut cap = DEADLINE_CAP.lock().unwrap_or_else(|p| p.into_inner());
+        let capped = cap.map_or(until, |earlier| earlier.min(until));
+        cap.replace(capped)
+    };
+    let _restore = Restore(before);
+    work()
 }
 
 /// One claim for the exact stage: at these sizes, with the floating-point instance (for a
@@ -2679,21 +2587,37 @@ fn symbolic_at(job: Exact) -> Verdict {
     match cas::isolated(job.deadline + EXACT_GRACE, || symbolic_inline(job)) {
         Ok(verdict) => verdict,
         Err(stopped) => {
-            let detail = match stopped {
-                cas::Stopped::Deadline => "the exact stage did not finish within the claim's time".to_string(),
-                cas::Stopped::Memory => format!(
-                    "the exact stage passed its memory limit ({} GB) or stopped",
-                    cas::isolate::MEMORY_LIMIT_BYTES >> 30
-                ),
-                cas::Stopped::Unavailable => "the exact stage could not be started (no child process)".to_string(),
-            };
+            let detail = stopped_by(stopped, "the exact stage");
             Verdict::undecided(Reason::Budget { detail }, describe_sizes(job.size_sets))
         }
     }
 }
 
+/// The test hook of the memory limit (issue 47): with `DERIVCHECK_PLANTED_BLOWUP=TEXT`, the
+/// exact stage of a claim whose TeX contains TEXT asks for twice the memory it may have, as a
+/// blow-up inside Symbolica would.
+fn planted_blowup(claim: &Claim) {
+    let planted = std::env::var("DERIVCHECK_PLANTED_BLOWUP").ok().filter(|t| !t.is_empty());
+    if planted.is_some_and(|text| claim.tex.contains(&text)) {
+        let bytes = usize::try_from(2 * cas::isolate::MEMORY_LIMIT_BYTES).unwrap_or(usize::MAX);
+        std::hint::black_box(vec![1u8; bytes]);
+    }
+}
+
+/// Why `what` (`the exact stage`, `the check`) of a claim gave no answer, in words.
+fn stopped_by(why: cas::Stopped, what: &str) -> String {
+    match why {
+        cas::Stopped::Deadline => format!("{what} did not finish within the claim's time ({} s)", CLAIM_TIME.as_secs()),
+        cas::Stopped::Memory => {
+            format!("{what} passed its memory limit ({} GB) or stopped", cas::isolate::MEMORY_LIMIT_BYTES >> 30)
+        }
+        cas::Stopped::Unavailable | cas::Stopped::Deferred => format!("{what} could not be started (no child process)"),
+    }
+}
+
 fn symbolic_inline(job: Exact) -> Verdict {
     let Exact { scope, claim, size_sets, floats, deadline } = job;
+    planted_blowup(claim);
     let budget = Budget { max_steps: MAX_STEPS, max_bytes: MAX_BYTES, deadline };
     let free = free_indices(scope, claim);
     let sizes_text = describe_sizes(size_sets);

@@ -114,10 +114,12 @@ pub fn check(
     let spec_path = spec.as_ref().map(|s| s.path.clone());
     let Planned { listing, parse_failures, plans } = plan(docs, spec.as_ref(), &spec_text)?;
     let outcomes = crate::cas::worker::run(move || {
+        let claims = crate::check::check_files(&plans, options.cache.as_deref(), options.deadline);
         plans
             .iter()
-            .map(|plans| crate::report::FileOutcome {
-                claims: crate::check::check_plans(plans, options.cache.as_deref(), options.deadline),
+            .zip(claims)
+            .map(|(plans, claims)| crate::report::FileOutcome {
+                claims,
                 skipped: plans.iter().flat_map(|p| p.skipped.clone()).collect(),
                 roles: plans.iter().flat_map(|p| p.roles.clone()).collect(),
                 shadowed: plans.iter().flat_map(|p| p.shadowed.clone()).collect(),

@@ -247,6 +247,46 @@ fn a_chapter_that_needs_no_exact_work_starts_no_worker() {
     assert_eq!(workers(&printed), 1);
 }
 
+/// One worker does a chapter's exact work, claim after claim (issue 47): three printed
+/// decimals, which the CAS rounds, start one worker, not three. A claim whose exact stage passes
+/// the memory limit (planted with the test hook `DERIVCHECK_PLANTED_BLOWUP`) stops its worker:
+/// that claim is undecided, saying so, a new worker carries on, and the claims after it keep
+/// their verdicts, in the order of the notes.
+#[test]
+fn one_worker_checks_claim_after_claim_and_a_blown_memory_limit_costs_one_claim() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.md");
+    let notes = "## 1 Roots\n\n$$\\sqrt{2}\\approx 1.414$$\n\n$$\\sqrt{3}\\approx 1.732$$\n\n$$\\sqrt{5}\\approx 2.236$$\n\n$$\\sqrt{7}\\approx 2.7$$\n";
+    std::fs::write(&path, notes).unwrap();
+    let path = path.to_str().unwrap();
+    let checked = |planted: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck"))
+            .args(["check", path, "--no-cache", "--format", "json", "-v"])
+            .env("DERIVCHECK_PLANTED_BLOWUP", planted)
+            .output()
+            .unwrap();
+        let line = stderr(&out).lines().find(|l| l.contains("bounded worker")).map(str::to_string);
+        let workers: usize = line.and_then(|l| l.split_whitespace().next()?.parse().ok()).unwrap();
+        let v = json(&out);
+        let verdicts: Vec<(String, String)> = all_claims(&v)
+            .iter()
+            .map(|c| (c["verdict"].as_str().unwrap().to_string(), c["detail"].as_str().unwrap_or("").to_string()))
+            .collect();
+        (out.status.code(), workers, verdicts)
+    };
+    let (code, workers, verdicts) = checked("");
+    assert_eq!(code, Some(1), "{verdicts:?}");
+    assert_eq!(workers, 1, "one worker for the chapter: {verdicts:?}");
+    let statuses: Vec<&str> = verdicts.iter().map(|(v, _)| v.as_str()).collect();
+    assert_eq!(statuses, ["verified", "verified", "verified", "refuted"], "{verdicts:?}");
+    let (code, workers, verdicts) = checked("\\sqrt{3}");
+    assert_eq!(code, Some(1), "{verdicts:?}");
+    assert_eq!(workers, 2, "the stopped worker is replaced once: {verdicts:?}");
+    let statuses: Vec<&str> = verdicts.iter().map(|(v, _)| v.as_str()).collect();
+    assert_eq!(statuses, ["verified", "undecided", "verified", "refuted"], "{verdicts:?}");
+    assert!(verdicts[1].1.contains("memory limit"), "{verdicts:?}");
+}
+
 /// Issue 47's reduction of a published chapter: Chinese prose with multi-byte separators before
 /// a supposition word, `$` pairs around it. The supposition's offset was counted as if every
 /// separator were one byte, and the cut fell inside a character (a panic that ended the run).

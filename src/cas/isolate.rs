@@ -1,14 +1,26 @@
 //! Exact work that can be stopped. Symbolica's normal form, gcd and substitution have no abort
 //! hook: a blow-up inside one (a dropped transpose in the attention module asked for a 16 GB
-//! expression) cannot be interrupted in-thread. So each exact job runs in a forked child of
-//! this process, under an address-space limit, and is killed at its deadline; only its answer,
-//! serialized, comes back through a pipe.
+//! expression) cannot be interrupted in-thread. So exact work runs in a forked child of this
+//! process, under an address-space limit, and is killed at its deadline; only plain data,
+//! serialized, comes back through a pipe. Two ways:
+//!
+//! - [`worker`]: a child that carries on the caller's work — claim after claim, saying where it
+//!   is — while this process watches the deadlines. Each exact job inside it ([`isolated`]) is an
+//!   *attempt* the worker announces, with the job's own deadline and a fresh memory limit; the
+//!   rest of a step (a claim) has the step's deadline. Killed, or stopped by its memory limit,
+//!   it is replaced by the caller: from the step after, or — where it was stopped inside an
+//!   attempt — from the same step again, that attempt ending at once with the same stop
+//!   ([`replaying`]), just as a job in a child of its own would have ended. `check` runs a book
+//!   this way once it meets exact work ([`trial`] tells it when: exact work asked for inside a
+//!   trial is not done but deferred), so a run forks once, not once per exact job.
+//! - One job in a child of its own, where [`isolated`] is called outside a worker and a trial
+//!   (the mutation self-test).
 //!
 //! Symbolica's restricted licence allows one Symbolica thread per user at a time, and a forked
 //! child takes its own permit: so the process that forks never touches Symbolica itself (every
-//! exact computation of `check` goes through [`isolated`]), children run one after the other,
-//! and a job started inside a child runs inline there. Where this process already used
-//! Symbolica directly ([`inline`], the unit tests), jobs run inline too, unbounded as before.
+//! exact computation of `check` goes through [`isolated`]), one child runs at a time, and a
+//! child never forks another (it would abort: the permit is in use). Where this process already
+//! used Symbolica directly ([`inline`], the unit tests), jobs run inline, unbounded as before.
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::Read;
@@ -23,6 +35,15 @@ pub const MEMORY_LIMIT_BYTES: u64 = 2 << 30;
 static IN_CHILD: AtomicBool = AtomicBool::new(false);
 /// Set where this process used Symbolica directly: forking would start a second permit holder.
 static USED_INLINE: AtomicBool = AtomicBool::new(false);
+/// In a [`worker`]: the write end of its pipe to the parent (-1 elsewhere).
+static WORKER_PIPE: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+/// In a [`worker`]: the attempts of the step under way so far, and those that end at once
+/// ([`replaying`]).
+static ATTEMPTS: std::sync::Mutex<(usize, Vec<(usize, Stopped)>)> = std::sync::Mutex::new((0, Vec::new()));
+/// Set inside a [`trial`]: exact work is deferred, not done.
+static IN_TRIAL: AtomicBool = AtomicBool::new(false);
+/// Set when a [`trial`] deferred exact work.
+static DEFERRED: AtomicBool = AtomicBool::new(false);
 
 /// Workers this process has forked (for `--verbose`, and the test that a chapter needing no
 /// exact work starts none).
@@ -34,7 +55,7 @@ pub fn workers_started() -> usize {
 }
 
 /// Why an isolated job gave no answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum Stopped {
     /// Killed at its deadline.
     Deadline,
@@ -42,6 +63,8 @@ pub enum Stopped {
     Memory,
     /// It could not be started (no fork, no pipe).
     Unavailable,
+    /// Asked for inside a [`trial`]: not done (the trial's work is done again in a [`worker`]).
+    Deferred,
 }
 
 /// Runs `job` on this thread with Symbolica, unbounded, and marks the process as using
@@ -55,10 +78,126 @@ pub fn inline<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T 
 /// answer comes back serialized. Inline where forking is not possible or not safe (see the
 /// module's doc).
 pub fn isolated<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl FnOnce() -> T) -> Result<T, Stopped> {
-    if IN_CHILD.load(Ordering::SeqCst) || USED_INLINE.load(Ordering::SeqCst) || !cfg!(unix) {
+    let pipe = WORKER_PIPE.load(Ordering::SeqCst);
+    if pipe >= 0 {
+        return attempt(pipe, deadline, job);
+    }
+    if runs_inline() {
         return Ok(job());
     }
+    if IN_TRIAL.load(Ordering::SeqCst) {
+        DEFERRED.store(true, Ordering::SeqCst);
+        return Err(Stopped::Deferred);
+    }
     fork_and_wait(deadline, job)
+}
+
+/// What a worker sends its parent, one JSON line each.
+#[derive(Serialize, serde::Deserialize)]
+enum Wire<M> {
+    /// The caller's message: a step ended, the next begins.
+    Step(M),
+    /// Attempt `n` of the step begins; it must end within `millis`.
+    Attempt { n: usize, millis: u64 },
+    /// Attempt `n` ended.
+    AttemptEnded { n: usize },
+}
+
+/// An exact job inside a worker: announced to the parent with its deadline, under a fresh
+/// memory limit, run here; or, where the step is done again after this attempt was stopped,
+/// that stop at once.
+#[cfg(unix)]
+fn attempt<T>(pipe: i32, deadline: Instant, job: impl FnOnce() -> T) -> Result<T, Stopped> {
+    let n = {
+        let mut attempts = ATTEMPTS.lock().unwrap_or_else(|p| p.into_inner());
+        attempts.0 += 1;
+        let n = attempts.0 - 1;
+        if let Some(&(_, stopped)) = attempts.1.iter().find(|(k, _)| *k == n) {
+            return Err(stopped);
+        }
+        n
+    };
+    if deadline <= Instant::now() {
+        return Err(Stopped::Deadline);
+    }
+    let millis = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
+    send::<()>(pipe, &Wire::Attempt { n, millis });
+    limit_memory_from_here();
+    let answer = job();
+    send::<()>(pipe, &Wire::AttemptEnded { n });
+    Ok(answer)
+}
+
+#[cfg(not(unix))]
+fn attempt<T>(_: i32, _: Instant, job: impl FnOnce() -> T) -> Result<T, Stopped> {
+    Ok(job())
+}
+
+/// In a worker, from now on in this step: its attempts numbered so (from 0, in the order they
+/// are made) end at once with these stops, as they ended when the step was last tried.
+pub fn replaying(stops: &[(usize, Stopped)]) {
+    ATTEMPTS.lock().unwrap_or_else(|p| p.into_inner()).1 = stops.to_vec();
+}
+
+/// `fork()`. The callers' child runs only their work, on its copy of the calling thread, and
+/// leaves with `_exit`. Allocation is fork-safe in glibc; the other threads of this process
+/// (the main thread, waiting for the CAS thread's answer) hold no lock the child takes.
+#[cfg(unix)]
+fn fork() -> i32 {
+    // SAFETY: see above.
+    unsafe { libc::fork() }
+}
+
+/// Exact work runs on this thread: in a child (which holds the permit), where this process used
+/// Symbolica directly, or where there is no `fork`.
+fn runs_inline() -> bool {
+    IN_CHILD.load(Ordering::SeqCst) || USED_INLINE.load(Ordering::SeqCst) || !cfg!(unix)
+}
+
+/// Runs `work` in this process with exact work deferred: its answer, or `None` where it asked
+/// for exact work (which was then not done; [`deferred`] says so from that moment, so the work
+/// can stop early). Where exact work runs inline anyway, always the answer.
+pub fn trial<T>(work: impl FnOnce() -> T) -> Option<T> {
+    if runs_inline() {
+        return Some(work());
+    }
+    DEFERRED.store(false, Ordering::SeqCst);
+    IN_TRIAL.store(true, Ordering::SeqCst);
+    let answer = work();
+    IN_TRIAL.store(false, Ordering::SeqCst);
+    (!DEFERRED.swap(false, Ordering::SeqCst)).then_some(answer)
+}
+
+/// Has the [`trial`] under way deferred exact work?
+pub fn deferred() -> bool {
+    DEFERRED.load(Ordering::SeqCst)
+}
+
+/// Why a [`worker`] stopped before it finished: the stop, and the attempt of its last step it
+/// was in (numbered from 0), if it was in one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interrupted {
+    pub stopped: Stopped,
+    pub attempt: Option<usize>,
+}
+
+/// Runs `work` in a forked child, the worker, under [`MEMORY_LIMIT_BYTES`] more than it uses
+/// at each step and each attempt. The worker says where it is through `say` (each message is
+/// serialized and read here, in order, by `heard`); from its start and from each message, what
+/// it does next must end by `step_deadline()` (and each attempt by its own deadline), or it is
+/// killed. `Ok` once the worker finished `work`; otherwise where it stopped (the caller knows the
+/// step from its messages). Where exact work runs inline, `work` runs here, each message handed
+/// to `heard` at once, with no deadline.
+pub fn worker<M: Serialize + DeserializeOwned>(
+    step_deadline: impl Fn() -> Instant,
+    work: impl FnOnce(&mut dyn FnMut(M)),
+    mut heard: impl FnMut(M),
+) -> Result<(), Interrupted> {
+    if runs_inline() {
+        work(&mut |message| heard(message));
+        return Ok(());
+    }
+    fork_worker(step_deadline, work, heard)
 }
 
 #[cfg(unix)]
@@ -71,9 +210,7 @@ fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl F
     }
     let (read_fd, write_fd) = (fds[0], fds[1]);
     let limit = address_space_in_use().saturating_add(MEMORY_LIMIT_BYTES);
-    // SAFETY: the child only runs this job (allocation is fork-safe in glibc; no lock another
-    // thread of ours holds is taken on the way) and leaves with `_exit`, never returning.
-    let pid = unsafe { libc::fork() };
+    let pid = fork();
     if pid < 0 {
         // SAFETY: both descriptors were just opened by `pipe`.
         unsafe {
@@ -96,15 +233,7 @@ fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl F
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
         let code = match answer.ok().and_then(|a| serde_json::to_vec(&a).ok()) {
             Some(bytes) => {
-                // SAFETY: the write end is ours; a short write is retried.
-                let mut written = 0;
-                while written < bytes.len() {
-                    let n = unsafe { libc::write(write_fd, bytes[written..].as_ptr().cast(), bytes.len() - written) };
-                    if n <= 0 {
-                        break;
-                    }
-                    written += n as usize;
-                }
+                write_all(write_fd, &bytes);
                 0
             }
             None => 3,
@@ -148,6 +277,160 @@ fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl F
 #[cfg(not(unix))]
 fn fork_and_wait<T: Serialize + DeserializeOwned>(_: Instant, job: impl FnOnce() -> T) -> Result<T, Stopped> {
     Ok(job())
+}
+
+#[cfg(unix)]
+fn fork_worker<M: Serialize + DeserializeOwned>(
+    step_deadline: impl Fn() -> Instant,
+    work: impl FnOnce(&mut dyn FnMut(M)),
+    mut heard: impl FnMut(M),
+) -> Result<(), Interrupted> {
+    use std::os::fd::FromRawFd;
+    let unavailable = Interrupted { stopped: Stopped::Unavailable, attempt: None };
+    let mut fds = [0i32; 2];
+    // SAFETY: `pipe` writes two descriptors into the array it is given.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return Err(unavailable);
+    }
+    let (read_fd, write_fd) = (fds[0], fds[1]);
+    let pid = fork();
+    if pid < 0 {
+        // SAFETY: both descriptors were just opened by `pipe`.
+        unsafe {
+            libc::close(read_fd);
+            libc::close(write_fd);
+        }
+        return Err(unavailable);
+    }
+    if pid == 0 {
+        IN_CHILD.store(true, Ordering::SeqCst);
+        WORKER_PIPE.store(write_fd, Ordering::SeqCst);
+        // SAFETY: closes the read end, which only the parent uses.
+        unsafe { libc::close(read_fd) };
+        limit_memory_from_here();
+        let finished = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            work(&mut |message: M| {
+                send(write_fd, &Wire::Step(message));
+                *ATTEMPTS.lock().unwrap_or_else(|p| p.into_inner()) = (0, Vec::new());
+                limit_memory_from_here();
+            })
+        }));
+        // SAFETY: leaves the child at once, running no destructor of the parent's state.
+        unsafe { libc::_exit(if finished.is_ok() { 0 } else { 3 }) }
+    }
+    WORKERS_STARTED.fetch_add(1, Ordering::SeqCst);
+    // SAFETY: the parent keeps only the read end, which it owns from here on.
+    unsafe { libc::close(write_fd) };
+    let mut reader = unsafe { std::fs::File::from_raw_fd(read_fd) };
+    let mut pending: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 64 * 1024];
+    let mut step_ends = step_deadline();
+    // The attempt under way, and when it must end.
+    let mut attempt: Option<(usize, Instant)> = None;
+    let mut killed = false;
+    let mut garbled = false;
+    loop {
+        let deadline = attempt.map_or(step_ends, |(_, ends)| ends);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            kill(pid);
+            killed = true;
+            break;
+        }
+        if !readable(read_fd, left.min(Duration::from_millis(200))) {
+            continue;
+        }
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                pending.extend_from_slice(&chunk[..n]);
+                while let Some(end) = pending.iter().position(|&b| b == b'\n') {
+                    let line: Vec<u8> = pending.drain(..=end).collect();
+                    match serde_json::from_slice::<Wire<M>>(&line[..end]) {
+                        Ok(Wire::Step(message)) => {
+                            heard(message);
+                            step_ends = step_deadline();
+                            attempt = None;
+                        }
+                        Ok(Wire::Attempt { n, millis }) => {
+                            attempt = Some((n, Instant::now() + Duration::from_millis(millis) + ATTEMPT_GRACE))
+                        }
+                        Ok(Wire::AttemptEnded { .. }) => {
+                            attempt = None;
+                            // The rest of the step has at least a step's time again, as each
+                            // exact job had its own before.
+                            step_ends = step_ends.max(step_deadline());
+                        }
+                        Err(_) => garbled = true,
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+        if garbled {
+            kill(pid);
+            break;
+        }
+    }
+    let status = reap(pid);
+    let attempt = attempt.map(|(n, _)| n);
+    match (killed, status) {
+        (true, _) => Err(Interrupted { stopped: Stopped::Deadline, attempt }),
+        (false, Some(0)) if !garbled => Ok(()),
+        _ => Err(Interrupted { stopped: Stopped::Memory, attempt }),
+    }
+}
+
+/// Time an attempt gets past its deadline to notice it and answer on its own.
+const ATTEMPT_GRACE: Duration = Duration::from_millis(500);
+
+#[cfg(not(unix))]
+fn fork_worker<M: Serialize + DeserializeOwned>(
+    _: impl Fn() -> Instant,
+    work: impl FnOnce(&mut dyn FnMut(M)),
+    mut heard: impl FnMut(M),
+) -> Result<(), Interrupted> {
+    work(&mut |message| heard(message));
+    Ok(())
+}
+
+/// Sends one message down a worker's pipe, as a JSON line.
+#[cfg(unix)]
+fn send<M: Serialize>(fd: i32, message: &Wire<M>) {
+    let mut line = serde_json::to_vec(message).unwrap_or_default();
+    line.push(b'\n');
+    write_all(fd, &line);
+}
+
+/// In a child: its address space may grow by [`MEMORY_LIMIT_BYTES`] from what it is now (the
+/// soft limit; past it allocation fails and the child stops).
+#[cfg(unix)]
+fn limit_memory_from_here() {
+    let mut rlimit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: plain system calls on a value of this child.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_AS, &mut rlimit) != 0 {
+            return;
+        }
+        rlimit.rlim_cur = address_space_in_use().saturating_add(MEMORY_LIMIT_BYTES).min(rlimit.rlim_max);
+        libc::setrlimit(libc::RLIMIT_AS, &rlimit);
+    }
+}
+
+/// Writes all of `bytes` to `fd`, retrying short writes (a failed write ends it: the reader
+/// then sees the child stop).
+#[cfg(unix)]
+fn write_all(fd: i32, bytes: &[u8]) {
+    let mut written = 0;
+    while written < bytes.len() {
+        // SAFETY: the descriptor is this child's write end; the slice is valid.
+        let n = unsafe { libc::write(fd, bytes[written..].as_ptr().cast(), bytes.len() - written) };
+        if n <= 0 {
+            break;
+        }
+        written += n as usize;
+    }
 }
 
 /// Waits up to `timeout` for the descriptor to have something to read (or to be closed).

@@ -132,8 +132,19 @@ fn drops_an_index_letter(written: &Expr, edited: &Expr) -> bool {
 /// the value computed, the expression the CAS computed for the other side where it is short,
 /// then pairs of edits of the right side. Ranked by how much of the text changes, then by how
 /// drastic the edit is.
+/// The search and the checks of its candidates keep to [`REPAIR_TIME`] in all.
 pub(super) fn repair(scope: &Scope, claim: &Claim, refuted: &Verdict, terms: &[String]) -> Option<Suggestion> {
     let deadline = within_run(Instant::now() + REPAIR_TIME);
+    super::capped(deadline, || repair_until(scope, claim, refuted, terms, deadline))
+}
+
+fn repair_until(
+    scope: &Scope,
+    claim: &Claim,
+    refuted: &Verdict,
+    terms: &[String],
+    deadline: Instant,
+) -> Option<Suggestion> {
     let sides = Sides::of(claim)?;
     let letters = LettersOf::new(scope);
     let relation = if claim.approx { "\\approx " } else { "=" };
