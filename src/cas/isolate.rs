@@ -231,7 +231,7 @@ fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl F
             libc::setrlimit(libc::RLIMIT_AS, &rlimit);
         }
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-        let code = match answer.ok().and_then(|a| serde_json::to_vec(&a).ok()) {
+        let code = match answer.ok().and_then(|a| encode(&a)) {
             Some(bytes) => {
                 write_all(write_fd, &bytes);
                 0
@@ -268,8 +268,8 @@ fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl F
     if killed {
         return Err(Stopped::Deadline);
     }
-    match serde_json::from_slice(&bytes) {
-        Ok(answer) if status == Some(0) => Ok(answer),
+    match decode(&bytes) {
+        Some(answer) if status == Some(0) => Ok(answer),
         _ => Err(Stopped::Memory),
     }
 }
@@ -344,24 +344,23 @@ fn fork_worker<M: Serialize + DeserializeOwned>(
             Ok(0) => break,
             Ok(n) => {
                 pending.extend_from_slice(&chunk[..n]);
-                while let Some(end) = pending.iter().position(|&b| b == b'\n') {
-                    let line: Vec<u8> = pending.drain(..=end).collect();
-                    match serde_json::from_slice::<Wire<M>>(&line[..end]) {
-                        Ok(Wire::Step(message)) => {
+                while let Some(frame) = next_frame(&mut pending) {
+                    match decode::<Wire<M>>(&frame) {
+                        Some(Wire::Step(message)) => {
                             heard(message);
                             step_ends = step_deadline();
                             attempt = None;
                         }
-                        Ok(Wire::Attempt { n, millis }) => {
+                        Some(Wire::Attempt { n, millis }) => {
                             attempt = Some((n, Instant::now() + Duration::from_millis(millis) + ATTEMPT_GRACE))
                         }
-                        Ok(Wire::AttemptEnded { .. }) => {
+                        Some(Wire::AttemptEnded { .. }) => {
                             attempt = None;
                             // The rest of the step has at least a step's time again, as each
                             // exact job had its own before.
                             step_ends = step_ends.max(step_deadline());
                         }
-                        Err(_) => garbled = true,
+                        None => garbled = true,
                     }
                 }
             }
@@ -395,12 +394,38 @@ fn fork_worker<M: Serialize + DeserializeOwned>(
     Ok(())
 }
 
-/// Sends one message down a worker's pipe, as a JSON line.
+/// Sends one message down a worker's pipe: its length (4 bytes, little-endian), then the
+/// message ([`encode`]).
 #[cfg(unix)]
 fn send<M: Serialize>(fd: i32, message: &Wire<M>) {
-    let mut line = serde_json::to_vec(message).unwrap_or_default();
-    line.push(b'\n');
-    write_all(fd, &line);
+    let bytes = encode(message).unwrap_or_default();
+    let mut frame = (bytes.len() as u32).to_le_bytes().to_vec();
+    frame.extend_from_slice(&bytes);
+    write_all(fd, &frame);
+}
+
+/// The first whole frame of [`send`] taken off the front of `pending`, if one has arrived.
+fn next_frame(pending: &mut Vec<u8>) -> Option<Vec<u8>> {
+    let length = u32::from_le_bytes(pending.get(..4)?.try_into().ok()?) as usize;
+    if pending.len() < 4 + length {
+        return None;
+    }
+    let frame = pending[4..4 + length].to_vec();
+    pending.drain(..4 + length);
+    Some(frame)
+}
+
+/// A value as it crosses from a child: CBOR, which keeps every `f64` as it is (JSON has no
+/// NaN: a verdict whose float cross-check found none, `NaN`, did not come back).
+fn encode<T: Serialize>(value: &T) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    ciborium::into_writer(value, &mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The value [`encode`] made, or `None` for bytes that are not one.
+fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    ciborium::from_reader(bytes).ok()
 }
 
 /// In a child: its address space may grow by [`MEMORY_LIMIT_BYTES`] from what it is now (the
