@@ -72,7 +72,7 @@ fn slowest_chapters(cache: &Path) {
             timed.push((best, chapter));
         }
     }
-    timed.sort_by(|a, b| b.0.cmp(&a.0));
+    timed.sort_by_key(|(time, _)| std::cmp::Reverse(*time));
     eprintln!("slowest chapters (best of three cold runs each, {} chapters):", timed.len());
     for (time, chapter) in timed.iter().take(5) {
         eprintln!("  {:>7.3} s  {}", time.as_secs_f64(), chapter.display());
