@@ -40,9 +40,29 @@ fn call_budget(bytes: usize) -> usize {
     BASE_CALLS.saturating_add(CALLS_PER_BYTE.saturating_mul(bytes)).min(CALL_LIMIT)
 }
 
-/// Parses one formula's TeX (without the `$` delimiters).
+/// Parses one formula's TeX (without the `$` delimiters). The same TeX is parsed once per
+/// thread: a chapter's formulas are parsed by the listing, again by sema's readers of the words
+/// around them, and the repair search parses its candidates, many alike; pest's work was a third
+/// of a run over published text.
 pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
-    parse_formula_within(tex, NonZeroUsize::new(call_budget(tex.len())))
+    /// Entries kept before the memo starts afresh (a bound on its memory, not on correctness).
+    const MEMO_ENTRIES: usize = 20_000;
+    type Memo = std::collections::HashMap<String, Result<Statement, SyntaxError>>;
+    thread_local! {
+        static PARSED: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::new());
+    }
+    if let Some(known) = PARSED.with(|memo| memo.borrow().get(tex).cloned()) {
+        return known;
+    }
+    let parsed = parse_formula_within(tex, NonZeroUsize::new(call_budget(tex.len())));
+    PARSED.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MEMO_ENTRIES {
+            memo.clear();
+        }
+        memo.insert(tex.to_string(), parsed.clone());
+    });
+    parsed
 }
 
 /// [`parse_formula`] with another bound on pest's rule calls (`None`: unbounded) — for
