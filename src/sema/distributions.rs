@@ -434,12 +434,14 @@ pub(super) fn laws_in(sites: &[&crate::notes::FormulaSite]) -> Vec<(usize, Law)>
                 j += 2;
             }
         }
-        match (outcomes.len() >= 2, variable(k)) {
-            (true, Some(variable)) => {
+        // (The variable is looked for only where there is a law: the look goes back over the
+        // block, and a block of thousands of formulas made it quadratic.)
+        match (outcomes.len() >= 2).then(|| variable(k)).flatten() {
+            Some(variable) => {
                 laws.push((end, Law { variable, outcomes }));
                 k = end + 1;
             }
-            _ => k += 1,
+            None => k += 1,
         }
     }
     laws

@@ -460,7 +460,19 @@ pub fn names_random_variables(lead: &str, trail: &str) -> bool {
         )
         .expect("valid regex")
     });
-    BEFORE.is_match(lead.trim_end()) || AFTER.is_match(trail)
+    BEFORE.is_match(near_end(lead).trim_end()) || AFTER.is_match(trail)
+}
+
+/// The last 512 bytes of the words before a formula (cut at a character boundary): what a
+/// pattern anchored at their end can match. The whole lead of a formula late in a long paragraph
+/// is the paragraph; matching all of it for each formula made a paragraph of thousands of
+/// formulas quadratic (the whole-document fuzzer's `tests/data/fuzz/document-many-formulas-in-one-paragraph.md`).
+fn near_end(lead: &str) -> &str {
+    let mut start = lead.len().saturating_sub(512);
+    while !lead.is_char_boundary(start) {
+        start += 1;
+    }
+    &lead[start..]
 }
 
 /// The kind of matrix the words around a lone letter call it: before (`for an orthogonal matrix
@@ -504,7 +516,7 @@ impl KindWords {
 
     /// The kind named, as written.
     fn found(&self, lead: &str, trail: &str) -> Option<String> {
-        let found = self.before.captures(lead.trim_end()).or_else(|| self.after.captures(trail))?;
+        let found = self.before.captures(near_end(lead).trim_end()).or_else(|| self.after.captures(trail))?;
         found.name("en").or_else(|| found.name("zh")).map(|m| m.as_str().to_string())
     }
 }
