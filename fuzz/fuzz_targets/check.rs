@@ -6,6 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
+#[allow(dead_code)]
 #[path = "common.rs"]
 mod common;
 

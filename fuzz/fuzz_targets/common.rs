@@ -28,3 +28,23 @@ pub fn spec_and_notes(data: &[u8]) -> Option<(&str, &str)> {
     let text = std::str::from_utf8(data).ok()?;
     Some(text.split_once("\n----\n").unwrap_or(("", text)))
 }
+
+/// Planned notes through the floating-point cross-check of every claim (no CAS), as `check` does
+/// before its exact stage, within small budgets.
+pub fn float_crosscheck(planned: &derivcheck::driver::Planned) {
+    for plan in planned.plans.iter().flatten() {
+        let Ok(scope) = &plan.scope else { continue };
+        let sizes = derivcheck::numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
+        let backend = derivcheck::numeric::Numeric::new(1, derivcheck::numeric::crosscheck::EPSILON);
+        let budget = derivcheck::eval::Budget {
+            max_steps: 200_000,
+            max_bytes: 1 << 22,
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(1),
+        };
+        let floats = derivcheck::eval::Instance::new(&backend, scope, &sizes, None, budget);
+        for claim in &plan.claims {
+            let free = derivcheck::eval::free_indices(scope, claim);
+            let _ = derivcheck::numeric::crosscheck::crosscheck(&floats, claim, &free);
+        }
+    }
+}

@@ -32,21 +32,7 @@ fn check(data: &[u8]) {
     }
     let doc = derivcheck::notes::Document::parse("fuzz.md", text);
     let Ok(planned) = derivcheck::driver::plan(std::slice::from_ref(&doc), None, "") else { return };
-    for plan in planned.plans.iter().flatten() {
-        let Ok(scope) = &plan.scope else { continue };
-        let sizes = derivcheck::numeric::crosscheck::larger_sizes(scope, &scope.crosscheck);
-        let backend = derivcheck::numeric::Numeric::new(1, derivcheck::numeric::crosscheck::EPSILON);
-        let budget = derivcheck::eval::Budget {
-            max_steps: 200_000,
-            max_bytes: 1 << 22,
-            deadline: std::time::Instant::now() + std::time::Duration::from_secs(1),
-        };
-        let floats = derivcheck::eval::Instance::new(&backend, scope, &sizes, None, budget);
-        for claim in &plan.claims {
-            let free = derivcheck::eval::free_indices(scope, claim);
-            let _ = derivcheck::numeric::crosscheck::crosscheck(&floats, claim, &free);
-        }
-    }
+    common::float_crosscheck(&planned);
 }
 
 fn print_path() -> Option<&'static str> {
