@@ -2576,7 +2576,8 @@ struct Exact<'a> {
     deadline: Instant,
 }
 
-/// Time the exact stage's child gets past its deadline to notice it and answer on its own.
+/// Time a child gets past a deadline (an exact job's, or a worker's claim's) to notice it and
+/// answer on its own.
 const EXACT_GRACE: Duration = Duration::from_millis(500);
 
 /// The exact check at the given sizes, in a child process killed at the deadline and held to a
@@ -2597,8 +2598,10 @@ fn symbolic_at(job: Exact) -> Verdict {
 /// exact stage of a claim whose TeX contains TEXT asks for twice the memory it may have, as a
 /// blow-up inside Symbolica would.
 fn planted_blowup(claim: &Claim) {
-    let planted = std::env::var("DERIVCHECK_PLANTED_BLOWUP").ok().filter(|t| !t.is_empty());
-    if planted.is_some_and(|text| claim.tex.contains(&text)) {
+    // (Read once: this runs for every exact job.)
+    static PLANTED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let planted = PLANTED.get_or_init(|| std::env::var("DERIVCHECK_PLANTED_BLOWUP").ok().filter(|t| !t.is_empty()));
+    if planted.as_ref().is_some_and(|text| claim.tex.contains(text.as_str())) {
         let bytes = usize::try_from(2 * cas::isolate::MEMORY_LIMIT_BYTES).unwrap_or(usize::MAX);
         std::hint::black_box(vec![1u8; bytes]);
     }

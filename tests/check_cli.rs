@@ -410,11 +410,8 @@ fn a_panic_in_one_chapter_costs_only_that_chapter() {
     std::fs::write(book.join("a.md"), "# A\n\n## 1 S\n\n$$(a+b)^2 = a^2 + 2ab + b^2$$\n").unwrap();
     std::fs::write(book.join("b.md"), "# B\n\n## 1 S\n\nPLANTED $$x+x=2x$$\n").unwrap();
     std::fs::write(book.join("c.md"), "# C\n\n## 1 S\n\n$$(a-b)^2 = a^2 + b^2$$\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck"))
-        .args(["check", book.to_str().unwrap(), "--format", "json", "--no-cache"])
-        .env("DERIVCHECK_PLANTED_PANIC", "PLANTED")
-        .output()
-        .unwrap();
+    let args = ["check", book.to_str().unwrap(), "--format", "json", "--no-cache"];
+    let out = run_with_env(&args, &[("DERIVCHECK_PLANTED_PANIC", "PLANTED")], std::time::Duration::from_secs(120));
     assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
     assert!(stderr(&out).contains("internal error"), "{}", stderr(&out));
     let report = json(&out);

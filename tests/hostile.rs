@@ -260,11 +260,8 @@ fn one_worker_checks_claim_after_claim_and_a_blown_memory_limit_costs_one_claim(
     std::fs::write(&path, notes).unwrap();
     let path = path.to_str().unwrap();
     let checked = |planted: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck"))
-            .args(["check", path, "--no-cache", "--format", "json", "-v"])
-            .env("DERIVCHECK_PLANTED_BLOWUP", planted)
-            .output()
-            .unwrap();
+        let args = ["check", path, "--no-cache", "--format", "json", "-v"];
+        let out = run_with_env(&args, &[("DERIVCHECK_PLANTED_BLOWUP", planted)], LIMIT);
         let line = stderr(&out).lines().find(|l| l.contains("bounded worker")).map(str::to_string);
         let workers: usize = line.and_then(|l| l.split_whitespace().next()?.parse().ok()).unwrap();
         let v = json(&out);

@@ -202,75 +202,23 @@ pub fn worker<M: Serialize + DeserializeOwned>(
 
 #[cfg(unix)]
 fn fork_and_wait<T: Serialize + DeserializeOwned>(deadline: Instant, job: impl FnOnce() -> T) -> Result<T, Stopped> {
-    use std::os::fd::FromRawFd;
-    let mut fds = [0i32; 2];
-    // SAFETY: `pipe` writes two descriptors into the array it is given.
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Err(Stopped::Unavailable);
-    }
-    let (read_fd, write_fd) = (fds[0], fds[1]);
-    let limit = address_space_in_use().saturating_add(MEMORY_LIMIT_BYTES);
-    let pid = fork();
-    if pid < 0 {
-        // SAFETY: both descriptors were just opened by `pipe`.
-        unsafe {
-            libc::close(read_fd);
-            libc::close(write_fd);
+    let Some((pid, reader)) = spawn(|answers| match encode(&job()) {
+        Some(bytes) => {
+            write_all(answers, &bytes);
+            0
         }
+        None => 3,
+    }) else {
         return Err(Stopped::Unavailable);
-    }
-    if pid > 0 {
-        WORKERS_STARTED.fetch_add(1, Ordering::SeqCst);
-    }
-    if pid == 0 {
-        IN_CHILD.store(true, Ordering::SeqCst);
-        // SAFETY: plain system calls on values of this child.
-        unsafe {
-            libc::close(read_fd);
-            let rlimit = libc::rlimit { rlim_cur: limit, rlim_max: limit };
-            libc::setrlimit(libc::RLIMIT_AS, &rlimit);
-        }
-        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-        let code = match answer.ok().and_then(|a| encode(&a)) {
-            Some(bytes) => {
-                write_all(write_fd, &bytes);
-                0
-            }
-            None => 3,
-        };
-        // SAFETY: leaves the child at once, running no destructor of the parent's state.
-        unsafe { libc::_exit(code) }
-    }
-    // SAFETY: the parent keeps only the read end, which it owns from here on.
-    unsafe { libc::close(write_fd) };
-    let mut reader = unsafe { std::fs::File::from_raw_fd(read_fd) };
+    };
     let mut bytes = Vec::new();
-    let mut chunk = [0u8; 64 * 1024];
-    let mut killed = false;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            kill(pid);
-            killed = true;
-            break;
-        }
-        if !readable(read_fd, left.min(Duration::from_millis(200))) {
-            continue;
-        }
-        match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    let status = reap(pid);
-    if killed {
-        return Err(Stopped::Deadline);
-    }
-    match decode(&bytes) {
-        Some(answer) if status == Some(0) => Ok(answer),
-        _ => Err(Stopped::Memory),
+    match watch(pid, reader, deadline, |piece| {
+        bytes.extend_from_slice(piece);
+        Some(deadline)
+    }) {
+        Ended::KilledAtDeadline => Err(Stopped::Deadline),
+        Ended::Exited(Some(0)) => decode(&bytes).ok_or(Stopped::Memory),
+        Ended::Exited(_) | Ended::Refused => Err(Stopped::Memory),
     }
 }
 
@@ -285,12 +233,61 @@ fn fork_worker<M: Serialize + DeserializeOwned>(
     work: impl FnOnce(&mut dyn FnMut(M)),
     mut heard: impl FnMut(M),
 ) -> Result<(), Interrupted> {
+    let Some((pid, reader)) = spawn(|pipe| {
+        WORKER_PIPE.store(pipe, Ordering::SeqCst);
+        work(&mut |message: M| {
+            send(pipe, &Wire::Step(message));
+            *ATTEMPTS.lock().unwrap_or_else(|p| p.into_inner()) = (0, Vec::new());
+            limit_memory_from_here();
+        });
+        0
+    }) else {
+        return Err(Interrupted { stopped: Stopped::Unavailable, attempt: None });
+    };
+    let mut pending: Vec<u8> = Vec::new();
+    let mut step_ends = step_deadline();
+    // The attempt under way, and when it must end.
+    let mut attempt: Option<(usize, Instant)> = None;
+    let ended = watch(pid, reader, step_ends, |piece| {
+        pending.extend_from_slice(piece);
+        while let Some(frame) = next_frame(&mut pending) {
+            match decode::<Wire<M>>(&frame)? {
+                Wire::Step(message) => {
+                    heard(message);
+                    step_ends = step_deadline();
+                    attempt = None;
+                }
+                Wire::Attempt { n, millis } => {
+                    attempt = Some((n, Instant::now() + Duration::from_millis(millis) + ATTEMPT_GRACE))
+                }
+                Wire::AttemptEnded { .. } => {
+                    attempt = None;
+                    // The rest of the step has at least a step's time again, as each exact job
+                    // had its own before.
+                    step_ends = step_ends.max(step_deadline());
+                }
+            }
+        }
+        Some(attempt.map_or(step_ends, |(_, ends)| ends))
+    });
+    let attempt = attempt.map(|(n, _)| n);
+    match ended {
+        Ended::KilledAtDeadline => Err(Interrupted { stopped: Stopped::Deadline, attempt }),
+        Ended::Exited(Some(0)) => Ok(()),
+        Ended::Exited(_) | Ended::Refused => Err(Interrupted { stopped: Stopped::Memory, attempt }),
+    }
+}
+
+/// A forked child that holds the Symbolica permit, under [`MEMORY_LIMIT_BYTES`] more than it
+/// uses now, running `child` with the write end of a pipe (its answer is the child's exit code;
+/// a panic is 3); here, the child's pid and the pipe's read end. `None` without a pipe or fork.
+#[cfg(unix)]
+fn spawn(child: impl FnOnce(i32) -> i32) -> Option<(i32, std::fs::File)> {
     use std::os::fd::FromRawFd;
-    let unavailable = Interrupted { stopped: Stopped::Unavailable, attempt: None };
     let mut fds = [0i32; 2];
     // SAFETY: `pipe` writes two descriptors into the array it is given.
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Err(unavailable);
+        return None;
     }
     let (read_fd, write_fd) = (fds[0], fds[1]);
     let pid = fork();
@@ -300,85 +297,72 @@ fn fork_worker<M: Serialize + DeserializeOwned>(
             libc::close(read_fd);
             libc::close(write_fd);
         }
-        return Err(unavailable);
+        return None;
     }
     if pid == 0 {
         IN_CHILD.store(true, Ordering::SeqCst);
-        WORKER_PIPE.store(write_fd, Ordering::SeqCst);
         // SAFETY: closes the read end, which only the parent uses.
         unsafe { libc::close(read_fd) };
         limit_memory_from_here();
-        let finished = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            work(&mut |message: M| {
-                send(write_fd, &Wire::Step(message));
-                *ATTEMPTS.lock().unwrap_or_else(|p| p.into_inner()) = (0, Vec::new());
-                limit_memory_from_here();
-            })
-        }));
+        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| child(write_fd))).unwrap_or(3);
         // SAFETY: leaves the child at once, running no destructor of the parent's state.
-        unsafe { libc::_exit(if finished.is_ok() { 0 } else { 3 }) }
+        unsafe { libc::_exit(code) }
     }
     WORKERS_STARTED.fetch_add(1, Ordering::SeqCst);
     // SAFETY: the parent keeps only the read end, which it owns from here on.
-    unsafe { libc::close(write_fd) };
-    let mut reader = unsafe { std::fs::File::from_raw_fd(read_fd) };
-    let mut pending: Vec<u8> = Vec::new();
+    unsafe {
+        libc::close(write_fd);
+        Some((pid, std::fs::File::from_raw_fd(read_fd)))
+    }
+}
+
+/// How a child [`watch`]ed ended.
+#[cfg(unix)]
+enum Ended {
+    /// It closed its pipe: its exit code (`None` where a signal ended it).
+    Exited(Option<i32>),
+    /// Killed here at its deadline.
+    KilledAtDeadline,
+    /// Killed here because what it wrote made no sense.
+    Refused,
+}
+
+/// Reads what the child `pid` writes until it closes its end, handing each piece to `got`,
+/// which answers with the deadline from then on (first `deadline`), or `None` for what makes no
+/// sense; the child is killed at its deadline, or at nonsense, and reaped.
+#[cfg(unix)]
+fn watch(
+    pid: i32,
+    mut reader: std::fs::File,
+    mut deadline: Instant,
+    mut got: impl FnMut(&[u8]) -> Option<Instant>,
+) -> Ended {
+    use std::os::fd::AsRawFd;
     let mut chunk = [0u8; 64 * 1024];
-    let mut step_ends = step_deadline();
-    // The attempt under way, and when it must end.
-    let mut attempt: Option<(usize, Instant)> = None;
-    let mut killed = false;
-    let mut garbled = false;
-    loop {
-        let deadline = attempt.map_or(step_ends, |(_, ends)| ends);
+    let ended = loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             kill(pid);
-            killed = true;
-            break;
+            break Some(Ended::KilledAtDeadline);
         }
-        if !readable(read_fd, left.min(Duration::from_millis(200))) {
+        if !readable(reader.as_raw_fd(), left.min(Duration::from_millis(200))) {
             continue;
         }
         match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => {
-                pending.extend_from_slice(&chunk[..n]);
-                while let Some(frame) = next_frame(&mut pending) {
-                    match decode::<Wire<M>>(&frame) {
-                        Some(Wire::Step(message)) => {
-                            heard(message);
-                            step_ends = step_deadline();
-                            attempt = None;
-                        }
-                        Some(Wire::Attempt { n, millis }) => {
-                            attempt = Some((n, Instant::now() + Duration::from_millis(millis) + ATTEMPT_GRACE))
-                        }
-                        Some(Wire::AttemptEnded { .. }) => {
-                            attempt = None;
-                            // The rest of the step has at least a step's time again, as each
-                            // exact job had its own before.
-                            step_ends = step_ends.max(step_deadline());
-                        }
-                        None => garbled = true,
-                    }
+            Ok(0) => break None,
+            Ok(n) => match got(&chunk[..n]) {
+                Some(next) => deadline = next,
+                None => {
+                    kill(pid);
+                    break Some(Ended::Refused);
                 }
-            }
+            },
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => break,
+            Err(_) => break None,
         }
-        if garbled {
-            kill(pid);
-            break;
-        }
-    }
+    };
     let status = reap(pid);
-    let attempt = attempt.map(|(n, _)| n);
-    match (killed, status) {
-        (true, _) => Err(Interrupted { stopped: Stopped::Deadline, attempt }),
-        (false, Some(0)) if !garbled => Ok(()),
-        _ => Err(Interrupted { stopped: Stopped::Memory, attempt }),
-    }
+    ended.unwrap_or(Ended::Exited(status))
 }
 
 /// Time an attempt gets past its deadline to notice it and answer on its own.

@@ -22,9 +22,6 @@ use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Time a worker gets past a claim's own deadline to finish it and say so.
-const GRACE: Duration = Duration::from_millis(500);
-
 /// Checks every claim of every file's plans (call on the CAS worker thread): for each file, its
 /// claims in order. With a cache, a claim whose fingerprint is stored is not checked again
 /// (worked-example sections are always checked: their verdicts depend on the whole example).
@@ -74,7 +71,7 @@ pub fn check_files(
 }
 
 /// Where a worker is: the section (an index into the sections it was given) and the claim.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 struct Place {
     section: usize,
     claim: usize,
@@ -114,7 +111,7 @@ fn in_workers(
     let mut next = settled(Place { section: 0, claim: 0 });
     // For a claim checked again because its worker was stopped inside an exact attempt: how
     // each such attempt ended (so that it ends so again at once), and the time its tries took.
-    let mut replays: Vec<(Place, Replay)> = Vec::new();
+    let mut replays: std::collections::HashMap<Place, Replay> = std::collections::HashMap::new();
     while next.section < sections.len() {
         if past(deadline) {
             // The run's time limit: the claims left are not started.
@@ -128,7 +125,7 @@ fn in_workers(
         let start = next;
         let mut checking: Option<(Place, Instant)> = None;
         let stopped = cas::isolate::worker(
-            || within_run(Instant::now() + CLAIM_TIME) + GRACE,
+            || within_run(Instant::now() + CLAIM_TIME) + super::EXACT_GRACE,
             |say: &mut dyn FnMut(Progress)| {
                 for (k, &(f, s)) in sections.iter().enumerate().skip(start.section) {
                     let from = if k == start.section { start.claim } else { 0 };
@@ -136,7 +133,7 @@ fn in_workers(
                         for (j, claim) in files[f][s].claims.iter().enumerate().skip(from) {
                             let place = Place { section: k, claim: j };
                             say(Progress::Started(place));
-                            let replay = replays.iter().find(|(p, _)| *p == place).map(|(_, r)| r);
+                            let replay = replays.get(&place);
                             if let Some(replay) = replay {
                                 cas::isolate::replaying(&replay.stops);
                             }
@@ -166,15 +163,9 @@ fn in_workers(
             // The claim again, that attempt ending at once as it did here, its deadlines
             // brought forward by the time this try took.
             Some(n) => {
-                let stop = (n, interrupted.stopped);
-                let spent = started.elapsed();
-                match replays.iter_mut().find(|(p, _)| *p == place) {
-                    Some((_, replay)) => {
-                        replay.stops.push(stop);
-                        replay.spent += spent;
-                    }
-                    None => replays.push((place, Replay { stops: vec![stop], spent })),
-                }
+                let replay = replays.entry(place).or_default();
+                replay.stops.push((n, interrupted.stopped));
+                replay.spent += started.elapsed();
             }
             None => {
                 let verdict =
@@ -203,6 +194,7 @@ fn stopped_by_the_time_limit() -> Verdict {
 
 /// How a claim's earlier tries ended: the exact attempts stopped (by their number in the
 /// claim's check) and the time the tries took.
+#[derive(Default)]
 struct Replay {
     stops: Vec<(usize, cas::Stopped)>,
     spent: Duration,

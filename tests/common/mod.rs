@@ -33,8 +33,14 @@ pub fn repo_path(rel: &str) -> PathBuf {
 
 /// Runs derivcheck; a run that has not ended after `limit` is killed and fails the test (a hang).
 pub fn run_with_limit(args: &[&str], limit: Duration) -> Output {
+    run_with_env(args, &[], limit)
+}
+
+/// [`run_with_limit`] with these environment variables set (the test hooks).
+pub fn run_with_env(args: &[&str], vars: &[(&str, &str)], limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_derivcheck"))
         .args(args)
+        .envs(vars.iter().copied())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
