@@ -474,6 +474,9 @@ struct SectionBuilder<'a> {
     vector_families: std::collections::BTreeSet<String>,
     /// Letters the section writes plain with one index (`x_1`, `x_n`): entries, or numbers.
     entry_letters_plain: std::collections::BTreeSet<String>,
+    /// The kind of matrix each formula's words name ([`roles::matrix_kind_unmodelled`]), by
+    /// formula index, read once: every later formula of the section asks again.
+    kinds_named: std::cell::RefCell<std::collections::HashMap<usize, Option<String>>>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -563,6 +566,7 @@ impl<'a> SectionBuilder<'a> {
             entry_letters: Vec::new(),
             vector_families: std::collections::BTreeSet::new(),
             entry_letters_plain: std::collections::BTreeSet::new(),
+            kinds_named: Default::default(),
         }
     }
 
@@ -1401,8 +1405,13 @@ impl<'a> SectionBuilder<'a> {
     fn kinds_named_before(&self, index: usize) -> Vec<(String, String)> {
         let formulas = &self.doc.formulas;
         let Some(here) = formulas.get(index) else { return Vec::new() };
-        let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| f.section == here.section).collect();
-        letters_named_in(&sites, &roles::matrix_kind_unmodelled, &named_letters_or_power_bases)
+        let sites: Vec<(usize, &FormulaSite)> =
+            formulas[..index].iter().enumerate().filter(|(_, f)| f.section == here.section).collect();
+        let named = |at: usize, site: &FormulaSite| {
+            let mut memo = self.kinds_named.borrow_mut();
+            memo.entry(at).or_insert_with(|| roles::matrix_kind_unmodelled(&site.lead, &site.trail)).clone()
+        };
+        letters_named_in(&sites, &named, &named_letters_or_power_bases)
     }
 
     /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
@@ -1441,8 +1450,9 @@ impl<'a> SectionBuilder<'a> {
     ) -> Vec<(String, T)> {
         let formulas = &self.doc.formulas;
         let Some(blocks) = self.blocks_leading_to(index) else { return Vec::new() };
-        let sites: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| blocks.contains(&f.block)).collect();
-        letters_named_in(&sites, named, &named_letters)
+        let sites: Vec<(usize, &FormulaSite)> =
+            formulas[..index].iter().enumerate().filter(|(_, f)| blocks.contains(&f.block)).collect();
+        letters_named_in(&sites, &|_, site: &FormulaSite| named(&site.lead, &site.trail), &named_letters)
     }
 
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
@@ -3016,19 +3026,19 @@ fn value_is_number(e: &Expr) -> bool {
     }
 }
 
-/// The letters of `sites` whose words (`named` of their lead and trail) say what they are
-/// (`letters_of` the formula named), with the letters listed just before a named one (`$X$ and
-/// $Y$ are …`, joined by `and` or a comma).
+/// The letters of `sites` (each with its formula index) whose words (`named`, from the index and
+/// the site) say what they are (`letters_of` the formula named), with the letters listed just
+/// before a named one (`$X$ and $Y$ are …`, joined by `and` or a comma).
 fn letters_named_in<T: Clone>(
-    sites: &[&FormulaSite],
-    named: &dyn Fn(&str, &str) -> Option<T>,
+    sites: &[(usize, &FormulaSite)],
+    named: &dyn Fn(usize, &FormulaSite) -> Option<T>,
     letters_of: &dyn Fn(&str) -> Vec<String>,
 ) -> Vec<(String, T)> {
     let mut out = Vec::new();
-    for (k, site) in sites.iter().enumerate() {
-        let Some(what) = named(&site.lead, &site.trail) else { continue };
+    for (k, &(at, site)) in sites.iter().enumerate() {
+        let Some(what) = named(at, site) else { continue };
         out.extend(letters_of(&site.tex).into_iter().map(|l| (l, what.clone())));
-        for before in sites[..k].iter().rev().take_while(|b| roles::continues_a_list(&b.trail)) {
+        for (_, before) in sites[..k].iter().rev().take_while(|(_, b)| roles::continues_a_list(&b.trail)) {
             out.extend(named_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
         }
     }

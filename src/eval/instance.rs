@@ -1087,7 +1087,9 @@ pub fn leaf_name(key: &str, indices: &[i64]) -> (String, String) {
         return (sanitize(key), key.to_string());
     }
     let list: Vec<String> = indices.iter().map(i64::to_string).collect();
-    (format!("{}_{}", sanitize(key), list.join("_")), format!("{key}_{{{}}}", list.join(",")))
+    // (A variable name may not hold `-`: index -1 is written `m1`.)
+    let named: Vec<String> = indices.iter().map(|i| if *i < 0 { format!("m{}", i.unsigned_abs()) } else { i.to_string() }).collect();
+    (format!("{}_{}", sanitize(key), named.join("_")), format!("{key}_{{{}}}", list.join(",")))
 }
 
 /// Leaf indices for entry (i, j) of an r×c matrix: vectors get one index.
@@ -1276,5 +1278,25 @@ fn has_dots_term(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Binary { op: BinOp::Add, .. } => chain(e, &[BinOp::Add]),
         _ => chain(e, &[BinOp::Implicit, BinOp::Cdot, BinOp::Times]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A leaf's variable name is one a CAS takes (letters, digits, `_`), whatever the key and
+    /// indices (`x_{-1}`: index -1, as in bi-rnn's `h_{t-1}` at t = 0), and distinct indices name
+    /// distinct variables.
+    #[test]
+    fn leaf_names_are_plain_and_distinct() {
+        let names: Vec<String> =
+            [vec![-1], vec![1], vec![11], vec![1, 1], vec![-1, 1], vec![1, -1]].iter().map(|i| leaf_name("h", i).0).collect();
+        for name in &names {
+            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{name}");
+        }
+        let distinct: std::collections::BTreeSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+        assert_eq!(leaf_name("h", &[-1]).1, "h_{-1}");
     }
 }
