@@ -474,9 +474,21 @@ struct SectionBuilder<'a> {
     vector_families: std::collections::BTreeSet<String>,
     /// Letters the section writes plain with one index (`x_1`, `x_n`): entries, or numbers.
     entry_letters_plain: std::collections::BTreeSet<String>,
-    /// The kind of matrix each formula's words name ([`roles::matrix_kind_unmodelled`]), by
-    /// formula index, read once: every later formula of the section asks again.
-    kinds_named: std::cell::RefCell<std::collections::HashMap<usize, Option<String>>>,
+    /// What each formula's words say, read once: every later formula asks again.
+    words_read: std::cell::RefCell<WordsRead>,
+}
+
+/// What the words around each formula say, by formula index (see `words_read`).
+#[derive(Default)]
+struct WordsRead {
+    /// The kind of matrix they name ([`roles::matrix_kind_unmodelled`]).
+    kinds: std::collections::HashMap<usize, Option<String>>,
+    /// Whether they call the formula's letters numbers ([`roles::names_constants`]).
+    constants: std::collections::HashMap<usize, bool>,
+    /// Whether they call its letters random variables ([`roles::names_random_variables`]).
+    random: std::collections::HashMap<usize, bool>,
+    /// The kind of matrix derivcheck constructs they name ([`roles::matrix_class_named`]).
+    classes: std::collections::HashMap<usize, Option<MatrixClass>>,
 }
 
 /// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
@@ -566,7 +578,7 @@ impl<'a> SectionBuilder<'a> {
             entry_letters: Vec::new(),
             vector_families: std::collections::BTreeSet::new(),
             entry_letters_plain: std::collections::BTreeSet::new(),
-            kinds_named: Default::default(),
+            words_read: Default::default(),
         }
     }
 
@@ -1375,9 +1387,12 @@ impl<'a> SectionBuilder<'a> {
     fn constants_named_before(&self, index: usize, written: &BTreeSet<String>) -> Vec<String> {
         let formulas = &self.doc.formulas;
         let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
-        let sites: Vec<&FormulaSite> = formulas[..index].iter().rev().take_while(|f| f.block == block).collect();
-        let named = sites.iter().filter(|site| roles::names_constants(&site.lead));
-        let mut letters: Vec<String> = named.flat_map(|site| bare_letters(&site.tex)).collect();
+        let sites = formulas[..index].iter().enumerate().rev().take_while(|(_, f)| f.block == block);
+        let names_constants = |at: usize, site: &FormulaSite| {
+            *self.words_read.borrow_mut().constants.entry(at).or_insert_with(|| roles::names_constants(&site.lead))
+        };
+        let named = sites.filter(|&(at, site)| names_constants(at, site));
+        let mut letters: Vec<String> = named.flat_map(|(_, site)| bare_letters(&site.tex)).collect();
         // `consider $Y=aX+b$ as any linear deterministic function of $X$`: a and b are numbers in
         // the paragraph or the one leading to a display, and wherever the section writes Y after.
         let blocks = self.blocks_leading_to(index).unwrap_or(block..=block);
@@ -1392,7 +1407,12 @@ impl<'a> SectionBuilder<'a> {
     /// Letters the words call random variables before a claim (`For any random variables $X, Y$`,
     /// `$X$ and $Y$ are two independent random variables`). The claim speaks of any such variables.
     fn random_variables_named_before(&self, index: usize) -> Vec<String> {
-        let named = |lead: &str, trail: &str| roles::names_random_variables(lead, trail).then_some(());
+        let named = |at: usize, site: &FormulaSite| {
+            let mut memo = self.words_read.borrow_mut();
+            let named =
+                *memo.random.entry(at).or_insert_with(|| roles::names_random_variables(&site.lead, &site.trail));
+            named.then_some(())
+        };
         self.letters_named_before(index, &named).into_iter().map(|(letter, ())| letter).collect()
     }
 
@@ -1408,8 +1428,8 @@ impl<'a> SectionBuilder<'a> {
         let sites: Vec<(usize, &FormulaSite)> =
             formulas[..index].iter().enumerate().filter(|(_, f)| f.section == here.section).collect();
         let named = |at: usize, site: &FormulaSite| {
-            let mut memo = self.kinds_named.borrow_mut();
-            memo.entry(at).or_insert_with(|| roles::matrix_kind_unmodelled(&site.lead, &site.trail)).clone()
+            let mut memo = self.words_read.borrow_mut();
+            memo.kinds.entry(at).or_insert_with(|| roles::matrix_kind_unmodelled(&site.lead, &site.trail)).clone()
         };
         letters_named_in(&sites, &named, &named_letters_or_power_bases)
     }
@@ -1417,7 +1437,11 @@ impl<'a> SectionBuilder<'a> {
     /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
     /// $\mathbf U$`, `$\mathbf S$ is symmetric`): the claim speaks of any matrix of that kind.
     fn matrix_classes_named_before(&self, index: usize) -> Vec<(String, MatrixClass)> {
-        self.letters_named_before(index, &roles::matrix_class_named)
+        let named = |at: usize, site: &FormulaSite| {
+            let mut memo = self.words_read.borrow_mut();
+            *memo.classes.entry(at).or_insert_with(|| roles::matrix_class_named(&site.lead, &site.trail))
+        };
+        self.letters_named_before(index, &named)
     }
 
     /// The blocks whose words lead to the formula at `index`: its paragraph, or for a display
@@ -1439,20 +1463,20 @@ impl<'a> SectionBuilder<'a> {
         Some(first_block..=here.block)
     }
 
-    /// The bare letters of formulas before `index` whose words (`named` of their lead and trail)
+    /// The bare letters of formulas before `index` whose words (`named` of the formula's index and site)
     /// say what they are: in its paragraph, or for a display formula standing alone, in the
     /// paragraph that leads to it (past the displays between: `Then $$…$$ $$…$$`); letters
     /// listed just before a named one (`$X$ and $Y$ are …`) are named with it.
     fn letters_named_before<T: Clone>(
         &self,
         index: usize,
-        named: &dyn Fn(&str, &str) -> Option<T>,
+        named: &dyn Fn(usize, &FormulaSite) -> Option<T>,
     ) -> Vec<(String, T)> {
         let formulas = &self.doc.formulas;
         let Some(blocks) = self.blocks_leading_to(index) else { return Vec::new() };
         let sites: Vec<(usize, &FormulaSite)> =
             formulas[..index].iter().enumerate().filter(|(_, f)| blocks.contains(&f.block)).collect();
-        letters_named_in(&sites, &|_, site: &FormulaSite| named(&site.lead, &site.trail), &named_letters)
+        letters_named_in(&sites, named, &named_letters)
     }
 
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,

@@ -431,7 +431,7 @@ pub fn names_constants(lead: &str) -> bool {
         )
         .expect("valid regex")
     });
-    CONSTANTS.is_match(lead.trim_end())
+    CONSTANTS.is_match(near_end(lead).trim_end())
 }
 
 /// Do the words right after an equation call it a deterministic function (`$Y=aX+b$ as any
