@@ -17,7 +17,7 @@ use std::cell::RefCell;
 mod cache;
 mod constraint;
 mod run;
-pub use run::check_files;
+pub use run::{check_files, panic_message};
 pub mod edits;
 pub mod mutate;
 use crate::numeric;

@@ -347,12 +347,37 @@ fn check_options(args: &CheckArgs) -> CheckOptions {
 
 /// Reads the notes and the spec and checks them.
 pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOptions) -> Result<Checked, CheckFailure> {
+    let chapter = read_chapter(path, spec)?;
+    check_chapters(vec![chapter], options, |_| {}).pop().expect("one chapter in, one out")
+}
+
+/// The notes at `path` and their spec (`spec`, or a folder's `checks.toml`), read, with the
+/// spec's path.
+pub(crate) fn read_chapter(
+    path: &Path,
+    spec: Option<&PathBuf>,
+) -> Result<(driver::Chapter, Option<PathBuf>), CheckFailure> {
     let docs = read_notes(path).map_err(|error| CheckFailure::Input { error, kind: "input" })?;
     let spec_path = spec.cloned().or_else(|| {
         let default = path.join("checks.toml");
         (path.is_dir() && default.is_file()).then_some(default)
     });
-    check_with_spec(docs, spec_path, options)
+    with_spec(docs, spec_path)
+}
+
+/// Read notes with the spec at `spec_path` (read here), if any.
+fn with_spec(
+    docs: Vec<Document>,
+    spec_path: Option<PathBuf>,
+) -> Result<(driver::Chapter, Option<PathBuf>), CheckFailure> {
+    let (spec, spec_text) = match &spec_path {
+        None => (None, String::new()),
+        Some(p) => {
+            let (spec, text) = read_spec(p)?;
+            (Some(spec), text)
+        }
+    };
+    Ok((driver::Chapter { docs, spec, spec_text }, spec_path))
 }
 
 /// Read notes checked with the spec at `spec_path` (read here), if any.
@@ -361,49 +386,43 @@ pub(crate) fn check_with_spec(
     spec_path: Option<PathBuf>,
     options: CheckOptions,
 ) -> Result<Checked, CheckFailure> {
-    let (spec, spec_text) = match &spec_path {
-        None => (None, String::new()),
-        Some(p) => match read_spec(p) {
-            Ok((spec, text)) => (Some(spec), text),
-            Err(failure) => return Err(failure.into()),
-        },
-    };
-    let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-    let spec_source = spec_text.clone();
-    // A bug in derivcheck that panics on one file is that file's failure, not the run's end.
-    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        planted_panic(&docs);
-        driver::check(&docs, spec.clone(), spec_text, options)
-    }))
-    .map_err(|payload| CheckFailure::Internal {
-        path: docs.first().map(|d| d.path.clone()).unwrap_or_default(),
-        message: panic_message(payload.as_ref()),
-    })?;
-    let driver::Checked { report, parse_failures } = checked.map_err(|problems| CheckFailure::Spec {
-        path: spec_shown.clone(),
-        text: spec_source.clone(),
-        errors: problems,
-    })?;
-    Ok(Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source })
+    let chapter = with_spec(docs, spec_path)?;
+    check_chapters(vec![chapter], options, |_| {}).pop().expect("one chapter in, one out")
 }
 
-/// What a panic said (its `&str` or `String` payload).
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string())
-}
-
-/// The test hook of the per-file isolation (issue 47): with `DERIVCHECK_PLANTED_PANIC=TEXT`,
-/// checking notes whose text contains TEXT panics, as a bug in derivcheck would.
-fn planted_panic(docs: &[Document]) {
-    if let Some(text) = std::env::var_os("DERIVCHECK_PLANTED_PANIC").and_then(|t| t.into_string().ok()) {
-        if !text.is_empty() && docs.iter().any(|d| d.source.contains(&text)) {
-            panic!("planted panic (DERIVCHECK_PLANTED_PANIC)");
-        }
-    }
+/// Read chapters, each with the path of its spec (if any), checked in one run
+/// ([`driver::check_book`]): each chapter's report, or why it was not checked. A bug in
+/// derivcheck that panics on one chapter is that chapter's failure, not the run's end.
+/// `started` hears each chapter's index as its claims start being checked.
+pub(crate) fn check_chapters(
+    chapters: Vec<(driver::Chapter, Option<PathBuf>)>,
+    options: CheckOptions,
+    started: impl Fn(usize) + Send + 'static,
+) -> Vec<Result<Checked, CheckFailure>> {
+    let (chapters, spec_paths): (Vec<driver::Chapter>, Vec<Option<PathBuf>>) = chapters.into_iter().unzip();
+    let book = || driver::check_book(&chapters, options, started);
+    let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(book)).unwrap_or_else(|payload| {
+        let message = driver::panic_message(payload.as_ref());
+        chapters.iter().map(|_| Err(driver::ChapterFailure::Internal(message.clone()))).collect()
+    });
+    chapters
+        .into_iter()
+        .zip(spec_paths)
+        .zip(results)
+        .map(|((chapter, spec_path), result)| {
+            let driver::Chapter { docs, spec, spec_text } = chapter;
+            let spec_shown = spec_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+            let driver::Checked { report, parse_failures } = result.map_err(|failure| match failure {
+                driver::ChapterFailure::Spec(errors) => {
+                    CheckFailure::Spec { path: spec_shown.clone(), text: spec_text.clone(), errors }
+                }
+                driver::ChapterFailure::Internal(message) => {
+                    CheckFailure::Internal { path: docs.first().map(|d| d.path.clone()).unwrap_or_default(), message }
+                }
+            })?;
+            Ok(Checked { docs, report, parse_failures, spec, spec_path, spec_shown, spec_source: spec_text })
+        })
+        .collect()
 }
 
 fn run_check(args: &CheckArgs) -> i32 {

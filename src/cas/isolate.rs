@@ -140,12 +140,27 @@ pub fn replaying(stops: &[(usize, Stopped)]) {
 }
 
 /// `fork()`. The callers' child runs only their work, on its copy of the calling thread, and
-/// leaves with `_exit`. Allocation is fork-safe in glibc; the other threads of this process
-/// (the main thread, waiting for the CAS thread's answer) hold no lock the child takes.
+/// leaves with `_exit`. Allocation is fork-safe in glibc; the other threads of this process hold
+/// no lock the child takes: the main thread waits for the CAS thread's answer, and threads that
+/// work meanwhile (a book's planning) do so inside [`without_fork`], so the fork waits for
+/// their piece of work to end and they wait for it.
 #[cfg(unix)]
 fn fork() -> i32 {
+    let _gate = FORK_GATE.write().unwrap_or_else(|p| p.into_inner());
     // SAFETY: see above.
     unsafe { libc::fork() }
+}
+
+/// Held (shared) by work on other threads while the CAS thread may fork ([`without_fork`]),
+/// held alone by the fork.
+static FORK_GATE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Runs `work` (on a thread other than the CAS thread) so that no worker is forked while it
+/// runs: a child forked in the middle of it would find the locks it held (the parser's, a
+/// statics' initialization, stderr) held for ever. Keep each piece short: a fork waits for it.
+pub fn without_fork<T>(work: impl FnOnce() -> T) -> T {
+    let _gate = FORK_GATE.read().unwrap_or_else(|p| p.into_inner());
+    work()
 }
 
 /// Exact work runs on this thread: in a child (which holds the permit), where this process used
@@ -161,10 +176,20 @@ pub fn trial<T>(work: impl FnOnce() -> T) -> Option<T> {
     if runs_inline() {
         return Some(work());
     }
+    /// Ends the trial however `work` ends (a panic caught above must not leave exact work
+    /// deferred for the rest of the run).
+    struct Ends;
+    impl Drop for Ends {
+        fn drop(&mut self) {
+            IN_TRIAL.store(false, Ordering::SeqCst);
+        }
+    }
     DEFERRED.store(false, Ordering::SeqCst);
     IN_TRIAL.store(true, Ordering::SeqCst);
-    let answer = work();
-    IN_TRIAL.store(false, Ordering::SeqCst);
+    let answer = {
+        let _ends = Ends;
+        work()
+    };
     (!DEFERRED.swap(false, Ordering::SeqCst)).then_some(answer)
 }
 

@@ -72,7 +72,10 @@ fn quiet_panics_on_this_thread() {
         if std::thread::current().name() == Some("derivcheck-cas") {
             let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
             let payload = info.payload();
-            let message = payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
             let message = message.map(|m| format!(" ({m})")).unwrap_or_default();
             eprintln!(
                 "derivcheck: the CAS failed internally{location}{message}; falling back (numeric evidence, or undecided)"

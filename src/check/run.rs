@@ -26,35 +26,59 @@ use std::time::{Duration, Instant};
 /// claims in order. With a cache, a claim whose fingerprint is stored is not checked again
 /// (worked-example sections are always checked: their verdicts depend on the whole example).
 /// Claims reached after `deadline` are undecided, saying the run's time limit was reached.
+///
+/// A file whose check panicked in this process (a bug in derivcheck) is `Err` with the panic's
+/// message; the other files are checked as if it were not there. `started` hears each file's
+/// index as its claims start being checked (for a progress bar).
 pub fn check_files(
     files: &[Vec<SectionPlan>],
     cache: Option<&dyn VerdictCache>,
     deadline: Option<Instant>,
-) -> Vec<Vec<CheckedClaim>> {
+    started: &dyn Fn(usize),
+) -> Vec<Result<Vec<CheckedClaim>, String>> {
+    let last_started = std::cell::Cell::new(None);
+    let started = |f: usize| {
+        if last_started.replace(Some(f)) != Some(f) {
+            started(f);
+        }
+    };
     *super::RUN_DEADLINE.lock().unwrap_or_else(|p| p.into_inner()) = deadline;
     let sections: Vec<(usize, usize)> =
         files.iter().enumerate().flat_map(|(f, plans)| (0..plans.len()).map(move |s| (f, s))).collect();
+    let mut failed: Vec<Option<String>> = vec![None; files.len()];
     let mut verdicts: Vec<Vec<(Verdict, bool)>> = Vec::with_capacity(sections.len());
     for &(f, s) in &sections {
+        if failed[f].is_some() {
+            verdicts.push(Vec::new());
+            continue;
+        }
+        started(f);
         // Verdicts of a trial that is given up are not kept: the worker finds them again.
         let held = HeldCache { inner: cache, held: Mutex::new(Vec::new()) };
         let held_cache = cache.map(|_| &held as &dyn VerdictCache);
-        let tried = cas::isolate::trial(|| {
-            with_section(&files[f], s, held_cache, deadline, |check| {
-                files[f][s].claims.iter().map(check).take_while(|_| !cas::isolate::deferred()).collect::<Vec<_>>()
+        let tried = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            planted_check_panic(&files[f][s]);
+            cas::isolate::trial(|| {
+                with_section(&files[f], s, held_cache, deadline, |check| {
+                    files[f][s].claims.iter().map(check).take_while(|_| !cas::isolate::deferred()).collect::<Vec<_>>()
+                })
             })
-        });
+        }));
         match tried {
-            Some(checked) => {
+            Ok(Some(checked)) => {
                 held.keep();
                 verdicts.push(checked);
             }
-            None => break,
+            Ok(None) => break,
+            Err(payload) => {
+                failed[f] = Some(panic_message(payload.as_ref()));
+                verdicts.push(Vec::new());
+            }
         }
     }
     let done = verdicts.len();
     if done < sections.len() {
-        verdicts.extend(in_workers(files, &sections[done..], cache, deadline));
+        verdicts.extend(in_workers(files, &sections[done..], cache, deadline, &started));
     }
     let mut out: Vec<Vec<CheckedClaim>> = files.iter().map(|_| Vec::new()).collect();
     for (&(f, s), section) in sections.iter().zip(verdicts) {
@@ -67,7 +91,30 @@ pub fn check_files(
             .collect();
         out[f].extend(if plan.example.is_some() { checked } else { constraint::derived_under_constraint(checked) });
     }
-    out
+    out.into_iter().zip(failed).map(|(claims, failed)| failed.map_or(Ok(claims), Err)).collect()
+}
+
+/// The test hook of the per-file isolation of the check (issue 47): with
+/// `DERIVCHECK_PLANTED_CHECK_PANIC=TEXT`, checking a section with a claim whose TeX contains TEXT
+/// panics, as a bug in derivcheck would.
+fn planted_check_panic(plan: &SectionPlan) {
+    static PLANTED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let planted =
+        PLANTED.get_or_init(|| std::env::var("DERIVCHECK_PLANTED_CHECK_PANIC").ok().filter(|t| !t.is_empty()));
+    if let Some(text) = planted {
+        if plan.claims.iter().any(|c| c.tex.contains(text.as_str())) {
+            panic!("planted panic in the check (DERIVCHECK_PLANTED_CHECK_PANIC)");
+        }
+    }
+}
+
+/// What a panic said (its `&str` or `String` payload).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 /// Where a worker is: the section (an index into the sections it was given) and the claim.
@@ -94,6 +141,7 @@ fn in_workers(
     sections: &[(usize, usize)],
     cache: Option<&dyn VerdictCache>,
     deadline: Option<Instant>,
+    started: &dyn Fn(usize),
 ) -> Vec<Vec<(Verdict, bool)>> {
     let plan = |k: usize| &files[sections[k].0][sections[k].1];
     let mut verdicts: Vec<Vec<Option<(Verdict, bool)>>> =
@@ -146,7 +194,10 @@ fn in_workers(
                 }
             },
             |progress| match progress {
-                Progress::Started(place) => checking = Some((place, Instant::now())),
+                Progress::Started(place) => {
+                    started(sections[place.section].0);
+                    checking = Some((place, Instant::now()))
+                }
                 Progress::Checked(place, verdict, from_cache) => {
                     verdicts[place.section][place.claim] = Some((*verdict, from_cache));
                     checking = None;

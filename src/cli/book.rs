@@ -4,7 +4,7 @@
 //! any input was bad, else 1 if any claim was refuted (or, with `--strict`, anything is wrong).
 
 use super::{
-    check_path, emit_parse_diagnostics, render_diagnostics, say_strict, strict_problems, write_stdout, CheckArgs,
+    emit_parse_diagnostics, read_chapter, render_diagnostics, say_strict, strict_problems, write_stdout, CheckArgs,
     CheckFailure, Checked, Format, Unparsed,
 };
 use crate::report::diagnostic::Severity;
@@ -56,17 +56,43 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     let lang = crate::report::Lang::from(args.lang);
     let json = matches!(args.format, Format::Json | Format::Junit);
     let progress = super::progress::Progress::new(units.len() as u64, args.verbose, lang);
-    let mut outcomes: Vec<(&Unit, Outcome)> = Vec::new();
-    for unit in units {
-        progress.start(&unit.path.display().to_string());
-        let outcome = match check_path(&unit.path, unit.spec.as_ref(), super::check_options(args)) {
-            Ok(checked) => Outcome::Checked(Box::new(checked)),
-            Err(failure) => Outcome::Failed(failure),
-        };
-        progress.done();
-        outcomes.push((unit, outcome));
+    // Every unit is read, then all that could be read are checked in one run (planned on every
+    // core, one worker process for exact work for the whole book).
+    let read: Vec<Result<(crate::driver::Chapter, Option<PathBuf>), CheckFailure>> =
+        units.iter().map(|unit| read_chapter(&unit.path, unit.spec.as_ref())).collect();
+    let names: Vec<String> =
+        units.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(u, _)| u.path.display().to_string()).collect();
+    let mut chapters = Vec::new();
+    let mut failures: Vec<Option<CheckFailure>> = Vec::new();
+    for result in read {
+        match result {
+            Ok(chapter) => {
+                chapters.push(chapter);
+                failures.push(None);
+            }
+            Err(failure) => failures.push(Some(failure)),
+        }
     }
+    let shown = progress.clone();
+    let mut checked =
+        super::check_chapters(chapters, super::check_options(args), move |k| shown.reached(k as u64, &names[k]))
+            .into_iter();
+    let outcomes: Vec<(&Unit, Outcome)> = units
+        .iter()
+        .zip(failures)
+        .map(|(unit, failure)| {
+            let outcome = match failure.map_or_else(|| checked.next().expect("a result a chapter"), Err) {
+                Ok(checked) => Outcome::Checked(Box::new(checked)),
+                Err(failure) => Outcome::Failed(failure),
+            };
+            (unit, outcome)
+        })
+        .collect();
     progress.finish();
+    if args.verbose {
+        let w = crate::report::words(lang);
+        eprintln!("{} {}", crate::cas::isolate::workers_started(), w.exact_workers);
+    }
     let mut total = CheckSummary::default();
     let (mut bad, mut strict_failed) = (0usize, false);
     let mut text = String::new();

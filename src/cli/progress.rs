@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 
+#[derive(Clone)]
 pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
     verbose: bool,
@@ -31,10 +32,12 @@ impl Progress {
         }
     }
 
-    pub fn done(&self) {
+    /// The chapters before the `index`th are done, and `name` starts.
+    pub fn reached(&self, index: u64, name: &str) {
         if let Some(bar) = &self.bar {
-            bar.inc(1);
+            bar.set_position(index);
         }
+        self.start(name);
     }
 
     pub fn finish(&self) {

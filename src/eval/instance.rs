@@ -1088,7 +1088,8 @@ pub fn leaf_name(key: &str, indices: &[i64]) -> (String, String) {
     }
     let list: Vec<String> = indices.iter().map(i64::to_string).collect();
     // (A variable name may not hold `-`: index -1 is written `m1`.)
-    let named: Vec<String> = indices.iter().map(|i| if *i < 0 { format!("m{}", i.unsigned_abs()) } else { i.to_string() }).collect();
+    let named: Vec<String> =
+        indices.iter().map(|i| if *i < 0 { format!("m{}", i.unsigned_abs()) } else { i.to_string() }).collect();
     (format!("{}_{}", sanitize(key), named.join("_")), format!("{key}_{{{}}}", list.join(",")))
 }
 
@@ -1290,8 +1291,10 @@ mod tests {
     /// distinct variables.
     #[test]
     fn leaf_names_are_plain_and_distinct() {
-        let names: Vec<String> =
-            [vec![-1], vec![1], vec![11], vec![1, 1], vec![-1, 1], vec![1, -1]].iter().map(|i| leaf_name("h", i).0).collect();
+        let names: Vec<String> = [vec![-1], vec![1], vec![11], vec![1, 1], vec![-1, 1], vec![1, -1]]
+            .iter()
+            .map(|i| leaf_name("h", i).0)
+            .collect();
         for name in &names {
             assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{name}");
         }
