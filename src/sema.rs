@@ -1381,6 +1381,17 @@ impl<'a> SectionBuilder<'a> {
         }
     }
 
+    /// What `read` gives for the words of the formula at `at`, kept in `table` of
+    /// [`Self::words_read`]: read the first time it is asked for, then taken from there.
+    fn read_once<T: Clone>(
+        &self,
+        table: fn(&mut WordsRead) -> &mut std::collections::HashMap<usize, T>,
+        at: usize,
+        read: impl FnOnce() -> T,
+    ) -> T {
+        table(&mut self.words_read.borrow_mut()).entry(at).or_insert_with(read).clone()
+    }
+
     /// The letters of earlier formulas in the same paragraph that the words call numbers:
     /// `for any random variable $X$ and numbers $a$ and $b$, …` names a and b.
     /// `written` holds the keys of the formula at `index`.
@@ -1389,7 +1400,7 @@ impl<'a> SectionBuilder<'a> {
         let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
         let sites = formulas[..index].iter().enumerate().rev().take_while(|(_, f)| f.block == block);
         let names_constants = |at: usize, site: &FormulaSite| {
-            *self.words_read.borrow_mut().constants.entry(at).or_insert_with(|| roles::names_constants(&site.lead))
+            self.read_once(|w| &mut w.constants, at, || roles::names_constants(&site.lead))
         };
         let named = sites.filter(|&(at, site)| names_constants(at, site));
         let mut letters: Vec<String> = named.flat_map(|(_, site)| bare_letters(&site.tex)).collect();
@@ -1408,10 +1419,8 @@ impl<'a> SectionBuilder<'a> {
     /// `$X$ and $Y$ are two independent random variables`). The claim speaks of any such variables.
     fn random_variables_named_before(&self, index: usize) -> Vec<String> {
         let named = |at: usize, site: &FormulaSite| {
-            let mut memo = self.words_read.borrow_mut();
-            let named =
-                *memo.random.entry(at).or_insert_with(|| roles::names_random_variables(&site.lead, &site.trail));
-            named.then_some(())
+            self.read_once(|w| &mut w.random, at, || roles::names_random_variables(&site.lead, &site.trail))
+                .then_some(())
         };
         self.letters_named_before(index, &named).into_iter().map(|(letter, ())| letter).collect()
     }
@@ -1428,8 +1437,7 @@ impl<'a> SectionBuilder<'a> {
         let sites: Vec<(usize, &FormulaSite)> =
             formulas[..index].iter().enumerate().filter(|(_, f)| f.section == here.section).collect();
         let named = |at: usize, site: &FormulaSite| {
-            let mut memo = self.words_read.borrow_mut();
-            memo.kinds.entry(at).or_insert_with(|| roles::matrix_kind_unmodelled(&site.lead, &site.trail)).clone()
+            self.read_once(|w| &mut w.kinds, at, || roles::matrix_kind_unmodelled(&site.lead, &site.trail))
         };
         letters_named_in(&sites, &named, &named_letters_or_power_bases)
     }
@@ -1438,8 +1446,7 @@ impl<'a> SectionBuilder<'a> {
     /// $\mathbf U$`, `$\mathbf S$ is symmetric`): the claim speaks of any matrix of that kind.
     fn matrix_classes_named_before(&self, index: usize) -> Vec<(String, MatrixClass)> {
         let named = |at: usize, site: &FormulaSite| {
-            let mut memo = self.words_read.borrow_mut();
-            *memo.classes.entry(at).or_insert_with(|| roles::matrix_class_named(&site.lead, &site.trail))
+            self.read_once(|w| &mut w.classes, at, || roles::matrix_class_named(&site.lead, &site.trail))
         };
         self.letters_named_before(index, &named)
     }
