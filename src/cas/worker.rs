@@ -64,6 +64,12 @@ fn start() -> Mutex<Sender<Job>> {
     Mutex::new(tx)
 }
 
+/// What a panic said, where its payload is text (`panic!` with a message gives `&str` or
+/// `String`).
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<&str> {
+    payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+}
+
 /// Symbolica can panic inside a computation (e.g. an exponent overflow); callers catch that and
 /// fall back, so on the worker thread a panic prints one line instead of a backtrace.
 fn quiet_panics_on_this_thread() {
@@ -71,12 +77,7 @@ fn quiet_panics_on_this_thread() {
     std::panic::set_hook(Box::new(move |info| {
         if std::thread::current().name() == Some("derivcheck-cas") {
             let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-            let payload = info.payload();
-            let message = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
-            let message = message.map(|m| format!(" ({m})")).unwrap_or_default();
+            let message = panic_text(info.payload()).map(|m| format!(" ({m})")).unwrap_or_default();
             eprintln!(
                 "derivcheck: the CAS failed internally{location}{message}; falling back (numeric evidence, or undecided)"
             );

@@ -110,11 +110,7 @@ fn planted_check_panic(plan: &SectionPlan) {
 
 /// What a panic said (its `&str` or `String` payload).
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string())
+    cas::worker::panic_text(payload).unwrap_or("a panic without a message").to_string()
 }
 
 /// Where a worker is: the section (an index into the sections it was given) and the claim.
