@@ -347,8 +347,7 @@ fn check_options(args: &CheckArgs) -> CheckOptions {
 
 /// Reads the notes and the spec and checks them.
 pub(crate) fn check_path(path: &Path, spec: Option<&PathBuf>, options: CheckOptions) -> Result<Checked, CheckFailure> {
-    let chapter = read_chapter(path, spec)?;
-    check_chapters(vec![chapter], options, |_| {}).pop().expect("one chapter in, one out")
+    check_one(read_chapter(path, spec)?, options)
 }
 
 /// The notes at `path` and their spec (`spec`, or a folder's `checks.toml`), read, with the
@@ -386,7 +385,11 @@ pub(crate) fn check_with_spec(
     spec_path: Option<PathBuf>,
     options: CheckOptions,
 ) -> Result<Checked, CheckFailure> {
-    let chapter = with_spec(docs, spec_path)?;
+    check_one(with_spec(docs, spec_path)?, options)
+}
+
+/// One read chapter checked ([`check_chapters`]).
+fn check_one(chapter: (driver::Chapter, Option<PathBuf>), options: CheckOptions) -> Result<Checked, CheckFailure> {
     check_chapters(vec![chapter], options, |_| {}).pop().expect("one chapter in, one out")
 }
 

@@ -58,16 +58,13 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     let progress = super::progress::Progress::new(units.len() as u64, args.verbose, lang);
     // Every unit is read, then all that could be read are checked in one run (planned on every
     // core, one worker process for exact work for the whole book).
-    let read: Vec<Result<(crate::driver::Chapter, Option<PathBuf>), CheckFailure>> =
-        units.iter().map(|unit| read_chapter(&unit.path, unit.spec.as_ref())).collect();
-    let names: Vec<String> =
-        units.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(u, _)| u.path.display().to_string()).collect();
-    let mut chapters = Vec::new();
+    let (mut chapters, mut names) = (Vec::new(), Vec::new());
     let mut failures: Vec<Option<CheckFailure>> = Vec::new();
-    for result in read {
-        match result {
+    for unit in units {
+        match read_chapter(&unit.path, unit.spec.as_ref()) {
             Ok(chapter) => {
                 chapters.push(chapter);
+                names.push(unit.path.display().to_string());
                 failures.push(None);
             }
             Err(failure) => failures.push(Some(failure)),
