@@ -404,39 +404,32 @@ fn a_binding_never_changes_the_shape_the_spec_declares() {
 /// test hook `DERIVCHECK_PLANTED_PANIC` (issue 47).
 #[test]
 fn a_panic_in_one_chapter_costs_only_that_chapter() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("book");
-    std::fs::create_dir(&book).unwrap();
-    std::fs::write(book.join("a.md"), "# A\n\n## 1 S\n\n$$(a+b)^2 = a^2 + 2ab + b^2$$\n").unwrap();
-    std::fs::write(book.join("b.md"), "# B\n\n## 1 S\n\nPLANTED $$x+x=2x$$\n").unwrap();
-    std::fs::write(book.join("c.md"), "# C\n\n## 1 S\n\n$$(a-b)^2 = a^2 + b^2$$\n").unwrap();
-    let args = ["check", book.to_str().unwrap(), "--format", "json", "--no-cache"];
-    let out = run_with_env(&args, &[("DERIVCHECK_PLANTED_PANIC", "PLANTED")], std::time::Duration::from_secs(120));
-    assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
-    assert!(stderr(&out).contains("internal error"), "{}", stderr(&out));
-    let report = json(&out);
-    let chapters = report["chapters"].as_array().unwrap();
-    assert_eq!(chapters.len(), 3, "{report:#}");
-    let by_name = |name: &str| chapters.iter().find(|c| c["path"].as_str().unwrap().ends_with(name)).unwrap();
-    assert_eq!(by_name("b.md")["error"]["kind"], "internal", "{report:#}");
-    let verdict = |name: &str| by_name(name)["report"]["files"][0]["claims"][0]["verdict"].clone();
-    assert_eq!(verdict("a.md"), "verified", "{report:#}");
-    assert_eq!(verdict("c.md"), "refuted", "{report:#}");
+    let b = "# B\n\n## 1 S\n\nPLANTED $$x+x=2x$$\n";
+    let failed = panic_costs_only_that_chapter(b, ("DERIVCHECK_PLANTED_PANIC", "PLANTED"));
+    assert!(failed["message"].as_str().unwrap().contains("DERIVCHECK_PLANTED_PANIC"), "{failed:#}");
 }
 
-/// The same for a panic in the check of one chapter's claims, after every chapter was planned
-/// (a book is planned whole, then checked in one run): the other chapters keep their verdicts
+/// The same for a panic in the check of one chapter's claims, after the chapter was planned
 /// (planted with `DERIVCHECK_PLANTED_CHECK_PANIC`, issue 47).
 #[test]
 fn a_panic_in_the_check_of_one_chapter_costs_only_that_chapter() {
+    let b = "# B\n\n## 1 S\n\n$$x+x=2x$$\n\n$$(y+y)^2=4y^2$$\n";
+    let failed = panic_costs_only_that_chapter(b, ("DERIVCHECK_PLANTED_CHECK_PANIC", "y+y"));
+    assert!(failed["message"].as_str().unwrap().contains("DERIVCHECK_PLANTED_CHECK_PANIC"), "{failed:#}");
+}
+
+/// A book of three chapters, the second `b` and checked with the hook `planted` set: asserts
+/// exit 70, the internal error of `b.md` and the other two chapters' verdicts; gives `b.md`'s
+/// error object.
+fn panic_costs_only_that_chapter(b: &str, planted: (&str, &str)) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book");
     std::fs::create_dir(&book).unwrap();
     std::fs::write(book.join("a.md"), "# A\n\n## 1 S\n\n$$(a+b)^2 = a^2 + 2ab + b^2$$\n").unwrap();
-    std::fs::write(book.join("b.md"), "# B\n\n## 1 S\n\n$$x+x=2x$$\n\n$$(y+y)^2=4y^2$$\n").unwrap();
+    std::fs::write(book.join("b.md"), b).unwrap();
     std::fs::write(book.join("c.md"), "# C\n\n## 1 S\n\n$$(a-b)^2 = a^2 + b^2$$\n").unwrap();
     let args = ["check", book.to_str().unwrap(), "--format", "json", "--no-cache"];
-    let out = run_with_env(&args, &[("DERIVCHECK_PLANTED_CHECK_PANIC", "y+y")], std::time::Duration::from_secs(120));
+    let out = run_with_env(&args, &[planted], std::time::Duration::from_secs(120));
     assert_eq!(out.status.code(), Some(70), "{}", stderr(&out));
     assert!(stderr(&out).contains("internal error"), "{}", stderr(&out));
     let report = json(&out);
@@ -444,11 +437,8 @@ fn a_panic_in_the_check_of_one_chapter_costs_only_that_chapter() {
     assert_eq!(chapters.len(), 3, "{report:#}");
     let by_name = |name: &str| chapters.iter().find(|c| c["path"].as_str().unwrap().ends_with(name)).unwrap();
     assert_eq!(by_name("b.md")["error"]["kind"], "internal", "{report:#}");
-    assert!(
-        by_name("b.md")["error"]["message"].as_str().unwrap().contains("DERIVCHECK_PLANTED_CHECK_PANIC"),
-        "{report:#}"
-    );
     let verdict = |name: &str| by_name(name)["report"]["files"][0]["claims"][0]["verdict"].clone();
     assert_eq!(verdict("a.md"), "verified", "{report:#}");
     assert_eq!(verdict("c.md"), "refuted", "{report:#}");
+    by_name("b.md")["error"].clone()
 }
