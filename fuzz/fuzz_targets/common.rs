@@ -2,20 +2,38 @@
 //! large stack the binary also gives its work.
 
 /// Runs `work` on the input in a thread with the binary's stack (512 MB; `FUZZ_STACK_MB=8` to
-/// find inputs that recurse deeper than a default stack). With `FUZZ_LAST_INPUT=FILE` each input
-/// is written there first, so an input that kills the process without libFuzzer's report (a
-/// SIGSEGV on another thread's stack) is kept.
+/// find inputs that recurse deeper than a default stack). The thread is started once and kept for
+/// every input of the run (a panic there aborts the process through libFuzzer's hook, with this
+/// input as the finding). With `FUZZ_LAST_INPUT=FILE` each input is written there first, so an
+/// input that kills the process without libFuzzer's report (a SIGSEGV on another thread's stack)
+/// is kept.
 pub fn run_on_big_stack(data: &[u8], work: fn(&[u8])) {
+    use std::sync::mpsc::{channel, Receiver, Sender};
+    use std::sync::{Mutex, OnceLock};
+    type Job = (Vec<u8>, fn(&[u8]));
+    static WORKER: OnceLock<Mutex<(Sender<Job>, Receiver<()>)>> = OnceLock::new();
     if let Ok(path) = std::env::var("FUZZ_LAST_INPUT") {
         let _ = std::fs::write(path, data);
     }
-    let data = data.to_vec();
-    std::thread::Builder::new()
-        .stack_size(stack_megabytes() * 1024 * 1024)
-        .spawn(move || work(&data))
-        .expect("spawn")
-        .join()
-        .expect("no panic");
+    let worker = WORKER.get_or_init(|| {
+        let (jobs, job_inbox) = channel::<Job>();
+        let (done_outbox, done) = channel::<()>();
+        std::thread::Builder::new()
+            .stack_size(stack_megabytes() * 1024 * 1024)
+            .spawn(move || {
+                for (data, work) in job_inbox {
+                    work(&data);
+                    if done_outbox.send(()).is_err() {
+                        return;
+                    }
+                }
+            })
+            .expect("spawn");
+        Mutex::new((jobs, done))
+    });
+    let worker = worker.lock().expect("no panic");
+    worker.0.send((data.to_vec(), work)).expect("worker alive");
+    worker.1.recv().expect("no panic");
 }
 
 fn stack_megabytes() -> usize {
