@@ -320,12 +320,12 @@ pub fn plan(
             .collect();
         let fs: Vec<&ParsedFormula> = if rewritten.is_some() { reread.iter().collect() } else { fs };
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
-        builder.entry_letters = rewritten.as_ref().map(|r| r.letters.clone()).unwrap_or_default();
-        builder.notes_shapes = shapes.clone();
-        builder.inherited = chapter_defs.clone();
-        builder.recurrences = std::mem::take(&mut recurrences);
-        builder.owns_spec = with_spec_only;
-        builder.document_keys = document_keys.clone();
+        builder.words.entry_letters = rewritten.as_ref().map(|r| r.letters.clone()).unwrap_or_default();
+        builder.letters.notes_shapes = shapes.clone();
+        builder.bindings.inherited = chapter_defs.clone();
+        builder.bindings.recurrences = std::mem::take(&mut recurrences);
+        builder.chapter.owns_spec = with_spec_only;
+        builder.chapter.document_keys = document_keys.clone();
         let (plan, defined) = builder.build_with_definitions(title, &fs);
         recurrences = plan.recurrences.clone();
         for def in defined {
@@ -346,7 +346,7 @@ pub fn plan(
         let present: Vec<String> = plans.iter().map(|p| p.number.clone()).collect();
         for number in spec.extra_sections(&present) {
             let mut builder = SectionBuilder::new(doc, number, Some(spec), spec_text);
-            builder.owns_spec = true;
+            builder.chapter.owns_spec = true;
             plans.push(builder.build(String::new(), &[]));
         }
     }
@@ -391,12 +391,46 @@ struct EntryReading {
     statements: Vec<(usize, Statement)>,
 }
 
+/// A section's plan under construction: the chapter's inputs, the section's words and letters,
+/// the bindings made so far and the output, each part its own struct.
 struct SectionBuilder<'a> {
+    number: String,
+    spec: Option<crate::spec::SectionSpec>,
+    /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
+    pinned: bool,
+    /// What the whole chapter gives every section: its text, its spec, and what its words say once.
+    chapter: ChapterInputs<'a>,
+    /// What the section's words and notation say, read before its formulas are added (the cues).
+    words: SectionWords,
+    /// What the section declares of its letters so far: indices, shapes, functions, the keys written.
+    letters: SectionLetters,
+    /// The meanings the text gives letters so far: definitions (inherited and the section's), values bound for a paragraph or an example, conditions stated, recurrences, distributions.
+    bindings: Bindings,
+    /// What the section gives: claims, formulas not checked, roles, spec problems.
+    out: SectionOutput,
+    /// What the formula being added has been found to be so far.
+    current: CurrentFormula,
+}
+
+/// What the whole chapter gives every section: its text, its spec, and what its words say once.
+struct ChapterInputs<'a> {
     doc: &'a Document,
+    spec_full: Option<&'a Spec>,
+    spec_text: &'a str,
+    /// Every symbol key the document writes (sizes read off use are named apart from them).
+    document_keys: std::rc::Rc<std::collections::BTreeSet<String>>,
+    /// This document plans the spec's own claims (one document of a chapter does, so each
+    /// appears once).
+    owns_spec: bool,
     /// The notes speak of entropy or mutual information ([`names_information`]).
     information: bool,
     /// The notes speak of random variables or distributions ([`names_probability`]).
     probabilistic: bool,
+}
+
+/// What the section's words and notation say, read before its formulas are added (the cues).
+#[derive(Default)]
+struct SectionWords {
     /// The distributions this section's words give value by value, each with the paragraph
     /// that ends it ([`distributions::laws_in`]).
     laws: Vec<(usize, Law)>,
@@ -405,77 +439,86 @@ struct SectionBuilder<'a> {
     /// Relations the section's words suppose and derivcheck does not model, in order: the
     /// letters each relates and its TeX ([`ClaimReading::hypothesis`]).
     hypotheses: Vec<(BTreeSet<String>, String)>,
-    /// Letters a named distribution gave their moments (`\mu_X` of `X \sim \mathrm{Binomial}(n,
-    /// p)`): the notes writing them again state the table's value, a claim.
-    moments_given: BTreeSet<String>,
-    /// Letters defined after words that assert ([`Scope::derived`]).
-    derived: BTreeSet<String>,
-    number: String,
-    spec: Option<crate::spec::SectionSpec>,
-    spec_full: Option<&'a Spec>,
-    spec_text: &'a str,
+    /// What each formula's words say, read once: every later formula asks again.
+    words_read: std::cell::RefCell<WordsRead>,
+    /// See [`SectionBuilder::first_renaming`].
+    first_renaming: Option<usize>,
+    /// Letters the section writes bold with an index (`\mathbf a_i`): a family of vectors.
+    vector_families: std::collections::BTreeSet<String>,
+    /// Letters the section writes plain with one index (`x_1`, `x_n`): entries, or numbers.
+    entry_letters_plain: std::collections::BTreeSet<String>,
+    /// Small letters read as the entries of their capital in this section ([`entries`]).
+    entry_letters: Vec<entries::EntryLetter>,
+}
+
+/// What the section declares of its letters so far: indices, shapes, functions, the keys written.
+#[derive(Default)]
+struct SectionLetters {
     index_letters: Vec<String>,
     known: Vec<String>,
-    defs: Vec<Definition>,
-    claims: Vec<Claim>,
-    skipped: Vec<Skipped>,
-    roles: Vec<(String, crate::model::FormulaRole)>,
-    /// Earlier sections' definitions this section defines again.
-    shadowed: Vec<Shadowing>,
-    /// Definitions made so far (a redefinition counts too).
-    definitions_made: usize,
+    /// Every symbol key the section's formulas before this one write.
+    written: std::collections::BTreeSet<String>,
     /// Keys the spec declares as functions (a family `R_i` may share its letter with `R(θ)`).
     declared_functions: Vec<(String, FunctionKind)>,
     /// Keys the spec declares as matrices or identities: any subscript on them is an entry.
     declared_matrices: Vec<String>,
-    /// Functions earlier sections of the notes define: in scope here unless redefined.
-    inherited: Vec<Definition>,
     /// Shapes the notes declare up to this section (`w\in\mathbb R^{d}`), with the section each is
     /// declared in.
     notes_shapes: Vec<(String, [String; 2], String)>,
     /// Letters whose shape in force was declared in an earlier section, or declared twice with
     /// different shapes in this one.
     declared_elsewhere: std::collections::BTreeSet<String>,
-    /// See [`SectionBuilder::first_renaming`].
-    first_renaming: Option<usize>,
-    /// This document plans the spec's own claims (one document of a chapter does, so each
-    /// appears once).
-    owns_spec: bool,
-    spec_problems: Vec<SpecProblem>,
+    /// Shapes read off use in this section (declared in its spec entry from then on).
+    inferred: Vec<shapes::InferredShape>,
+    /// See [`Scope::parameters`].
+    parameters: std::collections::BTreeSet<String>,
+}
+
+/// The meanings the text gives letters so far: definitions (inherited and the section's), values bound for a paragraph or an example, conditions stated, recurrences, distributions.
+#[derive(Default)]
+struct Bindings {
+    defs: Vec<Definition>,
+    /// Functions earlier sections of the notes define: in scope here unless redefined.
+    inherited: Vec<Definition>,
     /// Values and meanings given in the prose so far, in order: each reaches the claims of the
     /// blocks up to `until` (the rest of the section where `None`).
     given: Vec<Given>,
+    /// Equations read as conditions so far, with their block (see [`ClaimReading::stated`]).
+    stated: Vec<(usize, Assumption)>,
+    /// Sequences defined by recursion, in this section and the ones before (newest last).
+    recurrences: Vec<recurrence::Recurrence>,
+    /// The moment letters each named distribution of the section gives a meaning (`\mu_X`,
+    /// `\sigma_X`), with what the table says of them in TeX: a claim using one lists it.
+    distributions: Vec<(Vec<String>, String)>,
+    /// Letters a named distribution gave their moments (`\mu_X` of `X \sim \mathrm{Binomial}(n,
+    /// p)`): the notes writing them again state the table's value, a claim.
+    moments_given: BTreeSet<String>,
+    /// Letters defined after words that assert ([`Scope::derived`]).
+    derived: BTreeSet<String>,
+    /// Definitions made so far (a redefinition counts too).
+    definitions_made: usize,
+    /// Earlier sections' definitions this section defines again.
+    shadowed: Vec<Shadowing>,
+}
+
+/// What the section gives: claims, formulas not checked, roles, spec problems.
+#[derive(Default)]
+struct SectionOutput {
+    claims: Vec<Claim>,
+    skipped: Vec<Skipped>,
+    roles: Vec<(String, crate::model::FormulaRole)>,
+    spec_problems: Vec<SpecProblem>,
+}
+
+/// What the formula being added has been found to be so far.
+#[derive(Default)]
+struct CurrentFormula {
     /// The role a binding or an example definition gave the formula being added.
     formula_role: Option<crate::model::FormulaRole>,
     /// How far the definitions of the formula being added reach.
     reach: Reach,
     /// The letter the words call small around the formula being added.
     small: Option<String>,
-    /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
-    pinned: bool,
-    /// Sequences defined by recursion, in this section and the ones before (newest last).
-    recurrences: Vec<recurrence::Recurrence>,
-    /// Shapes read off use in this section (declared in its spec entry from then on).
-    inferred: Vec<shapes::InferredShape>,
-    /// Every symbol key the document writes (sizes read off use are named apart from them).
-    document_keys: std::rc::Rc<std::collections::BTreeSet<String>>,
-    /// Equations read as conditions so far, with their block (see [`ClaimReading::stated`]).
-    stated: Vec<(usize, Assumption)>,
-    /// Every symbol key the section's formulas before this one write.
-    written: std::collections::BTreeSet<String>,
-    /// See [`Scope::parameters`].
-    parameters: std::collections::BTreeSet<String>,
-    /// The moment letters each named distribution of the section gives a meaning (`\mu_X`,
-    /// `\sigma_X`), with what the table says of them in TeX: a claim using one lists it.
-    distributions: Vec<(Vec<String>, String)>,
-    /// Small letters read as the entries of their capital in this section ([`entries`]).
-    entry_letters: Vec<entries::EntryLetter>,
-    /// Letters the section writes bold with an index (`\mathbf a_i`): a family of vectors.
-    vector_families: std::collections::BTreeSet<String>,
-    /// Letters the section writes plain with one index (`x_1`, `x_n`): entries, or numbers.
-    entry_letters_plain: std::collections::BTreeSet<String>,
-    /// What each formula's words say, read once: every later formula asks again.
-    words_read: std::cell::RefCell<WordsRead>,
 }
 
 /// What the words around each formula say, by formula index (see `words_read`).
@@ -512,9 +555,10 @@ impl Given {
 }
 
 /// How far the definitions of the formula being added reach.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 enum Reach {
     /// The whole section (and the sections after it).
+    #[default]
     Section,
     /// From here to the end of the worked example it stands in.
     Example,
@@ -535,50 +579,23 @@ impl<'a> SectionBuilder<'a> {
         let section_spec = spec.and_then(|s| s.section(number));
         let index_letters = section_spec.as_ref().map(|s| s.index.keys().cloned().collect()).unwrap_or_default();
         SectionBuilder {
-            doc,
-            information: names_information(&doc.source),
-            probabilistic: names_probability(&doc.source),
-            laws: Vec::new(),
-            deterministic: Vec::new(),
-            hypotheses: Vec::new(),
-            moments_given: BTreeSet::new(),
-            derived: BTreeSet::new(),
             number: number.to_string(),
             spec: section_spec,
-            spec_full: spec,
-            spec_text,
-            index_letters,
-            known: Vec::new(),
-            defs: Vec::new(),
-            claims: Vec::new(),
-            skipped: Vec::new(),
-            roles: Vec::new(),
-            shadowed: Vec::new(),
-            definitions_made: 0,
-            declared_functions: Vec::new(),
-            declared_matrices: Vec::new(),
-            inherited: Vec::new(),
-            notes_shapes: Vec::new(),
-            declared_elsewhere: Default::default(),
-            first_renaming: None,
-            owns_spec: false,
-            spec_problems: Vec::new(),
-            given: Vec::new(),
-            formula_role: None,
-            reach: Reach::Section,
-            small: None,
             pinned: section_spec_present(spec, number),
-            recurrences: Vec::new(),
-            inferred: Vec::new(),
-            document_keys: Default::default(),
-            stated: Vec::new(),
-            written: Default::default(),
-            parameters: Default::default(),
-            distributions: Vec::new(),
-            entry_letters: Vec::new(),
-            vector_families: std::collections::BTreeSet::new(),
-            entry_letters_plain: std::collections::BTreeSet::new(),
-            words_read: Default::default(),
+            chapter: ChapterInputs {
+                doc,
+                spec_full: spec,
+                spec_text,
+                document_keys: Default::default(),
+                owns_spec: false,
+                information: names_information(&doc.source),
+                probabilistic: names_probability(&doc.source),
+            },
+            words: SectionWords::default(),
+            letters: SectionLetters { index_letters, ..Default::default() },
+            bindings: Bindings::default(),
+            out: SectionOutput::default(),
+            current: CurrentFormula::default(),
         }
     }
 
@@ -598,9 +615,10 @@ impl<'a> SectionBuilder<'a> {
         };
         // The latest declaration of a letter is in force (`\mathbf x\in\mathbb R^n`, then a later
         // section's `\mathbf x\in\mathbb R^d`).
-        for (key, dims, section) in self.notes_shapes.iter().rev() {
+        for (key, dims, section) in self.letters.notes_shapes.iter().rev() {
             // `O\in\mathbb R^{n\times q}` then `O = HW + b`: O is defined, not a leaf.
-            let defined = assigned_in(self.doc, formulas, key) || self.inherited.iter().any(|d| d.key == *key);
+            let defined =
+                assigned_in(self.chapter.doc, formulas, key) || self.bindings.inherited.iter().any(|d| d.key == *key);
             if declared(spec, key) || defined {
                 continue;
             }
@@ -615,25 +633,25 @@ impl<'a> SectionBuilder<'a> {
             // `\boldsymbol x`, beside the samples `\boldsymbol x_i\in\mathbb R^d`).
             let family = family_member(key).filter(|base| {
                 !declared(spec, base)
-                    && self.vector_families.contains(*base)
-                    && !self.entry_letters_plain.contains(*base)
+                    && self.words.vector_families.contains(*base)
+                    && !self.words.entry_letters_plain.contains(*base)
             });
             match family {
                 Some(base) => spec.family.insert(base.to_string(), shape),
                 None => spec.matrix.insert(key.clone(), shape),
             };
             if *section != self.number {
-                self.declared_elsewhere.insert(key.clone());
+                self.letters.declared_elsewhere.insert(key.clone());
             }
         }
         // `A\in\mathbb R^{n\times n}` for a quadratic form, then `A\in\mathbb R^{m\times n}` for a
         // Gram matrix in the same section: the latest is in force, and a claim may speak of the
         // other, as of a shape another section declared.
         let here: Vec<(&String, &[String; 2])> =
-            self.notes_shapes.iter().filter(|(_, _, s)| *s == self.number).map(|(k, d, _)| (k, d)).collect();
+            self.letters.notes_shapes.iter().filter(|(_, _, s)| *s == self.number).map(|(k, d, _)| (k, d)).collect();
         for (key, dims) in &here {
             if here.iter().any(|(k, d)| k == key && d != dims) {
-                self.declared_elsewhere.insert((*key).clone());
+                self.letters.declared_elsewhere.insert((*key).clone());
             }
         }
         let mut letters = std::collections::BTreeSet::new();
@@ -649,7 +667,7 @@ impl<'a> SectionBuilder<'a> {
         };
         for (letter, bounds) in &bounded {
             for bound in bounds {
-                if !given(spec, bound) && !assigned_in(self.doc, formulas, bound) {
+                if !given(spec, bound) && !assigned_in(self.chapter.doc, formulas, bound) {
                     spec.sizes.insert(bound.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
                 }
             }
@@ -689,7 +707,7 @@ impl<'a> SectionBuilder<'a> {
                 }
             }
         }
-        self.index_letters = spec.index.keys().cloned().collect();
+        self.letters.index_letters = spec.index.keys().cloned().collect();
         if !self.pinned {
             self.shapes_from_use(formulas);
         }
@@ -700,7 +718,7 @@ impl<'a> SectionBuilder<'a> {
     fn shapes_from_use(&mut self, formulas: &[&ParsedFormula]) {
         let chains: Vec<Chain> = formulas
             .iter()
-            .flat_map(|f| flatten_environments(&f.statement.chains, &self.doc.formulas[f.index].tex))
+            .flat_map(|f| flatten_environments(&f.statement.chains, &self.chapter.doc.formulas[f.index].tex))
             .collect();
         // Only letters written as vectors or matrices themselves (bold, transposed, …), not those
         // that only stand in both orders of a product, and not members of a family (`\mathbf
@@ -721,9 +739,9 @@ impl<'a> SectionBuilder<'a> {
         }
         // (An earlier definition through a function this section declares anew is not inherited:
         // see `build`.)
-        let stale = stale_definitions(self.inherited.iter(), signed_anew(formulas));
+        let stale = stale_definitions(self.bindings.inherited.iter(), signed_anew(formulas));
         let mut defined: std::collections::BTreeSet<String> =
-            self.inherited.iter().map(|d| d.key.clone()).filter(|k| !stale.contains(k)).collect();
+            self.bindings.inherited.iter().map(|d| d.key.clone()).filter(|k| !stale.contains(k)).collect();
         for chain in &chains {
             if let (Some(key), Some(link)) = (chain.first.as_ref().and_then(Expr::symbol_key), chain.links.first()) {
                 if matches!(link.op, RelOp::Eq | RelOp::Define) && !mentions_key(&link.rhs, &key) {
@@ -734,7 +752,7 @@ impl<'a> SectionBuilder<'a> {
         // `\mathbf v = [3, 2]^\top`: a letter defined as a vector or matrix of numbers has that
         // shape for the unification (`\mathbf u - \mathbf v` then makes u a 2-vector).
         let literal_bodies =
-            self.inherited.iter().filter(|d| !stale.contains(&d.key)).map(|d| (d.key.clone(), &d.body));
+            self.bindings.inherited.iter().filter(|d| !stale.contains(&d.key)).map(|d| (d.key.clone(), &d.body));
         let here = chains.iter().filter_map(|c| {
             let (key, link) = (c.first.as_ref().and_then(Expr::symbol_key)?, c.links.first()?);
             matches!(link.op, RelOp::Eq | RelOp::Define).then_some((key, &link.rhs))
@@ -772,7 +790,7 @@ impl<'a> SectionBuilder<'a> {
         };
         // `\boldsymbol x_1`, `\mathbf x_i`: a bold letter with a subscript is one vector of a
         // family, so x itself is no vector whose entries they are.
-        let bold_families = &self.vector_families;
+        let bold_families = &self.words.vector_families;
         let targets: std::collections::BTreeSet<String> = matrix_like
             .into_iter()
             .filter(|k| {
@@ -788,7 +806,7 @@ impl<'a> SectionBuilder<'a> {
         }
         let mut taken: std::collections::BTreeSet<String> =
             spec.sizes.keys().chain(spec.index.keys()).cloned().collect();
-        taken.extend(self.document_keys.iter().cloned());
+        taken.extend(self.chapter.document_keys.iter().cloned());
         let known = shapes::Known { targets: &targets, declared: &declared, defined: &defined, taken: &taken };
         let (inferred, sizes) = shapes::infer(&chains, &known);
         for size in sizes {
@@ -802,12 +820,12 @@ impl<'a> SectionBuilder<'a> {
                 spec.matrix.insert(shape.key.clone(), toml::Spanned::new(0..0, both));
             }
         }
-        self.inferred = inferred;
+        self.letters.inferred = inferred;
     }
 
     /// The plan, and the definitions this section's notes make (for the sections after it).
     fn build_with_definitions(self, title: String, formulas: &[&ParsedFormula]) -> (SectionPlan, Vec<Definition>) {
-        let inherited: Vec<String> = self.inherited.iter().map(|d| d.origin.clone()).collect();
+        let inherited: Vec<String> = self.bindings.inherited.iter().map(|d| d.origin.clone()).collect();
         let plan = self.build(title, formulas);
         let defined = match &plan.scope {
             Ok(scope) => scope
@@ -823,23 +841,24 @@ impl<'a> SectionBuilder<'a> {
 
     fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
         // (Every formula of the section, parsed or not: the words run between them.)
-        if let Some(section) = formulas.first().map(|f| self.doc.formulas[f.index].section) {
-            let sites: Vec<&FormulaSite> = self.doc.formulas.iter().filter(|f| f.section == section).collect();
-            self.laws = distributions::laws_in(&sites).into_iter().map(|(end, law)| (sites[end].block, law)).collect();
-            self.deterministic = deterministic_in(self.doc, section);
+        if let Some(section) = formulas.first().map(|f| self.chapter.doc.formulas[f.index].section) {
+            let sites: Vec<&FormulaSite> = self.chapter.doc.formulas.iter().filter(|f| f.section == section).collect();
+            self.words.laws =
+                distributions::laws_in(&sites).into_iter().map(|(end, law)| (sites[end].block, law)).collect();
+            self.words.deterministic = deterministic_in(self.chapter.doc, section);
         }
-        self.vector_families = vector_families(formulas);
-        self.entry_letters_plain = plain_with_one_index(formulas);
+        self.words.vector_families = vector_families(formulas);
+        self.words.entry_letters_plain = plain_with_one_index(formulas);
         self.complete_from_notes(formulas);
         let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
         let scope_base = Scope::new(&self.number, &spec, Vec::new());
         if let Ok(base) = &scope_base {
-            self.known.extend(base.decls.keys().cloned());
-            self.known.extend(base.sizes.keys().cloned());
+            self.letters.known.extend(base.decls.keys().cloned());
+            self.letters.known.extend(base.sizes.keys().cloned());
             for (key, decl) in &base.decls {
                 match decl {
-                    Decl::Function(kind) => self.declared_functions.push((key.clone(), *kind)),
-                    Decl::Matrix { .. } | Decl::Identity { .. } => self.declared_matrices.push(key.clone()),
+                    Decl::Function(kind) => self.letters.declared_functions.push((key.clone(), *kind)),
+                    Decl::Matrix { .. } | Decl::Identity { .. } => self.letters.declared_matrices.push(key.clone()),
                     _ => {}
                 }
             }
@@ -847,11 +866,12 @@ impl<'a> SectionBuilder<'a> {
         self.add_spec_definitions();
         // The earlier sections' definitions come out of a map: take them in one order, so that
         // the shadowing list (and the report) is the same on every run.
-        let mut inherited = std::mem::take(&mut self.inherited);
+        let mut inherited = std::mem::take(&mut self.bindings.inherited);
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
         let steps = self.example_steps(formulas);
         for def in inherited {
-            let declared = self.known.contains(&def.key) && !self.declared_functions.iter().any(|(k, _)| *k == def.key);
+            let declared = self.letters.known.contains(&def.key)
+                && !self.letters.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
             let redefinition = formulas.iter().zip(&steps).find_map(|(f, step)| {
                 // (`f: \mathbb{R}^d \to \mathbb{R}`: a signature names the letter a function anew,
@@ -872,34 +892,34 @@ impl<'a> SectionBuilder<'a> {
                 {
                     return None;
                 }
-                let site = &self.doc.formulas[f.index];
+                let site = &self.chapter.doc.formulas[f.index];
                 Some((site.line, site.col, chain.span))
             });
             // `a_{ij}`, entry (i, j) of an earlier section's A, where this section writes rows
             // `\mathbf a_i^\top`: another object by the same letter, fresh here.
-            let entries_of_rows = def.params.len() == 2 && self.vector_families.contains(&def.key);
+            let entries_of_rows = def.params.len() == 2 && self.words.vector_families.contains(&def.key);
             if let Some((line, col, _)) = redefinition {
-                self.shadowed.push(Shadowing { key: def.key.clone(), line, col, earlier: def.written_at() });
-            } else if !declared && !entries_of_rows && !self.defs.iter().any(|d| d.key == def.key) {
-                self.known.push(def.key.clone());
-                self.defs.push(Definition { inherited: true, ..def });
+                self.bindings.shadowed.push(Shadowing { key: def.key.clone(), line, col, earlier: def.written_at() });
+            } else if !declared && !entries_of_rows && !self.bindings.defs.iter().any(|d| d.key == def.key) {
+                self.letters.known.push(def.key.clone());
+                self.bindings.defs.push(Definition { inherited: true, ..def });
             }
         }
         // `\epsilon = -\eta f'(x)` chosen in an earlier section, then `f: \mathbb{R}^d \to
         // \mathbb{R}` here: an earlier definition through a letter this section gives a new
         // meaning spoke of the old one; it is not inherited either.
-        let mut renewed: BTreeSet<String> = self.shadowed.iter().map(|s| s.key.clone()).collect();
+        let mut renewed: BTreeSet<String> = self.bindings.shadowed.iter().map(|s| s.key.clone()).collect();
         renewed.extend(signed_anew(formulas));
-        let stale = stale_definitions(self.defs.iter().filter(|d| d.inherited), renewed);
-        self.defs.retain(|d| !(d.inherited && stale.contains(&d.key)));
-        self.known.retain(|k| !stale.contains(k));
-        self.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
-        self.first_renaming = self.first_renaming(formulas);
+        let stale = stale_definitions(self.bindings.defs.iter().filter(|d| d.inherited), renewed);
+        self.bindings.defs.retain(|d| !(d.inherited && stale.contains(&d.key)));
+        self.letters.known.retain(|k| !stale.contains(k));
+        self.bindings.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
+        self.words.first_renaming = self.first_renaming(formulas);
         for (f, step) in formulas.iter().zip(steps) {
             self.add_formula(f, step);
-            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.written));
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.letters.written));
         }
-        if self.owns_spec {
+        if self.chapter.owns_spec {
             self.add_spec_claims();
         }
         let mut values = std::collections::HashSet::new();
@@ -922,34 +942,34 @@ impl<'a> SectionBuilder<'a> {
         }
         let matrix_like = matrix_like_in(formulas).into_iter().collect();
         let scope = scope_base
-            .and_then(|_| Scope::new(&self.number, &spec, self.defs.clone()))
+            .and_then(|_| Scope::new(&self.number, &spec, self.bindings.defs.clone()))
             .map(|mut scope| {
                 scope.values = values;
-                scope.given_values = givens::given_values(self.doc, formulas);
+                scope.given_values = givens::given_values(self.chapter.doc, formulas);
                 scope.matrix_like = matrix_like;
                 scope.assumptions = self.assumptions(&spec);
                 scope.pinned = self.pinned;
-                scope.inferred = self.inferred.clone();
-                scope.declared_elsewhere = self.declared_elsewhere.clone();
-                scope.derived = self.derived.clone();
-                scope.parameters = self.parameters.clone();
+                scope.inferred = self.letters.inferred.clone();
+                scope.declared_elsewhere = self.letters.declared_elsewhere.clone();
+                scope.derived = self.bindings.derived.clone();
+                scope.parameters = self.letters.parameters.clone();
                 if !self.pinned {
                     scope.unknown_functions = unknown_functions(formulas, &scope);
                     // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
-                    scope.unknown_functions.retain(|k| !self.parameters.contains(k));
+                    scope.unknown_functions.retain(|k| !self.letters.parameters.contains(k));
                     scope.unknown_families = unknown_families(formulas, &scope);
                 }
                 scope
             })
             .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
         let is_function = |key: &str| {
-            self.defs.iter().any(|d| d.key == key && d.function)
-                || self.declared_functions.iter().any(|(k, _)| k == key)
+            self.bindings.defs.iter().any(|d| d.key == key && d.function)
+                || self.letters.declared_functions.iter().any(|(k, _)| k == key)
         };
         // `\frac{dF}{dx} = f`: an equation between functions, read at their variable.
         if let Ok(scope) = &scope {
             let function = |key: &str| is_function(key) || scope.unknown_functions.contains(key);
-            for claim in &mut self.claims {
+            for claim in &mut self.out.claims {
                 if let Some((lhs, rhs)) = functions_at_their_variable(&claim.lhs, &claim.rhs, &function) {
                     if claim.reading.written.is_none() {
                         let written =
@@ -961,8 +981,8 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         // `a_{ij}` read as entry (i, j) of `\mathbf A`: the verdict lists the reading.
-        for claim in &mut self.claims {
-            for entry in &self.entry_letters {
+        for claim in &mut self.out.claims {
+            for entry in &self.words.entry_letters {
                 if entries::writes(&claim.tex, &entry.letter) && !claim.reading.given.contains(&entry.tex()) {
                     claim.reading.given.push(entry.tex());
                 }
@@ -974,7 +994,7 @@ impl<'a> SectionBuilder<'a> {
             .map(|s| s.unknown_functions.union(&s.unknown_families).cloned().collect())
             .unwrap_or_default();
         let applied = |key: &str| is_function(key) || unknown.contains(key);
-        for claim in &mut self.claims {
+        for claim in &mut self.out.claims {
             let (lhs, rhs) = (print::explicit_tex(&claim.lhs, &applied), print::explicit_tex(&claim.rhs, &applied));
             claim.understood = format!("{lhs} {} {rhs}", if claim.approx { "\\approx" } else { "=" });
         }
@@ -984,20 +1004,20 @@ impl<'a> SectionBuilder<'a> {
             title,
             example,
             scope,
-            claims: self.claims,
-            skipped: self.skipped,
-            roles: self.roles,
-            shadowed: self.shadowed,
-            spec_problems: self.spec_problems,
-            recurrences: self.recurrences,
+            claims: self.out.claims,
+            skipped: self.out.skipped,
+            roles: self.out.roles,
+            shadowed: self.bindings.shadowed,
+            spec_problems: self.out.spec_problems,
+            recurrences: self.bindings.recurrences,
         }
     }
 
     fn example_plan(&self) -> Option<ExamplePlan> {
-        let (spec, full) = (self.spec.as_ref()?.example.clone()?, self.spec_full?);
+        let (spec, full) = (self.spec.as_ref()?.example.clone()?, self.chapter.spec_full?);
         let mut defines = Vec::new();
         for def in &spec.define {
-            let tex = full.tex(self.spec_text, def);
+            let tex = full.tex(self.chapter.spec_text, def);
             let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
             for chain in &tex.statement.chains {
                 let (Some(target), Some(link)) = (&chain.first, chain.links.first()) else { continue };
@@ -1024,9 +1044,9 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn add_spec_definitions(&mut self) {
-        let (Some(spec), Some(full)) = (self.spec.clone(), self.spec_full) else { return };
+        let (Some(spec), Some(full)) = (self.spec.clone(), self.chapter.spec_full) else { return };
         for def in &spec.define {
-            let tex = full.tex(self.spec_text, def);
+            let tex = full.tex(self.chapter.spec_text, def);
             let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
             for chain in &tex.statement.chains {
                 let taken = match (&chain.first, chain.links.first()) {
@@ -1040,7 +1060,7 @@ impl<'a> SectionBuilder<'a> {
                         section: self.number.clone(),
                         tex: tex.tex.clone(),
                     };
-                    self.spec_problems.push(SpecProblem { line: tex.line, col: tex.col, kind });
+                    self.out.spec_problems.push(SpecProblem { line: tex.line, col: tex.col, kind });
                 }
             }
         }
@@ -1048,10 +1068,10 @@ impl<'a> SectionBuilder<'a> {
 
     /// The spec's `assume` equations (validated as one equation each when the spec was read).
     fn assumptions(&self, spec: &SectionSpec) -> Vec<Assumption> {
-        let Some(full) = self.spec_full else { return Vec::new() };
+        let Some(full) = self.chapter.spec_full else { return Vec::new() };
         let mut out = Vec::new();
         for entry in &spec.assume {
-            let tex = full.tex(self.spec_text, entry);
+            let tex = full.tex(self.chapter.spec_text, entry);
             if let [Chain { first: Some(lhs), links, .. }] = tex.statement.chains.as_slice() {
                 if let [link] = links.as_slice() {
                     let origin = format!("{}:{}:{}", full.path, tex.line, tex.col);
@@ -1063,9 +1083,9 @@ impl<'a> SectionBuilder<'a> {
     }
 
     fn add_spec_claims(&mut self) {
-        let (Some(spec), Some(full)) = (self.spec.clone(), self.spec_full) else { return };
+        let (Some(spec), Some(full)) = (self.spec.clone(), self.chapter.spec_full) else { return };
         for claim in &spec.claims {
-            let tex = full.tex(self.spec_text, &claim.tex);
+            let tex = full.tex(self.chapter.spec_text, &claim.tex);
             let conditions = claim
                 .when
                 .as_deref()
@@ -1073,7 +1093,7 @@ impl<'a> SectionBuilder<'a> {
                 .map(|s| s.chains)
                 .unwrap_or_default();
             let origin = Origin::Spec { name: claim.name.clone(), line: tex.line, col: tex.col };
-            let first_new = self.claims.len();
+            let first_new = self.out.claims.len();
             for (k, chain) in tex.statement.chains.iter().enumerate() {
                 let id = if tex.statement.chains.len() == 1 {
                     format!("{}/{}", self.number, claim.name)
@@ -1082,7 +1102,7 @@ impl<'a> SectionBuilder<'a> {
                 };
                 self.chain_claims(chain, &id, &tex.tex, origin.clone(), &conditions, None);
             }
-            self.claims[first_new..].iter_mut().for_each(|c| {
+            self.out.claims[first_new..].iter_mut().for_each(|c| {
                 c.holds = claim.holds;
                 c.variant = claim.variant;
             });
@@ -1091,21 +1111,21 @@ impl<'a> SectionBuilder<'a> {
 
     fn add_formula(&mut self, f: &ParsedFormula, step: Step) {
         use crate::model::FormulaRole;
-        let site = &self.doc.formulas[f.index];
+        let site = &self.chapter.doc.formulas[f.index];
         // Another example opens here, or the text turns general: the open example's values end.
         if step.ends_example {
             let before = site.block.saturating_sub(1);
-            self.given.iter_mut().filter(|g| g.open_example()).for_each(|g| g.until = Some(before));
+            self.bindings.given.iter_mut().filter(|g| g.open_example()).for_each(|g| g.until = Some(before));
         }
         // The author's mark settles what the formula is for.
         match site.mark {
             Some(Mark::Skip) => {
-                self.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Marked });
-                self.roles.push((site.id.clone(), FormulaRole::Ignored));
+                self.out.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Marked });
+                self.out.roles.push((site.id.clone(), FormulaRole::Ignored));
                 return;
             }
             Some(Mark::Condition) => {
-                self.roles.push((site.id.clone(), FormulaRole::Condition));
+                self.out.roles.push((site.id.clone(), FormulaRole::Condition));
                 return;
             }
             _ => {}
@@ -1113,38 +1133,38 @@ impl<'a> SectionBuilder<'a> {
         if let Some(ignore) = self.spec.as_ref().and_then(|s| s.ignore.iter().find(|i| i.tex.trim() == site.tex.trim()))
         {
             let reason = crate::model::SkipReason::Ignored { because: ignore.reason.clone() };
-            self.skipped.push(Skipped { formula: site.id.clone(), reason });
-            self.roles.push((site.id.clone(), FormulaRole::Ignored));
+            self.out.skipped.push(Skipped { formula: site.id.clone(), reason });
+            self.out.roles.push((site.id.clone(), FormulaRole::Ignored));
             return;
         }
         // `$\|\mathbf A\|_F=\ldots$ 改为 $\|\mathbf A\|_F^2=\ldots$`: an erratum quotes the wrong text.
         if site.mark.is_none() && roles::replaced_by_next(&site.trail) {
-            self.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Replaced });
-            self.roles.push((site.id.clone(), FormulaRole::NotChecked));
+            self.out.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Replaced });
+            self.out.roles.push((site.id.clone(), FormulaRole::NotChecked));
             return;
         }
-        let before = (self.claims.len(), self.definitions_made, self.skipped.len());
-        self.formula_role = None;
-        self.reach = step.reach;
-        self.small = self.small_letter(f.index);
+        let before = (self.out.claims.len(), self.bindings.definitions_made, self.out.skipped.len());
+        self.current.formula_role = None;
+        self.current.reach = step.reach;
+        self.current.small = self.small_letter(f.index);
         self.add_chains(f);
-        self.reach = Reach::Section;
-        self.small = None;
+        self.current.reach = Reach::Section;
+        self.current.small = None;
         let chains = &f.statement.chains;
-        let role = if let Some(role) = self.formula_role.take().filter(|_| self.claims.len() == before.0) {
+        let role = if let Some(role) = self.current.formula_role.take().filter(|_| self.out.claims.len() == before.0) {
             role
-        } else if self.claims.len() > before.0 {
+        } else if self.out.claims.len() > before.0 {
             FormulaRole::Claims
-        } else if self.definitions_made > before.1 || !shape_declarations(f.statement).is_empty() {
+        } else if self.bindings.definitions_made > before.1 || !shape_declarations(f.statement).is_empty() {
             FormulaRole::Definition
-        } else if self.skipped.len() > before.2 {
+        } else if self.out.skipped.len() > before.2 {
             FormulaRole::NotChecked
         } else if chains.iter().flat_map(Chain::exprs).all(numbers_only) {
             FormulaRole::Printed
         } else {
             FormulaRole::Mention
         };
-        self.roles.push((site.id.clone(), role));
+        self.out.roles.push((site.id.clone(), role));
     }
 
     /// How far the definitions of each of `formulas` reach, from the words before it: a worked
@@ -1158,7 +1178,7 @@ impl<'a> SectionBuilder<'a> {
         formulas
             .iter()
             .map(|f| {
-                let site = &self.doc.formulas[f.index];
+                let site = &self.chapter.doc.formulas[f.index];
                 let opens = roles::opens_example(&site.since_previous);
                 let ends_example = opens || (in_example && roles::turns_general(&site.since_previous));
                 in_example = opens || (in_example && !ends_example);
@@ -1183,7 +1203,7 @@ impl<'a> SectionBuilder<'a> {
     /// two before it in the section: a lone letter written after `small`, `tiny`, `很小的` (or
     /// before `is small`, `很小`), or a formula `\epsilon \rightarrow 0`, the nearest first.
     fn small_letter(&self, index: usize) -> Option<String> {
-        let here = &self.doc.formulas[index];
+        let here = &self.chapter.doc.formulas[index];
         let letter_of = |tex: &str| {
             let statement = crate::syntax::parse_formula(tex).ok()?;
             let [chain] = statement.chains.as_slice() else { return None };
@@ -1192,7 +1212,7 @@ impl<'a> SectionBuilder<'a> {
         };
         (0..=index)
             .rev()
-            .map(|i| &self.doc.formulas[i])
+            .map(|i| &self.chapter.doc.formulas[i])
             .take_while(|site| site.section == here.section && site.block + 2 >= here.block)
             .find_map(|site| {
                 let tends = roles::tends_to_zero(&site.tex).and_then(letter_of);
@@ -1203,7 +1223,7 @@ impl<'a> SectionBuilder<'a> {
 
     /// The claims and definitions of one formula's chains.
     fn add_chains(&mut self, f: &ParsedFormula) {
-        let site = &self.doc.formulas[f.index];
+        let site = &self.chapter.doc.formulas[f.index];
         let chains = flatten_environments(&f.statement.chains, &site.tex);
         let conditions: Vec<Chain> = chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
         let range = (site.tex_range.start, site.tex_range.end);
@@ -1220,15 +1240,16 @@ impl<'a> SectionBuilder<'a> {
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if alternatives.contains(&k) {
-                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::DefinitionNotTaken });
+                self.out.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::DefinitionNotTaken });
                 continue;
             }
             if chain.links.is_empty() {
                 if equations.len() == 1 && self.binding_in_words(chain, site) {
-                    self.formula_role = Some(crate::model::FormulaRole::Binding);
+                    self.current.formula_role = Some(crate::model::FormulaRole::Binding);
                 }
                 if let Some(env) = chain.first.as_ref().and_then(nested_relations) {
-                    self.skipped
+                    self.out
+                        .skipped
                         .push(Skipped { formula: id, reason: crate::model::SkipReason::NestedRelations { env } });
                 }
                 continue;
@@ -1237,11 +1258,11 @@ impl<'a> SectionBuilder<'a> {
                 // A declaration, read by `plan`; `\boldsymbol\eta = [\eta_1; \eta_2] = [a; b]` also
                 // gives each entry its value.
                 if let [own, value, ..] = chain.links.as_slice() {
-                    self.define_entries(&own.rhs, &value.rhs, &origin_text(&origin, &self.doc.path));
+                    self.define_entries(&own.rhs, &value.rhs, &origin_text(&origin, &self.chapter.doc.path));
                 }
                 // (A picture by the entries of one letter names them: `a_{ij}` is entry (i, j).)
                 if let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) {
-                    self.define_pictured_entries(first, &link.rhs, &origin_text(&origin, &self.doc.path));
+                    self.define_pictured_entries(first, &link.rhs, &origin_text(&origin, &self.chapter.doc.path));
                 }
                 continue;
             }
@@ -1253,12 +1274,12 @@ impl<'a> SectionBuilder<'a> {
             // `X \sim \mathrm{Bernoulli}(p)`: X's mean and standard deviation are the table's.
             // (The words may settle a name with two readings: `U(n)` under `Discrete Uniform`.)
             let words = || {
-                let title = site.section.map_or("", |i| self.doc.sections[i].title.as_str());
+                let title = site.section.map_or("", |i| self.chapter.doc.sections[i].title.as_str());
                 format!("{title}\n{}\n{}", site.since_previous, site.lead)
             };
             let stated = chain.links.iter().any(|l| l.op == RelOp::Sim);
             if let Some(named) = stated.then(|| distributions::named_distribution_in(chain, &words())).flatten() {
-                self.add_distribution(&named, &origin_text(&origin, &self.doc.path));
+                self.add_distribution(&named, &origin_text(&origin, &self.chapter.doc.path));
                 continue;
             }
             if chain.links.iter().any(|l| !matches!(l.op, RelOp::Eq | RelOp::Approx | RelOp::Define)) {
@@ -1285,9 +1306,9 @@ impl<'a> SectionBuilder<'a> {
                 if supposed && chain.links.iter().any(|l| unmodelled(l.op) && between_letters(&l.rhs)) {
                     let mut letters = BTreeSet::new();
                     chain.exprs().for_each(|e| collect_keys(e, &mut letters));
-                    self.hypotheses.push((letters, site.tex.trim().to_string()));
+                    self.words.hypotheses.push((letters, site.tex.trim().to_string()));
                 }
-                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
+                self.out.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
             }
             // `t = s, \cdots, 2, 1`, `\mathbf x = x_1, \ldots, x_d`: a list of the values t runs
@@ -1301,18 +1322,18 @@ impl<'a> SectionBuilder<'a> {
             let enumerates = matches!((&chain.first, chain.links.as_slice()), (Some(first), [link])
                 if value(first) && value(&link.rhs));
             if enumerates && equations.get(k + 1).is_some_and(dots) && equations[k + 1..].iter().all(listed) {
-                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Enumeration });
+                self.out.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Enumeration });
                 continue;
             }
             // `u = u(x)`: u depends on x.
             if roles::declares_dependence(chain) {
-                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Dependence });
+                self.out.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Dependence });
                 continue;
             }
             // `[a_{11}-r_1, a_{11}+r_1] = [0.7, 1.3]`: intervals on every side are equal when their
             // endpoints are; an interval beside anything else is not read.
             if chain.exprs().any(roles::is_interval_like) && !roles::intervals_compared(chain) {
-                self.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
+                self.out.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::Interval });
                 continue;
             }
             // Words written between this relation and the one before it in the same formula
@@ -1333,11 +1354,11 @@ impl<'a> SectionBuilder<'a> {
                 after_condition,
                 substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };
-            let before = self.claims.len();
+            let before = self.out.claims.len();
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
             // `… = 0 \textrm{ and hence } \mathbf X^\top\mathbf y = …`: what follows a condition in
             // the same formula follows from it.
-            after_condition |= self.claims[before..]
+            after_condition |= self.out.claims[before..]
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition));
         }
@@ -1346,14 +1367,15 @@ impl<'a> SectionBuilder<'a> {
     /// Have the words of this section, up to the formula, said that one letter is written for
     /// another (`使用 $g_t$ 代替 $\tilde c_t$`)? Every derivation after that may rest on it.
     fn renamed_before(&self, index: usize) -> bool {
-        self.first_renaming.is_some_and(|at| at <= index)
+        self.words.first_renaming.is_some_and(|at| at <= index)
     }
 
     /// The first formula of the section (its index in the document, parsed or not) whose words
     /// before it write one letter for another; read once, when the section is built.
     fn first_renaming(&self, formulas: &[&ParsedFormula]) -> Option<usize> {
-        let section = self.doc.formulas.get(formulas.first()?.index)?.section;
-        self.doc
+        let section = self.chapter.doc.formulas.get(formulas.first()?.index)?.section;
+        self.chapter
+            .doc
             .formulas
             .iter()
             .enumerate()
@@ -1368,7 +1390,7 @@ impl<'a> SectionBuilder<'a> {
     fn cue_of(&self, lead: &str, index: usize) -> roles::Cue {
         let supposed = || {
             roles::formulas_after_supposition(lead).is_some_and(|n| {
-                let between = &self.doc.formulas[index.saturating_sub(n)..index];
+                let between = &self.chapter.doc.formulas[index.saturating_sub(n)..index];
                 !between.iter().any(|site| site.tex.contains('=') || site.tex.contains("\\le"))
             })
         };
@@ -1389,14 +1411,14 @@ impl<'a> SectionBuilder<'a> {
         at: usize,
         read: impl FnOnce() -> T,
     ) -> T {
-        table(&mut self.words_read.borrow_mut()).entry(at).or_insert_with(read).clone()
+        table(&mut self.words.words_read.borrow_mut()).entry(at).or_insert_with(read).clone()
     }
 
     /// The letters of earlier formulas in the same paragraph that the words call numbers:
     /// `for any random variable $X$ and numbers $a$ and $b$, …` names a and b.
     /// `written` holds the keys of the formula at `index`.
     fn constants_named_before(&self, index: usize, written: &BTreeSet<String>) -> Vec<String> {
-        let formulas = &self.doc.formulas;
+        let formulas = &self.chapter.doc.formulas;
         let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
         let sites = formulas[..index].iter().enumerate().rev().take_while(|(_, f)| f.block == block);
         let names_constants = |at: usize, site: &FormulaSite| {
@@ -1407,7 +1429,7 @@ impl<'a> SectionBuilder<'a> {
         // `consider $Y=aX+b$ as any linear deterministic function of $X$`: a and b are numbers in
         // the paragraph or the one leading to a display, and wherever the section writes Y after.
         let blocks = self.blocks_leading_to(index).unwrap_or(block..=block);
-        for d in self.deterministic.iter().filter(|d| d.index < index) {
+        for d in self.words.deterministic.iter().filter(|d| d.index < index) {
             if blocks.contains(&d.block) || d.defined.iter().any(|k| written.contains(k)) {
                 letters.extend(d.small.iter().cloned());
             }
@@ -1432,7 +1454,7 @@ impl<'a> SectionBuilder<'a> {
     /// refute, so the whole section is read: not as far as [`Self::matrix_classes_named_before`],
     /// whose kinds a claim is verified under.)
     fn kinds_named_before(&self, index: usize) -> Vec<(String, String)> {
-        let formulas = &self.doc.formulas;
+        let formulas = &self.chapter.doc.formulas;
         let Some(here) = formulas.get(index) else { return Vec::new() };
         let sites: Vec<(usize, &FormulaSite)> =
             formulas[..index].iter().enumerate().filter(|(_, f)| f.section == here.section).collect();
@@ -1454,7 +1476,7 @@ impl<'a> SectionBuilder<'a> {
     /// The blocks whose words lead to the formula at `index`: its paragraph, or for a display
     /// standing alone, the displays before it and the paragraph before those.
     fn blocks_leading_to(&self, index: usize) -> Option<std::ops::RangeInclusive<usize>> {
-        let formulas = &self.doc.formulas;
+        let formulas = &self.chapter.doc.formulas;
         let here = formulas.get(index)?;
         let mut first_block = here.block;
         while here.display && first_block > 0 {
@@ -1479,7 +1501,7 @@ impl<'a> SectionBuilder<'a> {
         index: usize,
         named: &dyn Fn(usize, &FormulaSite) -> Option<T>,
     ) -> Vec<(String, T)> {
-        let formulas = &self.doc.formulas;
+        let formulas = &self.chapter.doc.formulas;
         let Some(blocks) = self.blocks_leading_to(index) else { return Vec::new() };
         let sites: Vec<(usize, &FormulaSite)> =
             formulas[..index].iter().enumerate().filter(|(_, f)| blocks.contains(&f.block)).collect();
@@ -1502,10 +1524,11 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
-        let uses_letter = chain.exprs().any(|e| e.symbol_key().is_some_and(|k| self.index_letters.contains(&k)));
+        let uses_letter =
+            chain.exprs().any(|e| e.symbol_key().is_some_and(|k| self.letters.index_letters.contains(&k)));
         // `j=1` (as in `j=1,\dots,K` or `p_j=0,\ j=1`) names an index value; it claims nothing.
         let index_first =
-            chain.first.as_ref().and_then(Expr::symbol_key).is_some_and(|k| self.index_letters.contains(&k));
+            chain.first.as_ref().and_then(Expr::symbol_key).is_some_and(|k| self.letters.index_letters.contains(&k));
         let relation = |op: RelOp| match op {
             RelOp::Ne | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge => true,
             RelOp::Eq => index_first,
@@ -1514,7 +1537,7 @@ impl<'a> SectionBuilder<'a> {
         !chain.links.is_empty()
             && uses_letter
             && chain.links.iter().all(|l| relation(l.op))
-            && chain.exprs().all(|e| integer_like(e, &self.index_letters, &sizes))
+            && chain.exprs().all(|e| integer_like(e, &self.letters.index_letters, &sizes))
     }
 
     /// The first link may define its left side, bind it, or give it a new meaning; every other
@@ -1530,7 +1553,7 @@ impl<'a> SectionBuilder<'a> {
         prose: Option<Prose>,
     ) {
         let Some(first) = &chain.first else { return };
-        let site_origin = origin_text(&origin, &self.doc.path);
+        let site_origin = origin_text(&origin, &self.chapter.doc.path);
         let block = prose.as_ref().map(|p| p.block);
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
@@ -1539,7 +1562,7 @@ impl<'a> SectionBuilder<'a> {
         // \leftarrow …`) is read as written too: it defines nothing. An update of an earlier
         // section's sequence (Adam's v after momentum's) is a new one.
         let marked = prose.as_ref().is_some_and(Prose::marked_claim);
-        let here = recurrence::defining(first, &self.recurrences).is_some_and(|r| r.section == self.number);
+        let here = recurrence::defining(first, &self.bindings.recurrences).is_some_and(|r| r.section == self.number);
         let as_written = marked || (chain.links[0].op != RelOp::Define && here);
         let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
         // `h(x) = (x/c)^\alpha$ if $x < c$; otherwise $h(x) = 1`: one case of a function defined by
@@ -1547,12 +1570,14 @@ impl<'a> SectionBuilder<'a> {
         // section, and this formula is no claim.
         let another_case = prose.as_ref().is_some_and(|p| roles::opens_another_case(p.lead) && !p.marked_claim());
         if let Some((key, _)) = self.function_target(first).filter(|_| another_case && !self.pinned) {
-            let earlier = self.defs.iter().any(|d| d.key == key) || self.given.iter().any(|g| g.definition.key == key);
+            let earlier = self.bindings.defs.iter().any(|d| d.key == key)
+                || self.bindings.given.iter().any(|g| g.definition.key == key);
             if earlier {
-                self.defs.retain(|d| d.key != key);
-                self.given.retain(|g| g.definition.key != key);
-                self.known.retain(|k| *k != key);
-                self.skipped
+                self.bindings.defs.retain(|d| d.key != key);
+                self.bindings.given.retain(|g| g.definition.key != key);
+                self.letters.known.retain(|k| *k != key);
+                self.out
+                    .skipped
                     .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
                 return;
             }
@@ -1560,13 +1585,13 @@ impl<'a> SectionBuilder<'a> {
         if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
             if let Some(bound) = self.binding(chain, prose, &site_origin) {
                 skip = bound;
-                self.formula_role = Some(crate::model::FormulaRole::Binding);
+                self.current.formula_role = Some(crate::model::FormulaRole::Binding);
             }
         }
         if let (0, Some(prose)) = (skip, &prose) {
             if self.conditional_definition(first, &chain.links[0].rhs, prose, &site_origin) {
                 skip = 1;
-                self.formula_role = Some(crate::model::FormulaRole::Binding);
+                self.current.formula_role = Some(crate::model::FormulaRole::Binding);
             }
         }
         // `m_t = \beta m_{t-1} + (1-\beta) g_t` defines m by recursion, unless m already is.
@@ -1601,7 +1626,7 @@ impl<'a> SectionBuilder<'a> {
             let by_blocks = (prose.is_some() && blocks && matches!(first.kind, ExprKind::Symbol(_)))
                 .then(|| first.symbol_key())
                 .flatten()
-                .filter(|key| !self.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
+                .filter(|key| !self.bindings.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
             if let Some(key) = &by_blocks {
                 self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
             }
@@ -1610,11 +1635,11 @@ impl<'a> SectionBuilder<'a> {
             let restated = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert)
                 && chain.links[0].op == RelOp::Eq
                 && first.symbol_key().is_some_and(|key| {
-                    if self.moments_given.contains(&key) {
+                    if self.bindings.moments_given.contains(&key) {
                         return false;
                     }
                     let written = print::explicit_tex(body, &|_| false);
-                    self.defs.iter().any(|d| {
+                    self.bindings.defs.iter().any(|d| {
                         d.key == key && d.params.is_empty() && print::explicit_tex(&d.body, &|_| false) == written
                     })
                 });
@@ -1623,12 +1648,12 @@ impl<'a> SectionBuilder<'a> {
                 || restated
                 || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
             if restated {
-                self.formula_role = Some(crate::model::FormulaRole::Definition);
+                self.current.formula_role = Some(crate::model::FormulaRole::Definition);
             }
             // `得到 $Z = \sum_k \exp(w_k\cdot x)$`: a definition the words present as derived.
             if defined && !restated && prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Assert) {
                 if let Some(key) = self.definable(first).map(|(key, _)| key) {
-                    self.derived.insert(key);
+                    self.bindings.derived.insert(key);
                 }
             }
             // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
@@ -1642,7 +1667,9 @@ impl<'a> SectionBuilder<'a> {
             let lone_new = |e: &Expr| {
                 letter(e)
                     && e.symbol_key().is_some_and(|k| {
-                        !self.known.contains(&k) && !self.written.contains(&k) && !mentions_key(first, &k)
+                        !self.letters.known.contains(&k)
+                            && !self.letters.written.contains(&k)
+                            && !mentions_key(first, &k)
                     })
             };
             if !defined && prose.is_some() && chain.links.len() == 1 && chain.links[0].op == RelOp::Eq {
@@ -1675,7 +1702,8 @@ impl<'a> SectionBuilder<'a> {
                 && gives_a_distribution(first, body);
             let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh || given_distribution);
             if declined {
-                self.skipped
+                self.out
+                    .skipped
                     .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
             }
             if defined || declined {
@@ -1686,7 +1714,7 @@ impl<'a> SectionBuilder<'a> {
                 if let ([named, value, ..], true) = (chain.links.as_slice(), defined && define) {
                     let fresh = self
                         .function_target(&named.rhs)
-                        .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.known.contains(&key));
+                        .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.letters.known.contains(&key));
                     if fresh
                         && matches!(value.op, RelOp::Eq | RelOp::Define)
                         && self.try_define(&named.rhs, &value.rhs, &site_origin, true)
@@ -1698,7 +1726,7 @@ impl<'a> SectionBuilder<'a> {
                 match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
                     Some(Ok(())) => {
                         skip = 1;
-                        self.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
+                        self.current.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
                     }
                     Some(Err(other)) => alternative = Some(other),
                     None => {}
@@ -1720,7 +1748,9 @@ impl<'a> SectionBuilder<'a> {
             // whether or not derivcheck can take the definition.
             let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
             if k >= skip && link.op == RelOp::Define && !marked {
-                self.skipped.push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
+                self.out
+                    .skipped
+                    .push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
                 prev = &link.rhs;
                 continue;
             }
@@ -1729,15 +1759,16 @@ impl<'a> SectionBuilder<'a> {
                 reading.marked = marked;
                 reading.rewrites = k > 0;
                 reading.hypothesis = self
+                    .words
                     .hypotheses
                     .iter()
                     .rev()
                     .find(|(letters, _)| letters.iter().any(|l| mentions_key(prev, l) || mentions_key(&link.rhs, l)))
                     .map(|(_, tex)| tex.clone());
                 if link.op == RelOp::Approx {
-                    reading.small = self.small.clone();
+                    reading.small = self.current.small.clone();
                 }
-                for (keys, tex) in &self.distributions {
+                for (keys, tex) in &self.bindings.distributions {
                     if keys.iter().any(|key| mentions_key(prev, key) || mentions_key(&link.rhs, key)) {
                         reading.given.push(tex.clone());
                     }
@@ -1778,12 +1809,15 @@ impl<'a> SectionBuilder<'a> {
                             let literal = k == 0 && prose.cue == roles::Cue::Define && roles::is_literal(&link.rhs);
                             let key = first.symbol_key().filter(|_| literal && !self.pinned)?;
                             let earlier =
-                                self.defs.iter().find(|d| d.key == key).map(Definition::written_at).or_else(|| {
-                                    self.given
-                                        .iter()
-                                        .find(|g| g.definition.key == key)
-                                        .map(|g| g.definition.written_at())
-                                })?;
+                                self.bindings.defs.iter().find(|d| d.key == key).map(Definition::written_at).or_else(
+                                    || {
+                                        self.bindings
+                                            .given
+                                            .iter()
+                                            .find(|g| g.definition.key == key)
+                                            .map(|g| g.definition.written_at())
+                                    },
+                                )?;
                             Some(OtherReading {
                                 reading: crate::model::Reading::Redefinition,
                                 symbol: Some(key),
@@ -1800,6 +1834,7 @@ impl<'a> SectionBuilder<'a> {
                                 && roles::is_constant(last, &|_| false);
                             let key = roles::value_target(prev).filter(|_| k > 0 && values && !self.pinned)?;
                             let earlier = self
+                                .bindings
                                 .defs
                                 .iter()
                                 .find(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
@@ -1832,17 +1867,18 @@ impl<'a> SectionBuilder<'a> {
                     reading.kinds = prose.kinds.to_vec();
                     reading.independence = prose.independence;
                 }
-                reading.information = self.information;
+                reading.information = self.chapter.information;
                 reading.laws = self.laws_before(block);
                 if let Some(block) = block {
                     reading.stated = self
+                        .bindings
                         .stated
                         .iter()
                         .filter(|(b, _)| *b + 1 >= block && *b <= block)
                         .map(|(_, a)| a.clone())
                         .collect();
                     reading.stated_earlier =
-                        self.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
+                        self.bindings.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
                 }
                 let origin = self.link_origin(&origin, tex, prev, &link.rhs);
                 let is_condition =
@@ -1855,16 +1891,16 @@ impl<'a> SectionBuilder<'a> {
                         print::explicit_tex(&link.rhs, &|_| false)
                     );
                     let at = match &origin {
-                        Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.doc.path),
+                        Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.chapter.doc.path),
                         Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
                     };
                     let stated = Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at };
-                    self.stated.push((block, stated));
+                    self.bindings.stated.push((block, stated));
                 }
-                let (lhs, rhs, how) = read_sides(&self.recurrences, prev, &link.rhs);
+                let (lhs, rhs, how) = read_sides(&self.bindings.recurrences, prev, &link.rhs);
                 if how.is_none() && reading.alternative.is_none() {
-                    reading.alternative =
-                        recurrence::mentioned_sequence(&self.recurrences, prev, &link.rhs).map(|key| OtherReading {
+                    reading.alternative = recurrence::mentioned_sequence(&self.bindings.recurrences, prev, &link.rhs)
+                        .map(|key| OtherReading {
                             reading: crate::model::Reading::RecurrenceNotRead,
                             symbol: Some(key),
                             earlier: None,
@@ -1876,10 +1912,10 @@ impl<'a> SectionBuilder<'a> {
                     reading.written = Some(Box::new(WrittenSides {
                         lhs: prev.clone(),
                         rhs: link.rhs.clone(),
-                        recurrences: self.recurrences.clone(),
+                        recurrences: self.bindings.recurrences.clone(),
                     }));
                 }
-                self.claims.push(Claim {
+                self.out.claims.push(Claim {
                     id: claim_id,
                     section: self.number.clone(),
                     origin,
@@ -1903,14 +1939,14 @@ impl<'a> SectionBuilder<'a> {
     /// relation sign (the first non-blank character after its left side).
     fn link_origin(&self, origin: &Origin, tex: &str, lhs: &Expr, rhs: &Expr) -> Origin {
         let Origin::Notes { formula, range, .. } = origin else { return origin.clone() };
-        let Some(site) = self.doc.formulas.iter().find(|f| f.id == *formula) else { return origin.clone() };
+        let Some(site) = self.chapter.doc.formulas.iter().find(|f| f.id == *formula) else { return origin.clone() };
         if !tex.contains('\n') {
             return origin.clone();
         }
         let between = tex.get(lhs.span.end..rhs.span.start).unwrap_or("");
         let skip =
             between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
-        let at = self.doc.position_in_formula(site, lhs.span.end + skip);
+        let at = self.chapter.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
     }
 
@@ -1923,16 +1959,16 @@ impl<'a> SectionBuilder<'a> {
             "`{} \\leftarrow {}` ({}:{line})",
             print::explicit_tex(target, &|_| false),
             print::explicit_tex(body, &|_| false),
-            self.doc.path,
+            self.chapter.doc.path,
         );
         let Some(mut found) = recurrence::read(target, body, written) else { return false };
-        if !replace && self.recurrences.iter().any(|o| o.key == found.key && o.section == self.number) {
+        if !replace && self.bindings.recurrences.iter().any(|o| o.key == found.key && o.section == self.number) {
             return false;
         }
         found.section = self.number.clone();
-        self.recurrences.retain(|r| r.key != found.key);
-        self.recurrences.push(found);
-        self.definitions_made += 1;
+        self.bindings.recurrences.retain(|r| r.key != found.key);
+        self.bindings.recurrences.push(found);
+        self.bindings.definitions_made += 1;
         true
     }
 
@@ -1949,20 +1985,20 @@ impl<'a> SectionBuilder<'a> {
         let mut meanings = Vec::new();
         for (letter, value) in named.moment_letters() {
             let Some(key) = letter.symbol_key() else { continue };
-            self.defs.retain(|d| d.key != key);
+            self.bindings.defs.retain(|d| d.key != key);
             meanings.push(format!("{} = {}", plain(&letter), plain(&value)));
             self.record(notes_definition(key.clone(), Vec::new(), &value, origin, false, true));
-            self.moments_given.insert(key.clone());
+            self.bindings.moments_given.insert(key.clone());
             keys.push(key);
         }
         // `p(x)` of an earlier section is not this section's parameter p.
         let parameters = named.parameters();
-        self.defs.retain(|d| !(d.inherited && parameters.contains(&d.key)));
-        self.parameters.extend(parameters);
+        self.bindings.defs.retain(|d| !(d.inherited && parameters.contains(&d.key)));
+        self.letters.parameters.extend(parameters);
         if keys.is_empty() {
             return;
         }
-        self.distributions.retain(|(earlier, _)| !earlier.iter().any(|k| keys.contains(k)));
+        self.bindings.distributions.retain(|(earlier, _)| !earlier.iter().any(|k| keys.contains(k)));
         let args: Vec<String> = named.args.iter().map(plain).collect();
         let tex = format!(
             "{} \\sim \\mathrm{{{}}}({}):\\ {}",
@@ -1971,14 +2007,14 @@ impl<'a> SectionBuilder<'a> {
             args.join(", "),
             meanings.join(",\\ ")
         );
-        self.distributions.push((keys, tex));
+        self.bindings.distributions.push((keys, tex));
     }
 
     /// The values and meanings given earlier in the prose that reach `block`.
     fn reading_in(&self, block: Option<usize>) -> ClaimReading {
         let mut reading = ClaimReading::default();
         let Some(block) = block else { return reading };
-        for given in self.given.iter().filter(|g| g.until.is_none_or(|until| block <= until)) {
+        for given in self.bindings.given.iter().filter(|g| g.until.is_none_or(|until| block <= until)) {
             reading.overrides.retain(|d| d.key != given.definition.key);
             reading.overrides.push(given.definition.clone());
             if !given.tex.is_empty() {
@@ -2006,7 +2042,7 @@ impl<'a> SectionBuilder<'a> {
         // itself a number: after `\epsilon = 10^{-7}`, `\epsilon^2 = 10^{-13}` is a claim.
         let bound = |key: &str| {
             self.bound_at(key, prose.block)
-                || self.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+                || self.bindings.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
         };
         let at = exprs.iter().position(|e| roles::is_constant(e, &bound))?;
         if at == 0 {
@@ -2021,8 +2057,8 @@ impl<'a> SectionBuilder<'a> {
             }
             // An entry of a declared or defined matrix (`x_j=5`, `Z_1=7`) is a claim about it.
             let plain = matches!(e.kind, ExprKind::Power { .. }) || self.definable(e).is_some();
-            let own_value = self.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
-            if !plain || own_value || self.index_letters.contains(&key) {
+            let own_value = self.bindings.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
+            if !plain || own_value || self.letters.index_letters.contains(&key) {
                 return None;
             }
             targets.push((key, *e));
@@ -2037,13 +2073,18 @@ impl<'a> SectionBuilder<'a> {
             let written =
                 format!("{}={}", print::explicit_tex(target, &|_| false), print::explicit_tex(value, &|_| false));
             let definition = notes_definition(key.clone(), Vec::new(), value, origin, false, true);
-            let new = !self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
+            let new = !self.letters.known.contains(&key) && !self.bindings.defs.iter().any(|d| d.key == key);
             // A value given under a condition (`if $x = 10$`) holds where the words say, not for
             // the whole section.
             if new && at == 1 && !prose.conditional() && !matches!(target.kind, ExprKind::Power { .. }) {
                 self.record(definition);
             } else if !matches!(target.kind, ExprKind::Power { .. }) {
-                self.given.push(Given { definition, until: Some(prose.block + 1), tex: written, example: false });
+                self.bindings.given.push(Given {
+                    definition,
+                    until: Some(prose.block + 1),
+                    tex: written,
+                    example: false,
+                });
             }
         }
         Some(at)
@@ -2064,6 +2105,7 @@ impl<'a> SectionBuilder<'a> {
             });
         by_spec
             || self
+                .letters
                 .notes_shapes
                 .iter()
                 .any(|(k, [rows, cols], section)| k == key && *section == self.number && not_scalar(rows, cols))
@@ -2085,8 +2127,8 @@ impl<'a> SectionBuilder<'a> {
                 _ => return false,
             },
         };
-        let declared = self.known.contains(&key) && !self.defs.iter().any(|d| d.key == key);
-        if declared || mentions_key(body, &key) || self.index_letters.contains(&key) {
+        let declared = self.letters.known.contains(&key) && !self.bindings.defs.iter().any(|d| d.key == key);
+        if declared || mentions_key(body, &key) || self.letters.index_letters.contains(&key) {
             return false;
         }
         let tex = format!(
@@ -2095,7 +2137,7 @@ impl<'a> SectionBuilder<'a> {
             print::explicit_tex(body, &|_| false)
         );
         let definition = notes_definition(key, params, body, origin, function, true);
-        self.given.push(Given { definition, until: Some(prose.block + 1), tex, example: false });
+        self.bindings.given.push(Given { definition, until: Some(prose.block + 1), tex, example: false });
         true
     }
 
@@ -2107,20 +2149,20 @@ impl<'a> SectionBuilder<'a> {
             return false;
         };
         let plain = self.definable(target).is_some() && !matches!(target.kind, ExprKind::Power { .. });
-        if !plain || self.index_letters.contains(&key) || (self.pinned && self.known.contains(&key)) {
+        if !plain || self.letters.index_letters.contains(&key) || (self.pinned && self.letters.known.contains(&key)) {
             return false;
         }
         let body = Expr::new(ExprKind::Number { value: value.clone() }, target.span);
         let tex = format!("{}={value}", print::explicit_tex(target, &|_| false));
-        let origin = format!("{}:{}:{}", self.doc.path, site.line, site.col);
+        let origin = format!("{}:{}:{}", self.chapter.doc.path, site.line, site.col);
         let definition = notes_definition(key, Vec::new(), &body, &origin, false, true);
-        self.given.push(Given { definition, until: Some(site.block + 1), tex, example: false });
+        self.bindings.given.push(Given { definition, until: Some(site.block + 1), tex, example: false });
         true
     }
 
     /// Is `key` given a number here (a binding in force in `block`)?
     fn bound_at(&self, key: &str, block: usize) -> bool {
-        self.given.iter().any(|g| {
+        self.bindings.given.iter().any(|g| {
             g.definition.key == key
                 && (g.until.is_some_and(|until| block <= until) || g.open_example())
                 && roles::is_constant(&g.definition.body, &|_| false)
@@ -2146,11 +2188,12 @@ impl<'a> SectionBuilder<'a> {
                 (key, params, false)
             }
         };
-        let example_given = self.given.iter().filter(|g| g.open_example()).map(|g| &g.definition);
-        let earlier_at = self.defs.iter().chain(example_given).find(|d| d.key == key).map(Definition::written_at)?;
+        let example_given = self.bindings.given.iter().filter(|g| g.open_example()).map(|g| &g.definition);
+        let earlier_at =
+            self.bindings.defs.iter().chain(example_given).find(|d| d.key == key).map(Definition::written_at)?;
         // `\mu_X = 2\mu` after `X \sim \mathcal N(\mu, \sigma^2)`: the distribution settles
         // what the letter means; it is a claim about it.
-        let by_distribution = self.distributions.iter().any(|(keys, _)| keys.contains(&key));
+        let by_distribution = self.bindings.distributions.iter().any(|(keys, _)| keys.contains(&key));
         if mentions_key(body, &key) || by_distribution {
             return None;
         }
@@ -2158,8 +2201,8 @@ impl<'a> SectionBuilder<'a> {
         // gives one a new meaning there.
         if roles::is_literal(body) || (prose.cue == roles::Cue::Define && !self.pinned) {
             let definition = notes_definition(key, params, body, origin, function, false);
-            self.given.retain(|g| g.definition.key != definition.key);
-            self.given.push(Given { definition, until: None, tex: String::new(), example: false });
+            self.bindings.given.retain(|g| g.definition.key != definition.key);
+            self.bindings.given.push(Given { definition, until: None, tex: String::new(), example: false });
             return Some(Ok(()));
         }
         if self.pinned {
@@ -2213,32 +2256,36 @@ impl<'a> SectionBuilder<'a> {
         // `a_{11}` of `\mathbf A = (a_{ij})` is a letter of its own until A is given a value or a
         // shape.
         let has_value = |m: &str| {
-            self.defs.iter().any(|d| d.key == m)
-                || self.given.iter().any(|g| g.definition.key == m)
-                || self.declared_matrices.iter().any(|k| k == m)
+            self.bindings.defs.iter().any(|d| d.key == m)
+                || self.bindings.given.iter().any(|g| g.definition.key == m)
+                || self.letters.declared_matrices.iter().any(|k| k == m)
         };
         let names_unknown_entries = |d: &Definition| {
             d.params.len() == 2
                 && matches!(&d.body.kind, ExprKind::Subscript { base, .. }
                     if base.symbol_key().is_some_and(|m| m != d.key && !has_value(&m)))
         };
-        let defined = |k: &str| self.defs.iter().any(|d| d.key == k && !names_unknown_entries(d));
+        let defined = |k: &str| self.bindings.defs.iter().any(|d| d.key == k && !names_unknown_entries(d));
         let number = |k: &str| {
             bound(k)
                 || self
+                    .bindings
                     .defs
                     .iter()
                     .any(|d| d.key == k && d.params.is_empty() && matches!(d.body.kind, ExprKind::Number { .. }))
         };
         let given = |k: &str| {
             defined(k)
-                || self.index_letters.iter().any(|i| i == k)
+                || self.letters.index_letters.iter().any(|i| i == k)
                 || sizes.iter().any(|n| n == k)
                 || matches!(k, "\\pi" | "e" | "\\mathrm{e}")
                 || bound(k)
         };
         let uses_defined = |e: &Expr| {
-            self.defs.iter().any(|d| !matches!(d.body.kind, ExprKind::Number { .. }) && mentions_key(e, &d.key))
+            self.bindings
+                .defs
+                .iter()
+                .any(|d| !matches!(d.body.kind, ExprKind::Number { .. }) && mentions_key(e, &d.key))
         };
         if !l && !r {
             // `\mathbf A\mathbf x=\mathbf b`, `\mathbf P\mathbf v=\mathbf v`, `\mathbf S_b\mathbf
@@ -2308,23 +2355,23 @@ impl<'a> SectionBuilder<'a> {
         [e.symbol_key(), base].into_iter().flatten().any(|k| {
             // (A shape read off use, or declared in another section, is no meaning this
             // section gives.)
-            self.notes_shapes.iter().any(|(key, _, section)| *key == k && *section == self.number)
-                || self.declared_functions.iter().any(|(key, _)| *key == k)
-                || self.defs.iter().any(|d| d.key == k)
-                || self.recurrences.iter().any(|r| r.key == k)
+            self.letters.notes_shapes.iter().any(|(key, _, section)| *key == k && *section == self.number)
+                || self.letters.declared_functions.iter().any(|(key, _)| *key == k)
+                || self.bindings.defs.iter().any(|d| d.key == k)
+                || self.bindings.recurrences.iter().any(|r| r.key == k)
         })
     }
 
     /// The laws the words of this section give before the paragraph `block` (or in it).
     fn laws_before(&self, block: Option<usize>) -> Vec<Law> {
         let Some(block) = block else { return Vec::new() };
-        self.laws.iter().filter(|(end, _)| *end <= block).map(|(_, law)| law.clone()).collect()
+        self.words.laws.iter().filter(|(end, _)| *end <= block).map(|(_, law)| law.clone()).collect()
     }
 
     /// `H(X)`, `I(X, Y)` in notes that speak of entropy (the entropy or mutual information of
     /// random variables), `p_X(x)` (the mass function of X): the notes do not define them.
     fn not_definable(&self, target: &Expr) -> bool {
-        (self.information && crate::syntax::ast::names_information_measure(target))
+        (self.chapter.information && crate::syntax::ast::names_information_measure(target))
             || crate::syntax::ast::names_density(target)
     }
 
@@ -2346,17 +2393,17 @@ impl<'a> SectionBuilder<'a> {
         let taken = self.pinned
             || barred(target)
             || matches!(&target.kind, ExprKind::Subscript { base, .. } if barred(base))
-            || self.written.contains(&key)
-            || self.known.contains(&key)
+            || self.letters.written.contains(&key)
+            || self.letters.known.contains(&key)
             || self.has_meaning(target)
-            || self.index_letters.contains(&key)
+            || self.letters.index_letters.contains(&key)
             || letters.contains(&key.as_str());
         (!taken).then_some(key)
     }
 
     /// Does the worked example open here give `key` a meaning?
     fn example_gives(&self, key: &str) -> bool {
-        self.given.iter().any(|g| g.open_example() && g.definition.key == key)
+        self.bindings.given.iter().any(|g| g.open_example() && g.definition.key == key)
     }
 
     /// `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a_{ij} is entry
@@ -2365,9 +2412,9 @@ impl<'a> SectionBuilder<'a> {
         let Some((_, _, (letter, params, index))) = declarations::picture_entries(target, body) else { return };
         // (`\mathbf a_i^\top` beside `a_{ij}`: the rows are another object by the same letter,
         // which one reading of `a` cannot serve.)
-        if self.defs.iter().any(|d| d.key == letter)
-            || self.known.contains(&letter)
-            || self.vector_families.contains(&letter)
+        if self.bindings.defs.iter().any(|d| d.key == letter)
+            || self.letters.known.contains(&letter)
+            || self.words.vector_families.contains(&letter)
         {
             return;
         }
@@ -2381,7 +2428,7 @@ impl<'a> SectionBuilder<'a> {
     fn try_define(&mut self, target: &Expr, body: &Expr, origin: &str, from_notes: bool) -> bool {
         // `p(x) = \begin{cases} 1 & x \in [0,1] \\ 0 & \textrm{otherwise} \end{cases}` in notes about
         // random variables: the density of one example; later sections speak of other ones.
-        let probabilistic = self.probabilistic;
+        let probabilistic = self.chapter.probabilistic;
         let example_density = |key: &str, function: bool| function && matches!(key, "p" | "P") && probabilistic;
         let new = |key: String, params: Vec<String>, function: bool| Definition {
             section_only: example_density(&key, function),
@@ -2395,7 +2442,7 @@ impl<'a> SectionBuilder<'a> {
         };
         // `\mathbf A = (a_{ij})`: a_{ij} is entry (i, j) of A, whatever A turns out to be.
         if let Some((letter, params, index)) = entries_letter(target, body) {
-            if self.defs.iter().any(|d| d.key == letter) || self.known.contains(&letter) {
+            if self.bindings.defs.iter().any(|d| d.key == letter) || self.letters.known.contains(&letter) {
                 return false;
             }
             let entry =
@@ -2404,10 +2451,10 @@ impl<'a> SectionBuilder<'a> {
             return true;
         }
         if let Some((key, params)) = self.function_target(target) {
-            let declared = self.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
-            let taken = self.defs.iter().any(|d| d.key == key)
+            let declared = self.letters.declared_functions.iter().find(|(k, _)| *k == key).map(|(_, kind)| *kind);
+            let taken = self.bindings.defs.iter().any(|d| d.key == key)
                 || self.example_gives(&key)
-                || (self.known.contains(&key) && declared.is_none());
+                || (self.letters.known.contains(&key) && declared.is_none());
             // `p(x)=0`, `\textrm{Var}(X)=0`: a constant that uses no argument is an equation (a
             // root, a case), not the definition of a constant function.
             let constant = from_notes && roles::is_constant(body, &|_| false);
@@ -2429,10 +2476,10 @@ impl<'a> SectionBuilder<'a> {
         }
         let Some((key, params)) = self.definable(target) else { return false };
         // A family `R_i = …` may share its letter with a declared function `R(θ)`.
-        let shares_function = !params.is_empty() && self.declared_functions.iter().any(|(k, _)| *k == key);
-        let taken = self.defs.iter().any(|d| d.key == key)
+        let shares_function = !params.is_empty() && self.letters.declared_functions.iter().any(|(k, _)| *k == key);
+        let taken = self.bindings.defs.iter().any(|d| d.key == key)
             || self.example_gives(&key)
-            || (self.known.contains(&key) && !shares_function);
+            || (self.letters.known.contains(&key) && !shares_function);
         let own_entries = own_entries_shape(target, body).is_some();
         if taken || own_entries || (!shares_function && mentions_key(body, &key)) {
             return false;
@@ -2463,6 +2510,7 @@ impl<'a> SectionBuilder<'a> {
         // `Y = aX + b` here after an earlier section's `X = Y^2`: the earlier meaning would make
         // this one circular, so the earlier section's letter is a fresh one here.
         let circular: Vec<String> = self
+            .bindings
             .defs
             .iter()
             .filter(|d| d.inherited && mentions_key(&definition.body, &d.key))
@@ -2470,15 +2518,15 @@ impl<'a> SectionBuilder<'a> {
             .map(|d| d.key.clone())
             .collect();
         for key in &circular {
-            self.defs.retain(|d| !(d.inherited && d.key == *key));
-            if let Some(at) = self.known.iter().position(|k| k == key) {
-                self.known.remove(at);
+            self.bindings.defs.retain(|d| !(d.inherited && d.key == *key));
+            if let Some(at) = self.letters.known.iter().position(|k| k == key) {
+                self.letters.known.remove(at);
             }
         }
-        self.definitions_made += 1;
+        self.bindings.definitions_made += 1;
         // A definition inside a worked example, or offered in passing, holds from here to the
         // example's (or the paragraph's) end: the claims before it and after it do not see it.
-        let until = match self.reach {
+        let until = match self.current.reach {
             Reach::Section => None,
             Reach::Example => Some(None),
             Reach::Paragraph(block) => Some(Some(block)),
@@ -2492,12 +2540,12 @@ impl<'a> SectionBuilder<'a> {
                 definition.key.clone()
             };
             let tex = format!("{target}={}", print::explicit_tex(&definition.body, &|_| false));
-            self.given.retain(|g| g.definition.key != definition.key);
-            self.given.push(Given { definition, until, tex, example: true });
+            self.bindings.given.retain(|g| g.definition.key != definition.key);
+            self.bindings.given.push(Given { definition, until, tex, example: true });
             return;
         }
-        self.known.push(definition.key.clone());
-        self.defs.push(definition);
+        self.letters.known.push(definition.key.clone());
+        self.bindings.defs.push(definition);
     }
 
     /// Does `e` use `key`, itself or through the definitions of the letters it uses?
@@ -2506,7 +2554,7 @@ impl<'a> SectionBuilder<'a> {
             return true;
         }
         let used: Vec<&Definition> =
-            self.defs.iter().filter(|d| !seen.contains(&d.key) && mentions_key(e, &d.key)).collect();
+            self.bindings.defs.iter().filter(|d| !seen.contains(&d.key) && mentions_key(e, &d.key)).collect();
         used.into_iter().any(|d| {
             seen.insert(d.key.clone());
             self.reaches(&d.body, key, seen)
@@ -2518,13 +2566,13 @@ impl<'a> SectionBuilder<'a> {
         let Some(spec) = &self.spec else { return };
         let entry = spec.functions.iter().find(|(k, _)| crate::syntax::canonical_key(k).ok().as_deref() == Some(key));
         if let Some((name, kind)) = entry {
-            let (line, col) = Spec::position(self.spec_text, kind.span().start);
+            let (line, col) = Spec::position(self.chapter.spec_text, kind.span().start);
             let kind = crate::spec::SpecErrorKind::FunctionDefinedInNotes {
                 section: self.number.clone(),
                 name: name.clone(),
                 kind: *kind.get_ref(),
             };
-            self.spec_problems.push(SpecProblem { line, col, kind });
+            self.out.spec_problems.push(SpecProblem { line, col, kind });
         }
     }
 
@@ -2532,7 +2580,7 @@ impl<'a> SectionBuilder<'a> {
     fn entry_subscript(&self, index: &Expr) -> bool {
         match &index.kind {
             ExprKind::Number { .. } => true,
-            ExprKind::Symbol(_) => index.symbol_key().is_some_and(|k| self.index_letters.contains(&k)),
+            ExprKind::Symbol(_) => index.symbol_key().is_some_and(|k| self.letters.index_letters.contains(&k)),
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => {
                 self.entry_subscript(lhs) && self.entry_subscript(rhs)
             }
@@ -2570,7 +2618,7 @@ impl<'a> SectionBuilder<'a> {
             })
             .collect::<Option<_>>()?;
         let distinct = params.iter().enumerate().all(|(i, p)| !params[..i].contains(p));
-        let no_index = params.iter().all(|p| !self.index_letters.contains(p) && p != "\\pi" && p != "e");
+        let no_index = params.iter().all(|p| !self.letters.index_letters.contains(p) && p != "\\pi" && p != "e");
         (distinct && no_index && !params.is_empty()).then_some((key, params))
     }
 
@@ -2586,7 +2634,7 @@ impl<'a> SectionBuilder<'a> {
                     }
                     _ => return None,
                 };
-                return letters.iter().all(|l| self.index_letters.contains(l)).then_some((key, letters));
+                return letters.iter().all(|l| self.letters.index_letters.contains(l)).then_some((key, letters));
             }
         }
         // A bar is an adjoint where a spec entry pins the section (a loss, a worked example);
@@ -2606,19 +2654,19 @@ impl<'a> SectionBuilder<'a> {
                 // something known is a claim about it, never a new definition.
                 // (`x_a` after a family x_i is a name when a is not an index.)
                 // (A number given to the letter, `W = 10`, has no entries: `W_2` is a letter.)
-                let number = self
-                    .defs
-                    .iter()
-                    .any(|d| d.key == s.key() && d.params.is_empty() && matches!(d.body.kind, ExprKind::Number { .. }));
-                let base_known =
-                    !number && (self.known.contains(&s.key()) || self.defs.iter().any(|d| d.key == s.key()));
-                let base_function = self.declared_functions.iter().any(|(k, _)| *k == s.key());
-                let entry = self.declared_matrices.contains(&s.key()) || self.entry_subscript(index);
+                let number =
+                    self.bindings.defs.iter().any(|d| {
+                        d.key == s.key() && d.params.is_empty() && matches!(d.body.kind, ExprKind::Number { .. })
+                    });
+                let base_known = !number
+                    && (self.letters.known.contains(&s.key()) || self.bindings.defs.iter().any(|d| d.key == s.key()));
+                let base_function = self.letters.declared_functions.iter().any(|(k, _)| *k == s.key());
+                let entry = self.letters.declared_matrices.contains(&s.key()) || self.entry_subscript(index);
                 if base_known && !base_function && entry {
                     return None;
                 }
                 let letters = crate::syntax::ast::index_letters(index).unwrap_or_default();
-                if !letters.is_empty() && letters.iter().all(|l| self.index_letters.contains(l)) {
+                if !letters.is_empty() && letters.iter().all(|l| self.letters.index_letters.contains(l)) {
                     return Some((s.key(), letters));
                 }
                 target.symbol_key().map(|k| (k, Vec::new()))
