@@ -1,6 +1,7 @@
 //! Benchmarks (criterion; `cargo bench`): the whole shipped chapter, the verdict cache, the
 //! attention module (section 15.3) and LayerNorm backward (15.5) as their sizes grow, and a
-//! synthetic book of 50 chapters. Targets and measured numbers are in README ("Speed").
+//! synthetic book of 50 chapters. Targets and measured numbers are in the guide
+//! (`docs/guide/src/speed.md`).
 //! `cargo bench -- attention` runs one group.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -131,7 +132,7 @@ fn book(c: &mut Criterion) {
 
 /// The slowest single-edit mutant known: the shipped chapter's 15.3 with one transpose dropped
 /// (`\bar K=\bar S^\mathsf TQ` written `\bar K=\bar SQ`), which once ran past 16 GB. Target:
-/// refuted in under 30 s (README, "Limits and cost").
+/// refuted in under 30 s (the guide, `docs/guide/src/limits.md`).
 fn slowest_mutant(c: &mut Criterion) {
     let text = std::fs::read_to_string(chapter_dir().join("notes.en.md")).unwrap();
     let mutant = text.replacen(r"\bar K=\bar S^\mathsf TQ", r"\bar K=\bar SQ", 1);

@@ -4,7 +4,7 @@
 //! Before the timings, every chapter of the two corpora is checked on its own and the slowest
 //! are named, against issue 47's targets: no chapter over 1 s, `published` within 1 s and
 //! `published2` within 5 s in all. The corpora are skipped, with a note, where `../shared` is
-//! absent. Measured figures are in README ("Speed").
+//! absent. Measured figures are in the guide (`docs/guide/src/speed.md`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::{Path, PathBuf};

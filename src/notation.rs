@@ -1,9 +1,10 @@
 //! The notation table: every construct derivcheck gives a meaning, and that meaning. Anything
 //! outside it is a parse error or `undecided` with the reason, never a guess.
 //!
-//! Plain data, importing nothing: README's table is generated from [`NOTATION`] (a test compares
-//! them), `derivcheck notation` prints it, and every example is checked to be verified (a test
-//! checks them all, in one chapter, with the spec [`EXAMPLE_SPEC`]).
+//! Plain data, importing nothing: the guide's table (`docs/guide/src/notation.md`) is generated
+//! from [`NOTATION`] (a test compares them), `derivcheck notation` prints it, and every example
+//! is checked to be verified (a test checks them all, in one chapter, with the spec
+//! [`EXAMPLE_SPEC`]).
 
 /// How a built-in function takes a vector or matrix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -643,7 +644,8 @@ pub const NOTATION: &[Notation] = &[
     },
 ];
 
-/// The table in Markdown, as README shows it between its `notation-table` markers.
+/// The table in Markdown, as the guide (`docs/guide/src/notation.md`) shows it between its
+/// `notation-table` markers.
 pub fn markdown_table() -> String {
     let mut out = String::from("| group | written | meaning | a verified example |\n|---|---|---|---|\n");
     for n in NOTATION {

@@ -1,7 +1,8 @@
 //! `derivcheck mutate`, the self-test of every check, and the bounded exact stage, driven
 //! through the binary: a test chapter's mutants all killed (a sample; the whole seed is measured
-//! in README), a check too weak to tell a formula from its mutants named with why, and the
-//! seed's dropped transpose of 15.3 refuted within its bounds and stopped by `--time-limit`.
+//! in the guide, `docs/guide/src/mutate.md`), a check too weak to tell a formula from its
+//! mutants named with why, and the seed's dropped transpose of 15.3 refuted within its bounds
+//! and stopped by `--time-limit`.
 
 mod common;
 use common::*;

@@ -168,16 +168,18 @@ fn every_marked_formula_gets_its_verdict() {
     assert!(failures.is_empty(), "{} of {cases} notation cases wrong:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// The guide's chapter on reading formulas shows the table `derivcheck notation` prints.
 #[test]
-fn readme_shows_the_notation_table_of_the_code() {
-    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
+fn the_guide_shows_the_notation_table_of_the_code() {
+    let chapter = "docs/guide/src/notation.md";
+    let guide = std::fs::read_to_string(repo_path(chapter)).unwrap();
     let (start, end) = ("<!-- notation-table:start -->\n", "<!-- notation-table:end -->");
-    let from = readme.find(start).expect("README has the notation-table markers") + start.len();
-    let to = readme[from..].find(end).expect("end marker") + from;
+    let from = guide.find(start).expect("the guide's notation chapter has the notation-table markers") + start.len();
+    let to = guide[from..].find(end).expect("end marker") + from;
     assert_eq!(
-        &readme[from..to],
+        &guide[from..to],
         derivcheck::notation::markdown_table(),
-        "README's notation table differs from src/notation.rs: paste the output of `derivcheck notation` between the markers"
+        "the guide's notation table ({chapter}) differs from src/notation.rs: paste the output of `derivcheck notation` between the markers"
     );
 }
 

@@ -14,7 +14,7 @@
 //! the claim verify. So a refutation stands where one side's free letters are among the other's
 //! (a slip that drops a term or a factor leaves them so), or where such a repair exists;
 //! otherwise — each side with a letter of its own — it is undecided, naming those letters.
-//! (Measured on ../shared/published and ../shared/published2: README, "What a REFUTED needs".)
+//! (Measured on ../shared/published and ../shared/published2: the guide, `docs/guide/src/refuted.md`.)
 
 use crate::model::{EditKind, Reading, Reason, Status, Suggestion, Verdict};
 use crate::sema::{Claim, Decl, Scope};

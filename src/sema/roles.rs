@@ -27,7 +27,7 @@ pub enum Cue {
 }
 
 /// Cue words, English (matched as whole words, case-insensitive) and Chinese (as substrings).
-/// Each is a row of the notation table's relations group; README lists them.
+/// Each is a row of the notation table's relations group; the guide lists them (`docs/guide/src/notation.md`).
 const CUES: &[(Cue, &[&str])] = &[
     (
         Cue::Assert,
