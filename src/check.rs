@@ -2046,10 +2046,10 @@ fn worked_out_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         _ => claim.id.as_str(),
     };
     let givens = &scope.given_values;
-    let usable = |g: &crate::sema::givens::GivenValue| g.line <= line && g.formula.as_deref() != Some(own);
+    let usable = |g: &crate::sema::scope::GivenValue| g.line <= line && g.formula.as_deref() != Some(own);
     let values: Vec<(&Expr, f64, bool)> = givens.iter().map(|g| (&g.term, g.value, usable(g))).collect();
     let worked = numeric::probability::worked_out(side, &values)?;
-    let shown = |g: &crate::sema::givens::GivenValue| {
+    let shown = |g: &crate::sema::scope::GivenValue| {
         format!("{} = {} ({})", crate::syntax::print::explicit_tex(&g.term, &|_| true), g.written, g.line)
     };
     let mut used: Vec<String> = worked.used.iter().map(|&k| shown(&givens[k])).collect();

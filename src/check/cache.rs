@@ -138,7 +138,7 @@ mod tests {
     fn a_changed_given_value_changes_the_key() {
         let before = scope(&[]);
         let mut after = scope(&[]);
-        after.given_values.push(crate::sema::givens::GivenValue {
+        after.given_values.push(crate::sema::scope::GivenValue {
             term: parse_formula("P(H=1)").unwrap().chains.remove(0).first.unwrap(),
             value: 0.02,
             written: "0.02".into(),

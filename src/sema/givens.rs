@@ -9,23 +9,10 @@
 //! (`numeric::probability`); here they are only found.
 
 use super::chains::flatten_environments;
+use super::scope::GivenValue;
 use super::ParsedFormula;
 use crate::notes::Document;
 use crate::syntax::ast::{Chain, Expr, ExprKind, Link, RelOp};
-
-/// A probability written equal to a number.
-#[derive(Debug, Clone)]
-pub struct GivenValue {
-    /// `P(D_1 = 1 \mid H = 0)`.
-    pub term: Expr,
-    pub value: f64,
-    /// The number as written (`0.0015`).
-    pub written: String,
-    /// 1-based line of the formula (or table row) that gives it.
-    pub line: usize,
-    /// The id of the formula that gives it; `None` for a table cell.
-    pub formula: Option<String>,
-}
 
 /// Every probability the section's formulas and tables set to a number.
 pub fn given_values(doc: &Document, formulas: &[&ParsedFormula]) -> Vec<GivenValue> {

@@ -129,7 +129,7 @@ pub struct Scope {
     pub parameters: std::collections::BTreeSet<String>,
     /// Probabilities the section's prose, tables and earlier chains set to numbers
     /// (`P(H=1) = 0.0015`): what a worked example computes with.
-    pub given_values: Vec<crate::sema::givens::GivenValue>,
+    pub given_values: Vec<GivenValue>,
     /// Square leaf matrices read as members of a class (a claim's second look, where the notes
     /// never say what kind of matrix a letter is).
     pub classes: BTreeMap<String, MatrixClass>,
@@ -258,4 +258,18 @@ pub fn every_assignment<K: Ord + Clone, V: Clone>(
             .collect();
     }
     out
+}
+
+/// A probability written equal to a number.
+#[derive(Debug, Clone)]
+pub struct GivenValue {
+    /// `P(D_1 = 1 \mid H = 0)`.
+    pub term: Expr,
+    pub value: f64,
+    /// The number as written (`0.0015`).
+    pub written: String,
+    /// 1-based line of the formula (or table row) that gives it.
+    pub line: usize,
+    /// The id of the formula that gives it; `None` for a table cell.
+    pub formula: Option<String>,
 }

@@ -1,0 +1,250 @@
+//! What sema gives: the section plans and their claims, each with where it was written and how
+//! the text around it reads it.
+
+use super::chains::zero_of_vectors;
+use super::distributions::Law;
+use super::*;
+
+use super::scope::{Assumption, Definition, MatrixClass, Scope};
+use crate::syntax::ast::{Chain, Expr, Statement};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// Two expressions are equal.
+    Identity,
+    /// A side is a derivative `\frac{\partial f}{\partial x}` computed by the CAS.
+    Derivative,
+    /// The left side is an adjoint `\bar Y` (∂L/∂Y).
+    Adjoint,
+    /// A side is a matrix of printed numbers.
+    Printed,
+}
+
+/// Where a claim was written.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "in", rename_all = "snake_case")]
+pub enum Origin {
+    /// `range`: the byte range of the formula's TeX in the notes file.
+    Notes {
+        formula: String,
+        line: usize,
+        col: usize,
+        range: (usize, usize),
+    },
+    Spec {
+        name: String,
+        line: usize,
+        col: usize,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// `15.1#3.2`: the second link of formula 15.1#3; `15.1/spec:name` for spec claims.
+    pub id: String,
+    pub section: String,
+    pub origin: Origin,
+    /// The whole formula's TeX (or the spec claim's).
+    pub tex: String,
+    pub kind: ClaimKind,
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub conditions: Vec<Chain>,
+    /// `false` for a spec claim the text says fails in general: shown by a counterexample.
+    pub holds: bool,
+    /// To be checked in the worked example's variant.
+    pub variant: bool,
+    /// Written with `\approx`: equal to the printed precision of a decimal side.
+    pub approx: bool,
+    /// The claim printed back with every operation explicit (`a_j\cdot a_k`), as read.
+    pub understood: String,
+    /// How the text around it bears on the claim: values in force, another plausible reading.
+    pub reading: ClaimReading,
+}
+
+impl Claim {
+    /// The sides as the notes write them (before a recurrence or a vector's zero rewrote them):
+    /// what the TeX's spans point into, what an edit of the text changes.
+    pub fn written_sides(&self) -> (&Expr, &Expr) {
+        match &self.reading.written {
+            Some(written) => (&written.lhs, &written.rhs),
+            None => (&self.lhs, &self.rhs),
+        }
+    }
+
+    /// This claim with other sides, written as its own are: read through the same rewrite.
+    pub fn with_written_sides(&self, lhs: &Expr, rhs: &Expr, tex: String) -> Claim {
+        let (lhs, rhs) = match &self.reading.written {
+            Some(written) => written.reread(lhs, rhs),
+            None => (lhs.clone(), rhs.clone()),
+        };
+        let mut reading = self.reading.clone();
+        reading.written = None;
+        Claim { lhs, rhs, tex, reading, ..self.clone() }
+    }
+}
+
+/// What the prose around a claim adds to it.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimReading {
+    /// Definitions in force for this claim only, replacing the section's: a binding of the
+    /// paragraph (`x=10`), an example definition made earlier in the section (`f(x)=\exp(x)`).
+    pub overrides: Vec<Definition>,
+    /// The bindings among them, as written (`x=10`): the verdict says it was checked with them.
+    pub given: Vec<String>,
+    /// Another reading the text leaves open: a counterexample then leaves the claim undecided,
+    /// naming it, instead of refuting it.
+    pub alternative: Option<OtherReading>,
+    /// The author marked it a claim (`<!-- derivcheck: claim -->` or `wrong`): its letters mean
+    /// what they mean where it stands, no other reading is tried.
+    pub marked: bool,
+    /// A link after the chain's first: it rewrites the side before it.
+    pub rewrites: bool,
+    /// Equations the text states as conditions before the claim, in its paragraph or the one
+    /// before (`这里 $\sum_i\alpha_i=1$，因此 …`): a claim false in general may follow from them.
+    pub stated: Vec<Assumption>,
+    /// Equations the section states as conditions before that (outside the paragraph and the
+    /// one before), nearest last: a refutation that one of them undoes is left undecided.
+    pub stated_earlier: Vec<Assumption>,
+    /// The sides as written, where sema rewrote them (through a recurrence, or a `0` read as the
+    /// zero vector): an edit of the text (a repair, a mutant) is read the same way.
+    pub written: Option<Box<WrittenSides>>,
+    /// Letters the words call numbers (`for numbers $a$ and $b$`) earlier in its paragraph: in
+    /// a claim about random variables, constants, not random.
+    pub constants: Vec<String>,
+    /// Letters the words before it call random variables (`For any random variable $X$`): the
+    /// claim speaks of any such variable, not of what an earlier formula made the letter.
+    pub random: Vec<String>,
+    /// Letters the words before it call a kind of matrix (`for an orthogonal matrix
+    /// $\mathbf U$`): the claim speaks of any matrix of that kind.
+    pub classes: Vec<(String, MatrixClass)>,
+    /// Letters the words before it call a kind of matrix derivcheck does not construct
+    /// (`假设随机矩阵$A$`, `for a projection matrix $\mathbf P$`), with the kind as written.
+    pub kinds: Vec<(String, String)>,
+    /// A relation the words before it suppose between its letters that derivcheck does not
+    /// model (`若 $A \sim B$，则 …`: similar matrices; `\perp`, `\equiv`, `\succeq`): its TeX.
+    /// The claim rests on it, so it is neither verified nor refuted without it.
+    pub hypothesis: Option<String>,
+    /// Independence of its random variables the words before it state.
+    pub independence: Option<crate::model::Independence>,
+    /// How it was read through the recurrences it reaches.
+    pub unrolled: Option<crate::model::Unrolled>,
+    /// Distributions the words before it give a random variable value by value (`$X$ takes the
+    /// value $a-2$ with probability $p$, …`), in its section.
+    pub laws: Vec<Law>,
+    /// The chapter's words name entropy or mutual information (`entropy`, `熵`, `互信息`):
+    /// `H(X)`, `H(Y \mid X)`, `I(X, Y)` of random variables are those.
+    pub information: bool,
+    /// A letter the words around it call small (`for a small $\epsilon$`, `as $\epsilon
+    /// \rightarrow 0$`, `对于很小的$h$`): a `\approx` in it holds to the order of that letter
+    /// written on its approximate side.
+    pub small: Option<String>,
+}
+
+/// A claim's sides before sema rewrote them, and what rewrote them.
+#[derive(Debug, Clone)]
+pub struct WrittenSides {
+    pub lhs: Expr,
+    pub rhs: Expr,
+    /// The recurrences in force where the claim stands.
+    pub recurrences: Vec<recurrence::Recurrence>,
+}
+
+impl WrittenSides {
+    /// Other sides of the same claim, read as sema read the written ones.
+    pub fn reread(&self, lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
+        let (lhs, rhs, _) = read_sides(&self.recurrences, lhs, rhs);
+        (lhs, rhs)
+    }
+}
+
+/// A claim's sides as checked: through the recurrences they reach (with how they were read), or
+/// with a `0` against vectors read as the zero vector.
+pub(super) fn read_sides(
+    recurrences: &[recurrence::Recurrence],
+    lhs: &Expr,
+    rhs: &Expr,
+) -> (Expr, Expr, Option<crate::model::Unrolled>) {
+    match recurrence::rewrite(recurrences, lhs, rhs) {
+        Some(read) => (read.lhs, read.rhs, Some(read.reading)),
+        None => {
+            let (lhs, rhs) = zero_of_vectors(lhs, rhs);
+            (lhs, rhs, None)
+        }
+    }
+}
+
+/// A reading of a formula other than "an identity for every value of its letters".
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherReading {
+    pub reading: crate::model::Reading,
+    pub symbol: Option<String>,
+    pub earlier: Option<String>,
+}
+
+/// A formula (or chain) that is not checked, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    pub formula: String,
+    pub reason: crate::model::SkipReason,
+}
+
+/// A worked example of a section: its spec and the extra definitions it brings.
+#[derive(Debug, Clone)]
+pub struct ExamplePlan {
+    pub spec: crate::spec::ExampleSpec,
+    pub defines: Vec<Definition>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SectionPlan {
+    pub number: String,
+    pub title: String,
+    pub example: Option<ExamplePlan>,
+    /// `Err` when the section has no spec entry or the spec entry is unusable.
+    pub scope: Result<Scope, crate::model::Reason>,
+    pub claims: Vec<Claim>,
+    pub skipped: Vec<Skipped>,
+    /// Definitions of earlier sections that this section's notes define again (and so shadow).
+    pub shadowed: Vec<Shadowing>,
+    /// The role of each of the section's formulas, by formula id.
+    pub roles: Vec<(String, crate::model::FormulaRole)>,
+    /// Spec entries that could not take effect (a define of a declared symbol, a duplicate):
+    /// the run stops on them, at the spec's line.
+    pub spec_problems: Vec<SpecProblem>,
+    /// The recurrences in force at the end of the section (its own and earlier ones).
+    pub recurrences: Vec<recurrence::Recurrence>,
+}
+
+/// A name an earlier section defined, defined again: from here on the new definition holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Shadowing {
+    pub key: String,
+    /// Where the new definition is (line and column in the notes).
+    pub line: usize,
+    pub col: usize,
+    /// Where the earlier one was, in the same notes (`11:3`).
+    pub earlier: String,
+}
+
+/// A spec entry that cannot take effect, at its position in the spec file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecProblem {
+    pub line: usize,
+    pub col: usize,
+    pub kind: crate::spec::SpecErrorKind,
+}
+
+impl From<&crate::spec::SpecError> for SpecProblem {
+    fn from(error: &crate::spec::SpecError) -> SpecProblem {
+        SpecProblem { line: error.line, col: error.col, kind: (*error.kind).clone() }
+    }
+}
+
+/// A parsed formula of a document (failed parses are left out by the caller).
+pub struct ParsedFormula<'a> {
+    pub index: usize,
+    pub statement: &'a Statement,
+}

@@ -1,0 +1,422 @@
+//! The claims of one chain: which links define or bind (and are taken), and a claim for each
+//! link after them, with its reading and position.
+
+use super::chains::{claim_kind, mentions_key};
+use super::*;
+
+use super::scope::{Assumption, Definition};
+use crate::notes::Mark;
+use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
+use crate::syntax::print;
+
+impl<'a> SectionBuilder<'a> {
+    /// The first link may define its left side, bind it, or give it a new meaning; every other
+    /// link is a claim. `prose` (for the notes' formulas, not the spec's) is what the words
+    /// around the formula say.
+    pub(super) fn chain_claims(
+        &mut self,
+        chain: &Chain,
+        id: &str,
+        tex: &str,
+        origin: Origin,
+        conditions: &[Chain],
+        prose: Option<Prose>,
+    ) {
+        let Some(first) = &chain.first else { return };
+        let site_origin = origin_text(&origin, &self.chapter.doc.path);
+        let block = prose.as_ref().map(|p| p.block);
+        // Links before `skip` are taken (a definition, a binding, an example definition).
+        let mut skip = 0;
+        let mut alternative = None;
+        // A claim about a sequence defined by recursion in this section (`m_t = …` after `m_t
+        // \leftarrow …`) is read as written too: it defines nothing. An update of an earlier
+        // section's sequence (Adam's v after momentum's) is a new one.
+        let marked = prose.as_ref().is_some_and(Prose::marked_claim);
+        let here = recurrence::defining(first, &self.bindings.recurrences).is_some_and(|r| r.section == self.number);
+        let as_written = marked || (chain.links[0].op != RelOp::Define && here);
+        let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
+        // `h(x) = (x/c)^\alpha$ if $x < c$; otherwise $h(x) = 1`: one case of a function defined by
+        // cases in the words. Neither case is the function: the letter loses its meaning for the
+        // section, and this formula is no claim.
+        let another_case = prose.as_ref().is_some_and(|p| roles::opens_another_case(p.lead) && !p.marked_claim());
+        if let Some((key, _)) = self.function_target(first).filter(|_| another_case && !self.pinned) {
+            let earlier = self.bindings.defs.iter().any(|d| d.key == key)
+                || self.bindings.given.iter().any(|g| g.definition.key == key);
+            if earlier {
+                self.bindings.defs.retain(|d| d.key != key);
+                self.bindings.given.retain(|g| g.definition.key != key);
+                self.letters.known.retain(|k| *k != key);
+                self.out
+                    .skipped
+                    .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+                return;
+            }
+        }
+        if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
+            if let Some(bound) = self.binding(chain, prose, &site_origin) {
+                skip = bound;
+                self.current.formula_role = Some(crate::model::FormulaRole::Binding);
+            }
+        }
+        if let (0, Some(prose)) = (skip, &prose) {
+            if self.conditional_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+                skip = 1;
+                self.current.formula_role = Some(crate::model::FormulaRole::Binding);
+            }
+        }
+        // `m_t = \beta m_{t-1} + (1-\beta) g_t` defines m by recursion, unless m already is.
+        if let (0, false, Some(_), Origin::Notes { line, .. }) = (skip, as_written, &prose, &origin) {
+            if chain.links[0].op != RelOp::Approx && self.add_recurrence(first, &chain.links[0].rhs, *line, false) {
+                skip = 1;
+            }
+        }
+        // `if $x_k=1$`, `如果令某个$x_k=1$`: one member of a family set to a value (or under a
+        // condition), which defines nothing: which member, or all of them?
+        let constant = roles::is_constant(&chain.links[0].rhs, &|_| false);
+        let family_member = (constant || prose.as_ref().is_some_and(Prose::conditional))
+            && prose.is_some()
+            && self.function_target(first).is_none()
+            && self.definable(first).is_some_and(|(_, params)| !params.is_empty());
+        if skip == 0 && !as_written && !family_member {
+            // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
+            // of a general matrix, not a value; A stays what its declaration or its uses make it.
+            let body = &chain.links[0].rhs;
+            let pictured = depicts_a_general_matrix(body);
+            let blocks = pictured && depicts_blocks(body);
+            let depicted = prose.is_some()
+                && pictured
+                && !blocks
+                && self.function_target(first).is_none()
+                && self.definable(first).is_some_and(|(_, params)| params.is_empty());
+            // (`p_X(x) \approx \sum_i \epsilon p_{X, Y}(x, \epsilon i)` approximates; it defines no function.)
+            let approximates = chain.links[0].op == RelOp::Approx && self.function_target(first).is_some();
+            // `\mathbf A = \begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`: A is
+            // made of its rows (a value in them), though its declaration gave it a shape already —
+            // in this section; a later one (the exercises) speaks of matrices in general.
+            let by_blocks = (prose.is_some() && blocks && matches!(first.kind, ExprKind::Symbol(_)))
+                .then(|| first.symbol_key())
+                .flatten()
+                .filter(|key| !self.bindings.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
+            if let Some(key) = &by_blocks {
+                self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
+            }
+            // `$\overline{X} = \frac1n\sum_i X_i$` again, twenty lines after `样本均值：` gave it: a
+            // definition recalled, written as it was, is a definition still, not a claim verified.
+            let restated = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert)
+                && chain.links[0].op == RelOp::Eq
+                && first.symbol_key().is_some_and(|key| {
+                    if self.bindings.moments_given.contains(&key) {
+                        return false;
+                    }
+                    let written = print::explicit_tex(body, &|_| false);
+                    self.bindings.defs.iter().any(|d| {
+                        d.key == key && d.params.is_empty() && print::explicit_tex(&d.body, &|_| false) == written
+                    })
+                });
+            let mut defined = depicted
+                || by_blocks.is_some()
+                || restated
+                || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
+            if restated {
+                self.current.formula_role = Some(crate::model::FormulaRole::Definition);
+            }
+            // `得到 $Z = \sum_k \exp(w_k\cdot x)$`: a definition the words present as derived.
+            if defined && !restated && prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Assert) {
+                if let Some(key) = self.definable(first).map(|(key, _)| key) {
+                    self.bindings.derived.insert(key);
+                }
+            }
+            // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
+            // expression that does not use it on the left, is named by the equation (written
+            // right to left).
+            let letter = |e: &Expr| {
+                matches!(&e.kind, ExprKind::Symbol(s) if !s.is_bold_one()
+                    && (s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
+                        || GREEK_LETTERS.contains(&s.name.as_str())))
+            };
+            let lone_new = |e: &Expr| {
+                letter(e)
+                    && e.symbol_key().is_some_and(|k| {
+                        !self.letters.known.contains(&k)
+                            && !self.letters.written.contains(&k)
+                            && !mentions_key(first, &k)
+                    })
+            };
+            if !defined && prose.is_some() && chain.links.len() == 1 && chain.links[0].op == RelOp::Eq {
+                let rhs = &chain.links[0].rhs;
+                if lone_new(rhs) && self.definable(first).is_none() && !roles::is_constant(first, &|_| false) {
+                    defined = self.try_define(rhs, first, &site_origin, true);
+                }
+            }
+            // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
+            // defines, so it is no claim; it is listed as not checked.
+            // `\phi_i(x) = \exp(-(x-c_i)^2)`: a family of functions defined member by member,
+            // which derivcheck does not take; the author defines, so it is no claim either.
+            let family = prose.is_some()
+                && !self.has_meaning(first)
+                && !roles::is_constant(body, &|_| false)
+                && family_of_functions_defined(first).is_some_and(|head| !mentions_key(body, &head));
+            // `\textrm{pmi}(x, y) = \log\frac{p_{X, Y}(x, y)}{p_X(x) p_Y(y)}`: a name the section has
+            // not written before, given a body derivcheck cannot take (a construct outside the
+            // notation, parameters it does not read): the author names something, which is no
+            // claim either, unless the words say it is stated as true.
+            let fresh = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert && p.cue != roles::Cue::Condition)
+                && chain.links[0].op == RelOp::Eq
+                && !roles::is_constant(body, &|_| false)
+                && self.fresh_name(first).is_some_and(|head| !mentions_key(body, &head));
+            // `p_X(x) = \frac{1}{\sqrt{2\pi}} e^{-x^2/2}`, `P(X = 1, Y = -1) = \frac{p}{2}`: the
+            // distribution of an example, given; no claim about a distribution written elsewhere.
+            let given_distribution = prose.is_some()
+                && chain.links.len() == 1
+                && chain.links[0].op == RelOp::Eq
+                && gives_a_distribution(first, body);
+            let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh || given_distribution);
+            if declined {
+                self.out
+                    .skipped
+                    .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+            }
+            if defined || declined {
+                skip = 1;
+                // `定义 $u = f(x) = 3x^2 - 4x$`, `let $y = f(x) = x^3$`: the middle names a function the
+                // section gives no meaning yet, and words that define make the chain define it too.
+                let define = prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Define);
+                if let ([named, value, ..], true) = (chain.links.as_slice(), defined && define) {
+                    let fresh = self
+                        .function_target(&named.rhs)
+                        .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.letters.known.contains(&key));
+                    if fresh
+                        && matches!(value.op, RelOp::Eq | RelOp::Define)
+                        && self.try_define(&named.rhs, &value.rhs, &site_origin, true)
+                    {
+                        skip = 2;
+                    }
+                }
+            } else if let Some(prose) = &prose {
+                match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+                    Some(Ok(())) => {
+                        skip = 1;
+                        self.current.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
+                    }
+                    Some(Err(other)) => alternative = Some(other),
+                    None => {}
+                }
+            }
+        }
+        let ends_in_constant = {
+            let reading = self.reading_in(block);
+            let fixed = |key: &str| {
+                reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+                    || self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(key))
+            };
+            chain.exprs().last().is_some_and(|e| roles::is_constant(e, &fixed))
+        };
+        let mut prev = first;
+        for (k, link) in chain.links.iter().enumerate() {
+            // `x + y = [x_1; …] + [y_1; …] := [x_1 + y_1; …]`, `\|x\| := \sqrt{x^\top x}`: a link
+            // written `:=` (`\stackrel{def}{=}`) defines what its left side means; it claims nothing,
+            // whether or not derivcheck can take the definition.
+            let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
+            if k >= skip && link.op == RelOp::Define && !marked {
+                self.out
+                    .skipped
+                    .push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
+                prev = &link.rhs;
+                continue;
+            }
+            if k >= skip {
+                let mut reading = self.reading_in(block);
+                reading.marked = marked;
+                reading.rewrites = k > 0;
+                reading.hypothesis = self
+                    .words
+                    .hypotheses
+                    .iter()
+                    .rev()
+                    .find(|(letters, _)| letters.iter().any(|l| mentions_key(prev, l) || mentions_key(&link.rhs, l)))
+                    .map(|(_, tex)| tex.clone());
+                if link.op == RelOp::Approx {
+                    reading.small = self.current.small.clone();
+                }
+                for (keys, tex) in &self.bindings.distributions {
+                    if keys.iter().any(|key| mentions_key(prev, key) || mentions_key(&link.rhs, key)) {
+                        reading.given.push(tex.clone());
+                    }
+                }
+                reading.alternative = match (&alternative, &prose) {
+                    (_, Some(prose)) if prose.marked_claim() => None,
+                    // Marked a binding, yet not one derivcheck could take: never a claim.
+                    (_, Some(prose)) if prose.mark == Some(Mark::Binding) => {
+                        Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None })
+                    }
+                    (Some(other), _) if k == 0 => Some(other.clone()),
+                    (_, Some(_)) if k == 0 && !self.pinned && update_step(first, &link.rhs).is_some() => {
+                        Some(OtherReading {
+                            reading: crate::model::Reading::Update,
+                            symbol: update_step(first, &link.rhs),
+                            earlier: None,
+                        })
+                    }
+                    (_, Some(prose)) => self
+                        .condition_reading(prev, &link.rhs, prose, &reading, k, ends_in_constant)
+                        .or_else(|| {
+                            prose.after_condition.then_some(OtherReading {
+                                reading: crate::model::Reading::Consequence,
+                                symbol: None,
+                                earlier: None,
+                            })
+                        })
+                        .or_else(|| {
+                            prose.substitutes.then_some(OtherReading {
+                                reading: crate::model::Reading::Substitutes,
+                                symbol: None,
+                                earlier: None,
+                            })
+                        })
+                        .or_else(|| {
+                            // `例如 $\rho_0 = [0.9, 0.05, 0.05]$` after `设 $\rho_0 = [0.15, …]$`: a
+                            // value the words give for instance replaces the earlier one.
+                            let literal = k == 0 && prose.cue == roles::Cue::Define && roles::is_literal(&link.rhs);
+                            let key = first.symbol_key().filter(|_| literal && !self.pinned)?;
+                            let earlier =
+                                self.bindings.defs.iter().find(|d| d.key == key).map(Definition::written_at).or_else(
+                                    || {
+                                        self.bindings
+                                            .given
+                                            .iter()
+                                            .find(|g| g.definition.key == key)
+                                            .map(|g| g.definition.written_at())
+                                    },
+                                )?;
+                            Some(OtherReading {
+                                reading: crate::model::Reading::Redefinition,
+                                symbol: Some(key),
+                                earlier: Some(earlier),
+                            })
+                        })
+                        .or_else(|| {
+                            // `p_1 = p_2 = 1` after `p_1 = 4/5`, `p_2 = 3/4`: letters set to one number
+                            // in a new example; a later link too may give its letter a new value.
+                            let exprs: Vec<&Expr> = chain.exprs().collect();
+                            let (last, letters) = exprs.split_last()?;
+                            let values = letters.len() > 1
+                                && letters.iter().all(|e| roles::value_target(e).is_some())
+                                && roles::is_constant(last, &|_| false);
+                            let key = roles::value_target(prev).filter(|_| k > 0 && values && !self.pinned)?;
+                            let earlier = self
+                                .bindings
+                                .defs
+                                .iter()
+                                .find(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+                                .map(Definition::written_at)?;
+                            Some(OtherReading {
+                                reading: crate::model::Reading::Redefinition,
+                                symbol: Some(key),
+                                earlier: Some(earlier),
+                            })
+                        })
+                        .or_else(|| {
+                            // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
+                            // the notes give no meaning, with no words that assert it: a new value
+                            // of the letter from its old one, an equation in it, or a new meaning.
+                            let symbol = self_referent(first, &link.rhs)
+                                .filter(|_| k == 0 && !self.pinned && prose.cue != roles::Cue::Assert)
+                                .filter(|_| !self.has_meaning(first))?;
+                            Some(OtherReading {
+                                reading: crate::model::Reading::SelfReferent,
+                                symbol: Some(symbol),
+                                earlier: None,
+                            })
+                        }),
+                    _ => None,
+                };
+                if let Some(prose) = &prose {
+                    reading.constants = prose.constants.to_vec();
+                    reading.random = prose.random.to_vec();
+                    reading.classes = prose.classes.to_vec();
+                    reading.kinds = prose.kinds.to_vec();
+                    reading.independence = prose.independence;
+                }
+                reading.information = self.chapter.information;
+                reading.laws = self.laws_before(block);
+                if let Some(block) = block {
+                    reading.stated = self
+                        .bindings
+                        .stated
+                        .iter()
+                        .filter(|(b, _)| *b + 1 >= block && *b <= block)
+                        .map(|(_, a)| a.clone())
+                        .collect();
+                    reading.stated_earlier =
+                        self.bindings.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
+                }
+                let origin = self.link_origin(&origin, tex, prev, &link.rhs);
+                let is_condition =
+                    reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition)
+                        && link.op == RelOp::Eq;
+                if let (true, Some(block)) = (is_condition, block) {
+                    let written = format!(
+                        "{}={}",
+                        print::explicit_tex(prev, &|_| false),
+                        print::explicit_tex(&link.rhs, &|_| false)
+                    );
+                    let at = match &origin {
+                        Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.chapter.doc.path),
+                        Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+                    };
+                    let stated = Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at };
+                    self.bindings.stated.push((block, stated));
+                }
+                let (lhs, rhs, how) = read_sides(&self.bindings.recurrences, prev, &link.rhs);
+                if how.is_none() && reading.alternative.is_none() {
+                    reading.alternative = recurrence::mentioned_sequence(&self.bindings.recurrences, prev, &link.rhs)
+                        .map(|key| OtherReading {
+                            reading: crate::model::Reading::RecurrenceNotRead,
+                            symbol: Some(key),
+                            earlier: None,
+                        });
+                }
+                reading.unrolled = how;
+                let explicit = |e: &Expr| print::explicit_tex(e, &|_| false);
+                if explicit(&lhs) != explicit(prev) || explicit(&rhs) != explicit(&link.rhs) {
+                    reading.written = Some(Box::new(WrittenSides {
+                        lhs: prev.clone(),
+                        rhs: link.rhs.clone(),
+                        recurrences: self.bindings.recurrences.clone(),
+                    }));
+                }
+                self.out.claims.push(Claim {
+                    id: claim_id,
+                    section: self.number.clone(),
+                    origin,
+                    tex: tex.to_string(),
+                    kind: claim_kind(prev, &link.rhs),
+                    lhs,
+                    rhs,
+                    conditions: conditions.to_vec(),
+                    holds,
+                    variant: false,
+                    approx: link.op == RelOp::Approx,
+                    understood: String::new(),
+                    reading,
+                });
+            }
+            prev = &link.rhs;
+        }
+    }
+
+    /// The claim's position: in a formula of several lines, the line and column of its own
+    /// relation sign (the first non-blank character after its left side).
+    pub(super) fn link_origin(&self, origin: &Origin, tex: &str, lhs: &Expr, rhs: &Expr) -> Origin {
+        let Origin::Notes { formula, range, .. } = origin else { return origin.clone() };
+        let Some(site) = self.chapter.doc.formulas.iter().find(|f| f.id == *formula) else { return origin.clone() };
+        if !tex.contains('\n') {
+            return origin.clone();
+        }
+        let between = tex.get(lhs.span.end..rhs.span.start).unwrap_or("");
+        let skip =
+            between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
+        let at = self.chapter.doc.position_in_formula(site, lhs.span.end + skip);
+        Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
+    }
+}

@@ -1,0 +1,354 @@
+//! What the words around a formula say, read once per formula: the cue, the letters the words
+//! call numbers, random variables, kinds of matrix; the letter called small.
+
+use super::*;
+
+use super::scope::MatrixClass;
+use crate::notes::{Document, FormulaSite, Mark};
+use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
+use std::collections::BTreeSet;
+
+impl<'a> SectionBuilder<'a> {
+    /// The letter the words call small around the formula at `index`, in its paragraph or the
+    /// two before it in the section: a lone letter written after `small`, `tiny`, `很小的` (or
+    /// before `is small`, `很小`), or a formula `\epsilon \rightarrow 0`, the nearest first.
+    pub(super) fn small_letter(&self, index: usize) -> Option<String> {
+        let here = &self.chapter.doc.formulas[index];
+        let letter_of = |tex: &str| {
+            let statement = crate::syntax::parse_formula(tex).ok()?;
+            let [chain] = statement.chains.as_slice() else { return None };
+            let first = chain.first.as_ref()?;
+            matches!(first.kind, ExprKind::Symbol(_)).then(|| first.symbol_key()).flatten()
+        };
+        (0..=index)
+            .rev()
+            .map(|i| &self.chapter.doc.formulas[i])
+            .take_while(|site| site.section == here.section && site.block + 2 >= here.block)
+            .find_map(|site| {
+                let tends = roles::tends_to_zero(&site.tex).and_then(letter_of);
+                let named = (roles::calls_small(&site.lead, &site.trail)).then(|| letter_of(&site.tex)).flatten();
+                tends.or(named)
+            })
+    }
+
+    /// Have the words of this section, up to the formula, said that one letter is written for
+    /// another (`使用 $g_t$ 代替 $\tilde c_t$`)? Every derivation after that may rest on it.
+    pub(super) fn renamed_before(&self, index: usize) -> bool {
+        self.words.first_renaming.is_some_and(|at| at <= index)
+    }
+
+    /// The first formula of the section (its index in the document, parsed or not) whose words
+    /// before it write one letter for another; read once, when the section is built.
+    pub(super) fn first_renaming(&self, formulas: &[&ParsedFormula]) -> Option<usize> {
+        let section = self.chapter.doc.formulas.get(formulas.first()?.index)?.section;
+        self.chapter
+            .doc
+            .formulas
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.section == section)
+            .find(|(_, f)| roles::renames_in_words(&f.context))
+            .map(|(i, _)| i)
+    }
+
+    /// The cue of a formula's lead; with none near it, a supposition that began its sentence
+    /// (`假设$A$的第$j$列可以表示为…：`) makes it a condition, unless a relation written between
+    /// the two was what was supposed.
+    pub(super) fn cue_of(&self, lead: &str, index: usize) -> roles::Cue {
+        let supposed = || {
+            roles::formulas_after_supposition(lead).is_some_and(|n| {
+                let between = &self.chapter.doc.formulas[index.saturating_sub(n)..index];
+                !between.iter().any(|site| site.tex.contains('=') || site.tex.contains("\\le"))
+            })
+        };
+        match roles::cue(lead) {
+            roles::Cue::None if supposed() => roles::Cue::Condition,
+            // `令样本被中心化，即 $…$`, `Let the data be centred, i.e. $…$`: the formula restates
+            // what the sentence supposes.
+            roles::Cue::Assert | roles::Cue::Define if roles::restates_supposition(lead) => roles::Cue::Condition,
+            cue => cue,
+        }
+    }
+
+    /// What `read` gives for the words of the formula at `at`, kept in `table` of
+    /// [`Self::words_read`]: read the first time it is asked for, then taken from there.
+    pub(super) fn read_once<T: Clone>(
+        &self,
+        table: fn(&mut WordsRead) -> &mut std::collections::HashMap<usize, T>,
+        at: usize,
+        read: impl FnOnce() -> T,
+    ) -> T {
+        table(&mut self.words.words_read.borrow_mut()).entry(at).or_insert_with(read).clone()
+    }
+
+    /// The letters of earlier formulas in the same paragraph that the words call numbers:
+    /// `for any random variable $X$ and numbers $a$ and $b$, …` names a and b.
+    /// `written` holds the keys of the formula at `index`.
+    pub(super) fn constants_named_before(&self, index: usize, written: &BTreeSet<String>) -> Vec<String> {
+        let formulas = &self.chapter.doc.formulas;
+        let Some(block) = formulas.get(index).map(|f| f.block) else { return Vec::new() };
+        let sites = formulas[..index].iter().enumerate().rev().take_while(|(_, f)| f.block == block);
+        let names_constants = |at: usize, site: &FormulaSite| {
+            self.read_once(|w| &mut w.constants, at, || roles::names_constants(&site.lead))
+        };
+        let named = sites.filter(|&(at, site)| names_constants(at, site));
+        let mut letters: Vec<String> = named.flat_map(|(_, site)| bare_letters(&site.tex)).collect();
+        // `consider $Y=aX+b$ as any linear deterministic function of $X$`: a and b are numbers in
+        // the paragraph or the one leading to a display, and wherever the section writes Y after.
+        let blocks = self.blocks_leading_to(index).unwrap_or(block..=block);
+        for d in self.words.deterministic.iter().filter(|d| d.index < index) {
+            if blocks.contains(&d.block) || d.defined.iter().any(|k| written.contains(k)) {
+                letters.extend(d.small.iter().cloned());
+            }
+        }
+        letters
+    }
+
+    /// Letters the words call random variables before a claim (`For any random variables $X, Y$`,
+    /// `$X$ and $Y$ are two independent random variables`). The claim speaks of any such variables.
+    pub(super) fn random_variables_named_before(&self, index: usize) -> Vec<String> {
+        let named = |at: usize, site: &FormulaSite| {
+            self.read_once(|w| &mut w.random, at, || roles::names_random_variables(&site.lead, &site.trail))
+                .then_some(())
+        };
+        self.letters_named_before(index, &named).into_iter().map(|(letter, ())| letter).collect()
+    }
+
+    /// Letters the words call a kind of matrix derivcheck does not construct, anywhere in the
+    /// section before the formula at `index` (`Suppose that $P$ is stochastic`, then a proof's
+    /// steps paragraphs later): the kind holds for the rest of the section. A power said to be
+    /// of the kind (`since $P^k$ is stochastic`) names its base. (Only ever a reason not to
+    /// refute, so the whole section is read: not as far as [`Self::matrix_classes_named_before`],
+    /// whose kinds a claim is verified under.)
+    pub(super) fn kinds_named_before(&self, index: usize) -> Vec<(String, String)> {
+        let formulas = &self.chapter.doc.formulas;
+        let Some(here) = formulas.get(index) else { return Vec::new() };
+        let sites: Vec<(usize, &FormulaSite)> =
+            formulas[..index].iter().enumerate().filter(|(_, f)| f.section == here.section).collect();
+        let named = |at: usize, site: &FormulaSite| {
+            self.read_once(|w| &mut w.kinds, at, || roles::matrix_kind_unmodelled(&site.lead, &site.trail))
+        };
+        letters_named_in(&sites, &named, &named_letters_or_power_bases)
+    }
+
+    /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
+    /// $\mathbf U$`, `$\mathbf S$ is symmetric`): the claim speaks of any matrix of that kind.
+    pub(super) fn matrix_classes_named_before(&self, index: usize) -> Vec<(String, MatrixClass)> {
+        let named = |at: usize, site: &FormulaSite| {
+            self.read_once(|w| &mut w.classes, at, || roles::matrix_class_named(&site.lead, &site.trail))
+        };
+        self.letters_named_before(index, &named)
+    }
+
+    /// The blocks whose words lead to the formula at `index`: its paragraph, or for a display
+    /// standing alone, the displays before it and the paragraph before those.
+    pub(super) fn blocks_leading_to(&self, index: usize) -> Option<std::ops::RangeInclusive<usize>> {
+        let formulas = &self.chapter.doc.formulas;
+        let here = formulas.get(index)?;
+        let mut first_block = here.block;
+        while here.display && first_block > 0 {
+            let above: Vec<&FormulaSite> = formulas[..index].iter().filter(|f| f.block == first_block - 1).collect();
+            if above.is_empty() {
+                break;
+            }
+            first_block -= 1;
+            if above.iter().any(|f| !f.display) {
+                break;
+            }
+        }
+        Some(first_block..=here.block)
+    }
+
+    /// The bare letters of formulas before `index` whose words (`named` of the formula's index and site)
+    /// say what they are: in its paragraph, or for a display formula standing alone, in the
+    /// paragraph that leads to it (past the displays between: `Then $$…$$ $$…$$`); letters
+    /// listed just before a named one (`$X$ and $Y$ are …`) are named with it.
+    pub(super) fn letters_named_before<T: Clone>(
+        &self,
+        index: usize,
+        named: &dyn Fn(usize, &FormulaSite) -> Option<T>,
+    ) -> Vec<(String, T)> {
+        let formulas = &self.chapter.doc.formulas;
+        let Some(blocks) = self.blocks_leading_to(index) else { return Vec::new() };
+        let sites: Vec<(usize, &FormulaSite)> =
+            formulas[..index].iter().enumerate().filter(|(_, f)| blocks.contains(&f.block)).collect();
+        letters_named_in(&sites, named, &named_letters)
+    }
+}
+
+/// What the words around a formula of the notes say, for [`SectionBuilder::chain_claims`].
+pub(super) struct Prose<'a> {
+    pub(super) lead: &'a str,
+    /// Letters the words call numbers earlier in the paragraph.
+    pub(super) constants: &'a [String],
+    /// Letters the words call random variables before it.
+    pub(super) random: &'a [String],
+    /// Letters the words call a kind of matrix before it.
+    pub(super) classes: &'a [(String, MatrixClass)],
+    /// Letters the words call a kind of matrix derivcheck does not construct, with the kind.
+    pub(super) kinds: &'a [(String, String)],
+    /// Independence the words state.
+    pub(super) independence: Option<crate::model::Independence>,
+    pub(super) block: usize,
+    pub(super) cue: roles::Cue,
+    /// The author's mark, which overrides the words.
+    pub(super) mark: Option<Mark>,
+    /// A relation before it in the same formula is a condition: this one may follow from it.
+    pub(super) after_condition: bool,
+    /// The words before it say the derivation substitutes equations written elsewhere.
+    pub(super) substitutes: bool,
+}
+
+impl Prose<'_> {
+    /// Marked a claim (or a deliberate slip): every link is a claim, read as written.
+    pub(super) fn marked_claim(&self) -> bool {
+        matches!(self.mark, Some(Mark::Claim | Mark::Wrong))
+    }
+
+    /// Words of condition before it (`if`, `for`, `若`), or the author's binding mark.
+    pub(super) fn conditional(&self) -> bool {
+        self.mark == Some(Mark::Binding) || roles::is_conditional(self.lead)
+    }
+}
+
+/// The letters a formula names: a list of bare letters (`a`, `X, Y`), or the letter a
+/// membership declares (`A \in \mathbb R^{n\times n}`, `A \in R^{n\times n}`); none otherwise.
+pub(super) fn named_letters(tex: &str) -> Vec<String> {
+    let letters = bare_letters(tex);
+    if !letters.is_empty() {
+        return letters;
+    }
+    // (`A \in R^{n\times n}` with a plain R, as often as `\mathbb R`.)
+    let declared = single_chain(tex).and_then(|chain| {
+        let [link] = chain.links.as_slice() else { return None };
+        let first = chain.first.as_ref().filter(|f| matches!(f.kind, ExprKind::Symbol(_)))?;
+        (link.op == RelOp::In).then(|| first.symbol_key()).flatten()
+    });
+    declared.into_iter().collect()
+}
+
+/// The one chain a formula's TeX writes; `None` where it does not parse or writes several.
+pub(super) fn single_chain(tex: &str) -> Option<Chain> {
+    let mut chains = crate::syntax::parse_formula(tex).ok()?.chains;
+    (chains.len() == 1).then(|| chains.pop()).flatten()
+}
+
+/// The letters of `sites` (each with its formula index) whose words (`named`, from the index and
+/// the site) say what they are (`letters_of` the formula named), with the letters listed just
+/// before a named one (`$X$ and $Y$ are …`, joined by `and` or a comma).
+pub(super) fn letters_named_in<T: Clone>(
+    sites: &[(usize, &FormulaSite)],
+    named: &dyn Fn(usize, &FormulaSite) -> Option<T>,
+    letters_of: &dyn Fn(&str) -> Vec<String>,
+) -> Vec<(String, T)> {
+    let mut out = Vec::new();
+    for (k, &(at, site)) in sites.iter().enumerate() {
+        let Some(what) = named(at, site) else { continue };
+        out.extend(letters_of(&site.tex).into_iter().map(|l| (l, what.clone())));
+        for (_, before) in sites[..k].iter().rev().take_while(|(_, b)| roles::continues_a_list(&b.trail)) {
+            out.extend(named_letters(&before.tex).into_iter().map(|l| (l, what.clone())));
+        }
+    }
+    out
+}
+
+/// [`named_letters`], or the base of a power of a letter (`P^k`, `P^{k+1}`).
+pub(super) fn named_letters_or_power_bases(tex: &str) -> Vec<String> {
+    let letters = named_letters(tex);
+    if !letters.is_empty() {
+        return letters;
+    }
+    let power_base = single_chain(tex).and_then(|chain| {
+        let ExprKind::Power { base, .. } = &chain.first.as_ref().filter(|_| chain.links.is_empty())?.kind else {
+            return None;
+        };
+        matches!(base.kind, ExprKind::Symbol(_)).then(|| base.symbol_key()).flatten()
+    });
+    power_base.into_iter().collect()
+}
+
+/// An equation the words right after it call a deterministic function (`$Y=aX+b$ as any linear
+/// deterministic function of $X$`): its small letters are numbers in the paragraph it leads to,
+/// and wherever the section writes the capitals it defines after it.
+pub(super) struct Deterministic {
+    /// The formula's index in the document.
+    index: usize,
+    block: usize,
+    /// The capital letters it defines (`Y`).
+    defined: Vec<String>,
+    /// The small single letters of their right sides (`a`, `b`).
+    small: Vec<String>,
+}
+
+/// The equations the words of section `section` call deterministic functions.
+pub(super) fn deterministic_in(doc: &Document, section: Option<usize>) -> Vec<Deterministic> {
+    let sites = doc.formulas.iter().enumerate().filter(|(_, f)| f.section == section);
+    sites
+        .filter(|(_, f)| roles::calls_deterministic(&f.trail))
+        .map(|(index, f)| {
+            let (defined, small) = small_letters_defining(&f.tex);
+            Deterministic { index, block: f.block, defined, small }
+        })
+        .collect()
+}
+
+/// `Y = aX + b` -> ([Y], [a, b]): the capital letters an equation defines, and the small single
+/// letters of their right sides.
+pub(super) fn small_letters_defining(tex: &str) -> (Vec<String>, Vec<String>) {
+    fn small(e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Symbol(s) = &e.kind {
+            if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_lowercase()) && s.accents.is_empty() {
+                out.push(s.key());
+            }
+        }
+        e.children().for_each(|c| small(c, out));
+    }
+    let Ok(statement) = crate::syntax::parse_formula(tex.trim()) else { return (Vec::new(), Vec::new()) };
+    let (mut defined, mut out) = (Vec::new(), Vec::new());
+    for chain in &statement.chains {
+        let capital = chain.first.as_ref().filter(|e| {
+            matches!(&e.kind, ExprKind::Symbol(s) if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()))
+        });
+        if let ([link], Some(capital)) = (chain.links.as_slice(), capital) {
+            if link.op == RelOp::Eq {
+                defined.extend(capital.symbol_key());
+                small(&link.rhs, &mut out);
+            }
+        }
+    }
+    (defined, out)
+}
+
+/// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
+pub(super) fn bare_letters(tex: &str) -> Vec<String> {
+    let letters: Option<Vec<String>> = tex
+        .split(',')
+        .map(|part| {
+            let chain = crate::syntax::parse_formula(part.trim()).ok()?.chains.into_iter().next()?;
+            let first = chain.first.filter(|_| chain.links.is_empty())?;
+            match &first.kind {
+                ExprKind::Symbol(_) => first.symbol_key(),
+                _ => None,
+            }
+        })
+        .collect();
+    letters.unwrap_or_default()
+}
+
+/// Do the notes speak of entropy or mutual information anywhere (`entropy`, `熵`, `互信息`)?
+pub(super) fn names_information(source: &str) -> bool {
+    static NAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bentropy\b|\bmutual information\b|熵|互信息").expect("valid regex")
+    });
+    NAMES.is_match(source)
+}
+
+/// Do the notes speak of random variables or distributions (`random variable`, `density`,
+/// `distribution`, `随机变量`, `概率密度`, `分布`)?
+pub(super) fn names_probability(source: &str) -> bool {
+    static NAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\brandom variables?\b|\bdensity\b|\bdistribution\b|随机变量|概率密度|分布")
+            .expect("valid regex")
+    });
+    NAMES.is_match(source)
+}

@@ -1,0 +1,378 @@
+//! The forms of expressions and chains sema asks about (a picture of a matrix, an update step,
+//! a letter's family): pure functions of the syntax tree.
+
+use super::chains::mentions_key;
+use super::*;
+
+use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Statement};
+use crate::syntax::print;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Does a definition written inside a worked example hold for the example only? A letter given
+/// a value does; a function (`f(x) = x^2` for the rest of the section's steps) or a matrix given
+/// by its entries stays the section's, as a definition outside an example would.
+pub(super) fn example_scoped(function: bool, body: &Expr) -> bool {
+    !function && !has_matrix(body)
+}
+
+/// Does `e` write a matrix (`\begin{bmatrix} … \end{bmatrix}`) anywhere?
+pub(super) fn has_matrix(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Matrix { .. }) || e.children().any(has_matrix)
+}
+
+/// Greek letter names (`\lambda`): letters, unlike `\emptyset` or `\infty`.
+pub(super) const GREEK_LETTERS: [&str; 40] = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "varepsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "vartheta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "pi",
+    "varpi",
+    "rho",
+    "varrho",
+    "sigma",
+    "varsigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "varphi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Pi",
+    "Sigma",
+    "Upsilon",
+    "Phi",
+    "Psi",
+    "Omega",
+];
+
+/// A number, or a matrix of numbers (`0.25`, `-1`, `\begin{bmatrix}0.1&0.2\end{bmatrix}`).
+pub(super) fn numbers_only(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } => numbers_only(operand),
+        ExprKind::Matrix { .. } => e.children().all(numbers_only),
+        _ => false,
+    }
+}
+
+/// `\phi_i(x)`, `f_k(x, y)`: a subscripted letter applied to plain letters other than its
+/// index — the left side of a definition of a family of functions; gives the letter (`\phi`).
+pub(super) fn family_of_functions_defined(e: &Expr) -> Option<String> {
+    // (`\phi_i(x)` parses as the member times the parenthesis.)
+    let ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } = &e.kind else { return None };
+    let (None, member, arg) = crate::syntax::ast::subscript_applied(lhs, rhs)? else { return None };
+    let ExprKind::Subscript { base, index } = &member.kind else { return None };
+    let indices = crate::syntax::ast::index_letters(index)?;
+    let args: Vec<&Expr> = match &arg.kind {
+        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
+        _ => vec![arg],
+    };
+    let plain =
+        |a: &&Expr| matches!(a.kind, ExprKind::Symbol(_)) && a.symbol_key().is_some_and(|k| !indices.contains(&k));
+    args.iter().all(plain).then(|| base.symbol_key()).flatten()
+}
+
+/// `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i \ne j} x_i a_i`: the left side is a letter
+/// (or a member of a family) that the right side uses again, itself, another member of its family,
+/// or its entries. The letter as written on the left.
+pub(super) fn self_referent(lhs: &Expr, rhs: &Expr) -> Option<String> {
+    let key = lhs.symbol_key()?;
+    let base = match &lhs.kind {
+        ExprKind::Symbol(_) => key.clone(),
+        ExprKind::Subscript { base, .. } => base.symbol_key()?,
+        _ => return None,
+    };
+    fn uses(e: &Expr, key: &str, base: &str) -> bool {
+        let same = match &e.kind {
+            ExprKind::Symbol(_) => e.symbol_key().is_some_and(|k| k == key || k == base),
+            ExprKind::Subscript { base: b, .. } => {
+                e.symbol_key().is_some_and(|k| k == key) || b.symbol_key().is_some_and(|k| k == base)
+            }
+            _ => false,
+        };
+        same || e.children().any(|c| uses(c, key, base))
+    }
+    uses(rhs, &key, &base).then_some(key)
+}
+
+/// `t=t+1`, `\theta=\theta-\eta g`: a lone letter set to itself plus or minus something, the
+/// way algorithms write an update. Gives the letter.
+pub(super) fn update_step(lhs: &Expr, rhs: &Expr) -> Option<String> {
+    // `s(i,t+1)=s(i,t)+…`: a recurrence written with function notation is a step too.
+    let head = |e: &Expr| match &e.kind {
+        ExprKind::Call { func, .. } => func.symbol_key().map(|k| format!("{k}(…)")),
+        _ => None,
+    };
+    let key = match head(lhs) {
+        Some(k) => k,
+        None => lhs.symbol_key().filter(|_| matches!(lhs.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }))?,
+    };
+    fn terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+                terms(lhs, out);
+                terms(rhs, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut top = Vec::new();
+    terms(rhs, &mut top);
+    // For a function, one argument steps (`t+1` against `t`) and the others agree.
+    let steps = |t: &Expr| {
+        let (ExprKind::Call { args: a, .. }, ExprKind::Call { args: b, .. }) = (&lhs.kind, &t.kind) else {
+            return false;
+        };
+        let written = |e: &Expr| print::explicit_tex(e, &|_| false);
+        let stepped = |x: &Expr, y: &Expr| {
+            matches!(&x.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs }
+                if written(lhs) == written(y) && matches!(rhs.kind, ExprKind::Number { .. }))
+        };
+        let differing: Vec<(&Expr, &Expr)> = a.iter().zip(b).filter(|(x, y)| written(x) != written(y)).collect();
+        a.len() == b.len() && matches!(differing.as_slice(), [(x, y)] if stepped(x, y) || stepped(y, x))
+    };
+    let same = |t: &Expr| {
+        t.symbol_key().as_deref() == Some(key.as_str()) || (head(t).as_deref() == Some(key.as_str()) && steps(t))
+    };
+    (top.len() > 1 && top.iter().any(|t| same(t))).then_some(key)
+}
+
+/// A product of letters `free` accepts, each maybe transposed, inverted or raised to a whole
+/// power, and numbers: `\mathbf A\mathbf x`, `\lambda\mathbf v`, `\mathbf W^{-1}`.
+pub(super) fn monomial_of(e: &Expr, free: &dyn Fn(&str) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => !s.is_bold_one() && free(&s.key()),
+        ExprKind::Subscript { .. } => e.symbol_key().is_some_and(|k| free(&k)),
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } | ExprKind::Transpose { operand } => monomial_of(operand, free),
+        ExprKind::Power { base, exponent } => {
+            monomial_of(base, free) && matches!(&exponent.kind, ExprKind::Number { .. } | ExprKind::Neg { .. })
+        }
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+            monomial_of(lhs, free) && monomial_of(rhs, free)
+        }
+        ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" => monomial_of(inner, free),
+        _ => false,
+    }
+}
+
+/// `u`, `\mathbf A\mathbf u`, `\lambda\mathbf B\mathbf u`: the vector `u` (a key), once, as the last
+/// factor of a product whose other factors do not write it.
+pub(super) fn applied_to(e: &Expr, u: &str) -> bool {
+    match &e.kind {
+        _ if e.symbol_key().as_deref() == Some(u) => true,
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } => !mentions_key(lhs, u) && applied_to(rhs, u),
+        ExprKind::Neg { operand } => applied_to(operand, u),
+        _ => false,
+    }
+}
+
+/// Does `e` write a letter that `given` does not know (an entry `x_1` of a known x is known,
+/// unless x is only a `number` bound for a sentence)?
+pub(super) fn has_free_letter(e: &Expr, given: &dyn Fn(&str) -> bool, number: &dyn Fn(&str) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => !s.is_bold_one() && !given(&s.key()),
+        ExprKind::Subscript { base, index } => match (base.symbol_key(), e.symbol_key()) {
+            // An entry of a known vector (`x_1` of a defined x); a number bound to x for a sentence
+            // (`x=0`) has no entries, so its x_k is a letter of its own.
+            (Some(b), _) if given(&b) && !number(&b) => has_free_letter(index, given, number),
+            (_, Some(k)) => !given(&k),
+            (Some(_), None) => true,
+            _ => e.children().any(|c| has_free_letter(c, given, number)),
+        },
+        ExprKind::Apply { args, .. } => args.iter().any(|a| has_free_letter(a, given, number)),
+        // `\sum_{i=1}^n i`: i is bound by the sum; `\int_0^1 y\,dy`: y by the integral.
+        ExprKind::BigOp { op, lower, body, .. } => {
+            let letters = crate::syntax::ast::bound_letters(op, lower.as_deref(), body.as_deref());
+            let inner = |k: &str| letters.iter().any(|l| l == k) || given(k);
+            e.children().any(|c| has_free_letter(c, &inner, number))
+        }
+        _ => e.children().any(|c| has_free_letter(c, given, number)),
+    }
+}
+
+/// `\begin{bmatrix} a_{11} & \cdots & a_{1n} \\ \vdots & \ddots & \vdots \end{bmatrix}`: a matrix
+/// written with dots for the entries it leaves out — a picture of a general matrix, not a value.
+pub(super) fn depicts_a_general_matrix(e: &Expr) -> bool {
+    let ExprKind::Matrix { rows, .. } = &e.kind else { return false };
+    let dots = |cell: &Statement| {
+        cell.chains
+            .iter()
+            .any(|c| c.links.is_empty() && c.first.as_ref().is_some_and(|f| matches!(f.kind, ExprKind::Ellipsis)))
+    };
+    rows.iter().flatten().flatten().any(dots)
+}
+
+/// `a_i`: the key of a general member of a family (one letter for its index), and the family's
+/// letter; `a_1`, `a` are not.
+pub(super) fn family_member(key: &str) -> Option<&str> {
+    let (base, index) = key.rsplit_once('_')?;
+    let letter = index.chars().count() == 1 && index.chars().all(|c| c.is_ascii_lowercase());
+    (letter && !base.is_empty() && !base.contains('_')).then_some(base)
+}
+
+/// `\begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`, `\begin{bmatrix}\mathbf
+/// b_1 & \cdots & \mathbf b_n\end{bmatrix}`: a matrix pictured by its rows or columns, members of a
+/// bold family — it is made of them (a value in those letters), where a picture by entries only
+/// names them.
+pub(super) fn depicts_blocks(e: &Expr) -> bool {
+    let ExprKind::Matrix { rows, .. } = &e.kind else { return false };
+    let block = |cell: &Expr| {
+        let member = match &cell.kind {
+            ExprKind::Transpose { operand } => operand,
+            _ => cell,
+        };
+        matches!(&member.kind, ExprKind::Subscript { base, .. } if roles::is_bold(base))
+    };
+    let cells: Vec<&Expr> = rows
+        .iter()
+        .flatten()
+        .flatten()
+        .flat_map(|s| &s.chains)
+        .filter(|c| c.links.is_empty())
+        .filter_map(|c| c.first.as_ref())
+        .filter(|f| !matches!(f.kind, ExprKind::Ellipsis))
+        .collect();
+    !cells.is_empty() && cells.into_iter().all(block)
+}
+
+/// A number, or a number negated (`2`, `-0.5`).
+pub(super) fn value_is_number(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Neg { operand } => value_is_number(operand),
+        _ => false,
+    }
+}
+
+/// `\exp(x)`, `\mathrm{softmax}(z)`: a function the notation table knows, applied; the notes
+/// never define it.
+pub(super) fn names_a_builtin(target: &Expr) -> bool {
+    matches!(&target.kind, ExprKind::Apply { func, .. } if crate::notation::is_builtin(&func.name))
+}
+
+/// The letter a signature names a function (`f: \mathbb{R}^d \to \mathbb{R}`): its key.
+pub(super) fn signature_of(chain: &Chain) -> Option<String> {
+    let signature = matches!(chain.links.first(), Some(l) if l.op == RelOp::Colon);
+    chain.first.as_ref().filter(|e| signature && matches!(e.kind, ExprKind::Symbol(_)))?.symbol_key()
+}
+
+/// Keys of bold letters written with a subscript (`\mathbf x_i`: x names a family of vectors).
+pub(super) fn collect_bold_bases(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    if let ExprKind::Subscript { base, .. } = &e.kind {
+        if roles::is_bold(base) {
+            out.extend(base.symbol_key());
+        }
+    }
+    e.children().for_each(|c| collect_bold_bases(c, out));
+}
+
+/// Every symbol key an expression writes (`x`, `x_i`, `W_Q`).
+pub(super) fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    if let Some(key) = e.symbol_key() {
+        out.insert(key);
+    }
+    if let ExprKind::Apply { func, .. } = &e.kind {
+        out.insert(crate::syntax::ast::operator_key(&func.name));
+    }
+    if let Some(word) = e.word_function_key() {
+        out.insert(word);
+    }
+    e.children().for_each(|c| collect_keys(c, out));
+}
+
+/// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
+pub(super) fn is_bare_symbol(chain: &Chain) -> bool {
+    chain.links.is_empty() && chain.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))
+}
+
+/// `p_X(x) = <formula>`, `P(X = 1, Y = -1) = \frac{p}{2}`: a probability or density of random
+/// variables set equal to a formula that speaks of no probability (nor is a number, which a worked
+/// example may compute): the text gives the distribution.
+pub(super) fn gives_a_distribution(target: &Expr, body: &Expr) -> bool {
+    // (`p` alone is a parameter, `\frac{p}{2}`; applied, `p(x)`, it is a probability.)
+    fn probability_written(e: &Expr) -> bool {
+        let named = |name: &str| matches!(name, "p" | "P" | "E" | "Pr" | "Var" | "Cov");
+        match &e.kind {
+            ExprKind::Symbol(s) if named(&s.name) && s.name != "p" => true,
+            ExprKind::Apply { func, .. } if named(&func.name) => true,
+            ExprKind::Call { func, .. }
+                if matches!(&func.kind, ExprKind::Symbol(s) if named(&s.name))
+                    || crate::syntax::ast::is_density_head(func) =>
+            {
+                true
+            }
+            _ => e.children().any(probability_written),
+        }
+    }
+    let probability = crate::syntax::ast::names_density(target)
+        || matches!(&target.kind, ExprKind::Call { func, .. }
+            if matches!(&func.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "p" | "P") && s.accents.is_empty()));
+    probability && !probability_written(body) && !roles::is_constant(body, &|_| false)
+}
+
+/// `A=a`, `X = x`: a capital letter equal to its own small letter is a random variable taking a
+/// value (an event, as in `P(A=a)`, `given $A=a$`), not an equation.
+pub(super) fn is_event(chain: &Chain) -> bool {
+    let plain = |e: &Expr| match &e.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none() && s.name.chars().count() == 1 => {
+            s.name.chars().next()
+        }
+        _ => None,
+    };
+    match (chain.first.as_ref().and_then(plain), chain.links.as_slice()) {
+        (Some(capital), [link]) if link.op == RelOp::Eq => {
+            capital.is_ascii_uppercase() && plain(&link.rhs) == Some(capital.to_ascii_lowercase())
+        }
+        _ => false,
+    }
+}
+
+/// `\eta(t) = \eta_0 e^{-\lambda t} && \textrm{exponential decay} \\ \eta(t) = \eta_0 (\beta t +
+/// 1)^{-\alpha} && \textrm{polynomial decay}`: rows of one aligned block that each give the same
+/// left side another value, annotated after `&&`, list alternatives — no row is a claim about
+/// another, and none is the definition. Gives the indices of those equations.
+pub(super) fn alternative_definitions(equations: &[&Chain], tex: &str) -> BTreeSet<usize> {
+    let written = |c: &Chain| {
+        let [link] = c.links.as_slice() else { return None };
+        let first = c.first.as_ref()?;
+        let named = matches!(first.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Call { .. });
+        (link.op == RelOp::Eq && named).then(|| print::explicit_tex(first, &|_| false))
+    };
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (k, chain) in equations.iter().enumerate() {
+        if let Some(lhs) = written(chain) {
+            groups.entry(lhs).or_default().push(k);
+        }
+    }
+    let annotated = tex.contains("&&") && (tex.contains("\\text") || tex.contains("\\mathrm"));
+    groups
+        .into_values()
+        .filter(|ks| annotated && ks.len() >= 2)
+        .filter(|ks| {
+            let bodies: BTreeSet<String> =
+                ks.iter().map(|k| print::explicit_tex(&equations[*k].links[0].rhs, &|_| false)).collect();
+            bodies.len() == ks.len()
+        })
+        .flatten()
+        .collect()
+}

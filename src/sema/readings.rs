@@ -1,0 +1,161 @@
+//! The readings of a claim other than "an identity for every value of its letters" that the
+//! section allows: a condition, what the paragraph binds, the laws in force.
+
+use super::chains::{contains, mentions_key};
+use super::distributions::Law;
+use super::*;
+
+use super::scope::Definition;
+use crate::syntax::ast::{Expr, ExprKind};
+
+impl<'a> SectionBuilder<'a> {
+    /// The values and meanings given earlier in the prose that reach `block`.
+    pub(super) fn reading_in(&self, block: Option<usize>) -> ClaimReading {
+        let mut reading = ClaimReading::default();
+        let Some(block) = block else { return reading };
+        for given in self.bindings.given.iter().filter(|g| g.until.is_none_or(|until| block <= until)) {
+            reading.overrides.retain(|d| d.key != given.definition.key);
+            reading.overrides.push(given.definition.clone());
+            if !given.tex.is_empty() {
+                reading.given.push(given.tex.clone());
+            }
+        }
+        reading
+    }
+
+    /// A link the words make a condition or an equation to solve (`where $A=A^\top$`, `solve
+    /// $Av=\lambda v$`), or one that sets an expression of free letters equal to a number
+    /// (`2x+y=1`, `\det(A-\lambda I)=0`) without words that assert it: if it is false as an
+    /// identity, it is read as a condition.
+    pub(super) fn condition_reading(
+        &self,
+        lhs: &Expr,
+        rhs: &Expr,
+        prose: &Prose,
+        reading: &ClaimReading,
+        link: usize,
+        ends_in_constant: bool,
+    ) -> Option<OtherReading> {
+        let condition =
+            || Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None });
+        let bound =
+            |key: &str| reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
+        // A size (`n` of `\sum_{k=1}^n`) is a number too: `x_n=\frac1n` sets a letter to one.
+        let size = |key: &str| self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(key));
+        let fixed = |key: &str| bound(key) || size(key);
+        // `[0.7, 1.3]`: an interval of numbers is as fixed as a number.
+        let constant = |e: &Expr| match &e.kind {
+            ExprKind::Fenced { inner: Some(inner), .. } if roles::is_interval_like(e) => {
+                inner.children().all(|c| roles::is_constant(c, &fixed))
+            }
+            _ => roles::is_constant(e, &fixed),
+        };
+        let (l, r) = (constant(lhs), constant(rhs));
+        // The words govern the chain's first link (`solve $\mathbf A\mathbf v=\lambda\mathbf v$`);
+        // a later link between two expressions rewrites one into the other and is a claim
+        // (`0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`).
+        if matches!(prose.cue, roles::Cue::Condition | roles::Cue::Solve) && (link == 0 || l || r) {
+            return condition();
+        }
+        if self.pinned {
+            return None;
+        }
+        let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
+        // `a_{11}` of `\mathbf A = (a_{ij})` is a letter of its own until A is given a value or a
+        // shape.
+        let has_value = |m: &str| {
+            self.bindings.defs.iter().any(|d| d.key == m)
+                || self.bindings.given.iter().any(|g| g.definition.key == m)
+                || self.letters.declared_matrices.iter().any(|k| k == m)
+        };
+        let names_unknown_entries = |d: &Definition| {
+            d.params.len() == 2
+                && matches!(&d.body.kind, ExprKind::Subscript { base, .. }
+                    if base.symbol_key().is_some_and(|m| m != d.key && !has_value(&m)))
+        };
+        let defined = |k: &str| self.bindings.defs.iter().any(|d| d.key == k && !names_unknown_entries(d));
+        let number = |k: &str| {
+            bound(k)
+                || self
+                    .bindings
+                    .defs
+                    .iter()
+                    .any(|d| d.key == k && d.params.is_empty() && matches!(d.body.kind, ExprKind::Number { .. }))
+        };
+        let given = |k: &str| {
+            defined(k)
+                || self.letters.index_letters.iter().any(|i| i == k)
+                || sizes.iter().any(|n| n == k)
+                || matches!(k, "\\pi" | "e" | "\\mathrm{e}")
+                || bound(k)
+        };
+        let uses_defined = |e: &Expr| {
+            self.bindings
+                .defs
+                .iter()
+                .any(|d| !matches!(d.body.kind, ExprKind::Number { .. }) && mentions_key(e, &d.key))
+        };
+        if !l && !r {
+            // `\mathbf A\mathbf x=\mathbf b`, `\mathbf P\mathbf v=\mathbf v`, `\mathbf S_b\mathbf
+            // w=\lambda\mathbf S_w\mathbf w`, `\mathbf A\mathbf B=\mathbf B\mathbf A`: products of letters on
+            // both sides, an unknown on both, read as an equation to solve (a linear system, a fixed
+            // point, an eigenvector, matrices that commute) unless the words assert it.
+            let matrices: Vec<String> =
+                self.spec.as_ref().map(|s| s.matrix.keys().cloned().collect()).unwrap_or_default();
+            let matrix =
+                |e: &Expr| contains(e, &|x| roles::is_bold(x) || x.symbol_key().is_some_and(|k| matrices.contains(&k)));
+            let any = |_: &str| true;
+            let shared_unknown = {
+                let (mut a, mut b) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+                collect_keys(lhs, &mut a);
+                collect_keys(rhs, &mut b);
+                a.intersection(&b).any(|k| !given(k))
+            };
+            let products = monomial_of(lhs, &any) && monomial_of(rhs, &any);
+            // `(\boldsymbol\mu_0-\boldsymbol\mu_1)(\boldsymbol\mu_0-\boldsymbol\mu_1)^\top\mathbf w=\lambda\mathbf
+            // S_w\mathbf w`: both sides a matrix times one unknown vector.
+            let linear = {
+                let mut keys = std::collections::BTreeSet::new();
+                collect_keys(lhs, &mut keys);
+                keys.iter().any(|u| !given(u) && applied_to(lhs, u) && applied_to(rhs, u))
+            };
+            if prose.cue != roles::Cue::Assert
+                && (matrix(lhs) || matrix(rhs))
+                && ((products && shared_unknown) || linear)
+            {
+                return condition();
+            }
+            // `\sum_i b_{ij}=\sum_j b_{ij}=0`: a chain that ends in a number constrains its free
+            // letters; its links between expressions of them alone are part of the constraint.
+            // (After a number it starts with, `0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`,
+            // the links rewrite the equation and are claims.)
+            let free_only = |e: &Expr| has_free_letter(e, &given, &number) && !uses_defined(e);
+            if ends_in_constant && free_only(lhs) && free_only(rhs) {
+                return condition();
+            }
+            return None;
+        }
+        if l == r {
+            return None;
+        }
+        // `2x+y=1`, `\sum_i\alpha_i=1`, `\det(\mathbf A-\lambda\mathbf I)=0` of a defined A: a number
+        // against letters nothing defines is an equation to solve in them (or a constraint),
+        // whatever the words. `\sum_i\hat x_i=0` of a defined x̂ is a claim when the words assert it
+        // or say nothing: sums, functions and derivatives of defined letters are identities.
+        let varying = if l { rhs } else { lhs };
+        let identity_like = contains(varying, &|x| {
+            matches!(x.kind, ExprKind::Apply { .. } | ExprKind::BigOp { .. } | ExprKind::Derivative { .. })
+                && !matches!(&x.kind, ExprKind::Apply { func, .. } if func.name == "det")
+        });
+        if has_free_letter(varying, &given, &number) && (!identity_like || !uses_defined(varying)) {
+            return condition();
+        }
+        None
+    }
+
+    /// The laws the words of this section give before the paragraph `block` (or in it).
+    pub(super) fn laws_before(&self, block: Option<usize>) -> Vec<Law> {
+        let Some(block) = block else { return Vec::new() };
+        self.words.laws.iter().filter(|(end, _)| *end <= block).map(|(_, law)| law.clone()).collect()
+    }
+}
