@@ -761,3 +761,40 @@ mod exit_status_tests {
         assert_eq!(ExitStatus::of_run(false, 0, false), ExitStatus::Clean);
     }
 }
+
+/// The self-test's counts of one section (or of all): what `derivcheck mutate` tallies.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Tally {
+    pub mutants: usize,
+    pub killed: usize,
+    pub survived: usize,
+    pub equivalent: usize,
+    pub ill_formed: usize,
+    pub undecided: usize,
+    /// Killed among the mutants that differ from the formula and are formulas (killed, survived
+    /// or undecided), in percent.
+    pub killed_percent: f64,
+    pub slowest_ms: f64,
+}
+
+/// The kind of an undecided verdict's reason, without its particulars (the undecided table
+/// groups claims by it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Why {
+    NotUnderstood,
+    Ambiguous,
+    NeedsShapeOrRange,
+    Incomplete,
+    Beyond,
+    NotEvaluable,
+    IndexWithoutValue,
+    Condition,
+    MeaningOpen,
+    PositiveOnly,
+    NotReal,
+    ApproxWithoutDecimals,
+    Shapes,
+    Budget,
+    Other,
+}

@@ -7,8 +7,9 @@
 //! Σ ∂f/∂v dv over the leaves v of the section's `vary` symbols. `\int_a^b f(x)\,dx` is the
 //! backend's integral of the integrand with x bound to each point (only the floats have one).
 
+use super::backend::{Backend, Limit};
 use super::instance::{mentions_symbol, BigOpParts, Env, Instance};
-use super::scalar::{Backend, Limit, Scalar};
+use super::scalar::Scalar;
 use super::value::Value;
 use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;

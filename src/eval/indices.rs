@@ -1,8 +1,8 @@
 //! Indices: their values, their ranges (declared, or inferred from the shapes they index), the
 //! environments a sum runs over, and index conditions (`k \ne j`).
 
+use super::backend::Backend;
 use super::instance::{Env, Instance};
-use super::scalar::Backend;
 use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
 use crate::sema::scope::{Decl, IndexRange, SetKind};

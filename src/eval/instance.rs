@@ -5,7 +5,8 @@
 //! variable `s_2`); declared matrices become matrices of leaf variables. A definition named
 //! `opaque` is not expanded but stays a leaf: that is how an adjoint ∂L/∂Y treats Y as a leaf.
 
-use super::scalar::{Backend, Scalar};
+use super::backend::Backend;
+use super::scalar::Scalar;
 use super::value::Value;
 use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
@@ -549,7 +550,7 @@ impl<'a, B: Backend> Instance<'a, B> {
                 return self.indicator(index, env);
             }
         }
-        if let Some(norm) = super::builtins::norm_operand(base) {
+        if let Some(norm) = super::algebra::norm_operand(base) {
             return self.norm(norm, Some(index), e.span, env);
         }
         // `n_\text{in}`: a letter of its own, not entry "in" of n.
@@ -769,7 +770,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             let what = format!("a matrix to a power beyond {MAX_MATRIX_POWER}");
             return Err(EvalErrorKind::Budget { what }.at(span));
         }
-        let base_matrix = if n < 0 { super::builtins::inverse(&b, span, &|| self.on_time(span))? } else { b.clone() };
+        let base_matrix = if n < 0 { super::algebra::inverse(&b, span, &|| self.on_time(span))? } else { b.clone() };
         let mut acc = Value::from_fn(b.rows, b.cols, |i, j| B::S::int(i64::from(i == j)));
         for _ in 0..n.unsigned_abs() {
             acc = acc.matmul(&base_matrix, span)?;
@@ -964,7 +965,7 @@ impl<'a, B: Backend> Instance<'a, B> {
                 EvalErrorKind::Unsupported { category: NotRead::Outside, what: format!("\\{}", op.name()) }.at(span)
             );
         }
-        let pick = |a: &B::S, b: &B::S| super::builtins::extremum(a, b, *op == BigOpKind::Max);
+        let pick = |a: &B::S, b: &B::S| super::algebra::extremum(a, b, *op == BigOpKind::Max);
         if extremum && lower.is_none() {
             // `\max(a, b)`, `\max(0, x)`: of the listed values, entry by entry.
             let items: Vec<&Expr> = match &body.kind {

@@ -6,6 +6,8 @@
 //! adjoints of the section's loss, sums run over index ranges (declared or read off shapes).
 //! Budgets (steps, bytes, time) turn blow-ups into errors, never hangs.
 
+mod algebra;
+mod backend;
 mod builtins;
 mod calculus;
 mod indices;
@@ -13,10 +15,11 @@ mod instance;
 pub mod scalar;
 mod value;
 
+pub use backend::{derivative_layout, Backend, Integrand, Limit};
 pub use calculus::unbarred_key;
 pub use indices::{dependencies, free_indices, index_assignments, reached, sizes_used};
 pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
-pub use scalar::{derivative_layout, Backend, Elementary, Integrand, Limit, Scalar};
+pub use scalar::{Elementary, Scalar};
 pub use value::Value;
 
 use crate::model::Reason;

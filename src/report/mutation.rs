@@ -3,24 +3,9 @@
 //! text (zh/en) or JSON. Reads only the result model.
 
 use super::{words, Lang};
-use crate::model::{ClaimMutants, MutantFate};
+use crate::model::{ClaimMutants, MutantFate, Tally};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// The counts of one section (or of all).
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Tally {
-    pub mutants: usize,
-    pub killed: usize,
-    pub survived: usize,
-    pub equivalent: usize,
-    pub ill_formed: usize,
-    pub undecided: usize,
-    /// Killed among the mutants that differ from the formula and are formulas (killed, survived
-    /// or undecided), in percent.
-    pub killed_percent: f64,
-    pub slowest_ms: f64,
-}
 
 impl Tally {
     fn add(&mut self, claims: &[&ClaimMutants]) {

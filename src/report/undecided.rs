@@ -3,29 +3,8 @@
 //! summary, the JSON report and the appendix.
 
 use super::{CheckReport, CheckSummary, ClaimEntry, Lang};
-use crate::model::{NotRead, Reading, Reason, Status};
+use crate::model::{NotRead, Reading, Reason, Status, Why};
 use serde::Serialize;
-
-/// The kind of reason, without its particulars.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Why {
-    NotUnderstood,
-    Ambiguous,
-    NeedsShapeOrRange,
-    Incomplete,
-    Beyond,
-    NotEvaluable,
-    IndexWithoutValue,
-    Condition,
-    MeaningOpen,
-    PositiveOnly,
-    NotReal,
-    ApproxWithoutDecimals,
-    Shapes,
-    Budget,
-    Other,
-}
 
 /// Undecided claims sharing a reason and the construct it names.
 #[derive(Debug, Clone, PartialEq, Serialize)]

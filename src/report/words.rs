@@ -484,8 +484,8 @@ pub fn strict_problem(problem: &crate::model::StrictProblem, lang: Lang) -> Stri
 }
 
 /// The label of a kind of reason an undecided claim has.
-pub fn why_label(why: super::undecided::Why, lang: Lang) -> &'static str {
-    use super::undecided::Why;
+pub fn why_label(why: crate::model::Why, lang: Lang) -> &'static str {
+    use crate::model::Why;
     let (en, zh) = match why {
         Why::NotUnderstood => ("not understood", "未读懂"),
         Why::Ambiguous => ("ambiguous notation", "记法有歧义"),
@@ -1251,7 +1251,7 @@ pub fn fate_name(fate: crate::model::MutantFate, lang: Lang) -> &'static str {
 }
 
 /// One line of `derivcheck mutate`'s tally: `name` is a section or the total.
-pub fn mutation_tally(name: &str, t: &super::mutation::Tally, lang: Lang) -> String {
+pub fn mutation_tally(name: &str, t: &crate::model::Tally, lang: Lang) -> String {
     if lang == Lang::Zh {
         format!(
             "{name}\t{} 个变体：{} 被驳回，{} 存活，{} 未判定，{} 等价，{} 不成立（驳回率 {:.1}%），最慢 {:.0} 毫秒\n",

@@ -528,7 +528,7 @@ impl Symbol {
     /// vector, whose entries are `x_r`).
     pub fn key(&self) -> String {
         let single_letter = self.name.chars().count() == 1 && self.name.chars().all(char::is_alphabetic)
-            || super::parser::is_greek_or_symbol_name(&self.name);
+            || super::grammar_names::is_greek_or_symbol_name(&self.name);
         if !single_letter || !(self.style == Some(Style::Bold) || self.accents.contains(&Accent::Vec)) {
             return self.to_string();
         }
@@ -551,7 +551,7 @@ impl fmt::Display for Symbol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut text = if self.name.chars().count() == 1 || self.name.chars().all(|c| c.is_ascii_digit()) {
             self.name.clone()
-        } else if super::parser::is_greek_or_symbol_name(&self.name) {
+        } else if super::grammar_names::is_greek_or_symbol_name(&self.name) {
             format!("\\{}", self.name)
         } else if self.style.is_none() {
             format!("\\mathrm{{{}}}", self.name)

@@ -6,15 +6,15 @@
 
 pub mod ast;
 mod error;
+mod grammar_names;
 mod parser;
 pub mod pattern;
 pub mod print;
 
 use ast::Expr;
 pub use error::{Expected, SyntaxError, SyntaxErrorKind};
-pub use parser::{
-    is_greek_or_symbol_name, is_known_command, parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING,
-};
+pub use grammar_names::{is_greek_or_symbol_name, is_known_command};
+pub use parser::{parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING};
 
 /// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
 pub fn canonical_key(tex: &str) -> Result<String, String> {

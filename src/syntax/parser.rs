@@ -6,18 +6,17 @@
 
 use super::ast::*;
 use super::error::{Expected, SyntaxError, SyntaxErrorKind};
+use super::grammar_names::is_known_command;
 use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
-use std::collections::HashSet;
+
 use std::num::NonZeroUsize;
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 
 #[derive(Parser)]
 #[grammar = "../grammar/latex.pest"]
 struct LatexParser;
-
-const GRAMMAR_TEXT: &str = include_str!("../../grammar/latex.pest");
 
 /// Largest formula (bytes of TeX) that is parsed at all.
 pub const MAX_FORMULA_BYTES: usize = 64 * 1024;
@@ -290,15 +289,6 @@ fn offending_token(tex: &str, pos: usize) -> String {
         return rest.chars().take(2).collect();
     }
     rest.chars().next().map(String::from).unwrap_or_default()
-}
-
-/// A command is known when the grammar mentions it (so this list cannot drift from the grammar).
-pub fn is_known_command(command: &str) -> bool {
-    let needle = format!("\"\\\\{}", &command[1..]);
-    GRAMMAR_TEXT.match_indices(&needle).any(|(i, _)| {
-        let after = &GRAMMAR_TEXT[i + needle.len()..];
-        !after.starts_with(|c: char| c.is_ascii_alphabetic())
-    })
 }
 
 fn describe_expected(rules: &[Rule]) -> Vec<Expected> {
@@ -1338,27 +1328,6 @@ fn style_of(text: &str) -> Style {
         "\\mathfrak" => Style::Fraktur,
         _ => Style::Script,
     }
-}
-
-/// Whether a symbol name is spelled as a command (`ell`, `alpha`): read once from the grammar's
-/// `greek`, `symbol_command` and `operator_symbol` rules, so it cannot drift from them.
-pub fn is_greek_or_symbol_name(name: &str) -> bool {
-    static NAMES: LazyLock<HashSet<String>> = LazyLock::new(|| {
-        let mut names = HashSet::new();
-        for rule in ["greek", "symbol_command", "operator_symbol"] {
-            let Some(start) = GRAMMAR_TEXT.find(&format!("\n{rule} = @{{")) else { continue };
-            let body = &GRAMMAR_TEXT[start + 1..];
-            let body = &body[..body.find("!ASCII_ALPHA").unwrap_or(body.len())];
-            for piece in body.split("\"\\\\").skip(1) {
-                let word: String = piece.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-                if !word.is_empty() {
-                    names.insert(word);
-                }
-            }
-        }
-        names
-    });
-    NAMES.contains(name)
 }
 
 #[cfg(test)]
