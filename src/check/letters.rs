@@ -1,0 +1,540 @@
+//! What a claim's letters are, for the readings: entries, derivatives by an entry, applied
+//! letters, shapes from use, letters reached through definitions, printed precision.
+
+use super::*;
+use crate::model::{Method, Reason, Status, Verdict};
+use crate::sema::Claim;
+use crate::sema::{Decl, Scope};
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The first letter (sorted) that `claim` writes both bare and as the base of a subscript, which
+/// the scope neither declares nor defines (`y` beside `y_1, \ldots, y_n`).
+pub(super) fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn walk(e: &Expr, bare: &mut BTreeSet<String>, based: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Symbol(s) => {
+                bare.insert(s.key());
+            }
+            ExprKind::Subscript { base, index } => match &base.kind {
+                // (An entry's index is a number or small letters: `\mu_X`, `\sigma_Y` name the
+                // moment of a variable, `h_{\text{inv}}` a label.)
+                ExprKind::Symbol(s) if entry_index(index) => {
+                    based.insert(s.key());
+                }
+                ExprKind::Symbol(_) => {}
+                _ => walk(base, bare, based),
+            },
+            _ => e.children().for_each(|c| walk(c, bare, based)),
+        }
+    }
+    let (mut bare, mut based) = (BTreeSet::new(), BTreeSet::new());
+    walk(&claim.lhs, &mut bare, &mut based);
+    walk(&claim.rhs, &mut bare, &mut based);
+    bare.intersection(&based)
+        .find(|k| {
+            !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.unknown_functions.contains(*k)
+        })
+        .cloned()
+}
+
+/// An index that names an entry: numbers and small Latin letters (`1`, `i`, `ij`, `i,j`, `t-1`).
+pub(super) fn entry_index(index: &Expr) -> bool {
+    let tex = crate::syntax::print::explicit_tex(index, &|_| false).replace("\\cdot", "");
+    tex.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || " ,+-{}".contains(c))
+}
+
+/// A claim refuted at no point (numbers only) whose one side is a printed decimal that the other
+/// side's value, cut after as many digits, writes exactly (`0.274811083` of 0.27481108350…): the
+/// printed digits truncate it. The reading, as the verdict lists it; `None` otherwise (a digit
+/// rounded the wrong way, or any other difference, stays refuted).
+pub(super) fn truncated_digits(claim: &Claim, verdict: &Verdict) -> Option<String> {
+    let mismatch = verdict.counterexample.as_ref()?.mismatch.as_ref()?;
+    if !mismatch.point.is_empty() || mismatch.entry.is_some() || verdict.method != Some(Method::Rounded) {
+        return None;
+    }
+    let decimals = |e: &Expr| match &e.kind {
+        ExprKind::Number { value } => value.split_once('.').map(|(_, frac)| (value.clone(), frac.len() as i32)),
+        _ => None,
+    };
+    let ((written, digits), computed) = match (decimals(&claim.rhs), decimals(&claim.lhs)) {
+        (Some(printed), _) => (printed, mismatch.lhs),
+        (None, Some(printed)) => (printed, mismatch.rhs),
+        (None, None) => return None,
+    };
+    let printed: f64 = written.parse().ok()?;
+    let scale = 10f64.powi(digits);
+    // (Cut toward zero, in units of the last printed digit; the units compared as integers.)
+    let cut = (computed * scale * (1.0 + 1e-15 * computed.signum())).trunc();
+    let agrees = digits <= 15 && computed.signum() == printed.signum() && cut == (printed * scale).round();
+    agrees.then(|| format!("{written} = {computed} truncated to {digits} decimals"))
+}
+
+/// `\sum_{j=1}^q y_j = 1` for each letter the claim sums over an index with a size
+/// (`\sum_{j=1}^q y_j \log \hat y_j`), in the claim or in a definition it uses: the entries
+/// summing to 1, as an assumption to check again under, with the letter's name.
+pub(super) fn sums_to_one(scope: &Scope, claim: &Claim) -> Vec<(String, crate::sema::Assumption)> {
+    fn walk(e: &Expr, out: &mut Vec<(String, String)>) {
+        if let ExprKind::BigOp {
+            op: crate::syntax::ast::BigOpKind::Sum,
+            lower: Some(lower),
+            upper: Some(upper),
+            body: Some(body),
+        } = &e.kind
+        {
+            if let ExprKind::Relation { chain } = &lower.kind {
+                let (index, start) = match (chain.first.as_ref(), chain.links.as_slice()) {
+                    (Some(index), [link]) if link.op == crate::syntax::ast::RelOp::Eq => (index, &link.rhs),
+                    _ => return e.children().for_each(|c| walk(c, out)),
+                };
+                let from_one = matches!(&start.kind, ExprKind::Number { value } if value == "1");
+                if let (Some(index), true) = (index.symbol_key(), from_one) {
+                    let mut members = Vec::new();
+                    entries_indexed_by(body, &index, &mut members);
+                    for member in members {
+                        let upper = crate::syntax::print::explicit_tex(upper, &|_| false);
+                        let tex = format!("\\sum_{{{index}=1}}^{{{upper}}} {member}_{{{index}}} = 1");
+                        if !out.iter().any(|(_, t)| *t == tex) {
+                            out.push((member, tex));
+                        }
+                    }
+                }
+            }
+        }
+        e.children().for_each(|c| walk(c, out));
+    }
+    fn entries_indexed_by(e: &Expr, index: &str, out: &mut Vec<String>) {
+        if let ExprKind::Subscript { base, index: i } = &e.kind {
+            if i.symbol_key().as_deref() == Some(index) {
+                if let Some(key) = base.symbol_key().filter(|k| !out.contains(k)) {
+                    out.push(key);
+                }
+            }
+        }
+        e.children().for_each(|c| entries_indexed_by(c, index, out));
+    }
+    let mut found = Vec::new();
+    walk(&claim.lhs, &mut found);
+    walk(&claim.rhs, &mut found);
+    // (`\partial_{o_j} l(\mathbf y, \hat{\mathbf y})`: the sum is in the definition of l.)
+    for definition in scope.defs.values().filter(|d| mentions(claim, &d.key)) {
+        walk(&definition.body, &mut found);
+    }
+    found
+        .into_iter()
+        .filter_map(|(letter, tex)| {
+            let statement = crate::syntax::parse_formula(&tex).ok()?;
+            let [crate::syntax::ast::Chain { first: Some(lhs), links, .. }] = statement.chains.as_slice() else {
+                return None;
+            };
+            let [link] = links.as_slice() else { return None };
+            let assumption = crate::sema::Assumption {
+                tex: tex.clone(),
+                lhs: lhs.clone(),
+                rhs: link.rhs.clone(),
+                origin: String::new(),
+            };
+            Some((letter, assumption))
+        })
+        .collect()
+}
+
+/// The claim checked again with each vector whose size was read off use (never declared) given
+/// as many entries as the claim writes of it by number (`u_1`, `u_2`: two), where the claim writes
+/// no `\cdots` and every entry it writes of that vector has a number: `Some` only if it holds
+/// there, with each shape read off use it changed, as the verdict lists it, and as it now is
+/// (`\mathbf{u}\in\mathbb{R}^{q}` becomes `\mathbf{u}\in\mathbb{R}^{2}`).
+pub(super) fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdict, Vec<(String, String)>)> {
+    fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
+        f(e);
+        e.children().for_each(|c| walk(c, f));
+    }
+    let mut ellipsis = false;
+    let mut written: BTreeMap<String, Option<i64>> = BTreeMap::new();
+    for side in [&claim.lhs, &claim.rhs] {
+        walk(side, &mut |e| match &e.kind {
+            ExprKind::Ellipsis => ellipsis = true,
+            ExprKind::Subscript { base, index } => {
+                if let Some(key) = base.symbol_key() {
+                    let number = match &index.kind {
+                        ExprKind::Number { value } => value.parse::<i64>().ok(),
+                        _ => None,
+                    };
+                    let entry = written.entry(key).or_insert(Some(0));
+                    *entry = match (*entry, number) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        _ => None,
+                    };
+                }
+            }
+            _ => {}
+        });
+    }
+    if ellipsis {
+        return None;
+    }
+    let mut sized = scope.clone();
+    let mut resized = Vec::new();
+    for shape in shapes_from_use(scope, claim) {
+        let Some(Some(count)) = written.get(&shape.key).copied() else { continue };
+        let size_free = shape.cols == "1" && shape.rows.parse::<i64>().is_err();
+        if !size_free || count < 1 || !mentions(claim, &shape.key) {
+            continue;
+        }
+        sized.sizes.insert(shape.rows.clone(), vec![count]);
+        resized.push((shape_tex(shape), format!("{}\\in\\mathbb{{R}}^{{{count}}}", bold_letter(&shape.key))));
+    }
+    if resized.is_empty() {
+        return None;
+    }
+    let again = guarded(|| check_claim(&sized, claim, None, None));
+    (again.status == Status::Verified).then_some((again, resized))
+}
+
+/// A derivative in the claim by a letter (`w^{(k)}`, `w_k`) its function does not reach, while
+/// it reaches the letter's base (`w`): the letter and its base, where the claim has one.
+pub(super) fn derivative_by_an_entry(scope: &Scope, claim: &Claim) -> Option<(String, String)> {
+    first_in_sides(claim, &|e| {
+        let ExprKind::Derivative { of, wrt, .. } = &e.kind else { return None };
+        let var = wrt.symbol_key()?;
+        let whole = match &wrt.kind {
+            ExprKind::Subscript { base, .. } => base.symbol_key(),
+            _ => var.split(['^', '_']).next().filter(|b| !b.is_empty() && *b != var).map(str::to_string),
+        };
+        let reached = letters_reached(scope, of);
+        whole.filter(|w| !reached.contains(&var) && reached.contains(w)).map(|whole| (var, whole))
+    })
+}
+
+/// A letter the claim raises to a power (`S^{n}`) that its formula also writes with a
+/// parenthesized superscript, the mark of a member of a sequence (`S^{(i)}`).
+pub(super) fn power_or_index(claim: &Claim) -> Option<String> {
+    let Ok(statement) = crate::syntax::parse_formula(&claim.tex) else { return None };
+    let mut members = BTreeSet::new();
+    fn collect(e: &Expr, out: &mut BTreeSet<String>) {
+        if let Some((base, _)) = e.symbol_key().as_deref().and_then(|k| k.split_once("^{(")) {
+            out.insert(base.to_string());
+        }
+        e.children().for_each(|c| collect(c, out));
+    }
+    statement.chains.iter().flat_map(|c| c.exprs()).for_each(|e| collect(e, &mut members));
+    first_in_sides(claim, &|e| {
+        let ExprKind::Power { base, .. } = &e.kind else { return None };
+        base.symbol_key().filter(|k| matches!(base.kind, ExprKind::Symbol(_)) && members.contains(k))
+    })
+}
+
+/// A letter the claim writes right before a parenthesis (`q(z)`) that nothing defines or
+/// declares: read as a product of letter and parenthesis, which is a guess.
+pub(super) fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
+    first_in_sides(claim, &|e| {
+        let ExprKind::Call { func, args, .. } = &e.kind else { return None };
+        let key = func.symbol_key().filter(|_| matches!(func.kind, ExprKind::Symbol(_)) && args.len() == 1)?;
+        let nothing = !scope.defs.contains_key(&key)
+            && !scope.decls.contains_key(&key)
+            && !scope.unknown_functions.contains(&key)
+            && !scope.parameters.contains(&key);
+        nothing.then_some(key)
+    })
+}
+
+/// The first `D` (or `D_x`) the notes never define that stands first in a product (`Dx^n`,
+/// `D\ln(x)`, `D_x f(x)`).
+pub(super) fn operator_letter(scope: &Scope, claim: &Claim) -> Option<String> {
+    first_in_sides(claim, &|e| {
+        let ExprKind::Binary { op: BinOp::Implicit, lhs, .. } = &e.kind else { return None };
+        let head = match &lhs.kind {
+            ExprKind::Subscript { base, .. } => base.as_ref(),
+            _ => lhs.as_ref(),
+        };
+        let ExprKind::Symbol(s) = &head.kind else { return None };
+        let key = lhs.symbol_key()?;
+        let undefined = |k: &str| !scope.defs.contains_key(k) && !scope.decls.contains_key(k);
+        (s.name == "D" && s.accents.is_empty() && undefined(&key) && undefined(&s.key())).then_some(key)
+    })
+}
+
+/// The first node of the claim's sides, the left before the right, each in pre-order (a node
+/// before its children), that `found` gives a value.
+pub(super) fn first_in_sides<T>(claim: &Claim, found: &dyn Fn(&Expr) -> Option<T>) -> Option<T> {
+    fn first<T>(e: &Expr, found: &dyn Fn(&Expr) -> Option<T>) -> Option<T> {
+        found(e).or_else(|| e.children().find_map(|c| first(c, found)))
+    }
+    first(&claim.lhs, found).or_else(|| first(&claim.rhs, found))
+}
+
+/// The shapes read off use that the claim reaches (its letters, and those of the definitions it
+/// uses).
+pub(super) fn shapes_from_use<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s crate::sema::shapes::InferredShape> {
+    if scope.inferred.is_empty() {
+        return Vec::new();
+    }
+    let used = crate::eval::dependencies(scope, claim);
+    scope.inferred.iter().filter(|s| used.contains(&s.key)).collect()
+}
+
+/// A vector or matrix letter as the notes write it: `\mathbf{U}`, `\boldsymbol{\delta}`.
+pub(super) fn bold_letter(key: &str) -> String {
+    if key.len() == 1 && key.chars().all(|c| c.is_ascii_alphabetic()) {
+        format!("\\mathbf{{{key}}}")
+    } else if key.starts_with('\\') && key[1..].chars().all(|c| c.is_ascii_alphabetic()) {
+        format!("\\boldsymbol{{{key}}}")
+    } else {
+        key.to_string()
+    }
+}
+
+/// `\mathbf{U}\in\mathbb{R}^{m\times m}`, `\mathbf{x}\in\mathbb{R}^{m}`: a shape read off use, as
+/// the verdict lists it among what the claim was checked under.
+pub(super) fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
+    let letter = bold_letter(&shape.key);
+    if shape.identity {
+        return format!("{letter}=I_{{{}}}", shape.rows);
+    }
+    match (shape.rows.as_str(), shape.cols.as_str()) {
+        (rows, "1") => format!("{letter}\\in\\mathbb{{R}}^{{{rows}}}"),
+        (rows, cols) => format!("{letter}\\in\\mathbb{{R}}^{{{rows}\\times {cols}}}"),
+    }
+}
+
+/// The unknown function a claim applies when it takes no derivative anywhere (see
+/// [`Scope::unknown_functions`]).
+pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
+    // A derivative of something built from functions (`(fg)'`, `\frac{d}{dx}F(u(x))`), or of
+    // a function the notes define: a rule of calculus decides it. Derivatives of an unknown
+    // function alone (`F'(x)`, `\frac{dF}{dx}(x)`, `\frac{d}{dx}F(x)`) only name its values:
+    // `F'(x) = F(x)` is a property of F.
+    fn bare(e: &Expr, scope: &Scope) -> bool {
+        match &e.kind {
+            ExprKind::Symbol(_) => {
+                e.symbol_key().is_some_and(|k| scope.unknown_functions.contains(&k) && !scope.defs.contains_key(&k))
+            }
+            ExprKind::Prime { operand } => bare(operand, scope),
+            ExprKind::Call { func, args, .. } => {
+                bare(func, scope) && args.iter().all(|a| matches!(a.kind, ExprKind::Symbol(_)))
+            }
+            _ => false,
+        }
+    }
+    fn derivative(e: &Expr, scope: &Scope) -> bool {
+        let compound = match &e.kind {
+            ExprKind::Derivative { of, .. } => !bare(of, scope),
+            ExprKind::Prime { operand } => !bare(operand, scope),
+            ExprKind::Partial { .. } | ExprKind::Differential { .. } => true,
+            _ => false,
+        };
+        compound || e.children().any(|c| derivative(c, scope))
+    }
+    fn applied(e: &Expr, scope: &Scope) -> Option<String> {
+        if let ExprKind::Call { func, .. } = &e.kind {
+            if let Some(k) = func.symbol_key().filter(|k| scope.unknown_functions.contains(k)) {
+                return Some(k);
+            }
+        }
+        e.children().find_map(|c| applied(c, scope))
+    }
+    // Each side applies a function the other does not (`\int_a^b f(x)\,dx = F(b)-F(a)`,
+    // `\nabla_\theta L(\theta) = \delta\nabla_\theta Q(s, a)`): no rule of calculus relates two
+    // functions nobody specified, so the claim says how they are related (F an antiderivative
+    // of f). A side that only drops one (`(fg)' = f'g`) is still refuted.
+    let unknown = |side: &Expr| -> std::collections::BTreeSet<String> {
+        let reached = crate::eval::reached(scope, vec![side]);
+        scope.unknown_functions.iter().filter(|f| reached.contains(*f)).cloned().collect()
+    };
+    let (left, right) = (unknown(&claim.lhs), unknown(&claim.rhs));
+    if let (Some(own), Some(_)) = (left.difference(&right).next(), right.difference(&left).next()) {
+        return Some(own.clone());
+    }
+    let own = claim_scope(scope, claim);
+    let with_bindings = own.as_ref().unwrap_or(scope);
+    if derivative(&claim.lhs, with_bindings) || derivative(&claim.rhs, with_bindings) {
+        return None;
+    }
+    // A power series of an unknown function (`f(x+\epsilon) = f(x) + \epsilon f'(x) + \cdots`):
+    // Taylor's theorem decides it for every smooth function.
+    let series = crate::syntax::pattern::truncated_series;
+    let ray = crate::syntax::pattern::ray_series;
+    if [&claim.lhs, &claim.rhs].iter().any(|side| series(side).is_some() || ray(side).is_some()) {
+        return None;
+    }
+    // (The same, written with `\approx` where the words call the letter small.)
+    if claim.approx && claim.reading.small.is_some() {
+        return None;
+    }
+    // Applied in the claim, or in a definition it uses (`I(X,Y)=H(X)-H(X\mid Y)`).
+    applied(&claim.lhs, scope).or_else(|| applied(&claim.rhs, scope)).or_else(|| {
+        let reached = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+        scope.unknown_functions.iter().find(|f| reached.contains(*f)).cloned()
+    })
+}
+
+/// Readings of a refuted claim's letters that the formula alone cannot settle:
+/// - a side writes a letter the other does not (`\det\mathbf A=\lambda_1\cdots\lambda_n`,
+///   `\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}`, `\frac{\alpha_i}{\sum_j\alpha_j+m}` after
+///   `\sum_j y_j`): an identity could not depend on it, so the words must say what it is
+///   (eigenvalues, an angle, a count);
+/// - `a_{ij}` beside a matrix `\mathbf A` the claim uses: A's entries by a common convention, or a
+///   letter of its own.
+pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason> {
+    let (left, right) = (letters_reached(scope, &claim.lhs), letters_reached(scope, &claim.rhs));
+    // A family is shown as one of its members: `l_i`.
+    let from_words = |letter: &String| Reason::OtherReading {
+        reading: crate::model::Reading::LettersFromWords,
+        symbol: Some(letter.replace("_•", "_i")),
+        earlier: None,
+        refuted: true,
+    };
+    if !left.is_empty() && !right.is_empty() && left.is_disjoint(&right) {
+        let smaller = if left.len() <= right.len() { &left } else { &right };
+        return smaller.iter().next().map(from_words);
+    }
+    // A later link of a chain rewrites the side before it; a number-like letter it brings in
+    // (`= \frac{\alpha_i+y_i}{\sum_j\alpha_j+m}` for `\sum_j y_j`) stands for what the words say.
+    if claim.reading.rewrites {
+        let new = right.iter().find(|k| !left.contains(*k) && !scope.matrix_like.contains(*k) && !k.contains('\''));
+        if let Some(letter) = new {
+            return Some(from_words(letter));
+        }
+    }
+    let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+    let matrix = |k: &str| {
+        matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. })) || scope.matrix_like.contains(k)
+    };
+    for key in &all {
+        let Some((letter, _)) = key.split_once('_') else { continue };
+        let upper = letter.to_uppercase();
+        let lowercase_letter = letter.chars().count() == 1 && letter.chars().all(char::is_lowercase);
+        if lowercase_letter && upper != letter && all.contains(&upper) && matrix(&upper) && !scope.knows(letter) {
+            return Some(Reason::OtherReading {
+                reading: crate::model::Reading::EntryOf,
+                symbol: Some(key.clone()),
+                earlier: Some(upper),
+                refuted: true,
+            });
+        }
+    }
+    None
+}
+
+/// The letters an expression depends on, through the definitions it uses: leaves, by family
+/// (`x_i`, `x_1` and `x_n` are the letter x; `W_Q` is a name of its own). Sizes, indices,
+/// functions and constants are not letters here.
+pub(super) fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
+    fn index_like(scope: &Scope, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Symbol(s) => {
+                let key = s.key();
+                scope.is_index(&key)
+                    || scope.sizes.contains_key(&key)
+                    || (key.chars().count() == 1 && key.chars().all(char::is_lowercase))
+            }
+            _ => e.children().all(|c| index_like(scope, c)),
+        }
+    }
+    fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet<String>) {
+        let letter = |key: String, seen: &mut BTreeSet<String>, out: &mut BTreeSet<String>| {
+            if let Some(def) = scope.defs.get(&key) {
+                if seen.insert(key) {
+                    walk(scope, &def.body, seen, out);
+                }
+                return;
+            }
+            let other = scope.sizes.contains_key(&key)
+                || matches!(scope.decls.get(&key), Some(Decl::Index { .. } | Decl::Function(_) | Decl::Set { .. }))
+                || matches!(key.as_str(), "\\pi" | "e" | "\\mathrm{e}" | "\\mathbf{1}" | "1");
+            if !other {
+                out.insert(key);
+            }
+        };
+        match &e.kind {
+            ExprKind::Symbol(s) if !s.is_bold_one() => letter(s.key(), seen, out),
+            ExprKind::Subscript { base, index } => match (base.symbol_key(), e.symbol_key()) {
+                (Some(family), _)
+                    if index_like(scope, index) && !scope.defs.contains_key(&e.symbol_key().unwrap_or_default()) =>
+                {
+                    // The entries of a vector are the vector; `l_i` of no vector l is a family
+                    // of its own, not the letter l.
+                    let vector = scope.defs.contains_key(&family)
+                        || scope.matrix_like.contains(&family)
+                        || matches!(scope.decls.get(&family), Some(Decl::Matrix { .. } | Decl::Family { .. }));
+                    letter(if vector { family } else { format!("{family}_•") }, seen, out);
+                    walk(scope, index, seen, out);
+                }
+                (_, Some(name)) => letter(name, seen, out),
+                _ => e.children().for_each(|c| walk(scope, c, seen, out)),
+            },
+            ExprKind::Call { func, args, .. } => {
+                if let Some(key) = func.symbol_key() {
+                    letter(key, seen, out);
+                }
+                args.iter().for_each(|a| walk(scope, a, seen, out));
+            }
+            // `\sum_{i=0}^t \beta^i`: i is bound by the sum.
+            ExprKind::BigOp { op, lower, body, .. } => {
+                let mut inner = BTreeSet::new();
+                e.children().for_each(|c| walk(scope, c, seen, &mut inner));
+                for letter in crate::syntax::ast::bound_letters(op, lower.as_deref(), body.as_deref()) {
+                    inner.remove(&letter);
+                }
+                out.extend(inner);
+            }
+            _ => e.children().for_each(|c| walk(scope, c, seen, out)),
+        }
+    }
+    let (mut seen, mut out) = (BTreeSet::new(), BTreeSet::new());
+    walk(scope, e, &mut seen, &mut out);
+    out
+}
+
+/// Does the claim write the letter `key` itself (not only through a definition)?
+pub(super) fn mentions(claim: &Claim, key: &str) -> bool {
+    expr_mentions(&claim.lhs, key) || expr_mentions(&claim.rhs, key)
+}
+
+/// A refuted claim between numbers alone, one side a power of ten `10^{k}` (|k| ≥ 3) and the
+/// other within 10 % of it: the power and both values, as the reason shows them.
+pub(super) fn order_of_magnitude(claim: &Claim, verdict: &Verdict) -> Option<(String, String)> {
+    fn power_of_ten(e: &Expr) -> Option<i64> {
+        let ExprKind::Power { base, exponent } = &e.kind else { return None };
+        let ten = matches!(&base.kind, ExprKind::Number { value } if value == "10");
+        let k = match &exponent.kind {
+            ExprKind::Number { value } => value.parse::<i64>().ok()?,
+            ExprKind::Neg { operand } => -match &operand.kind {
+                ExprKind::Number { value } => value.parse::<i64>().ok()?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (ten && k.abs() >= 3).then_some(k)
+    }
+    // Numbers multiplied, divided and raised to powers: a computation whose result the power
+    // of ten rounds (a sum, `10^{30}+1`, is exact arithmetic).
+    fn numbers_only(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times | BinOp::Div, lhs, rhs } => {
+                numbers_only(lhs) && numbers_only(rhs)
+            }
+            ExprKind::Power { base, exponent } => numbers_only(base) && numbers_only(exponent),
+            ExprKind::Frac { .. } | ExprKind::Fenced { .. } => e.children().all(numbers_only),
+            _ => false,
+        }
+    }
+    if !(numbers_only(&claim.lhs) && numbers_only(&claim.rhs)) || claim.approx {
+        return None;
+    }
+    let power = power_of_ten(&claim.lhs).or_else(|| power_of_ten(&claim.rhs))?;
+    let mismatch = verdict.counterexample.as_ref()?.mismatch.as_ref()?;
+    let target = 10f64.powi(i32::try_from(power).ok()?);
+    let other = if power_of_ten(&claim.lhs).is_some() { mismatch.rhs } else { mismatch.lhs };
+    let within = ((other - target) / target).abs() < 0.1;
+    within.then(|| (format!("10^{{{power}}}"), format!("{:e} against {:e}", mismatch.lhs, mismatch.rhs)))
+}
+
+/// Does `e` write the letter `key` anywhere (applied, `f(x)`, too)?
+pub(super) fn expr_mentions(e: &Expr, key: &str) -> bool {
+    e.symbol_key().is_some_and(|k| k == key)
+        || matches!(&e.kind, ExprKind::Call { func, .. } if func.symbol_key().is_some_and(|k| k == key))
+        || e.children().any(|c| expr_mentions(c, key))
+}

@@ -1,0 +1,886 @@
+//! The other readings of a claim the check tries after a counterexample: free ranges, sizes
+//! equal, letters general or later, a class of matrix, the words' constants; each turns a
+//! refutation that holds only under one reading into `undecided`, naming the choice.
+
+use super::*;
+use crate::model::{Method, Reason, Status, Verdict};
+use crate::sema::scope::IndexRange;
+use crate::sema::{Claim, Origin};
+use crate::sema::{Decl, Definition, Scope};
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
+/// for N = 1..4).
+pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
+
+/// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
+/// checked again with every such index of it (`name`, and the sums' letters whose range no shape
+/// gives) running over 1..N, for each N of [`FREE_RANGE_SIZES`]. Only a verification is kept
+/// (what the range is remains the notes' to say), listing `i = 1, …, N` among its assumptions.
+/// Tried first: an index that indexes a vector or matrix runs over its entries, as a sum's
+/// letter does ([`with_ranges_read_off`]).
+pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> {
+    // (Written as an index: in a subscript, or a sum's letter; `A=a` names an event's value.)
+    fn indexes_with(e: &Expr, letter: &str) -> bool {
+        let here = match &e.kind {
+            ExprKind::Subscript { index, .. } => expr_mentions(index, letter),
+            ExprKind::BigOp { lower: Some(lower), .. } => expr_mentions(lower, letter),
+            _ => false,
+        };
+        here || e.children().any(|c| indexes_with(c, letter))
+    }
+    let index_letter = |k: &str| {
+        k.chars().count() == 1
+            && k.chars().all(|c| c.is_ascii_lowercase())
+            && !scope.sizes.contains_key(k)
+            && !scope.defs.contains_key(k)
+            && (indexes_with(&claim.lhs, k) || indexes_with(&claim.rhs, k))
+    };
+    if scope.pinned || !index_letter(name) {
+        return None;
+    }
+    // `(\mathbf A\mathbf B)_{ik} = \sum_j a_{ij}b_{jk}`: first over what the index indexes, as a
+    // sum's letter runs (k over the columns of B), for every value there; then at sizes 1..N.
+    if let Some(verdict) = with_ranges_read_off(scope, claim, name, &index_letter) {
+        return Some(verdict);
+    }
+    let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
+    let mut free = scope.clone();
+    free.sizes.insert(size.to_string(), FREE_RANGE_SIZES.to_vec());
+    let mut letters = vec![name.to_string()];
+    for (key, decl) in &scope.decls {
+        if matches!(decl, Decl::Index { range: IndexRange::Auto }) && key != name && mentions(claim, key) {
+            letters.push(key.clone());
+        }
+    }
+    let range = IndexRange::Size(size.to_string());
+    let (again, letters) = checked_with_indices(&free, claim, &letters, &range, &index_letter);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
+        Verdict { assuming, ..again }
+    })
+}
+
+/// `claim` checked in `scope` with the index `letters` given `range`, and each index found
+/// without a value on the way that `joins` admits (`c_{ij} = \sum_k …`: k, then i, then j; four
+/// at most): the last verdict, and the letters given the range.
+pub(super) fn checked_with_indices(
+    scope: &Scope,
+    claim: &Claim,
+    letters: &[String],
+    range: &IndexRange,
+    joins: &dyn Fn(&str) -> bool,
+) -> (Verdict, Vec<String>) {
+    let (mut free, mut letters) = (scope.clone(), letters.to_vec());
+    let mut joined = 0;
+    loop {
+        for letter in &letters {
+            free.decls.insert(letter.clone(), Decl::Index { range: range.clone() });
+        }
+        let again = guarded(|| check_claim(&free, claim, None, None));
+        match &again.reason {
+            Reason::UnboundIndex { name } if joins(name) && !letters.contains(name) && joined < 4 => {
+                letters.push(name.clone());
+                joined += 1;
+            }
+            _ => return (again, letters),
+        }
+    }
+}
+
+/// Is the claim refuted with every size of the scope one number (2, then 3)? A refutation that
+/// needs two sizes apart, one of them named for a shape read off use, may be one of reading.
+/// (A free index found without a value runs over what it indexes, as where the claim was
+/// refuted: [`with_ranges_read_off`].)
+pub(super) fn refuted_with_sizes_equal(scope: &Scope, claim: &Claim) -> bool {
+    [2, 3].into_iter().any(|n| {
+        let mut tied = scope.clone();
+        tied.sizes.values_mut().for_each(|values| *values = vec![n]);
+        let unknown = |name: &str| !tied.decls.contains_key(name) && !tied.sizes.contains_key(name);
+        checked_with_indices(&tied, claim, &[], &IndexRange::Auto, &unknown).0.status == Status::Refuted
+    })
+}
+
+/// The claim checked again with `name` (and each index found without a value after it) ranging
+/// over the entries it indexes, read off the shapes as for a sum's letter; the verification only.
+pub(super) fn with_ranges_read_off(
+    scope: &Scope,
+    claim: &Claim,
+    name: &str,
+    index_letter: &dyn Fn(&str) -> bool,
+) -> Option<Verdict> {
+    // (Only an index of something with a shape can take its range from it: `q_i` of a family
+    // of vectors cannot, and the claim is not checked again for nothing.)
+    fn indexes_a_shape(scope: &Scope, e: &Expr, name: &str) -> bool {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            let shaped = match base.symbol_key() {
+                Some(key) => {
+                    matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
+                        || (scope.defs.contains_key(&key) && scope.matrix_like.contains(&key))
+                }
+                None => matches!(base.kind, ExprKind::Fenced { .. }),
+            };
+            if shaped && expr_mentions(index, name) {
+                return true;
+            }
+        }
+        e.children().any(|c| indexes_a_shape(scope, c, name))
+    }
+    if !indexes_a_shape(scope, &claim.lhs, name) && !indexes_a_shape(scope, &claim.rhs, name) {
+        return None;
+    }
+    // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is false
+    // for free leaves c_{ij}, and says nothing wrong.)
+    let (again, _) = checked_with_indices(scope, claim, &[name.to_string()], &IndexRange::Auto, index_letter);
+    (again.status == Status::Verified).then_some(again)
+}
+
+/// A claim's verdict after the other readings of it the text allows ([`other_readings`]), with
+/// a refutation's repair ([`with_repair`]), where a refutation stands only as an identity with
+/// a slip, not as a constraint on letters nobody defined ([`constraint::constraint_or_slip`]).
+pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
+    use crate::model::Reading;
+    let verdict = with_repair(scope, claim, other_readings(scope, claim, verdict), terms);
+    let verdict = constraint::constraint_or_slip(scope, claim, verdict);
+    let verdict = change_as_one_quantity(scope, claim, verdict);
+    let open_to_readings = !claim.reading.marked && !scope.pinned;
+    // `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
+    // x_i}` with E given no formula: 0 = 0, which says nothing.
+    if let Some(letter) = (verdict.status == Status::Verified && open_to_readings)
+        .then(|| derivative_of_a_free_letter(scope, claim))
+        .flatten()
+    {
+        return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
+    }
+    // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
+    if let Some(at) = (verdict.status != Status::Undecided).then(|| log_of_zero(claim)).flatten() {
+        return undecided_under(Reading::Convention, Some(at), None, verdict);
+    }
+    // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
+    match (&claim.reading.hypothesis, verdict.status) {
+        (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
+            undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
+        }
+        _ => verdict,
+    }
+}
+
+/// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
+/// open, naming `symbol` (and where the other meaning is written), with no repair offered.
+pub(super) fn undecided_under(
+    reading: crate::model::Reading,
+    symbol: Option<String>,
+    earlier: Option<String>,
+    verdict: Verdict,
+) -> Verdict {
+    let reason = Reason::OtherReading { reading, symbol, earlier, refuted: verdict.status == Status::Refuted };
+    Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
+}
+
+/// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
+/// gives a meaning: no definition (its own or its base's), declaration, binding or function
+/// reading; `None` where there is none.
+pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
+    let known = |key: &str| {
+        scope.defs.contains_key(key)
+            || scope.decls.contains_key(key)
+            || scope.unknown_functions.contains(key)
+            || scope.unknown_families.contains(key)
+            || claim.reading.overrides.iter().any(|d| d.key == key)
+    };
+    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            let base = match &of.kind {
+                ExprKind::Subscript { base, .. } => base.symbol_key(),
+                ExprKind::Symbol(_) => of.symbol_key(),
+                _ => None,
+            };
+            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
+                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
+                if !same && !known(&key) && !known(&base) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| find(c, known))
+    }
+    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
+}
+
+/// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
+/// written; `None` where there is none.
+pub(super) fn log_of_zero(claim: &Claim) -> Option<String> {
+    let zero = |e: &Expr| {
+        e.symbol_key().is_some_and(|k| {
+            claim.reading.overrides.iter().any(|d| {
+                d.key == k
+                    && d.params.is_empty()
+                    && matches!(&d.body.kind, ExprKind::Number { value } if value.parse::<f64>() == Ok(0.0))
+            })
+        })
+    };
+    fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
+        if let ExprKind::Apply { func, args, .. } = &e.kind {
+            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(zero) {
+                return Some(crate::syntax::print::explicit_tex(e, &|_| false));
+            }
+        }
+        e.children().find_map(|c| find(c, zero))
+    }
+    find(&claim.lhs, &zero).or_else(|| find(&claim.rhs, &zero))
+}
+
+/// `f(t + \Delta t) = f(t) + \Delta t f'(t)`, `\delta y_i`: a Δ or δ that nothing defines, written
+/// before a letter, names the change of that letter as often as it multiplies it. A claim
+/// verified with Δ·t holds for Δt as one quantity too where every Δ stands before the same
+/// letter (Δt then takes every value as Δ does): verified, saying so. Where Δ stands elsewhere
+/// too, the two readings differ, and the claim is undecided, naming Δ.
+pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    if verdict.status != Status::Verified || claim.reading.marked || scope.pinned {
+        return verdict;
+    }
+    // Each Δ (by key) with the letters written right after it, and how often it stands alone.
+    fn walk(e: &Expr, changes: &BTreeSet<String>, after: &mut BTreeMap<String, BTreeSet<Option<String>>>) {
+        if let ExprKind::Binary { op: BinOp::Implicit, .. } = &e.kind {
+            let list = e.implicit_factors();
+            for (i, factor) in list.iter().enumerate() {
+                match factor.symbol_key().filter(|k| changes.contains(k) && matches!(factor.kind, ExprKind::Symbol(_)))
+                {
+                    Some(key) => {
+                        let next = list.get(i + 1).and_then(|n| match &n.kind {
+                            ExprKind::Subscript { base, .. } => base.symbol_key(),
+                            _ => n.symbol_key(),
+                        });
+                        after.entry(key).or_default().insert(next);
+                    }
+                    None => walk(factor, changes, after),
+                }
+            }
+            return;
+        }
+        if let Some(key) = e.symbol_key().filter(|k| changes.contains(k) && matches!(e.kind, ExprKind::Symbol(_))) {
+            after.entry(key).or_default().insert(None);
+        }
+        e.children().for_each(|c| walk(c, changes, after));
+    }
+    let changes: BTreeSet<String> = ["\\Delta", "\\delta"]
+        .into_iter()
+        .map(String::from)
+        .filter(|k| !scope.defs.contains_key(k) && !scope.decls.contains_key(k))
+        .collect();
+    let mut after = BTreeMap::new();
+    walk(&claim.lhs, &changes, &mut after);
+    walk(&claim.rhs, &changes, &mut after);
+    let Some((change, letters)) = after.into_iter().next() else { return verdict };
+    match letters.iter().collect::<Vec<_>>().as_slice() {
+        [Some(letter)] => {
+            let mut assuming = verdict.assuming.clone();
+            assuming.push(format!(
+                "{change} {letter} read as {change}\\cdot {letter}, which takes every value {change} {letter} does"
+            ));
+            Verdict { assuming, ..verdict }
+        }
+        _ => undecided_under(crate::model::Reading::ChangeOrProduct, Some(change), None, verdict),
+    }
+}
+
+/// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
+/// one ([`mutate::repair`]).
+pub(super) fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
+    if verdict.status != Status::Refuted || !claim.holds || verdict.suggestion.is_some() {
+        return verdict;
+    }
+    let own = claim_scope(scope, claim);
+    let suggestion = mutate::repair(own.as_ref().unwrap_or(scope), claim, &verdict, terms);
+    Verdict { suggestion, ..verdict }
+}
+
+/// The section's scope with the claim's own definitions in force (bindings of its paragraph,
+/// example definitions made before it); `None` when it has none.
+pub(super) fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
+    if claim.reading.overrides.is_empty() && claim.reading.classes.is_empty() {
+        return None;
+    }
+    let mut own = scope.clone();
+    // `\mathbf w \in \mathbb R^d`, then `w = 2`: a binding never changes a declared shape (a
+    // number for a vector is no value of it).
+    let declared_vector = |key: &str| {
+        matches!(scope.decls.get(key), Some(Decl::Matrix { rows, cols } | Decl::Family { rows, cols })
+            if !(rows == "1" && cols == "1"))
+    };
+    for definition in &claim.reading.overrides {
+        let number = matches!(definition.body.kind, ExprKind::Number { .. } | ExprKind::Neg { .. });
+        if number && definition.params.is_empty() && declared_vector(&definition.key) {
+            continue;
+        }
+        own.defs.insert(definition.key.clone(), definition.clone());
+    }
+    let named: Vec<String> = claim.reading.classes.iter().map(|(key, _)| key.clone()).collect();
+    make_square(&mut own, &named);
+    own.classes.extend(claim.reading.classes.iter().cloned());
+    Some(own)
+}
+
+/// Makes the matrices `keys` whose shape was read off use square where the uses left it open
+/// (`\mathbf U\mathbf c` gives U n×m): the size of their columns becomes that of their rows,
+/// for every letter sized by it. A kind of matrix (symmetric, diagonal, orthogonal) is square.
+pub(super) fn make_square(scope: &mut Scope, keys: &[String]) {
+    for key in keys {
+        // A shape the notes declare m×n (a picture of a general matrix) for a letter the words
+        // then call symmetric: the claim speaks of a square one, m×m.
+        if let (false, Some(Decl::Matrix { rows, cols })) = (scope.pinned, scope.decls.get_mut(key)) {
+            if rows != cols && rows != "1" && cols != "1" && !scope.inferred.iter().any(|s| &s.key == key) {
+                *cols = rows.clone();
+            }
+        }
+        let Some(shape) = scope.inferred.iter().find(|s| &s.key == key && !s.identity) else { continue };
+        let (from, to) = (shape.cols.clone(), shape.rows.clone());
+        if from == to || from == "1" || to == "1" || from.parse::<u32>().is_ok() {
+            continue;
+        }
+        let inferred = scope.inferred.iter_mut().map(|s| (&mut s.rows, &mut s.cols));
+        let declared = scope.decls.values_mut().filter_map(|decl| match decl {
+            Decl::Matrix { rows, cols } | Decl::Family { rows, cols } => Some((rows, cols)),
+            _ => None,
+        });
+        for (rows, cols) in inferred.chain(declared) {
+            for size in [rows, cols] {
+                if *size == from {
+                    *size = to.clone();
+                }
+            }
+        }
+    }
+}
+
+/// A claim in a scope of its own: where the words call a letter an orthogonal matrix, it must
+/// hold for those of determinant 1 and −1 alike, so a verdict for the first is checked again
+/// with the second (a refutation by either is a real orthogonal counterexample).
+pub(super) fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
+    use crate::sema::MatrixClass;
+    let verdict = check_claim(own, claim, None, None);
+    let orthogonal: Vec<&String> =
+        own.classes.iter().filter(|(_, class)| **class == MatrixClass::Orthogonal).map(|(k, _)| k).collect();
+    if orthogonal.is_empty() || verdict.status != Status::Verified {
+        return verdict;
+    }
+    let mut reflecting = own.clone();
+    for key in orthogonal {
+        reflecting.classes.insert(key.clone(), MatrixClass::OrthogonalReflecting);
+    }
+    let again = check_claim(&reflecting, claim, None, None);
+    if again.status == Status::Verified {
+        verdict
+    } else {
+        again
+    }
+}
+
+/// The section's definitions a claim reaches that the notes give further on, after the claim's
+/// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
+/// norm): the claim was written before those meanings were given.
+/// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
+pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
+    let Origin::Notes { line, col, .. } = &claim.origin else { return Vec::new() };
+    if scope.pinned || claim.reading.marked {
+        return Vec::new();
+    }
+    // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
+    let defined_after =
+        |d: &Definition| d.from_notes && !d.inherited && d.position().is_some_and(|at| at > (*line, *col));
+    // A letter made general is a number (or a function of numbers): what holds for every number
+    // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
+    // verification leaves definitions of matrices in force.
+    fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
+        matches!(e.kind, ExprKind::Matrix { .. })
+            || e.symbol_key().is_some_and(|k| scope.matrix_like.contains(&k) || scope.decls.contains_key(&k))
+            || e.children().any(|c| holds_a_matrix(c, scope))
+    }
+    let number =
+        |d: &Definition| !numbers_only || (!scope.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope));
+    let used = crate::eval::dependencies(scope, claim);
+    let mut later: Vec<&Definition> =
+        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
+    // The definitions are hashed: name the same letter on every run.
+    later.sort_by(|a, b| a.key.cmp(&b.key));
+    later
+}
+
+/// `scope` with the letters of `definitions` general: a function nobody specified for a
+/// function, a free letter otherwise.
+pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
+    let mut general = scope.clone();
+    for d in definitions {
+        general.defs.remove(&d.key);
+        if d.function {
+            general.unknown_functions.insert(d.key.clone());
+        }
+    }
+    general
+}
+
+/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
+/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
+/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
+/// letters general — a function nobody specified, a free number — which implies it holds for
+/// what they are given later; `None` otherwise (a refutation is weighed in [`other_readings`]).
+/// `own` is the claim's scope where it has one ([`claim_scope`]).
+pub(super) fn with_later_letters_general(scope: &Scope, own: Option<&Scope>, claim: &Claim) -> Option<Verdict> {
+    let later = later_definitions(scope, claim, true);
+    if later.is_empty() {
+        return None;
+    }
+    let again = guarded(|| check_own_claim(&with_letters_general(own.unwrap_or(scope), &later), claim));
+    (again.status == Status::Verified).then_some(again)
+}
+
+/// A claim verified with a letter the section defines only further on, as derived (words that
+/// assert before the definition), which fails with that letter general (`1 = \sum_k \frac1Z\exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot
+/// x)$`): the definition may be derived from it as often as it follows from the definition, so
+/// it is no evidence either way. Undecided, naming the letter and where it is defined.
+pub(super) fn through_later_only(scope: &Scope, own: Option<&Scope>, claim: &Claim, verdict: Verdict) -> Verdict {
+    // (Only letters written as numbers: a vector or matrix made general loses its shape, and a
+    // claim about it fails for that alone — the expansion about a step `\boldsymbol\epsilon`
+    // defined later.)
+    let mut later = later_definitions(scope, claim, false);
+    later.retain(|d| {
+        scope.derived.contains(&d.key) && !scope.matrix_like.contains(&d.key) && !scope.decls.contains_key(&d.key)
+    });
+    let Some(first) = later.first() else { return verdict };
+    let general = with_letters_general(own.unwrap_or(scope), &later);
+    if guarded(|| check_own_claim(&general, claim)).status == Status::Verified {
+        return verdict;
+    }
+    undecided_under(
+        crate::model::Reading::HoldsThroughLater,
+        Some(first.key.clone()),
+        Some(first.written_at()),
+        verdict,
+    )
+}
+
+/// What a kind of matrix the words name means, as an assumption the verdict lists.
+pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
+    use crate::sema::MatrixClass;
+    let key = bold_letter(key);
+    match class {
+        MatrixClass::Symmetric => format!("{key} = {key}^\\top"),
+        MatrixClass::Diagonal => format!("({key})_{{ij}} = 0 \\ (i \\ne j)"),
+        MatrixClass::Orthogonal | MatrixClass::OrthogonalReflecting => {
+            format!("{key}^\\top {key} = \\mathbf{{I}}")
+        }
+    }
+}
+
+/// A refutation stands only if every plausible reading of the claim refutes it:
+/// - the words make it a condition, or a new meaning of a letter (the claim's alternative);
+/// - a letter an earlier section defined may be a fresh one here (unless the spec pins the
+///   section): checked again with those letters fresh;
+/// - it may fail only where a variable is negative or zero: checked again with every variable
+///   positive.
+///
+/// Otherwise the claim is undecided, naming the reading (a counterexample is kept).
+pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    let undecided = |reason: Reason, verdict: Verdict| Verdict { status: Status::Undecided, reason, ..verdict };
+    // An equation the words say is to be solved (`solve Av = λv`) claims nothing whatever kept it
+    // from a verdict: it is a condition, not an unread claim.
+    let condition = claim.reading.alternative.as_ref().filter(|o| o.reading == crate::model::Reading::Condition);
+    if let (Some(other), Status::Undecided, true) = (condition, verdict.status, claim.holds) {
+        let reason = Reason::OtherReading { reading: other.reading, symbol: None, earlier: None, refuted: false };
+        return undecided(reason, verdict);
+    }
+    if verdict.status != Status::Refuted || !claim.holds {
+        return verdict;
+    }
+    // `2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}`: an order of magnitude written with `=`.
+    if let Some((power, sides)) = (!claim.reading.marked).then(|| order_of_magnitude(claim, &verdict)).flatten() {
+        let reason = Reason::OtherReading {
+            reading: crate::model::Reading::OrderOfMagnitude,
+            symbol: Some(power),
+            earlier: Some(sides),
+            refuted: true,
+        };
+        return Verdict { status: Status::Undecided, reason, ..verdict };
+    }
+    // `\frac12(0.01-0.75136507)^2 = 0.274811083` (0.2748110835…): digits cut, not rounded.
+    if let Some(truncated) = truncated_digits(claim, &verdict) {
+        let mut assuming = verdict.assuming.clone();
+        assuming.push(truncated);
+        let reason = Reason::Checked { assignments: 1, rounded: true };
+        return Verdict {
+            status: Status::Verified,
+            reason,
+            counterexample: None,
+            suggestion: None,
+            assuming,
+            ..verdict
+        };
+    }
+    // A number worked out from the probabilities the text gives is a computation, not an
+    // identity or an equation to solve: its refutation stands whatever the words around it.
+    if worked_out_verdict(scope, claim).is_some() {
+        return verdict;
+    }
+    // Shapes read off use that do not fit this claim say the reading of a letter is in doubt,
+    // not that the formula is wrong.
+    let by_shape = matches!(verdict.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
+    // A side that is a letter nothing declares is a number only by default: `\mathbf x_1=(1;0;0)`
+    // says it is a vector.
+    let undeclared = |e: &Expr| {
+        let key = e.symbol_key()?;
+        let base = match &e.kind {
+            ExprKind::Subscript { base, .. } => base.symbol_key(),
+            _ => None,
+        };
+        let known = |k: &str| scope.decls.contains_key(k) || scope.defs.contains_key(k);
+        // `\boldsymbol x_1` written bold: one vector of a family as often as an entry of x.
+        let bold_member = matches!(&e.kind, ExprKind::Subscript { base, .. } if crate::sema::roles::is_bold(base));
+        (bold_member || (!known(&key) && base.as_deref().is_none_or(|b| !known(b)))).then_some(key)
+    };
+    // (A spec entry pins the section's shapes: there a mismatch is a finding.)
+    // `\nabla f(\boldsymbol x_k)`: a bold family member anywhere is a vector nothing declares.
+    fn bold_member(e: &Expr, scope: &Scope) -> Option<String> {
+        if let ExprKind::Subscript { base, .. } = &e.kind {
+            if crate::sema::roles::is_bold(base) {
+                if let Some(key) = e.symbol_key().filter(|k| !scope.decls.contains_key(k)) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| bold_member(c, scope))
+    }
+    let default_scalar = (!scope.pinned)
+        .then(|| {
+            undeclared(&claim.lhs)
+                .or_else(|| undeclared(&claim.rhs))
+                .or_else(|| bold_member(&claim.lhs, scope))
+                .or_else(|| bold_member(&claim.rhs, scope))
+        })
+        .flatten();
+    // `x = [1,1,1,1]` then `w^Tx`, `x = (x_1, \ldots, x_n)` then x as a column: a bracketed or
+    // parenthesised list is read as a row, but many notes mean a column (or a tuple, of no
+    // orientation) by it.
+    let listed = || {
+        crate::eval::dependencies(scope, claim).into_iter().find(|k| {
+            scope.defs.get(k).is_some_and(|d| {
+                matches!(&d.body.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+                    if (open == "[" || open == "(") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }))
+            })
+        })
+    };
+    let read_off = shapes_from_use(scope, claim).first().map(|s| s.key.clone());
+    let listed = || (!scope.pinned).then(listed).flatten();
+    // `q(z) = \prod_i q(z_i)`: a function nobody specified has no shape of value to mismatch.
+    let unspecified = || scope.unknown_functions.iter().find(|f| mentions(claim, f)).cloned();
+    // `x_2 = (5,4)^\top` beside a vector x: a point of its own, named by the subscript, as often
+    // as an entry of x.
+    let named_point = || {
+        let literal = |e: &Expr| {
+            matches!(e.kind, ExprKind::Matrix { .. } | ExprKind::Transpose { .. })
+                || matches!(&e.kind, ExprKind::Fenced { inner: Some(inner), .. }
+                    if matches!(inner.kind, ExprKind::Tuple { .. }))
+        };
+        let member = |e: &Expr| {
+            matches!(e.kind, ExprKind::Subscript { .. })
+                .then(|| e.symbol_key())
+                .flatten()
+                .filter(|k| !scope.decls.contains_key(k) && !scope.defs.contains_key(k))
+        };
+        match (literal(&claim.lhs), literal(&claim.rhs)) {
+            (false, true) => member(&claim.lhs),
+            (true, false) => member(&claim.rhs),
+            _ => None,
+        }
+    };
+    // `MDP = (S, A, P, R, \gamma)`: capitals side by side that nothing defines name a thing (an
+    // acronym) as often as they multiply.
+    let acronym = || {
+        fn capitals(e: &Expr, out: &mut String) -> bool {
+            match &e.kind {
+                ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => capitals(lhs, out) && capitals(rhs, out),
+                ExprKind::Symbol(s)
+                    if s.name.len() == 1
+                        && s.name.chars().all(|c| c.is_ascii_uppercase())
+                        && s.label.is_none()
+                        && s.accents.is_empty()
+                        && s.style.is_none() =>
+                {
+                    out.push_str(&s.name);
+                    true
+                }
+                _ => false,
+            }
+        }
+        [&claim.lhs, &claim.rhs].into_iter().find_map(|side| {
+            let mut letters = String::new();
+            let spelled = capitals(side, &mut letters) && letters.len() >= 2;
+            let known = letters
+                .chars()
+                .any(|c| scope.defs.contains_key(&c.to_string()) || scope.decls.contains_key(&c.to_string()));
+            (spelled && !known).then_some(letters)
+        })
+    };
+    // A refutation that another reading of the text would not give.
+    let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
+    // `Ax = b` in an exercise, then `x = [m; n]` further on: a letter general here has any
+    // shape that fits, so shapes that do not fit say only that the later meaning is not this one.
+    if by_shape {
+        if let Some(first) = later_definitions(scope, claim, false).first() {
+            let reason =
+                other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
+            return undecided(reason, verdict);
+        }
+    }
+    if let (true, Some(symbol)) = (
+        by_shape,
+        read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
+    ) {
+        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+    }
+    // `x + y = [x_1; \ldots; x_n] + [y_1; \ldots; y_n]`: a letter the claim writes bare and with
+    // entries, which nothing declares, is a vector that was read as a number by default.
+    if let Some(symbol) = (!scope.pinned && !claim.reading.marked).then(|| bare_with_entries(scope, claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+    }
+    // `\|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}` with X's sizes read off use
+    // (p×q): false only where the sizes derivcheck named differ from the notes' m, n.
+    if let Some(symbol) = read_off.filter(|_| !scope.pinned && !refuted_with_sizes_equal(scope, claim)) {
+        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+    }
+    if let Some(other) = &claim.reading.alternative {
+        return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), verdict);
+    }
+    // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
+    // derivcheck does not construct.
+    if let Some((letter, kind)) =
+        claim.reading.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
+    {
+        return undecided(
+            other_reading(crate::model::Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())),
+            verdict,
+        );
+    }
+    let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // Each reading below that checks the claim again: in a scope that reads it so; not refuted
+    // there, the refutation does not stand.
+    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
+    // `\frac{\partial L(w)}{\partial w^{(k)}}` where L reaches w but never w^{(k)}: the derivative
+    // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
+    if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(&base, claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::EntryOf, Some(entry), Some(whole)), verdict);
+    }
+    // `I^{n}S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member written
+    // without its parentheses?
+    if let Some(letter) = (!claim.reading.marked).then(|| power_or_index(claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::PowerOrIndex, Some(letter), None), verdict);
+    }
+    // `q(z)` read as q times the parenthesis, q given no meaning anywhere (written bare, or as an
+    // argument, `L(q, \theta)`): refuted only if it fails with q a function nobody specified too,
+    // and not as a property of that function.
+    // (`P(A \mid B)` of a claim about probabilities is read by the probability check.)
+    let by_distributions = verdict.method == Some(Method::Distributions);
+    if let Some(letter) =
+        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| applied_letters(&base, claim)).flatten()
+    {
+        let mut applied = base.clone();
+        applied.unknown_functions.insert(letter.clone());
+        // (False for a general function too, it states a property of the function meant.)
+        let property = unknown_function_property(&applied, claim).is_some();
+        if property || not_refuted_in(&applied) {
+            return undecided(other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None), verdict);
+        }
+    }
+    // `Dx^n = nx^{n-1}`: a D the notes never define, standing before what it acts on, is the
+    // derivative operator as often as a number.
+    if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| operator_letter(&base, claim)).flatten() {
+        return undecided(other_reading(crate::model::Reading::OperatorOrProduct, Some(letter), None), verdict);
+    }
+    // A function nobody specified is known only through the rules of calculus: a claim about
+    // its values alone states a property of the function the text means.
+    // (Not `H(X)`, `I(X, Y)` the probability check read as entropy and mutual information.)
+    if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked && !by_distributions) {
+        return undecided(other_reading(crate::model::Reading::FunctionProperty, Some(f), None), verdict);
+    }
+    // Conditions the text states just before it: a claim that follows from them is right.
+    // The nearest first, then with each earlier one added (one that cannot be used, not
+    // linear in any variable, spoils only the tries that include it).
+    let stated = &claim.reading.stated;
+    for from in (0..stated.len()).rev().filter(|_| !claim.reading.marked) {
+        let mut under = base.clone();
+        under.assumptions.extend(stated[from..].iter().cloned());
+        let again = guarded(|| check_claim(&under, claim, None, None));
+        if again.status == Status::Verified {
+            let mut assuming = verdict.assuming.clone();
+            assuming.extend(stated[from..].iter().map(|a| a.tex.clone()));
+            return Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again };
+        }
+    }
+    // A condition the section stated further back (`令样本被中心化，即 …` three paragraphs
+    // before): a claim it makes true is not refuted, and not verified either.
+    for condition in claim.reading.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
+        let mut under = base.clone();
+        under.assumptions.push(condition.clone());
+        if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
+            let reason = other_reading(
+                crate::model::Reading::EarlierCondition,
+                Some(condition.tex.clone()),
+                Some(condition.origin.clone()),
+            );
+            return undecided(reason, verdict);
+        }
+    }
+    // (A probability claim's small letters are the values of its variables: `H(Y \mid X) = -\sum_x
+    // \sum_y p(x, y) \log p(y \mid x)` shares X and Y with its right side through them.)
+    if let Some(reason) =
+        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| reading_of_letters(&base, claim)).flatten()
+    {
+        return undecided(reason, verdict);
+    }
+    // `-\sum_j y_j \log\frac{\exp(o_j)}{\sum_k \exp(o_k)} = \log\sum_k\exp(o_k) - \sum_j y_j o_j`:
+    // true where the entries of y sum to 1 (a one-hot label), which the words often say in
+    // another section.
+    if !base.pinned && !claim.reading.marked && base.assumptions.is_empty() {
+        for (letter, assumption) in sums_to_one(&base, claim) {
+            let mut under = base.clone();
+            under.assumptions.push(assumption);
+            if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
+                return undecided(other_reading(crate::model::Reading::SumsToOne, Some(letter), None), verdict);
+            }
+        }
+    }
+    // `\|u\| = \sqrt{u_1^2+u_2^2}` with u's size read off use: the entries the claim writes (u_1,
+    // u_2, and no `\cdots`) say how many u has; right at that size, it is verified there, saying so.
+    if let Some((sized, resized)) = (!claim.reading.marked).then(|| at_written_entries(&base, claim)).flatten() {
+        let assuming = verdict
+            .assuming
+            .iter()
+            .map(|a| resized.iter().find(|(from, _)| from == a).map_or_else(|| a.clone(), |(_, to)| to.clone()))
+            .collect();
+        return Verdict { elapsed_ms: verdict.elapsed_ms, assuming, ..sized };
+    }
+    // A square matrix whose shape was read off use may be of a kind the words name (symmetric,
+    // diagonal): refuted only if it fails for those too.
+    let square: Vec<String> = shapes_from_use(&base, claim)
+        .into_iter()
+        .filter(|s| !s.identity && s.rows != "1" && s.cols != "1")
+        .map(|s| s.key.clone())
+        .collect();
+    if let (false, Some(first)) = (claim.reading.marked, square.first()) {
+        use crate::sema::scope::MatrixClass;
+        for (class, reading) in [
+            (MatrixClass::Symmetric, crate::model::Reading::Symmetric),
+            (MatrixClass::Diagonal, crate::model::Reading::Diagonal),
+            (MatrixClass::Orthogonal, crate::model::Reading::Orthogonal),
+        ] {
+            let mut special = base.clone();
+            make_square(&mut special, &square);
+            special.classes.extend(square.iter().map(|k| (k.clone(), class)));
+            if not_refuted_in(&special) {
+                return undecided(other_reading(reading, Some(first.clone()), None), verdict);
+            }
+        }
+    }
+    // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
+    if !base.pinned && !claim.reading.marked {
+        let used = crate::eval::dependencies(&base, claim);
+        // A definition an earlier section made: refuted only if the claim fails with the letter
+        // fresh.
+        let mut inherited: Vec<&Definition> = base
+            .defs
+            .values()
+            .filter(|d| d.inherited && !d.function && mentions(claim, &d.key) && used.contains(&d.key))
+            .collect();
+        // The definitions are hashed: name the same letter on every run.
+        inherited.sort_by(|a, b| a.key.cmp(&b.key));
+        if let Some(first) = inherited.first() {
+            if not_refuted_in(&with_letters_general(&base, &inherited)) {
+                let earlier = Some(first.written_at());
+                let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+                return undecided(reason, verdict);
+            }
+        }
+        // `\frac{df}{dx}(x) = \frac{dg}{dx}(x) + \frac{dh}{dx}(x)` beside functions g and h nobody
+        // specified, after `$f(x) = \log(1+(x-1)^{10})$` paragraphs before: a rule stated for
+        // functions in general, where f is one of them as often as the f defined before. (An f
+        // defined through them, `f(x) = g(x)h(x)`, is the one meant.)
+        let unspecified: Vec<&String> = base.unknown_functions.iter().filter(|f| mentions(claim, f)).collect();
+        let concrete = |d: &Definition| !unspecified.iter().any(|f| expr_mentions(&d.body, f));
+        let mut functions: Vec<&Definition> = base
+            .defs
+            .values()
+            .filter(|d| d.function && mentions(claim, &d.key) && used.contains(&d.key) && concrete(d))
+            .collect();
+        functions.sort_by(|a, b| a.key.cmp(&b.key));
+        if let (false, Some(first)) = (unspecified.is_empty(), functions.first()) {
+            let general = with_letters_general(&base, &functions);
+            // (With f general the claim may state a property of it: not refuted either.)
+            if unknown_function_property(&general, claim).is_some() || not_refuted_in(&general) {
+                let earlier = Some(first.written_at());
+                let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+                return undecided(reason, verdict);
+            }
+        }
+        // A meaning the section gives a letter further on: refuted only if the claim fails with
+        // the letter general.
+        let mut later = later_definitions(&base, claim, false);
+        // (The step of an expansion in several variables is read general already.)
+        let steps: Vec<String> = [&claim.lhs, &claim.rhs]
+            .iter()
+            .filter_map(|side| crate::syntax::pattern::ray_series(side)?.step.symbol_key())
+            .collect();
+        later.retain(|d| !steps.contains(&d.key));
+        if let Some(first) = later.first() {
+            if not_refuted_in(&with_letters_general(&base, &later)) {
+                let at = Some(first.written_at());
+                let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), at);
+                return undecided(reason, verdict);
+            }
+        }
+        // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
+        // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
+        let elsewhere: Vec<&String> = base.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
+        if let Some(first) = elsewhere.first() {
+            let mut fresh = base.clone();
+            for key in &elsewhere {
+                fresh.decls.remove(*key);
+            }
+            if not_refuted_in(&fresh) {
+                let reason = other_reading(crate::model::Reading::DeclaredElsewhere, Some((*first).clone()), None);
+                return undecided(reason, verdict);
+            }
+        }
+    }
+    let below_zero = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).is_some_and(|m| {
+        m.point.iter().any(|(_, v)| *v <= 0.0) || m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some()
+    });
+    let symbols: Vec<String> = verdict
+        .counterexample
+        .as_ref()
+        .and_then(|c| c.mismatch.as_ref())
+        .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
+        .unwrap_or_default();
+    let mut again = None;
+    if below_zero && !base.all_positive {
+        let positive = Scope { all_positive: true, ..base };
+        let verdict = guarded(|| check_claim(&positive, claim, None, None));
+        if verdict.status == Status::Verified {
+            return undecided(Reason::HoldsForPositive { symbols }, verdict);
+        }
+        again = Some(verdict);
+    }
+    // `\ln(\theta^3(1-\theta)^2) = 3\ln\theta + 2\ln(1-\theta)`: where a side is not a real
+    // number (a log or a root of a negative) the sides may differ by a branch; that is no
+    // counterexample. Refuted only at a point where both sides are real.
+    let not_real = |v: &Verdict| {
+        v.counterexample
+            .as_ref()
+            .and_then(|c| c.mismatch.as_ref())
+            .is_some_and(|m| m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some())
+    };
+    if not_real(&verdict) && again.as_ref().is_none_or(|v| v.status != Status::Refuted || not_real(v)) {
+        return undecided(Reason::DiffersWhereNotReal { symbols }, verdict);
+    }
+    verdict
+}
