@@ -4,7 +4,8 @@
 use super::chains::{claim_kind, mentions_key};
 use super::*;
 
-use super::scope::{Assumption, Definition};
+use super::readings::LinkAt;
+use super::scope::Assumption;
 use crate::notes::Mark;
 use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
 use crate::syntax::print;
@@ -24,17 +25,35 @@ impl<'a> SectionBuilder<'a> {
     ) {
         let Some(first) = &chain.first else { return };
         let site_origin = origin_text(&origin, &self.chapter.doc.path);
-        let block = prose.as_ref().map(|p| p.block);
-        // Links before `skip` are taken (a definition, a binding, an example definition).
-        let mut skip = 0;
-        let mut alternative = None;
         // A claim about a sequence defined by recursion in this section (`m_t = …` after `m_t
         // \leftarrow …`) is read as written too: it defines nothing. An update of an earlier
         // section's sequence (Adam's v after momentum's) is a new one.
         let marked = prose.as_ref().is_some_and(Prose::marked_claim);
         let here = recurrence::defining(first, &self.bindings.recurrences).is_some_and(|r| r.section == self.number);
         let as_written = marked || (chain.links[0].op != RelOp::Define && here);
-        let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
+        let taken = self.taken_links(chain, first, id, &origin, &prose, &site_origin, as_written);
+        let Some((skip, alternative)) = taken else { return };
+        let site = ChainSite { chain, first, id, tex, origin: &origin, conditions, prose: &prose, marked };
+        self.link_claims(&site, skip, alternative);
+    }
+
+    /// How many of the chain's first links are taken (a binding, a definition, a recurrence, an
+    /// example definition) and another reading the first leaves open; `None` where the formula
+    /// is no claim at all (one case of a function defined by cases).
+    #[allow(clippy::too_many_arguments)]
+    fn taken_links(
+        &mut self,
+        chain: &Chain,
+        first: &Expr,
+        id: &str,
+        origin: &Origin,
+        prose: &Option<Prose>,
+        site_origin: &str,
+        as_written: bool,
+    ) -> Option<(usize, Option<OtherReading>)> {
+        // Links before `skip` are taken (a definition, a binding, an example definition).
+        let mut skip = 0;
+        let mut alternative = None;
         // `h(x) = (x/c)^\alpha$ if $x < c$; otherwise $h(x) = 1`: one case of a function defined by
         // cases in the words. Neither case is the function: the letter loses its meaning for the
         // section, and this formula is no claim.
@@ -49,7 +68,7 @@ impl<'a> SectionBuilder<'a> {
                 self.out
                     .skipped
                     .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
-                return;
+                return None;
             }
         }
         if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
@@ -78,131 +97,155 @@ impl<'a> SectionBuilder<'a> {
             && self.function_target(first).is_none()
             && self.definable(first).is_some_and(|(_, params)| !params.is_empty());
         if skip == 0 && !as_written && !family_member {
-            // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
-            // of a general matrix, not a value; A stays what its declaration or its uses make it.
-            let body = &chain.links[0].rhs;
-            let pictured = depicts_a_general_matrix(body);
-            let blocks = pictured && depicts_blocks(body);
-            let depicted = prose.is_some()
-                && pictured
-                && !blocks
-                && self.function_target(first).is_none()
-                && self.definable(first).is_some_and(|(_, params)| params.is_empty());
-            // (`p_X(x) \approx \sum_i \epsilon p_{X, Y}(x, \epsilon i)` approximates; it defines no function.)
-            let approximates = chain.links[0].op == RelOp::Approx && self.function_target(first).is_some();
-            // `\mathbf A = \begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`: A is
-            // made of its rows (a value in them), though its declaration gave it a shape already —
-            // in this section; a later one (the exercises) speaks of matrices in general.
-            let by_blocks = (prose.is_some() && blocks && matches!(first.kind, ExprKind::Symbol(_)))
-                .then(|| first.symbol_key())
-                .flatten()
-                .filter(|key| !self.bindings.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
-            if let Some(key) = &by_blocks {
-                self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
-            }
-            // `$\overline{X} = \frac1n\sum_i X_i$` again, twenty lines after `样本均值：` gave it: a
-            // definition recalled, written as it was, is a definition still, not a claim verified.
-            let restated = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert)
-                && chain.links[0].op == RelOp::Eq
-                && first.symbol_key().is_some_and(|key| {
-                    if self.bindings.moments_given.contains(&key) {
-                        return false;
-                    }
-                    let written = print::explicit_tex(body, &|_| false);
-                    self.bindings.defs.iter().any(|d| {
-                        d.key == key && d.params.is_empty() && print::explicit_tex(&d.body, &|_| false) == written
-                    })
-                });
-            let mut defined = depicted
-                || by_blocks.is_some()
-                || restated
-                || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
-            if restated {
-                self.current.formula_role = Some(crate::model::FormulaRole::Definition);
-            }
-            // `得到 $Z = \sum_k \exp(w_k\cdot x)$`: a definition the words present as derived.
-            if defined && !restated && prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Assert) {
-                if let Some(key) = self.definable(first).map(|(key, _)| key) {
-                    self.bindings.derived.insert(key);
+            (skip, alternative) = self.define_first_link(chain, first, id, prose, site_origin);
+        }
+        Some((skip, alternative))
+    }
+
+    /// The first link's left side given a meaning by the link, where the text allows: a picture
+    /// of a matrix, a definition (or one restated), a letter named right to left, a definition
+    /// declined (no claim either), an example definition. How many links that takes, and
+    /// another reading the first link leaves open.
+    fn define_first_link(
+        &mut self,
+        chain: &Chain,
+        first: &Expr,
+        id: &str,
+        prose: &Option<Prose>,
+        site_origin: &str,
+    ) -> (usize, Option<OtherReading>) {
+        let (mut skip, mut alternative) = (0, None);
+        // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
+        // of a general matrix, not a value; A stays what its declaration or its uses make it.
+        let body = &chain.links[0].rhs;
+        let pictured = depicts_a_general_matrix(body);
+        let blocks = pictured && depicts_blocks(body);
+        let depicted = prose.is_some()
+            && pictured
+            && !blocks
+            && self.function_target(first).is_none()
+            && self.definable(first).is_some_and(|(_, params)| params.is_empty());
+        // (`p_X(x) \approx \sum_i \epsilon p_{X, Y}(x, \epsilon i)` approximates; it defines no function.)
+        let approximates = chain.links[0].op == RelOp::Approx && self.function_target(first).is_some();
+        // `\mathbf A = \begin{bmatrix}\mathbf a_1^\top \\ \vdots \\ \mathbf a_m^\top\end{bmatrix}`: A is
+        // made of its rows (a value in them), though its declaration gave it a shape already —
+        // in this section; a later one (the exercises) speaks of matrices in general.
+        let by_blocks = (prose.is_some() && blocks && matches!(first.kind, ExprKind::Symbol(_)))
+            .then(|| first.symbol_key())
+            .flatten()
+            .filter(|key| !self.bindings.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
+        if let Some(key) = &by_blocks {
+            self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
+        }
+        // `$\overline{X} = \frac1n\sum_i X_i$` again, twenty lines after `样本均值：` gave it: a
+        // definition recalled, written as it was, is a definition still, not a claim verified.
+        let restated = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert)
+            && chain.links[0].op == RelOp::Eq
+            && first.symbol_key().is_some_and(|key| {
+                if self.bindings.moments_given.contains(&key) {
+                    return false;
                 }
-            }
-            // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
-            // expression that does not use it on the left, is named by the equation (written
-            // right to left).
-            let letter = |e: &Expr| {
-                matches!(&e.kind, ExprKind::Symbol(s) if !s.is_bold_one()
-                    && (s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
-                        || GREEK_LETTERS.contains(&s.name.as_str())))
-            };
-            let lone_new = |e: &Expr| {
-                letter(e)
-                    && e.symbol_key().is_some_and(|k| {
-                        !self.letters.known.contains(&k)
-                            && !self.letters.written.contains(&k)
-                            && !mentions_key(first, &k)
-                    })
-            };
-            if !defined && prose.is_some() && chain.links.len() == 1 && chain.links[0].op == RelOp::Eq {
-                let rhs = &chain.links[0].rhs;
-                if lone_new(rhs) && self.definable(first).is_none() && !roles::is_constant(first, &|_| false) {
-                    defined = self.try_define(rhs, first, &site_origin, true);
-                }
-            }
-            // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
-            // defines, so it is no claim; it is listed as not checked.
-            // `\phi_i(x) = \exp(-(x-c_i)^2)`: a family of functions defined member by member,
-            // which derivcheck does not take; the author defines, so it is no claim either.
-            let family = prose.is_some()
-                && !self.has_meaning(first)
-                && !roles::is_constant(body, &|_| false)
-                && family_of_functions_defined(first).is_some_and(|head| !mentions_key(body, &head));
-            // `\textrm{pmi}(x, y) = \log\frac{p_{X, Y}(x, y)}{p_X(x) p_Y(y)}`: a name the section has
-            // not written before, given a body derivcheck cannot take (a construct outside the
-            // notation, parameters it does not read): the author names something, which is no
-            // claim either, unless the words say it is stated as true.
-            let fresh = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert && p.cue != roles::Cue::Condition)
-                && chain.links[0].op == RelOp::Eq
-                && !roles::is_constant(body, &|_| false)
-                && self.fresh_name(first).is_some_and(|head| !mentions_key(body, &head));
-            // `p_X(x) = \frac{1}{\sqrt{2\pi}} e^{-x^2/2}`, `P(X = 1, Y = -1) = \frac{p}{2}`: the
-            // distribution of an example, given; no claim about a distribution written elsewhere.
-            let given_distribution = prose.is_some()
-                && chain.links.len() == 1
-                && chain.links[0].op == RelOp::Eq
-                && gives_a_distribution(first, body);
-            let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh || given_distribution);
-            if declined {
-                self.out
-                    .skipped
-                    .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
-            }
-            if defined || declined {
-                skip = 1;
-                // `定义 $u = f(x) = 3x^2 - 4x$`, `let $y = f(x) = x^3$`: the middle names a function the
-                // section gives no meaning yet, and words that define make the chain define it too.
-                let define = prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Define);
-                if let ([named, value, ..], true) = (chain.links.as_slice(), defined && define) {
-                    let fresh = self
-                        .function_target(&named.rhs)
-                        .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.letters.known.contains(&key));
-                    if fresh
-                        && matches!(value.op, RelOp::Eq | RelOp::Define)
-                        && self.try_define(&named.rhs, &value.rhs, &site_origin, true)
-                    {
-                        skip = 2;
-                    }
-                }
-            } else if let Some(prose) = &prose {
-                match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
-                    Some(Ok(())) => {
-                        skip = 1;
-                        self.current.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
-                    }
-                    Some(Err(other)) => alternative = Some(other),
-                    None => {}
-                }
+                let written = print::explicit_tex(body, &|_| false);
+                self.bindings
+                    .defs
+                    .iter()
+                    .any(|d| d.key == key && d.params.is_empty() && print::explicit_tex(&d.body, &|_| false) == written)
+            });
+        let mut defined = depicted
+            || by_blocks.is_some()
+            || restated
+            || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
+        if restated {
+            self.current.formula_role = Some(crate::model::FormulaRole::Definition);
+        }
+        // `得到 $Z = \sum_k \exp(w_k\cdot x)$`: a definition the words present as derived.
+        if defined && !restated && prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Assert) {
+            if let Some(key) = self.definable(first).map(|(key, _)| key) {
+                self.bindings.derived.insert(key);
             }
         }
+        // `\sum_{i=1}^N l_i = l`, `\sum_j y_j = m`: a new letter alone on the right, with an
+        // expression that does not use it on the left, is named by the equation (written
+        // right to left).
+        let letter = |e: &Expr| {
+            matches!(&e.kind, ExprKind::Symbol(s) if !s.is_bold_one()
+                && (s.name.chars().count() == 1 && s.name.chars().all(char::is_alphabetic)
+                    || GREEK_LETTERS.contains(&s.name.as_str())))
+        };
+        let lone_new = |e: &Expr| {
+            letter(e)
+                && e.symbol_key().is_some_and(|k| {
+                    !self.letters.known.contains(&k) && !self.letters.written.contains(&k) && !mentions_key(first, &k)
+                })
+        };
+        if !defined && prose.is_some() && chain.links.len() == 1 && chain.links[0].op == RelOp::Eq {
+            let rhs = &chain.links[0].rhs;
+            if lone_new(rhs) && self.definable(first).is_none() && !roles::is_constant(first, &|_| false) {
+                defined = self.try_define(rhs, first, &site_origin, true);
+            }
+        }
+        // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
+        // defines, so it is no claim; it is listed as not checked.
+        // `\phi_i(x) = \exp(-(x-c_i)^2)`: a family of functions defined member by member,
+        // which derivcheck does not take; the author defines, so it is no claim either.
+        let family = prose.is_some()
+            && !self.has_meaning(first)
+            && !roles::is_constant(body, &|_| false)
+            && family_of_functions_defined(first).is_some_and(|head| !mentions_key(body, &head));
+        // `\textrm{pmi}(x, y) = \log\frac{p_{X, Y}(x, y)}{p_X(x) p_Y(y)}`: a name the section has
+        // not written before, given a body derivcheck cannot take (a construct outside the
+        // notation, parameters it does not read): the author names something, which is no
+        // claim either, unless the words say it is stated as true.
+        let fresh = prose.as_ref().is_some_and(|p| p.cue != roles::Cue::Assert && p.cue != roles::Cue::Condition)
+            && chain.links[0].op == RelOp::Eq
+            && !roles::is_constant(body, &|_| false)
+            && self.fresh_name(first).is_some_and(|head| !mentions_key(body, &head));
+        // `p_X(x) = \frac{1}{\sqrt{2\pi}} e^{-x^2/2}`, `P(X = 1, Y = -1) = \frac{p}{2}`: the
+        // distribution of an example, given; no claim about a distribution written elsewhere.
+        let given_distribution = prose.is_some()
+            && chain.links.len() == 1
+            && chain.links[0].op == RelOp::Eq
+            && gives_a_distribution(first, body);
+        let declined = !defined && (chain.links[0].op == RelOp::Define || family || fresh || given_distribution);
+        if declined {
+            self.out
+                .skipped
+                .push(Skipped { formula: id.to_string(), reason: crate::model::SkipReason::DefinitionNotTaken });
+        }
+        if defined || declined {
+            skip = 1;
+            // `定义 $u = f(x) = 3x^2 - 4x$`, `let $y = f(x) = x^3$`: the middle names a function the
+            // section gives no meaning yet, and words that define make the chain define it too.
+            let define = prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Define);
+            if let ([named, value, ..], true) = (chain.links.as_slice(), defined && define) {
+                let fresh = self
+                    .function_target(&named.rhs)
+                    .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.letters.known.contains(&key));
+                if fresh
+                    && matches!(value.op, RelOp::Eq | RelOp::Define)
+                    && self.try_define(&named.rhs, &value.rhs, &site_origin, true)
+                {
+                    skip = 2;
+                }
+            }
+        } else if let Some(prose) = &prose {
+            match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+                Some(Ok(())) => {
+                    skip = 1;
+                    self.current.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
+                }
+                Some(Err(other)) => alternative = Some(other),
+                None => {}
+            }
+        }
+        (skip, alternative)
+    }
+
+    /// A claim for each link of the chain after the first `skip`, with its reading and position.
+    fn link_claims(&mut self, site: &ChainSite, skip: usize, alternative: Option<OtherReading>) {
+        let ChainSite { chain, first, id, tex, origin, conditions, prose, marked } = *site;
+        let block = prose.as_ref().map(|p| p.block);
+        let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
         let ends_in_constant = {
             let reading = self.reading_in(block);
             let fixed = |key: &str| {
@@ -243,93 +286,8 @@ impl<'a> SectionBuilder<'a> {
                         reading.given.push(tex.clone());
                     }
                 }
-                reading.alternative = match (&alternative, &prose) {
-                    (_, Some(prose)) if prose.marked_claim() => None,
-                    // Marked a binding, yet not one derivcheck could take: never a claim.
-                    (_, Some(prose)) if prose.mark == Some(Mark::Binding) => {
-                        Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None })
-                    }
-                    (Some(other), _) if k == 0 => Some(other.clone()),
-                    (_, Some(_)) if k == 0 && !self.pinned && update_step(first, &link.rhs).is_some() => {
-                        Some(OtherReading {
-                            reading: crate::model::Reading::Update,
-                            symbol: update_step(first, &link.rhs),
-                            earlier: None,
-                        })
-                    }
-                    (_, Some(prose)) => self
-                        .condition_reading(prev, &link.rhs, prose, &reading, k, ends_in_constant)
-                        .or_else(|| {
-                            prose.after_condition.then_some(OtherReading {
-                                reading: crate::model::Reading::Consequence,
-                                symbol: None,
-                                earlier: None,
-                            })
-                        })
-                        .or_else(|| {
-                            prose.substitutes.then_some(OtherReading {
-                                reading: crate::model::Reading::Substitutes,
-                                symbol: None,
-                                earlier: None,
-                            })
-                        })
-                        .or_else(|| {
-                            // `例如 $\rho_0 = [0.9, 0.05, 0.05]$` after `设 $\rho_0 = [0.15, …]$`: a
-                            // value the words give for instance replaces the earlier one.
-                            let literal = k == 0 && prose.cue == roles::Cue::Define && roles::is_literal(&link.rhs);
-                            let key = first.symbol_key().filter(|_| literal && !self.pinned)?;
-                            let earlier =
-                                self.bindings.defs.iter().find(|d| d.key == key).map(Definition::written_at).or_else(
-                                    || {
-                                        self.bindings
-                                            .given
-                                            .iter()
-                                            .find(|g| g.definition.key == key)
-                                            .map(|g| g.definition.written_at())
-                                    },
-                                )?;
-                            Some(OtherReading {
-                                reading: crate::model::Reading::Redefinition,
-                                symbol: Some(key),
-                                earlier: Some(earlier),
-                            })
-                        })
-                        .or_else(|| {
-                            // `p_1 = p_2 = 1` after `p_1 = 4/5`, `p_2 = 3/4`: letters set to one number
-                            // in a new example; a later link too may give its letter a new value.
-                            let exprs: Vec<&Expr> = chain.exprs().collect();
-                            let (last, letters) = exprs.split_last()?;
-                            let values = letters.len() > 1
-                                && letters.iter().all(|e| roles::value_target(e).is_some())
-                                && roles::is_constant(last, &|_| false);
-                            let key = roles::value_target(prev).filter(|_| k > 0 && values && !self.pinned)?;
-                            let earlier = self
-                                .bindings
-                                .defs
-                                .iter()
-                                .find(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
-                                .map(Definition::written_at)?;
-                            Some(OtherReading {
-                                reading: crate::model::Reading::Redefinition,
-                                symbol: Some(key),
-                                earlier: Some(earlier),
-                            })
-                        })
-                        .or_else(|| {
-                            // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
-                            // the notes give no meaning, with no words that assert it: a new value
-                            // of the letter from its old one, an equation in it, or a new meaning.
-                            let symbol = self_referent(first, &link.rhs)
-                                .filter(|_| k == 0 && !self.pinned && prose.cue != roles::Cue::Assert)
-                                .filter(|_| !self.has_meaning(first))?;
-                            Some(OtherReading {
-                                reading: crate::model::Reading::SelfReferent,
-                                symbol: Some(symbol),
-                                earlier: None,
-                            })
-                        }),
-                    _ => None,
-                };
+                let at = LinkAt { chain, first, prev, rhs: &link.rhs, k, prose, ends_in_constant };
+                reading.alternative = self.link_alternative(&at, &reading, &alternative);
                 if let Some(prose) = &prose {
                     reading.constants = prose.constants.to_vec();
                     reading.random = prose.random.to_vec();
@@ -419,4 +377,17 @@ impl<'a> SectionBuilder<'a> {
         let at = self.chapter.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
     }
+}
+
+/// One chain of a formula, with what is known of it before its links become claims.
+#[derive(Clone, Copy)]
+struct ChainSite<'c> {
+    chain: &'c Chain,
+    first: &'c Expr,
+    id: &'c str,
+    tex: &'c str,
+    origin: &'c Origin,
+    conditions: &'c [Chain],
+    prose: &'c Option<Prose<'c>>,
+    marked: bool,
 }

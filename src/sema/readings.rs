@@ -6,6 +6,7 @@ use super::distributions::Law;
 use super::*;
 
 use super::scope::Definition;
+use crate::notes::Mark;
 use crate::syntax::ast::{Expr, ExprKind};
 
 impl<'a> SectionBuilder<'a> {
@@ -158,4 +159,116 @@ impl<'a> SectionBuilder<'a> {
         let Some(block) = block else { return Vec::new() };
         self.words.laws.iter().filter(|(end, _)| *end <= block).map(|(_, law)| law.clone()).collect()
     }
+
+    /// The reading other than an identity that the text leaves open for link `k` of a chain
+    /// (`prev` its left side, `rhs` its right), given `alternative`, the one its first link
+    /// left open: a condition, a consequence, a substitution, a new value for instance, an
+    /// equation in a letter, an update step.
+    pub(super) fn link_alternative(
+        &self,
+        at: &LinkAt,
+        reading: &ClaimReading,
+        alternative: &Option<OtherReading>,
+    ) -> Option<OtherReading> {
+        let LinkAt { chain, first, prev, rhs, k, prose, ends_in_constant } = *at;
+        match (alternative, prose) {
+            (_, Some(prose)) if prose.marked_claim() => None,
+            // Marked a binding, yet not one derivcheck could take: never a claim.
+            (_, Some(prose)) if prose.mark == Some(Mark::Binding) => {
+                Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None })
+            }
+            (Some(other), _) if k == 0 => Some(other.clone()),
+            (_, Some(_)) if k == 0 && !self.pinned && update_step(first, rhs).is_some() => Some(OtherReading {
+                reading: crate::model::Reading::Update,
+                symbol: update_step(first, rhs),
+                earlier: None,
+            }),
+            (_, Some(prose)) => self
+                .condition_reading(prev, rhs, prose, &reading, k, ends_in_constant)
+                .or_else(|| {
+                    prose.after_condition.then_some(OtherReading {
+                        reading: crate::model::Reading::Consequence,
+                        symbol: None,
+                        earlier: None,
+                    })
+                })
+                .or_else(|| {
+                    prose.substitutes.then_some(OtherReading {
+                        reading: crate::model::Reading::Substitutes,
+                        symbol: None,
+                        earlier: None,
+                    })
+                })
+                .or_else(|| {
+                    // `例如 $\rho_0 = [0.9, 0.05, 0.05]$` after `设 $\rho_0 = [0.15, …]$`: a
+                    // value the words give for instance replaces the earlier one.
+                    let literal = k == 0 && prose.cue == roles::Cue::Define && roles::is_literal(rhs);
+                    let key = first.symbol_key().filter(|_| literal && !self.pinned)?;
+                    let earlier =
+                        self.bindings.defs.iter().find(|d| d.key == key).map(Definition::written_at).or_else(|| {
+                            self.bindings
+                                .given
+                                .iter()
+                                .find(|g| g.definition.key == key)
+                                .map(|g| g.definition.written_at())
+                        })?;
+                    Some(OtherReading {
+                        reading: crate::model::Reading::Redefinition,
+                        symbol: Some(key),
+                        earlier: Some(earlier),
+                    })
+                })
+                .or_else(|| {
+                    // `p_1 = p_2 = 1` after `p_1 = 4/5`, `p_2 = 3/4`: letters set to one number
+                    // in a new example; a later link too may give its letter a new value.
+                    let exprs: Vec<&Expr> = chain.exprs().collect();
+                    let (last, letters) = exprs.split_last()?;
+                    let values = letters.len() > 1
+                        && letters.iter().all(|e| roles::value_target(e).is_some())
+                        && roles::is_constant(last, &|_| false);
+                    let key = roles::value_target(prev).filter(|_| k > 0 && values && !self.pinned)?;
+                    let earlier = self
+                        .bindings
+                        .defs
+                        .iter()
+                        .find(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
+                        .map(Definition::written_at)?;
+                    Some(OtherReading {
+                        reading: crate::model::Reading::Redefinition,
+                        symbol: Some(key),
+                        earlier: Some(earlier),
+                    })
+                })
+                .or_else(|| {
+                    // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
+                    // the notes give no meaning, with no words that assert it: a new value
+                    // of the letter from its old one, an equation in it, or a new meaning.
+                    let symbol = self_referent(first, rhs)
+                        .filter(|_| k == 0 && !self.pinned && prose.cue != roles::Cue::Assert)
+                        .filter(|_| !self.has_meaning(first))?;
+                    Some(OtherReading {
+                        reading: crate::model::Reading::SelfReferent,
+                        symbol: Some(symbol),
+                        earlier: None,
+                    })
+                }),
+            _ => None,
+        }
+    }
+}
+
+/// A link of a chain as [`SectionBuilder::link_alternative`] reads it.
+#[derive(Clone, Copy)]
+pub(super) struct LinkAt<'c> {
+    pub(super) chain: &'c Chain,
+    /// The chain's first side.
+    pub(super) first: &'c Expr,
+    /// The link's left side (the side before it) and right side.
+    pub(super) prev: &'c Expr,
+    pub(super) rhs: &'c Expr,
+    /// The link's place in the chain, from 0.
+    pub(super) k: usize,
+    pub(super) prose: &'c Option<Prose<'c>>,
+    /// The chain ends in a constant (a number, or a letter bound to one).
+    pub(super) ends_in_constant: bool,
 }
