@@ -483,13 +483,12 @@ pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
 ///
 /// Otherwise the claim is undecided, naming the reading (a counterexample is kept).
 pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
-    let undecided = |reason: Reason, verdict: Verdict| Verdict { status: Status::Undecided, reason, ..verdict };
     // An equation the words say is to be solved (`solve Av = λv`) claims nothing whatever kept it
     // from a verdict: it is a condition, not an unread claim.
     let condition = claim.reading.alternative.as_ref().filter(|o| o.reading == crate::model::Reading::Condition);
     if let (Some(other), Status::Undecided, true) = (condition, verdict.status, claim.holds) {
         let reason = Reason::OtherReading { reading: other.reading, symbol: None, earlier: None, refuted: false };
-        return undecided(reason, verdict);
+        return undecided(reason, &verdict);
     }
     if verdict.status != Status::Refuted || !claim.holds {
         return verdict;
@@ -523,6 +522,68 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
     if worked_out_verdict(scope, claim).is_some() {
         return verdict;
     }
+    if let Some(read) = shape_reading(scope, claim, &verdict) {
+        return read;
+    }
+    if let Some(other) = &claim.reading.alternative {
+        return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), &verdict);
+    }
+    // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
+    // derivcheck does not construct.
+    if let Some((letter, kind)) =
+        claim.reading.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
+    {
+        return undecided(
+            other_reading(crate::model::Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())),
+            &verdict,
+        );
+    }
+    let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    if let Some(read) = letter_reading(&base, scope, claim, &verdict) {
+        return read;
+    }
+    // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
+    if let Some(read) =
+        (!base.pinned && !claim.reading.marked).then(|| meaning_elsewhere(&base, claim, &verdict)).flatten()
+    {
+        return read;
+    }
+    let below_zero = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).is_some_and(|m| {
+        m.point.iter().any(|(_, v)| *v <= 0.0) || m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some()
+    });
+    let symbols: Vec<String> = verdict
+        .counterexample
+        .as_ref()
+        .and_then(|c| c.mismatch.as_ref())
+        .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
+        .unwrap_or_default();
+    let mut again = None;
+    if below_zero && !base.all_positive {
+        let positive = Scope { all_positive: true, ..base };
+        let verdict = guarded(|| check_claim(&positive, claim, None, None));
+        if verdict.status == Status::Verified {
+            return undecided(Reason::HoldsForPositive { symbols }, &verdict);
+        }
+        again = Some(verdict);
+    }
+    // `\ln(\theta^3(1-\theta)^2) = 3\ln\theta + 2\ln(1-\theta)`: where a side is not a real
+    // number (a log or a root of a negative) the sides may differ by a branch; that is no
+    // counterexample. Refuted only at a point where both sides are real.
+    let not_real = |v: &Verdict| {
+        v.counterexample
+            .as_ref()
+            .and_then(|c| c.mismatch.as_ref())
+            .is_some_and(|m| m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some())
+    };
+    if not_real(&verdict) && again.as_ref().is_none_or(|v| v.status != Status::Refuted || not_real(v)) {
+        return undecided(Reason::DiffersWhereNotReal { symbols }, &verdict);
+    }
+    verdict
+}
+
+/// The shapes the claim's letters were read with, where the counterexample is a shape that does
+/// not fit: a letter read as a number by default, a list read as a row, a shape read off use.
+fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
     // Shapes read off use that do not fit this claim say the reading of a letter is in doubt,
     // not that the formula is wrong.
     let by_shape = matches!(verdict.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
@@ -622,59 +683,50 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
             (spelled && !known).then_some(letters)
         })
     };
-    // A refutation that another reading of the text would not give.
-    let other_reading = |reading, symbol, earlier| Reason::OtherReading { reading, symbol, earlier, refuted: true };
     // `Ax = b` in an exercise, then `x = [m; n]` further on: a letter general here has any
     // shape that fits, so shapes that do not fit say only that the later meaning is not this one.
     if by_shape {
         if let Some(first) = later_definitions(scope, claim, false).first() {
             let reason =
                 other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
-            return undecided(reason, verdict);
+            return Some(undecided(reason, verdict));
         }
     }
     if let (true, Some(symbol)) = (
         by_shape,
         read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
     ) {
-        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
     // `x + y = [x_1; \ldots; x_n] + [y_1; \ldots; y_n]`: a letter the claim writes bare and with
     // entries, which nothing declares, is a vector that was read as a number by default.
     if let Some(symbol) = (!scope.pinned && !claim.reading.marked).then(|| bare_with_entries(scope, claim)).flatten() {
-        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
     // `\|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}` with X's sizes read off use
     // (p×q): false only where the sizes derivcheck named differ from the notes' m, n.
     if let Some(symbol) = read_off.filter(|_| !scope.pinned && !refuted_with_sizes_equal(scope, claim)) {
-        return undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
-    if let Some(other) = &claim.reading.alternative {
-        return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), verdict);
-    }
-    // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
-    // derivcheck does not construct.
-    if let Some((letter, kind)) =
-        claim.reading.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
-    {
-        return undecided(
-            other_reading(crate::model::Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())),
-            verdict,
-        );
-    }
-    let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    None
+}
+
+/// What the claim's letters may be other than what derivcheck read: an entry, a power or an
+/// index, a function applied, an operator, a property of a function; a claim that follows from
+/// the conditions the text states before it; a square matrix of a kind the words name.
+fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
     // Each reading below that checks the claim again: in a scope that reads it so; not refuted
     // there, the refutation does not stand.
     let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
     // `\frac{\partial L(w)}{\partial w^{(k)}}` where L reaches w but never w^{(k)}: the derivative
     // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
     if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(&base, claim)).flatten() {
-        return undecided(other_reading(crate::model::Reading::EntryOf, Some(entry), Some(whole)), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::EntryOf, Some(entry), Some(whole)), verdict));
     }
     // `I^{n}S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member written
     // without its parentheses?
     if let Some(letter) = (!claim.reading.marked).then(|| power_or_index(claim)).flatten() {
-        return undecided(other_reading(crate::model::Reading::PowerOrIndex, Some(letter), None), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::PowerOrIndex, Some(letter), None), verdict));
     }
     // `q(z)` read as q times the parenthesis, q given no meaning anywhere (written bare, or as an
     // argument, `L(q, \theta)`): refuted only if it fails with q a function nobody specified too,
@@ -689,19 +741,22 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
         // (False for a general function too, it states a property of the function meant.)
         let property = unknown_function_property(&applied, claim).is_some();
         if property || not_refuted_in(&applied) {
-            return undecided(other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None), verdict);
+            return Some(undecided(
+                other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None),
+                verdict,
+            ));
         }
     }
     // `Dx^n = nx^{n-1}`: a D the notes never define, standing before what it acts on, is the
     // derivative operator as often as a number.
     if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| operator_letter(&base, claim)).flatten() {
-        return undecided(other_reading(crate::model::Reading::OperatorOrProduct, Some(letter), None), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::OperatorOrProduct, Some(letter), None), verdict));
     }
     // A function nobody specified is known only through the rules of calculus: a claim about
     // its values alone states a property of the function the text means.
     // (Not `H(X)`, `I(X, Y)` the probability check read as entropy and mutual information.)
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked && !by_distributions) {
-        return undecided(other_reading(crate::model::Reading::FunctionProperty, Some(f), None), verdict);
+        return Some(undecided(other_reading(crate::model::Reading::FunctionProperty, Some(f), None), verdict));
     }
     // Conditions the text states just before it: a claim that follows from them is right.
     // The nearest first, then with each earlier one added (one that cannot be used, not
@@ -714,7 +769,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
         if again.status == Status::Verified {
             let mut assuming = verdict.assuming.clone();
             assuming.extend(stated[from..].iter().map(|a| a.tex.clone()));
-            return Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again };
+            return Some(Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again });
         }
     }
     // A condition the section stated further back (`令样本被中心化，即 …` three paragraphs
@@ -728,7 +783,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
                 Some(condition.tex.clone()),
                 Some(condition.origin.clone()),
             );
-            return undecided(reason, verdict);
+            return Some(undecided(reason, verdict));
         }
     }
     // (A probability claim's small letters are the values of its variables: `H(Y \mid X) = -\sum_x
@@ -736,7 +791,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
     if let Some(reason) =
         (!base.pinned && !claim.reading.marked && !by_distributions).then(|| reading_of_letters(&base, claim)).flatten()
     {
-        return undecided(reason, verdict);
+        return Some(undecided(reason, verdict));
     }
     // `-\sum_j y_j \log\frac{\exp(o_j)}{\sum_k \exp(o_k)} = \log\sum_k\exp(o_k) - \sum_j y_j o_j`:
     // true where the entries of y sum to 1 (a one-hot label), which the words often say in
@@ -746,7 +801,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
             let mut under = base.clone();
             under.assumptions.push(assumption);
             if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
-                return undecided(other_reading(crate::model::Reading::SumsToOne, Some(letter), None), verdict);
+                return Some(undecided(other_reading(crate::model::Reading::SumsToOne, Some(letter), None), verdict));
             }
         }
     }
@@ -758,7 +813,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
             .iter()
             .map(|a| resized.iter().find(|(from, _)| from == a).map_or_else(|| a.clone(), |(_, to)| to.clone()))
             .collect();
-        return Verdict { elapsed_ms: verdict.elapsed_ms, assuming, ..sized };
+        return Some(Verdict { elapsed_ms: verdict.elapsed_ms, assuming, ..sized });
     }
     // A square matrix whose shape was read off use may be of a kind the words name (symmetric,
     // diagonal): refuted only if it fails for those too.
@@ -778,109 +833,96 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
             make_square(&mut special, &square);
             special.classes.extend(square.iter().map(|k| (k.clone(), class)));
             if not_refuted_in(&special) {
-                return undecided(other_reading(reading, Some(first.clone()), None), verdict);
+                return Some(undecided(other_reading(reading, Some(first.clone()), None), verdict));
             }
         }
     }
-    // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
-    if !base.pinned && !claim.reading.marked {
-        let used = crate::eval::dependencies(&base, claim);
-        // A definition an earlier section made: refuted only if the claim fails with the letter
-        // fresh.
-        let mut inherited: Vec<&Definition> = base
-            .defs
-            .values()
-            .filter(|d| d.inherited && !d.function && mentions(claim, &d.key) && used.contains(&d.key))
-            .collect();
-        // The definitions are hashed: name the same letter on every run.
-        inherited.sort_by(|a, b| a.key.cmp(&b.key));
-        if let Some(first) = inherited.first() {
-            if not_refuted_in(&with_letters_general(&base, &inherited)) {
-                let earlier = Some(first.written_at());
-                let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
-                return undecided(reason, verdict);
-            }
-        }
-        // `\frac{df}{dx}(x) = \frac{dg}{dx}(x) + \frac{dh}{dx}(x)` beside functions g and h nobody
-        // specified, after `$f(x) = \log(1+(x-1)^{10})$` paragraphs before: a rule stated for
-        // functions in general, where f is one of them as often as the f defined before. (An f
-        // defined through them, `f(x) = g(x)h(x)`, is the one meant.)
-        let unspecified: Vec<&String> = base.unknown_functions.iter().filter(|f| mentions(claim, f)).collect();
-        let concrete = |d: &Definition| !unspecified.iter().any(|f| expr_mentions(&d.body, f));
-        let mut functions: Vec<&Definition> = base
-            .defs
-            .values()
-            .filter(|d| d.function && mentions(claim, &d.key) && used.contains(&d.key) && concrete(d))
-            .collect();
-        functions.sort_by(|a, b| a.key.cmp(&b.key));
-        if let (false, Some(first)) = (unspecified.is_empty(), functions.first()) {
-            let general = with_letters_general(&base, &functions);
-            // (With f general the claim may state a property of it: not refuted either.)
-            if unknown_function_property(&general, claim).is_some() || not_refuted_in(&general) {
-                let earlier = Some(first.written_at());
-                let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
-                return undecided(reason, verdict);
-            }
-        }
-        // A meaning the section gives a letter further on: refuted only if the claim fails with
-        // the letter general.
-        let mut later = later_definitions(&base, claim, false);
-        // (The step of an expansion in several variables is read general already.)
-        let steps: Vec<String> = [&claim.lhs, &claim.rhs]
-            .iter()
-            .filter_map(|side| crate::syntax::pattern::ray_series(side)?.step.symbol_key())
-            .collect();
-        later.retain(|d| !steps.contains(&d.key));
-        if let Some(first) = later.first() {
-            if not_refuted_in(&with_letters_general(&base, &later)) {
-                let at = Some(first.written_at());
-                let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), at);
-                return undecided(reason, verdict);
-            }
-        }
-        // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
-        // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
-        let elsewhere: Vec<&String> = base.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
-        if let Some(first) = elsewhere.first() {
-            let mut fresh = base.clone();
-            for key in &elsewhere {
-                fresh.decls.remove(*key);
-            }
-            if not_refuted_in(&fresh) {
-                let reason = other_reading(crate::model::Reading::DeclaredElsewhere, Some((*first).clone()), None);
-                return undecided(reason, verdict);
-            }
+    None
+}
+
+/// A meaning the letters have elsewhere in the chapter: a definition an earlier section made, a
+/// function defined before beside functions nobody specified, a meaning given further on, a
+/// shape an earlier section declared. Refuted only if the claim fails without it.
+fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
+    // Each reading below that checks the claim again: in a scope that reads it so; not refuted
+    // there, the refutation does not stand.
+    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
+    let used = crate::eval::dependencies(&base, claim);
+    // A definition an earlier section made: refuted only if the claim fails with the letter
+    // fresh.
+    let mut inherited: Vec<&Definition> = base
+        .defs
+        .values()
+        .filter(|d| d.inherited && !d.function && mentions(claim, &d.key) && used.contains(&d.key))
+        .collect();
+    // The definitions are hashed: name the same letter on every run.
+    inherited.sort_by(|a, b| a.key.cmp(&b.key));
+    if let Some(first) = inherited.first() {
+        if not_refuted_in(&with_letters_general(&base, &inherited)) {
+            let earlier = Some(first.written_at());
+            let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+            return Some(undecided(reason, verdict));
         }
     }
-    let below_zero = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()).is_some_and(|m| {
-        m.point.iter().any(|(_, v)| *v <= 0.0) || m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some()
-    });
-    let symbols: Vec<String> = verdict
-        .counterexample
-        .as_ref()
-        .and_then(|c| c.mismatch.as_ref())
-        .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
-        .unwrap_or_default();
-    let mut again = None;
-    if below_zero && !base.all_positive {
-        let positive = Scope { all_positive: true, ..base };
-        let verdict = guarded(|| check_claim(&positive, claim, None, None));
-        if verdict.status == Status::Verified {
-            return undecided(Reason::HoldsForPositive { symbols }, verdict);
+    // `\frac{df}{dx}(x) = \frac{dg}{dx}(x) + \frac{dh}{dx}(x)` beside functions g and h nobody
+    // specified, after `$f(x) = \log(1+(x-1)^{10})$` paragraphs before: a rule stated for
+    // functions in general, where f is one of them as often as the f defined before. (An f
+    // defined through them, `f(x) = g(x)h(x)`, is the one meant.)
+    let unspecified: Vec<&String> = base.unknown_functions.iter().filter(|f| mentions(claim, f)).collect();
+    let concrete = |d: &Definition| !unspecified.iter().any(|f| expr_mentions(&d.body, f));
+    let mut functions: Vec<&Definition> = base
+        .defs
+        .values()
+        .filter(|d| d.function && mentions(claim, &d.key) && used.contains(&d.key) && concrete(d))
+        .collect();
+    functions.sort_by(|a, b| a.key.cmp(&b.key));
+    if let (false, Some(first)) = (unspecified.is_empty(), functions.first()) {
+        let general = with_letters_general(&base, &functions);
+        // (With f general the claim may state a property of it: not refuted either.)
+        if unknown_function_property(&general, claim).is_some() || not_refuted_in(&general) {
+            let earlier = Some(first.written_at());
+            let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+            return Some(undecided(reason, verdict));
         }
-        again = Some(verdict);
     }
-    // `\ln(\theta^3(1-\theta)^2) = 3\ln\theta + 2\ln(1-\theta)`: where a side is not a real
-    // number (a log or a root of a negative) the sides may differ by a branch; that is no
-    // counterexample. Refuted only at a point where both sides are real.
-    let not_real = |v: &Verdict| {
-        v.counterexample
-            .as_ref()
-            .and_then(|c| c.mismatch.as_ref())
-            .is_some_and(|m| m.lhs_imaginary.is_some() || m.rhs_imaginary.is_some())
-    };
-    if not_real(&verdict) && again.as_ref().is_none_or(|v| v.status != Status::Refuted || not_real(v)) {
-        return undecided(Reason::DiffersWhereNotReal { symbols }, verdict);
+    // A meaning the section gives a letter further on: refuted only if the claim fails with
+    // the letter general.
+    let mut later = later_definitions(&base, claim, false);
+    // (The step of an expansion in several variables is read general already.)
+    let steps: Vec<String> = [&claim.lhs, &claim.rhs]
+        .iter()
+        .filter_map(|side| crate::syntax::pattern::ray_series(side)?.step.symbol_key())
+        .collect();
+    later.retain(|d| !steps.contains(&d.key));
+    if let Some(first) = later.first() {
+        if not_refuted_in(&with_letters_general(&base, &later)) {
+            let at = Some(first.written_at());
+            let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), at);
+            return Some(undecided(reason, verdict));
+        }
     }
-    verdict
+    // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
+    // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
+    let elsewhere: Vec<&String> = base.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
+    if let Some(first) = elsewhere.first() {
+        let mut fresh = base.clone();
+        for key in &elsewhere {
+            fresh.decls.remove(*key);
+        }
+        if not_refuted_in(&fresh) {
+            let reason = other_reading(crate::model::Reading::DeclaredElsewhere, Some((*first).clone()), None);
+            return Some(undecided(reason, verdict));
+        }
+    }
+    None
+}
+
+/// The claim left undecided by `reason`, keeping what the check found.
+fn undecided(reason: Reason, verdict: &Verdict) -> Verdict {
+    Verdict { status: Status::Undecided, reason, ..verdict.clone() }
+}
+
+/// A refutation that another reading of the text would not give.
+fn other_reading(reading: crate::model::Reading, symbol: Option<String>, earlier: Option<String>) -> Reason {
+    Reason::OtherReading { reading, symbol, earlier, refuted: true }
 }
