@@ -469,7 +469,50 @@ impl<'a> SectionBuilder<'a> {
         (plan, defined)
     }
 
+    /// The section's plan: its passes, in order. (1) Read the words: laws, deterministic
+    /// functions, families the notation writes. (2) Complete the spec from the notes: shapes,
+    /// indices, sizes. (3) Declare: letters the declarations name. (4) Bind: the spec's
+    /// definitions, then the earlier sections' that still hold. (5) Add each formula: its role,
+    /// bindings and claims. (6) Resolve the section's scope. (7) Read each claim in that scope.
     pub(super) fn build(mut self, title: String, formulas: &[&ParsedFormula]) -> SectionPlan {
+        self.read_words(formulas);
+        self.complete_from_notes(formulas);
+        let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
+        let scope_base = Scope::new(&self.number, &spec, Vec::new());
+        if let Ok(base) = &scope_base {
+            self.declare(base);
+        }
+        self.add_spec_definitions();
+        let steps = self.example_steps(formulas);
+        self.inherit(formulas, &steps);
+        self.words.first_renaming = self.first_renaming(formulas);
+        for (f, step) in formulas.iter().zip(steps) {
+            self.add_formula(f, step);
+            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.letters.written));
+        }
+        if self.chapter.owns_spec {
+            self.add_spec_claims();
+        }
+        let scope = scope_base.and_then(|_| self.section_scope(&spec, formulas));
+        let scope = scope.map_err(|detail| crate::model::Reason::SpecUnusable { detail });
+        self.read_claims(scope.as_ref().ok());
+        let example = self.example_plan();
+        SectionPlan {
+            number: self.number,
+            title,
+            example,
+            scope,
+            claims: self.out.claims,
+            skipped: self.out.skipped,
+            roles: self.out.roles,
+            shadowed: self.bindings.shadowed,
+            spec_problems: self.out.spec_problems,
+            recurrences: self.bindings.recurrences,
+        }
+    }
+
+    /// Pass 1: what the section's words and notation say before any formula is added.
+    fn read_words(&mut self, formulas: &[&ParsedFormula]) {
         // (Every formula of the section, parsed or not: the words run between them.)
         if let Some(section) = formulas.first().map(|f| self.chapter.doc.formulas[f.index].section) {
             let sites: Vec<&FormulaSite> = self.chapter.doc.formulas.iter().filter(|f| f.section == section).collect();
@@ -479,31 +522,33 @@ impl<'a> SectionBuilder<'a> {
         }
         self.words.vector_families = vector_families(formulas);
         self.words.entry_letters_plain = plain_with_one_index(formulas);
-        self.complete_from_notes(formulas);
-        let spec = self.spec.clone().expect("complete_from_notes gives every section a spec");
-        let scope_base = Scope::new(&self.number, &spec, Vec::new());
-        if let Ok(base) = &scope_base {
-            self.letters.known.extend(base.decls.keys().cloned());
-            self.letters.known.extend(base.sizes.keys().cloned());
-            for (key, decl) in &base.decls {
-                match decl {
-                    Decl::Function(kind) => self.letters.declared_functions.push((key.clone(), *kind)),
-                    Decl::Matrix { .. } | Decl::Identity { .. } => self.letters.declared_matrices.push(key.clone()),
-                    _ => {}
-                }
+    }
+
+    /// Pass 3: the letters the section's declarations (spec and notes) name.
+    fn declare(&mut self, base: &Scope) {
+        self.letters.known.extend(base.decls.keys().cloned());
+        self.letters.known.extend(base.sizes.keys().cloned());
+        for (key, decl) in &base.decls {
+            match decl {
+                Decl::Function(kind) => self.letters.declared_functions.push((key.clone(), *kind)),
+                Decl::Matrix { .. } | Decl::Identity { .. } => self.letters.declared_matrices.push(key.clone()),
+                _ => {}
             }
         }
-        self.add_spec_definitions();
+    }
+
+    /// Pass 4, second half: the earlier sections' definitions this section does not define
+    /// again (those it does are shadowed, and listed), nor make stale by a letter it renews.
+    fn inherit(&mut self, formulas: &[&ParsedFormula], steps: &[Step]) {
         // The earlier sections' definitions come out of a map: take them in one order, so that
         // the shadowing list (and the report) is the same on every run.
         let mut inherited = std::mem::take(&mut self.bindings.inherited);
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
-        let steps = self.example_steps(formulas);
         for def in inherited {
             let declared = self.letters.known.contains(&def.key)
                 && !self.letters.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
-            let redefinition = formulas.iter().zip(&steps).find_map(|(f, step)| {
+            let redefinition = formulas.iter().zip(steps).find_map(|(f, step)| {
                 // (`f: \mathbb{R}^d \to \mathbb{R}`: a signature names the letter a function anew,
                 // one this section does not specify.)
                 let signature = |c: &Chain| def.function && signature_of(c).is_some_and(|k| k == def.key);
@@ -544,14 +589,11 @@ impl<'a> SectionBuilder<'a> {
         self.bindings.defs.retain(|d| !(d.inherited && stale.contains(&d.key)));
         self.letters.known.retain(|k| !stale.contains(k));
         self.bindings.shadowed.sort_by(|a, b| (a.line, a.col, &a.key).cmp(&(b.line, b.col, &b.key)));
-        self.words.first_renaming = self.first_renaming(formulas);
-        for (f, step) in formulas.iter().zip(steps) {
-            self.add_formula(f, step);
-            f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut self.letters.written));
-        }
-        if self.chapter.owns_spec {
-            self.add_spec_claims();
-        }
+    }
+
+    /// Pass 6: the section's scope: the definitions made, the values and matrices its formulas
+    /// write, the conditions, and (unless the spec pins the section) the functions nobody specified.
+    fn section_scope(&self, spec: &SectionSpec, formulas: &[&ParsedFormula]) -> Result<Scope, String> {
         let mut values = std::collections::HashSet::new();
         // A signature (`f: \mathbb{R} \rightarrow \mathbb{R}`) names a function, not a value.
         let signature = |c: &Chain| signature_of(c).is_some();
@@ -571,33 +613,35 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         let matrix_like = matrix_like_in(formulas).into_iter().collect();
-        let scope = scope_base
-            .and_then(|_| Scope::new(&self.number, &spec, self.bindings.defs.clone()))
-            .map(|mut scope| {
-                scope.values = values;
-                scope.given_values = givens::given_values(self.chapter.doc, formulas);
-                scope.matrix_like = matrix_like;
-                scope.assumptions = self.assumptions(&spec);
-                scope.pinned = self.pinned;
-                scope.inferred = self.letters.inferred.clone();
-                scope.declared_elsewhere = self.letters.declared_elsewhere.clone();
-                scope.derived = self.bindings.derived.clone();
-                scope.parameters = self.letters.parameters.clone();
-                if !self.pinned {
-                    scope.unknown_functions = unknown_functions(formulas, &scope);
-                    // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
-                    scope.unknown_functions.retain(|k| !self.letters.parameters.contains(k));
-                    scope.unknown_families = unknown_families(formulas, &scope);
-                }
-                scope
-            })
-            .map_err(|detail| crate::model::Reason::SpecUnusable { detail });
+        Scope::new(&self.number, spec, self.bindings.defs.clone()).map(|mut scope| {
+            scope.values = values;
+            scope.given_values = givens::given_values(self.chapter.doc, formulas);
+            scope.matrix_like = matrix_like;
+            scope.assumptions = self.assumptions(spec);
+            scope.pinned = self.pinned;
+            scope.inferred = self.letters.inferred.clone();
+            scope.declared_elsewhere = self.letters.declared_elsewhere.clone();
+            scope.derived = self.bindings.derived.clone();
+            scope.parameters = self.letters.parameters.clone();
+            if !self.pinned {
+                scope.unknown_functions = unknown_functions(formulas, &scope);
+                // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
+                scope.unknown_functions.retain(|k| !self.letters.parameters.contains(k));
+                scope.unknown_families = unknown_families(formulas, &scope);
+            }
+            scope
+        })
+    }
+
+    /// Pass 7: each claim read in the section's scope: an equation between functions at their
+    /// variable, the entry letters it writes, and how it was understood.
+    fn read_claims(&mut self, scope: Option<&Scope>) {
         let is_function = |key: &str| {
             self.bindings.defs.iter().any(|d| d.key == key && d.function)
                 || self.letters.declared_functions.iter().any(|(k, _)| k == key)
         };
         // `\frac{dF}{dx} = f`: an equation between functions, read at their variable.
-        if let Ok(scope) = &scope {
+        if let Some(scope) = scope {
             let function = |key: &str| is_function(key) || scope.unknown_functions.contains(key);
             for claim in &mut self.out.claims {
                 if let Some((lhs, rhs)) = functions_at_their_variable(&claim.lhs, &claim.rhs, &function) {
@@ -619,27 +663,12 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         // Functions nobody specified are applied too, not multiplied: `f\left(y\right)`.
-        let unknown: std::collections::BTreeSet<String> = scope
-            .as_ref()
-            .map(|s| s.unknown_functions.union(&s.unknown_families).cloned().collect())
-            .unwrap_or_default();
+        let unknown: std::collections::BTreeSet<String> =
+            scope.map(|s| s.unknown_functions.union(&s.unknown_families).cloned().collect()).unwrap_or_default();
         let applied = |key: &str| is_function(key) || unknown.contains(key);
         for claim in &mut self.out.claims {
             let (lhs, rhs) = (print::explicit_tex(&claim.lhs, &applied), print::explicit_tex(&claim.rhs, &applied));
             claim.understood = format!("{lhs} {} {rhs}", if claim.approx { "\\approx" } else { "=" });
-        }
-        let example = self.example_plan();
-        SectionPlan {
-            number: self.number,
-            title,
-            example,
-            scope,
-            claims: self.out.claims,
-            skipped: self.out.skipped,
-            roles: self.out.roles,
-            shadowed: self.bindings.shadowed,
-            spec_problems: self.out.spec_problems,
-            recurrences: self.bindings.recurrences,
         }
     }
 
