@@ -281,11 +281,9 @@ const LONGEST_FUNCTION: usize = 150;
 const MOST_FIELDS: usize = 15;
 /// What is still over a limit (issue 48 is splitting them), each with its size today: the list
 /// may only shrink. A new violation, one that grows, or one fixed but still listed fails.
-const STILL_TOO_LARGE: [(&str, usize); 5] = [
+const STILL_TOO_LARGE: [(&str, usize); 3] = [
     ("src/numeric/probability.rs", 1629),
     ("src/report/words.rs: fn words", 161),
-    ("src/sema/claim.rs: struct ClaimReading", 18),
-    ("src/sema/scope.rs: struct Scope", 21),
     ("src/sema/shapes.rs: fn shape", 162),
 ];
 /// Stages whose structs hold state and are kept to [`MOST_FIELDS`].

@@ -687,7 +687,7 @@ pub fn shown(inst: &Instance<Symbolic>, text: &str) -> String {
     keys.sort_by_key(|k| std::cmp::Reverse(k.len()));
     let mut out = text.replace(EULER_NAME, "𝑒");
     // Functions nobody specified, by the notes' names (`der(1,g,x)` is g′ at x).
-    for f in &inst.scope().unknown_functions {
+    for f in &inst.scope().usage.unknown_functions {
         out = out.replace(&format!("unknown_{}", crate::eval::sanitize(f)), f);
     }
     for k in keys {

@@ -39,9 +39,9 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
     text.push_str(&format!(
         "reading marked {} constants {:?} random {:?} classes {:?} independence {:?}\n",
         claim.reading.marked,
-        claim.reading.constants,
-        claim.reading.random,
-        claim.reading.classes,
+        claim.reading.named.constants,
+        claim.reading.named.random,
+        claim.reading.named.classes,
         claim.reading.independence
     ));
     for condition in &claim.conditions {
@@ -70,9 +70,9 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
         text.push_str(&format!(
             "key {key} decl {:?} value {} matrix {} unknown function {}\n",
             scope.decls.get(&key),
-            scope.values.contains(&key),
-            scope.matrix_like.contains(&key),
-            scope.unknown_functions.contains(&key)
+            scope.usage.values.contains(&key),
+            scope.usage.matrix_like.contains(&key),
+            scope.usage.unknown_functions.contains(&key)
         ));
         if let Some(def) = scope.defs.get(&key) {
             text.push_str(&format!("def {:?} {} {}\n", def.params, def.function, print::expr(&def.body)));

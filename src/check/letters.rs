@@ -33,7 +33,7 @@ pub(super) fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> 
     walk(&claim.rhs, &mut bare, &mut based);
     bare.intersection(&based)
         .find(|k| {
-            !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.unknown_functions.contains(*k)
+            !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.usage.unknown_functions.contains(*k)
         })
         .cloned()
 }
@@ -232,8 +232,8 @@ pub(super) fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
         let key = func.symbol_key().filter(|_| matches!(func.kind, ExprKind::Symbol(_)) && args.len() == 1)?;
         let nothing = !scope.defs.contains_key(&key)
             && !scope.decls.contains_key(&key)
-            && !scope.unknown_functions.contains(&key)
-            && !scope.parameters.contains(&key);
+            && !scope.usage.unknown_functions.contains(&key)
+            && !scope.usage.parameters.contains(&key);
         nothing.then_some(key)
     })
 }
@@ -266,11 +266,11 @@ pub(super) fn first_in_sides<T>(claim: &Claim, found: &dyn Fn(&Expr) -> Option<T
 /// The shapes read off use that the claim reaches (its letters, and those of the definitions it
 /// uses).
 pub(super) fn shapes_from_use<'s>(scope: &'s Scope, claim: &Claim) -> Vec<&'s crate::sema::shapes::InferredShape> {
-    if scope.inferred.is_empty() {
+    if scope.usage.inferred.is_empty() {
         return Vec::new();
     }
     let used = crate::eval::dependencies(scope, claim);
-    scope.inferred.iter().filter(|s| used.contains(&s.key)).collect()
+    scope.usage.inferred.iter().filter(|s| used.contains(&s.key)).collect()
 }
 
 /// A vector or matrix letter as the notes write it: `\mathbf{U}`, `\boldsymbol{\delta}`.
@@ -306,9 +306,9 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
     // `F'(x) = F(x)` is a property of F.
     fn bare(e: &Expr, scope: &Scope) -> bool {
         match &e.kind {
-            ExprKind::Symbol(_) => {
-                e.symbol_key().is_some_and(|k| scope.unknown_functions.contains(&k) && !scope.defs.contains_key(&k))
-            }
+            ExprKind::Symbol(_) => e
+                .symbol_key()
+                .is_some_and(|k| scope.usage.unknown_functions.contains(&k) && !scope.defs.contains_key(&k)),
             ExprKind::Prime { operand } => bare(operand, scope),
             ExprKind::Call { func, args, .. } => {
                 bare(func, scope) && args.iter().all(|a| matches!(a.kind, ExprKind::Symbol(_)))
@@ -327,7 +327,7 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
     }
     fn applied(e: &Expr, scope: &Scope) -> Option<String> {
         if let ExprKind::Call { func, .. } = &e.kind {
-            if let Some(k) = func.symbol_key().filter(|k| scope.unknown_functions.contains(k)) {
+            if let Some(k) = func.symbol_key().filter(|k| scope.usage.unknown_functions.contains(k)) {
                 return Some(k);
             }
         }
@@ -339,7 +339,7 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
     // of f). A side that only drops one (`(fg)' = f'g`) is still refuted.
     let unknown = |side: &Expr| -> std::collections::BTreeSet<String> {
         let reached = crate::eval::reached(scope, vec![side]);
-        scope.unknown_functions.iter().filter(|f| reached.contains(*f)).cloned().collect()
+        scope.usage.unknown_functions.iter().filter(|f| reached.contains(*f)).cloned().collect()
     };
     let (left, right) = (unknown(&claim.lhs), unknown(&claim.rhs));
     if let (Some(own), Some(_)) = (left.difference(&right).next(), right.difference(&left).next()) {
@@ -358,13 +358,13 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
         return None;
     }
     // (The same, written with `\approx` where the words call the letter small.)
-    if claim.approx && claim.reading.small.is_some() {
+    if claim.approx && claim.reading.named.small.is_some() {
         return None;
     }
     // Applied in the claim, or in a definition it uses (`I(X,Y)=H(X)-H(X\mid Y)`).
     applied(&claim.lhs, scope).or_else(|| applied(&claim.rhs, scope)).or_else(|| {
         let reached = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
-        scope.unknown_functions.iter().find(|f| reached.contains(*f)).cloned()
+        scope.usage.unknown_functions.iter().find(|f| reached.contains(*f)).cloned()
     })
 }
 
@@ -391,14 +391,16 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
     // A later link of a chain rewrites the side before it; a number-like letter it brings in
     // (`= \frac{\alpha_i+y_i}{\sum_j\alpha_j+m}` for `\sum_j y_j`) stands for what the words say.
     if claim.reading.rewrites {
-        let new = right.iter().find(|k| !left.contains(*k) && !scope.matrix_like.contains(*k) && !k.contains('\''));
+        let new =
+            right.iter().find(|k| !left.contains(*k) && !scope.usage.matrix_like.contains(*k) && !k.contains('\''));
         if let Some(letter) = new {
             return Some(from_words(letter));
         }
     }
     let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
     let matrix = |k: &str| {
-        matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. })) || scope.matrix_like.contains(k)
+        matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
+            || scope.usage.matrix_like.contains(k)
     };
     for key in &all {
         let Some((letter, _)) = key.split_once('_') else { continue };
@@ -456,7 +458,7 @@ pub(super) fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
                     // The entries of a vector are the vector; `l_i` of no vector l is a family
                     // of its own, not the letter l.
                     let vector = scope.defs.contains_key(&family)
-                        || scope.matrix_like.contains(&family)
+                        || scope.usage.matrix_like.contains(&family)
                         || matches!(scope.decls.get(&family), Some(Decl::Matrix { .. } | Decl::Family { .. }));
                     letter(if vector { family } else { format!("{family}_•") }, seen, out);
                     walk(scope, index, seen, out);

@@ -23,7 +23,7 @@ pub(super) fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
         use crate::sema::scope::Decl;
         // `For any random variable $X$`: the words make X any random variable, whatever an
         // earlier formula made the letter.
-        if claim.reading.random.iter().any(|r| r == k) {
+        if claim.reading.named.random.iter().any(|r| r == k) {
             return probability::Meaning::None;
         }
         match (scope.decls.get(k), scope.defs.get(k)) {
@@ -44,7 +44,7 @@ pub(super) fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
     };
     let words = probability::Words {
         marked: claim.reading.marked,
-        constants: &claim.reading.constants,
+        constants: &claim.reading.named.constants,
         information: claim.reading.information,
         laws: &claim.reading.laws,
     };

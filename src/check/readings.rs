@@ -118,7 +118,7 @@ pub(super) fn with_ranges_read_off(
             let shaped = match base.symbol_key() {
                 Some(key) => {
                     matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
-                        || (scope.defs.contains_key(&key) && scope.matrix_like.contains(&key))
+                        || (scope.defs.contains_key(&key) && scope.usage.matrix_like.contains(&key))
                 }
                 None => matches!(base.kind, ExprKind::Fenced { .. }),
             };
@@ -159,7 +159,7 @@ pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[St
         return undecided_under(Reading::Convention, Some(at), None, verdict);
     }
     // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
-    match (&claim.reading.hypothesis, verdict.status) {
+    match (&claim.reading.conditions.hypothesis, verdict.status) {
         (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
             undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
         }
@@ -186,8 +186,8 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
     let known = |key: &str| {
         scope.defs.contains_key(key)
             || scope.decls.contains_key(key)
-            || scope.unknown_functions.contains(key)
-            || scope.unknown_families.contains(key)
+            || scope.usage.unknown_functions.contains(key)
+            || scope.usage.unknown_families.contains(key)
             || claim.reading.overrides.iter().any(|d| d.key == key)
     };
     fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
@@ -300,7 +300,7 @@ pub(super) fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms:
 /// The section's scope with the claim's own definitions in force (bindings of its paragraph,
 /// example definitions made before it); `None` when it has none.
 pub(super) fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
-    if claim.reading.overrides.is_empty() && claim.reading.classes.is_empty() {
+    if claim.reading.overrides.is_empty() && claim.reading.named.classes.is_empty() {
         return None;
     }
     let mut own = scope.clone();
@@ -317,9 +317,9 @@ pub(super) fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
         }
         own.defs.insert(definition.key.clone(), definition.clone());
     }
-    let named: Vec<String> = claim.reading.classes.iter().map(|(key, _)| key.clone()).collect();
+    let named: Vec<String> = claim.reading.named.classes.iter().map(|(key, _)| key.clone()).collect();
     make_square(&mut own, &named);
-    own.classes.extend(claim.reading.classes.iter().cloned());
+    own.classes.extend(claim.reading.named.classes.iter().cloned());
     Some(own)
 }
 
@@ -331,16 +331,16 @@ pub(super) fn make_square(scope: &mut Scope, keys: &[String]) {
         // A shape the notes declare m×n (a picture of a general matrix) for a letter the words
         // then call symmetric: the claim speaks of a square one, m×m.
         if let (false, Some(Decl::Matrix { rows, cols })) = (scope.pinned, scope.decls.get_mut(key)) {
-            if rows != cols && rows != "1" && cols != "1" && !scope.inferred.iter().any(|s| &s.key == key) {
+            if rows != cols && rows != "1" && cols != "1" && !scope.usage.inferred.iter().any(|s| &s.key == key) {
                 *cols = rows.clone();
             }
         }
-        let Some(shape) = scope.inferred.iter().find(|s| &s.key == key && !s.identity) else { continue };
+        let Some(shape) = scope.usage.inferred.iter().find(|s| &s.key == key && !s.identity) else { continue };
         let (from, to) = (shape.cols.clone(), shape.rows.clone());
         if from == to || from == "1" || to == "1" || from.parse::<u32>().is_ok() {
             continue;
         }
-        let inferred = scope.inferred.iter_mut().map(|s| (&mut s.rows, &mut s.cols));
+        let inferred = scope.usage.inferred.iter_mut().map(|s| (&mut s.rows, &mut s.cols));
         let declared = scope.decls.values_mut().filter_map(|decl| match decl {
             Decl::Matrix { rows, cols } | Decl::Family { rows, cols } => Some((rows, cols)),
             _ => None,
@@ -395,11 +395,12 @@ pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_onl
     // verification leaves definitions of matrices in force.
     fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
         matches!(e.kind, ExprKind::Matrix { .. })
-            || e.symbol_key().is_some_and(|k| scope.matrix_like.contains(&k) || scope.decls.contains_key(&k))
+            || e.symbol_key().is_some_and(|k| scope.usage.matrix_like.contains(&k) || scope.decls.contains_key(&k))
             || e.children().any(|c| holds_a_matrix(c, scope))
     }
-    let number =
-        |d: &Definition| !numbers_only || (!scope.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope));
+    let number = |d: &Definition| {
+        !numbers_only || (!scope.usage.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope))
+    };
     let used = crate::eval::dependencies(scope, claim);
     let mut later: Vec<&Definition> =
         scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
@@ -415,7 +416,7 @@ pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -
     for d in definitions {
         general.defs.remove(&d.key);
         if d.function {
-            general.unknown_functions.insert(d.key.clone());
+            general.usage.unknown_functions.insert(d.key.clone());
         }
     }
     general
@@ -446,7 +447,9 @@ pub(super) fn through_later_only(scope: &Scope, own: Option<&Scope>, claim: &Cla
     // defined later.)
     let mut later = later_definitions(scope, claim, false);
     later.retain(|d| {
-        scope.derived.contains(&d.key) && !scope.matrix_like.contains(&d.key) && !scope.decls.contains_key(&d.key)
+        scope.usage.derived.contains(&d.key)
+            && !scope.usage.matrix_like.contains(&d.key)
+            && !scope.decls.contains_key(&d.key)
     });
     let Some(first) = later.first() else { return verdict };
     let general = with_letters_general(own.unwrap_or(scope), &later);
@@ -531,7 +534,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
     // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
     // derivcheck does not construct.
     if let Some((letter, kind)) =
-        claim.reading.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
+        claim.reading.named.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
     {
         return undecided(
             other_reading(crate::model::Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())),
@@ -634,7 +637,7 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verd
     let read_off = shapes_from_use(scope, claim).first().map(|s| s.key.clone());
     let listed = || (!scope.pinned).then(listed).flatten();
     // `q(z) = \prod_i q(z_i)`: a function nobody specified has no shape of value to mismatch.
-    let unspecified = || scope.unknown_functions.iter().find(|f| mentions(claim, f)).cloned();
+    let unspecified = || scope.usage.unknown_functions.iter().find(|f| mentions(claim, f)).cloned();
     // `x_2 = (5,4)^\top` beside a vector x: a point of its own, named by the subscript, as often
     // as an entry of x.
     let named_point = || {
@@ -737,7 +740,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
         (!base.pinned && !claim.reading.marked && !by_distributions).then(|| applied_letters(&base, claim)).flatten()
     {
         let mut applied = base.clone();
-        applied.unknown_functions.insert(letter.clone());
+        applied.usage.unknown_functions.insert(letter.clone());
         // (False for a general function too, it states a property of the function meant.)
         let property = unknown_function_property(&applied, claim).is_some();
         if property || not_refuted_in(&applied) {
@@ -761,7 +764,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     // Conditions the text states just before it: a claim that follows from them is right.
     // The nearest first, then with each earlier one added (one that cannot be used, not
     // linear in any variable, spoils only the tries that include it).
-    let stated = &claim.reading.stated;
+    let stated = &claim.reading.conditions.stated;
     for from in (0..stated.len()).rev().filter(|_| !claim.reading.marked) {
         let mut under = base.clone();
         under.assumptions.extend(stated[from..].iter().cloned());
@@ -774,7 +777,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     }
     // A condition the section stated further back (`令样本被中心化，即 …` three paragraphs
     // before): a claim it makes true is not refuted, and not verified either.
-    for condition in claim.reading.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
+    for condition in claim.reading.conditions.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
         let mut under = base.clone();
         under.assumptions.push(condition.clone());
         if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
@@ -868,7 +871,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     // specified, after `$f(x) = \log(1+(x-1)^{10})$` paragraphs before: a rule stated for
     // functions in general, where f is one of them as often as the f defined before. (An f
     // defined through them, `f(x) = g(x)h(x)`, is the one meant.)
-    let unspecified: Vec<&String> = base.unknown_functions.iter().filter(|f| mentions(claim, f)).collect();
+    let unspecified: Vec<&String> = base.usage.unknown_functions.iter().filter(|f| mentions(claim, f)).collect();
     let concrete = |d: &Definition| !unspecified.iter().any(|f| expr_mentions(&d.body, f));
     let mut functions: Vec<&Definition> = base
         .defs
@@ -903,7 +906,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     }
     // A shape an earlier section declared (`\mathbf A\in\mathbb R^{n\times k}` for a product,
     // then an exercise's `two matrices $A$ and $B$`): refuted only if the claim fails without it.
-    let elsewhere: Vec<&String> = base.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
+    let elsewhere: Vec<&String> = base.usage.declared_elsewhere.iter().filter(|k| used.contains(*k)).collect();
     if let Some(first) = elsewhere.first() {
         let mut fresh = base.clone();
         for key in &elsewhere {

@@ -359,7 +359,7 @@ fn with_section<R>(
             let mut assuming = [assuming.clone(), verdict.assuming].concat();
             assuming.extend(claim.reading.given.iter().cloned());
             assuming.extend(shapes_from_use(own.as_ref().unwrap_or(scope), claim).iter().map(|s| shape_tex(s)));
-            assuming.extend(claim.reading.classes.iter().map(|(key, class)| class_tex(key, *class)));
+            assuming.extend(claim.reading.named.classes.iter().map(|(key, class)| class_tex(key, *class)));
             Verdict { assuming, ..verdict }
         });
         // A verdict cut short by a time or size budget depends on the machine: not kept.

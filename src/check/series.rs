@@ -76,7 +76,7 @@ pub(super) fn first_order_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
         }
         e.children().find_map(|c| find(c, key))
     }
-    let small = claim.reading.small.as_deref()?;
+    let small = claim.reading.named.small.as_deref()?;
     let letter = find(&claim.lhs, small).or_else(|| find(&claim.rhs, small))?;
     let with_order = |side: &Expr, order: usize| {
         let span = Span::new(side.span.end, side.span.end);

@@ -235,7 +235,7 @@ impl<B: Backend> Instance<'_, B> {
             return self.apply_defined(Application { key: &word, primes, args, span }, env);
         }
         let key = head.symbol_key().unwrap_or_default();
-        if self.scope.unknown_functions.contains(&key) && !self.resolves(&key, env) {
+        if self.scope.usage.unknown_functions.contains(&key) && !self.resolves(&key, env) {
             return self.apply_unknown(Application { key: &key, primes, args, span }, env);
         }
         if primes > 1 {
@@ -263,7 +263,10 @@ impl<B: Backend> Instance<'_, B> {
                 }
                 .at(span));
             };
-            if !self.resolves(&key, env) && self.adjoint_target(head).is_none() && !self.scope.values.contains(&key) {
+            if !self.resolves(&key, env)
+                && self.adjoint_target(head).is_none()
+                && !self.scope.usage.values.contains(&key)
+            {
                 let what = format!("`{key}(…)`: {key} is neither defined nor declared, so this could be a function application or a product");
                 return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
             }
@@ -274,7 +277,7 @@ impl<B: Backend> Instance<'_, B> {
                 _ => one,
             };
             let vector_argument =
-                [one, base].iter().any(|e| e.symbol_key().is_some_and(|k| self.scope.matrix_like.contains(&k)));
+                [one, base].iter().any(|e| e.symbol_key().is_some_and(|k| self.scope.usage.matrix_like.contains(&k)));
             if vector_argument && !self.resolves(&key, env) && !self.scope.pinned {
                 let what = format!("`{key}(…)` of a vector: {key} is neither defined nor declared, so this could be a function of the vector or a number times it");
                 return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
@@ -343,7 +346,7 @@ impl<B: Backend> Instance<'_, B> {
     ) -> Result<Option<Value<B::S>>, EvalError> {
         let Some((before, member, arg)) = crate::syntax::ast::subscript_applied(lhs, rhs) else { return Ok(None) };
         let ExprKind::Subscript { base, index } = &member.kind else { return Ok(None) };
-        let Some(family) = base.symbol_key().filter(|k| self.scope.unknown_families.contains(k)) else {
+        let Some(family) = base.symbol_key().filter(|k| self.scope.usage.unknown_families.contains(k)) else {
             return Ok(None);
         };
         if member.symbol_key().is_some_and(|k| self.resolves(&k, env)) {
@@ -404,7 +407,7 @@ impl<B: Backend> Instance<'_, B> {
         // `f(\mathbf x)=\frac12\mathbf x^\top\mathbf Q\mathbf x`: a parameter written as a vector
         // takes the vector whole.
         let vector_parameter = def.params.iter().any(|p| {
-            self.scope.matrix_like.contains(p) || matches!(self.scope.decls.get(p), Some(Decl::Matrix { .. }))
+            self.scope.usage.matrix_like.contains(p) || matches!(self.scope.decls.get(p), Some(Decl::Matrix { .. }))
         });
         let whole = vector_parameter || matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
         let body = |inner: &Instance<B>, bound: Vec<Value<B::S>>| -> Result<Value<B::S>, EvalError> {

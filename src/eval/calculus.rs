@@ -55,7 +55,7 @@ impl<B: Backend> Instance<'_, B> {
     fn derivative_of_function_expr(&self, of: &Expr, wrt: &Expr, env: &Env) -> Option<Expr> {
         let (ExprKind::Symbol(_), ExprKind::Symbol(_)) = (&of.kind, &wrt.kind) else { return None };
         let key = of.symbol_key()?;
-        let unknown = self.scope.unknown_functions.contains(&key) && !self.resolves(&key, env);
+        let unknown = self.scope.usage.unknown_functions.contains(&key) && !self.resolves(&key, env);
         let defined = self.scope.defs.get(&key).is_some_and(|d| d.function && d.params.len() == 1);
         let declared = matches!(self.scope.decls.get(&key), Some(crate::sema::scope::Decl::Function(_)));
         (unknown || defined || declared).then(|| Expr::new(ExprKind::Prime { operand: Box::new(of.clone()) }, of.span))

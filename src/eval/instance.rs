@@ -349,7 +349,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             .at(e.span)),
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
-            None if self.scope.matrix_like.contains(key) => Err(EvalErrorKind::Unsupported {
+            None if self.scope.usage.matrix_like.contains(key) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::NeedsSpec,
                 what: format!(
                     "`{key}` is used as a vector or matrix (transposed, ⊙, bold, a norm…) but has no shape: declare it (`{key}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"
@@ -357,7 +357,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(e.span)),
             // `\frac{dF}{dx} = f` with f only ever applied elsewhere: the function, not a number.
-            None if self.scope.unknown_functions.contains(key) => Err(EvalErrorKind::Unsupported {
+            None if self.scope.usage.unknown_functions.contains(key) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
                 what: format!("the function `{key}` without an argument"),
             }

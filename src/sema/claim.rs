@@ -102,15 +102,29 @@ pub struct ClaimReading {
     pub marked: bool,
     /// A link after the chain's first: it rewrites the side before it.
     pub rewrites: bool,
-    /// Equations the text states as conditions before the claim, in its paragraph or the one
-    /// before (`这里 $\sum_i\alpha_i=1$，因此 …`): a claim false in general may follow from them.
-    pub stated: Vec<Assumption>,
-    /// Equations the section states as conditions before that (outside the paragraph and the
-    /// one before), nearest last: a refutation that one of them undoes is left undecided.
-    pub stated_earlier: Vec<Assumption>,
     /// The sides as written, where sema rewrote them (through a recurrence, or a `0` read as the
     /// zero vector): an edit of the text (a repair, a mutant) is read the same way.
     pub written: Option<Box<WrittenSides>>,
+    /// Independence of its random variables the words before it state.
+    pub independence: Option<crate::model::Independence>,
+    /// How it was read through the recurrences it reaches.
+    pub unrolled: Option<crate::model::Unrolled>,
+    /// Distributions the words before it give a random variable value by value (`$X$ takes the
+    /// value $a-2$ with probability $p$, …`), in its section.
+    pub laws: Vec<Law>,
+    /// The chapter's words name entropy or mutual information (`entropy`, `熵`, `互信息`):
+    /// `H(X)`, `H(Y \mid X)`, `I(X, Y)` of random variables are those.
+    pub information: bool,
+    /// What the words before it call its letters: numbers, random variables, kinds of matrix,
+    /// small.
+    pub named: NamedLetters,
+    /// The conditions the text states before it, and a relation it supposes.
+    pub conditions: StatedConditions,
+}
+
+/// What the words before a claim call its letters.
+#[derive(Debug, Clone, Default)]
+pub struct NamedLetters {
     /// Letters the words call numbers (`for numbers $a$ and $b$`) earlier in its paragraph: in
     /// a claim about random variables, constants, not random.
     pub constants: Vec<String>,
@@ -123,24 +137,25 @@ pub struct ClaimReading {
     /// Letters the words before it call a kind of matrix derivcheck does not construct
     /// (`假设随机矩阵$A$`, `for a projection matrix $\mathbf P$`), with the kind as written.
     pub kinds: Vec<(String, String)>,
-    /// A relation the words before it suppose between its letters that derivcheck does not
-    /// model (`若 $A \sim B$，则 …`: similar matrices; `\perp`, `\equiv`, `\succeq`): its TeX.
-    /// The claim rests on it, so it is neither verified nor refuted without it.
-    pub hypothesis: Option<String>,
-    /// Independence of its random variables the words before it state.
-    pub independence: Option<crate::model::Independence>,
-    /// How it was read through the recurrences it reaches.
-    pub unrolled: Option<crate::model::Unrolled>,
-    /// Distributions the words before it give a random variable value by value (`$X$ takes the
-    /// value $a-2$ with probability $p$, …`), in its section.
-    pub laws: Vec<Law>,
-    /// The chapter's words name entropy or mutual information (`entropy`, `熵`, `互信息`):
-    /// `H(X)`, `H(Y \mid X)`, `I(X, Y)` of random variables are those.
-    pub information: bool,
     /// A letter the words around it call small (`for a small $\epsilon$`, `as $\epsilon
     /// \rightarrow 0$`, `对于很小的$h$`): a `\approx` in it holds to the order of that letter
     /// written on its approximate side.
     pub small: Option<String>,
+}
+
+/// The conditions the text states before a claim, and a relation it supposes.
+#[derive(Debug, Clone, Default)]
+pub struct StatedConditions {
+    /// Equations the text states as conditions before the claim, in its paragraph or the one
+    /// before (`这里 $\sum_i\alpha_i=1$，因此 …`): a claim false in general may follow from them.
+    pub stated: Vec<Assumption>,
+    /// Equations the section states as conditions before that (outside the paragraph and the
+    /// one before), nearest last: a refutation that one of them undoes is left undecided.
+    pub stated_earlier: Vec<Assumption>,
+    /// A relation the words before it suppose between its letters that derivcheck does not
+    /// model (`若 $A \sim B$，则 …`: similar matrices; `\perp`, `\equiv`, `\succeq`): its TeX.
+    /// The claim rests on it, so it is neither verified nor refuted without it.
+    pub hypothesis: Option<String>,
 }
 
 /// A claim's sides before sema rewrote them, and what rewrote them.

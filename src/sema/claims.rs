@@ -271,7 +271,7 @@ impl<'a> SectionBuilder<'a> {
                 let mut reading = self.reading_in(block);
                 reading.marked = marked;
                 reading.rewrites = k > 0;
-                reading.hypothesis = self
+                reading.conditions.hypothesis = self
                     .words
                     .hypotheses
                     .iter()
@@ -279,7 +279,7 @@ impl<'a> SectionBuilder<'a> {
                     .find(|(letters, _)| letters.iter().any(|l| mentions_key(prev, l) || mentions_key(&link.rhs, l)))
                     .map(|(_, tex)| tex.clone());
                 if link.op == RelOp::Approx {
-                    reading.small = self.current.small.clone();
+                    reading.named.small = self.current.small.clone();
                 }
                 for (keys, tex) in &self.bindings.distributions {
                     if keys.iter().any(|key| mentions_key(prev, key) || mentions_key(&link.rhs, key)) {
@@ -289,23 +289,23 @@ impl<'a> SectionBuilder<'a> {
                 let at = LinkAt { chain, first, prev, rhs: &link.rhs, k, prose, ends_in_constant };
                 reading.alternative = self.link_alternative(&at, &reading, &alternative);
                 if let Some(prose) = &prose {
-                    reading.constants = prose.constants.to_vec();
-                    reading.random = prose.random.to_vec();
-                    reading.classes = prose.classes.to_vec();
-                    reading.kinds = prose.kinds.to_vec();
+                    reading.named.constants = prose.constants.to_vec();
+                    reading.named.random = prose.random.to_vec();
+                    reading.named.classes = prose.classes.to_vec();
+                    reading.named.kinds = prose.kinds.to_vec();
                     reading.independence = prose.independence;
                 }
                 reading.information = self.chapter.information;
                 reading.laws = self.laws_before(block);
                 if let Some(block) = block {
-                    reading.stated = self
+                    reading.conditions.stated = self
                         .bindings
                         .stated
                         .iter()
                         .filter(|(b, _)| *b + 1 >= block && *b <= block)
                         .map(|(_, a)| a.clone())
                         .collect();
-                    reading.stated_earlier =
+                    reading.conditions.stated_earlier =
                         self.bindings.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
                 }
                 let origin = self.link_origin(&origin, tex, prev, &link.rhs);

@@ -107,14 +107,28 @@ pub struct Scope {
     /// A spec entry gives this section (or the defaults): it pins the readings of its letters, so
     /// an earlier section's definition is not second-guessed.
     pub pinned: bool,
+    /// The spec's `assume` equations, in order.
+    pub assumptions: Vec<Assumption>,
+    /// Probabilities the section's prose, tables and earlier chains set to numbers
+    /// (`P(H=1) = 0.0015`): what a worked example computes with.
+    pub given_values: Vec<GivenValue>,
+    /// Square leaf matrices read as members of a class (a claim's second look, where the notes
+    /// never say what kind of matrix a letter is).
+    pub classes: BTreeMap<String, MatrixClass>,
+    /// How the section's formulas and words use its letters, beyond what declares and defines
+    /// them: values, vectors, shapes read off use, functions nobody specified.
+    pub usage: LetterUsage,
+}
+
+/// How a section's formulas and words use its letters (see [`Scope::usage`]).
+#[derive(Debug, Clone, Default)]
+pub struct LetterUsage {
     /// Symbols the section's formulas write as values somewhere (not only directly before
     /// parentheses): for them `x(1-x)` is a product, not an application of an unknown x.
     pub values: std::collections::HashSet<String>,
     /// Symbols the section's formulas use as vectors or matrices (transposed, ⊙, bold, …): an
     /// undeclared one is refused rather than taken for a number.
     pub matrix_like: std::collections::HashSet<String>,
-    /// The spec's `assume` equations, in order.
-    pub assumptions: Vec<Assumption>,
     /// Shapes read off use (declared among `decls` too): a shape mismatch through one of them
     /// is no refutation, and verdicts that use one list it.
     pub inferred: Vec<super::shapes::InferredShape>,
@@ -127,12 +141,6 @@ pub struct Scope {
     /// Letters a named distribution takes as its parameters (`p` of `X \sim
     /// \mathrm{Bernoulli}(p)`): numbers, so `p(1-p)` is a product.
     pub parameters: std::collections::BTreeSet<String>,
-    /// Probabilities the section's prose, tables and earlier chains set to numbers
-    /// (`P(H=1) = 0.0015`): what a worked example computes with.
-    pub given_values: Vec<GivenValue>,
-    /// Square leaf matrices read as members of a class (a claim's second look, where the notes
-    /// never say what kind of matrix a letter is).
-    pub classes: BTreeMap<String, MatrixClass>,
     /// Letters whose shape was declared in an earlier section of the notes (`\mathbf A \in
     /// \mathbb R^{n\times k}` two sections back), or twice with different shapes in this one: a
     /// sentence may speak of other matrices than the declaration in force.
@@ -196,17 +204,10 @@ impl Scope {
             positive,
             all_positive: false,
             pinned: false,
-            values: Default::default(),
-            matrix_like: Default::default(),
             assumptions: Vec::new(),
-            inferred: Vec::new(),
             classes: BTreeMap::new(),
-            declared_elsewhere: Default::default(),
-            derived: Default::default(),
-            unknown_functions: Default::default(),
-            unknown_families: Default::default(),
-            parameters: Default::default(),
             given_values: Vec::new(),
+            usage: LetterUsage::default(),
         })
     }
 

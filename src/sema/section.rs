@@ -614,20 +614,20 @@ impl<'a> SectionBuilder<'a> {
         }
         let matrix_like = matrix_like_in(formulas).into_iter().collect();
         Scope::new(&self.number, spec, self.bindings.defs.clone()).map(|mut scope| {
-            scope.values = values;
+            scope.usage.values = values;
             scope.given_values = givens::given_values(self.chapter.doc, formulas);
-            scope.matrix_like = matrix_like;
+            scope.usage.matrix_like = matrix_like;
             scope.assumptions = self.assumptions(spec);
             scope.pinned = self.pinned;
-            scope.inferred = self.letters.inferred.clone();
-            scope.declared_elsewhere = self.letters.declared_elsewhere.clone();
-            scope.derived = self.bindings.derived.clone();
-            scope.parameters = self.letters.parameters.clone();
+            scope.usage.inferred = self.letters.inferred.clone();
+            scope.usage.declared_elsewhere = self.letters.declared_elsewhere.clone();
+            scope.usage.derived = self.bindings.derived.clone();
+            scope.usage.parameters = self.letters.parameters.clone();
             if !self.pinned {
-                scope.unknown_functions = unknown_functions(formulas, &scope);
+                scope.usage.unknown_functions = unknown_functions(formulas, &scope);
                 // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
-                scope.unknown_functions.retain(|k| !self.letters.parameters.contains(k));
-                scope.unknown_families = unknown_families(formulas, &scope);
+                scope.usage.unknown_functions.retain(|k| !self.letters.parameters.contains(k));
+                scope.usage.unknown_families = unknown_families(formulas, &scope);
             }
             scope
         })
@@ -642,7 +642,7 @@ impl<'a> SectionBuilder<'a> {
         };
         // `\frac{dF}{dx} = f`: an equation between functions, read at their variable.
         if let Some(scope) = scope {
-            let function = |key: &str| is_function(key) || scope.unknown_functions.contains(key);
+            let function = |key: &str| is_function(key) || scope.usage.unknown_functions.contains(key);
             for claim in &mut self.out.claims {
                 if let Some((lhs, rhs)) = functions_at_their_variable(&claim.lhs, &claim.rhs, &function) {
                     if claim.reading.written.is_none() {
@@ -663,8 +663,9 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         // Functions nobody specified are applied too, not multiplied: `f\left(y\right)`.
-        let unknown: std::collections::BTreeSet<String> =
-            scope.map(|s| s.unknown_functions.union(&s.unknown_families).cloned().collect()).unwrap_or_default();
+        let unknown: std::collections::BTreeSet<String> = scope
+            .map(|s| s.usage.unknown_functions.union(&s.usage.unknown_families).cloned().collect())
+            .unwrap_or_default();
         let applied = |key: &str| is_function(key) || unknown.contains(key);
         for claim in &mut self.out.claims {
             let (lhs, rhs) = (print::explicit_tex(&claim.lhs, &applied), print::explicit_tex(&claim.rhs, &applied));
@@ -882,7 +883,7 @@ pub(super) fn unknown_families(formulas: &[&ParsedFormula], scope: &Scope) -> st
             !valued.contains(k)
                 && !scope.decls.contains_key(k)
                 && scope.defs.get(k).is_none_or(|d| d.function)
-                && !scope.matrix_like.contains(k)
+                && !scope.usage.matrix_like.contains(k)
                 && !NEVER_UNSPECIFIED_FUNCTIONS.contains(&k.as_str())
         })
         .collect()
@@ -926,8 +927,8 @@ pub(super) fn unknown_functions(formulas: &[&ParsedFormula], scope: &Scope) -> s
     }
     found.retain(|k| {
         !scope.knows(k)
-            && !scope.values.contains(k)
-            && !scope.matrix_like.contains(k)
+            && !scope.usage.values.contains(k)
+            && !scope.usage.matrix_like.contains(k)
             && !NEVER_UNSPECIFIED_FUNCTIONS.contains(&k.as_str())
     });
     found

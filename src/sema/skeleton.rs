@@ -46,7 +46,7 @@ pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
         if !defined.is_empty() {
             out.push_str(&format!("# defined in the notes: {}\n", defined.join(", ")));
         }
-        let mut unknown: Vec<&String> = scope.matrix_like.iter().filter(|k| !scope.knows(k)).collect();
+        let mut unknown: Vec<&String> = scope.usage.matrix_like.iter().filter(|k| !scope.knows(k)).collect();
         unknown.sort();
         if !unknown.is_empty() {
             let entries: Vec<String> = unknown.iter().map(|k| format!("{} = [\"?\", \"?\"]", toml_key(k))).collect();
