@@ -195,30 +195,7 @@ impl<'a> Unifier<'a> {
             ExprKind::Number { .. } => Ok(Shape::Scalar),
             ExprKind::Symbol(s) if s.is_bold_one() => Ok(Shape::Any),
             ExprKind::Symbol(s) => Ok(self.letter(&s.key())),
-            ExprKind::Subscript { base, index } => {
-                if let Some(key) = e.symbol_key().filter(|k| self.known.targets.contains(k)) {
-                    return Ok(self.letter(&key));
-                }
-                match base.symbol_key() {
-                    // An entry of a vector or matrix (`u_i`, `A_{ij}`).
-                    Some(key) if self.known.targets.contains(&key) || self.known.declared.contains_key(&key) => {
-                        self.bounded_entry(&key, index)?;
-                        Ok(Shape::Scalar)
-                    }
-                    Some(key) if self.known.defined.contains(&key) => Ok(Shape::Any),
-                    Some(_) => {
-                        let key = e.symbol_key();
-                        Ok(key.map_or(Shape::Any, |k| self.letter(&k)))
-                    }
-                    // `\|\mathbf c - \boldsymbol\delta\|_2`: a norm's operand has a shape.
-                    None if matches!(base.kind, ExprKind::Norm { .. } | ExprKind::Abs { .. }) => self.shape(base),
-                    // `(\mathbf A\mathbf B)_{ik}`: an entry of a product, whose factors must fit.
-                    None => {
-                        self.shape(base)?;
-                        Ok(Shape::Any)
-                    }
-                }
-            }
+            ExprKind::Subscript { base, index } => self.subscript_shape(e, base, index),
             ExprKind::Neg { operand } => self.shape(operand),
             ExprKind::Binary { op, lhs, rhs } => {
                 let (x, y) = (self.shape(lhs)?, self.shape(rhs)?);
@@ -287,32 +264,7 @@ impl<'a> Unifier<'a> {
                     _ => Ok(Shape::Any),
                 }
             }
-            ExprKind::Fenced { open, inner: Some(inner), .. } => match &inner.kind {
-                ExprKind::Tuple { items, .. } if open == "\\langle" && items.len() == 2 => {
-                    let (x, y) = (self.shape(&items[0])?, self.shape(&items[1])?);
-                    self.unify(x, y)?;
-                    Ok(Shape::Scalar)
-                }
-                ExprKind::Tuple { items, stacked } if open == "[" => {
-                    let mut scalars = true;
-                    for item in items {
-                        scalars &= self.shape(item)? == Shape::Scalar && !matches!(item.kind, ExprKind::Ellipsis);
-                    }
-                    if !scalars {
-                        return Ok(Shape::Any);
-                    }
-                    let (one, n) = (self.fresh(Some("1".into())), self.fresh(Some(items.len().to_string())));
-                    Ok(if *stacked { Shape::Mat(n, one) } else { Shape::Mat(one, n) })
-                }
-                ExprKind::Tuple { items, .. } => {
-                    for item in items {
-                        self.shape(item)?;
-                    }
-                    Ok(Shape::Any)
-                }
-                _ if open == "(" || open == "[" || open == "\\{" => self.shape(inner),
-                _ => Ok(Shape::Any),
-            },
+            ExprKind::Fenced { open, inner: Some(inner), .. } => self.fenced_shape(open, inner),
             ExprKind::Matrix { env, rows } if env.ends_with("matrix") => {
                 let mut scalars = true;
                 for cell in rows.iter().flatten() {
@@ -349,6 +301,64 @@ impl<'a> Unifier<'a> {
                     _ => Shape::Any,
                 })
             }
+            _ => Ok(Shape::Any),
+        }
+    }
+
+    /// The shape of `base_{index}`: a letter of its own, an entry of a vector or matrix, a
+    /// member of a family, or an entry of a product.
+    fn subscript_shape(&mut self, e: &Expr, base: &Expr, index: &Expr) -> Result<Shape, Conflict> {
+        if let Some(key) = e.symbol_key().filter(|k| self.known.targets.contains(k)) {
+            return Ok(self.letter(&key));
+        }
+        match base.symbol_key() {
+            // An entry of a vector or matrix (`u_i`, `A_{ij}`).
+            Some(key) if self.known.targets.contains(&key) || self.known.declared.contains_key(&key) => {
+                self.bounded_entry(&key, index)?;
+                Ok(Shape::Scalar)
+            }
+            Some(key) if self.known.defined.contains(&key) => Ok(Shape::Any),
+            Some(_) => {
+                let key = e.symbol_key();
+                Ok(key.map_or(Shape::Any, |k| self.letter(&k)))
+            }
+            // `\|\mathbf c - \boldsymbol\delta\|_2`: a norm's operand has a shape.
+            None if matches!(base.kind, ExprKind::Norm { .. } | ExprKind::Abs { .. }) => self.shape(base),
+            // `(\mathbf A\mathbf B)_{ik}`: an entry of a product, whose factors must fit.
+            None => {
+                self.shape(base)?;
+                Ok(Shape::Any)
+            }
+        }
+    }
+
+    /// The shape of a bracketed expression: an inner product `\langle x, y\rangle`, a list of
+    /// numbers (a row, or a column where stacked), or what it encloses.
+    fn fenced_shape(&mut self, open: &str, inner: &Expr) -> Result<Shape, Conflict> {
+        match &inner.kind {
+            ExprKind::Tuple { items, .. } if open == "\\langle" && items.len() == 2 => {
+                let (x, y) = (self.shape(&items[0])?, self.shape(&items[1])?);
+                self.unify(x, y)?;
+                Ok(Shape::Scalar)
+            }
+            ExprKind::Tuple { items, stacked } if open == "[" => {
+                let mut scalars = true;
+                for item in items {
+                    scalars &= self.shape(item)? == Shape::Scalar && !matches!(item.kind, ExprKind::Ellipsis);
+                }
+                if !scalars {
+                    return Ok(Shape::Any);
+                }
+                let (one, n) = (self.fresh(Some("1".into())), self.fresh(Some(items.len().to_string())));
+                Ok(if *stacked { Shape::Mat(n, one) } else { Shape::Mat(one, n) })
+            }
+            ExprKind::Tuple { items, .. } => {
+                for item in items {
+                    self.shape(item)?;
+                }
+                Ok(Shape::Any)
+            }
+            _ if open == "(" || open == "[" || open == "\\{" => self.shape(inner),
             _ => Ok(Shape::Any),
         }
     }

@@ -1,0 +1,571 @@
+//! Reading a side of a probability claim into a [`Node`] tree: events, conditionals, sums and
+//! expectations over value letters, moments; what cannot be read is [`Refused`].
+
+use super::*;
+use crate::syntax::ast::{BigOpKind, BinOp, Chain, Expr, ExprKind, RelOp, Style};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why a claim is not read.
+pub(super) struct Refused;
+
+pub(super) type Read<T> = Result<T, Refused>;
+
+#[derive(Default, Clone)]
+pub(super) struct Reader {
+    pub(super) operators: usize,
+    /// Value names bound by sums and expectations, innermost last.
+    pub(super) bound: Vec<String>,
+    /// Free value names, each with its variable.
+    pub(super) free: BTreeMap<String, String>,
+    /// Value letter → its variable.
+    pub(super) pairs: BTreeMap<String, String>,
+    pub(super) variables: BTreeSet<String>,
+    /// Numbers each variable is compared with.
+    pub(super) written: BTreeMap<String, Vec<f64>>,
+    /// Depth of expectations around the letter being read.
+    pub(super) inside: usize,
+    pub(super) letters_inside: BTreeSet<String>,
+    pub(super) letters_outside: BTreeSet<String>,
+    pub(super) unknown: BTreeSet<String>,
+    /// Variables an integral over all their values runs over (`dY`, `\int_{-\infty}^{\infty} …
+    /// dy`): summed over their values.
+    pub(super) integrals: BTreeSet<String>,
+    /// The words name entropy or mutual information: `H(X)`, `H(Y \mid X)`, `I(X, Y)` of
+    /// random variables are those.
+    pub(super) information: bool,
+    /// `H`, `I` where read as entropy and mutual information.
+    pub(super) measures: BTreeSet<String>,
+    /// The letters of the laws the words give (`a`, `p`): numbers, never functions.
+    pub(super) parameters: BTreeSet<String>,
+}
+
+pub(super) fn is_capital(key: &str) -> bool {
+    key.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+}
+
+pub(super) fn single_small(key: &str) -> bool {
+    key.len() == 1 && key.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// The operator a symbol names before a bracket: E, Var, Cov (P is read as an application).
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Op {
+    Expect,
+    Var,
+    Cov,
+}
+
+pub(super) fn op_of(e: &Expr) -> Option<Op> {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none() => match (s.name.as_str(), s.style) {
+            ("E", None | Some(Style::Blackboard | Style::Roman)) => Some(Op::Expect),
+            ("Var", _) => Some(Op::Var),
+            ("Cov", _) => Some(Op::Cov),
+            _ => None,
+        },
+        ExprKind::Text { text } => match text.trim() {
+            "Var" => Some(Op::Var),
+            "Cov" => Some(Op::Cov),
+            "E" => Some(Op::Expect),
+            _ => None,
+        },
+        ExprKind::Styled { operand, .. } => op_of(operand),
+        _ => None,
+    }
+}
+
+/// Does `e` write the letter `key` anywhere (`p` in `p(x)` or `p_X`)?
+pub(super) fn mentions(e: &Expr, key: &str) -> bool {
+    e.symbol_key().is_some_and(|k| k == key)
+        || matches!(&e.kind, ExprKind::Symbol(s) if s.name == key)
+        || e.children().any(|c| mentions(c, key))
+}
+
+pub(super) fn is_prob_symbol(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none()
+        && matches!(s.name.as_str(), "P" | "p") && matches!(s.style, None | Some(Style::Roman | Style::Blackboard)))
+}
+
+impl Reader {
+    pub(super) fn node(&mut self, e: &Expr) -> Read<Node> {
+        use ExprKind::*;
+        match &e.kind {
+            Number { value } => value.parse().map(Node::Number).map_err(|_| Refused),
+            Symbol(_) | Subscript { .. } => {
+                // `E_x` with no bracket after it (`E_x E_y \{…\}`), `p_X` not applied: an
+                // operator this reading does not take, never a letter.
+                let operator_base = |b: &Expr| op_of(b).is_some() || is_prob_symbol(b);
+                // (`p` the parameter of a law the words give is a number.)
+                let parameter = e.symbol_key().is_some_and(|k| self.parameters.contains(&k));
+                if !parameter && (operator_base(e) || matches!(&e.kind, Subscript { base, .. } if operator_base(base)))
+                {
+                    return Err(Refused);
+                }
+                let key = e.symbol_key().ok_or(Refused)?;
+                if self.inside > 0 {
+                    self.letters_inside.insert(key.clone());
+                    if is_capital(&key) && !self.bound.contains(&key) {
+                        self.variables.insert(key.clone());
+                    }
+                } else {
+                    self.letters_outside.insert(key.clone());
+                }
+                Ok(Node::Letter(key))
+            }
+            Neg { operand } => Ok(Node::Neg(Box::new(self.node(operand)?))),
+            Binary { op: BinOp::Add, lhs, rhs } => Ok(Node::Add(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
+            Binary { op: BinOp::Sub, lhs, rhs } => Ok(Node::Sub(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
+            Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. } => {
+                let mut factors = Vec::new();
+                crate::syntax::pattern::flatten_product(e, &mut factors);
+                self.product(&factors)
+            }
+            Binary { op: BinOp::Div, lhs, rhs } => Ok(Node::Div(Box::new(self.node(lhs)?), Box::new(self.node(rhs)?))),
+            Frac { num, den } => Ok(Node::Div(Box::new(self.node(num)?), Box::new(self.node(den)?))),
+            Power { base, exponent } => Ok(Node::Pow(Box::new(self.node(base)?), Box::new(self.node(exponent)?))),
+            Sqrt { index: None, radicand } => Ok(Node::Sqrt(Box::new(self.node(radicand)?))),
+            Abs { operand } => Ok(Node::Abs(Box::new(self.node(operand)?))),
+            Fenced { inner: Some(inner), open, .. } if matches!(open.as_str(), "(" | "[" | "{") => {
+                if matches!(inner.kind, Tuple { .. } | Relation { .. } | Statement { .. }) {
+                    return Err(Refused);
+                }
+                self.node(inner)
+            }
+            Apply { func, args, .. } if func.sub.is_none() && func.sup.is_none() && func.primes == 0 => {
+                match (func.name.as_str(), args.as_slice()) {
+                    ("exp", [a]) => Ok(Node::Exp(Box::new(self.node(a)?))),
+                    ("ln" | "log", [a]) => Ok(Node::Ln(Box::new(self.node(a)?))),
+                    ("Pr", _) => self.probability(args),
+                    ("Var", [a]) => self.variance(a),
+                    ("Cov", [a, b]) => self.covariance(a, b),
+                    ("E", [a]) => self.expectation(a),
+                    _ => Err(Refused),
+                }
+            }
+            Call { func, args, postfixed: false } => {
+                if is_prob_symbol(func) {
+                    return self.probability(args);
+                }
+                if let Some(variables) = density_variables(func) {
+                    return self.density(&variables, args);
+                }
+                if let Some(measure) = self.information.then(|| self.information_measure(func, args)).flatten() {
+                    return measure;
+                }
+                match (op_of(func), args.as_slice()) {
+                    (Some(Op::Expect), [a]) => return self.expectation(a),
+                    (Some(Op::Var), [a]) => return self.variance(a),
+                    (Some(Op::Cov), [a, b]) => return self.covariance(a, b),
+                    (Some(_), _) => return Err(Refused),
+                    (None, _) => {}
+                }
+                // `a(1-2p)` with a a parameter of a law the words give: a product.
+                if let (Some(key), [arg]) = (func.symbol_key().filter(|k| self.parameters.contains(k)), args.as_slice())
+                {
+                    let factor =
+                        self.node(&Expr::new(ExprKind::Symbol(crate::syntax::ast::Symbol::plain(&key)), func.span))?;
+                    return Ok(Node::Mul(Box::new(factor), Box::new(self.node(arg)?)));
+                }
+                // A function nobody specified (`f(x)` inside `E_{x\sim P}[f(x)]`).
+                let key = func.symbol_key().filter(|k| single_small(k) && k != "p").ok_or(Refused)?;
+                self.unknown.insert(key.clone());
+                let args = args.iter().map(|a| self.node(a)).collect::<Read<Vec<_>>>()?;
+                Ok(Node::Unknown(key, args))
+            }
+            BigOp { op: BigOpKind::Sum, lower: Some(lower), upper: None, body: Some(body) } => {
+                let key = lower.symbol_key().filter(|k| single_small(k) || is_capital(k)).ok_or(Refused)?;
+                let name = if is_capital(&key) {
+                    self.variables.insert(key.clone());
+                    own(&key)
+                } else {
+                    key
+                };
+                self.bound.push(name.clone());
+                let body = self.node(body);
+                self.bound.pop();
+                Ok(Node::Over { value: name, body: Box::new(body?) })
+            }
+            // `\int P(Y) P(X\mid Y)\,dY`, `\int_{-\infty}^{\infty} p_{X, Y}(x, y)\,dy`,
+            // `\int_x p(x) \log p(x)\,dx`: over all of a random variable's values (no limits,
+            // the whole line, or the letter itself below) — on a discrete distribution, the sum
+            // over them (said in the verdict).
+            BigOp { op: BigOpKind::Int, lower, upper, body: Some(body) } => {
+                let (Some(integrand), variables) = crate::syntax::ast::integrand_and_variables(body) else {
+                    return Err(Refused);
+                };
+                let [variable] = variables.as_slice() else { return Err(Refused) };
+                let key = variable.symbol_key().filter(|k| is_capital(k) || single_small(k)).ok_or(Refused)?;
+                let limit = |l: &Option<Box<Expr>>| l.as_deref().map(crate::syntax::ast::infinite_limit);
+                let everywhere = match (lower, upper) {
+                    (None, None) => true,
+                    (Some(_), Some(_)) => limit(lower) == Some(Some(false)) && limit(upper) == Some(Some(true)),
+                    (Some(l), None) => l.symbol_key().as_deref() == Some(key.as_str()),
+                    (None, Some(_)) => false,
+                };
+                if !everywhere {
+                    return Err(Refused);
+                }
+                let name = if is_capital(&key) {
+                    self.variables.insert(key.clone());
+                    self.integrals.insert(key.clone());
+                    own(&key)
+                } else {
+                    let variable = key.to_ascii_uppercase();
+                    self.variables.insert(variable.clone());
+                    self.integrals.insert(variable.clone());
+                    self.pair(&key, &variable)?;
+                    key
+                };
+                self.bound.push(name.clone());
+                let body = self.node(integrand);
+                self.bound.pop();
+                Ok(Node::Over { value: name, body: Box::new(body?) })
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    /// A product's factors in order; an operator followed by its bracket is one factor.
+    pub(super) fn product(&mut self, factors: &[&Expr]) -> Read<Node> {
+        let mut out: Option<Node> = None;
+        let mut i = 0;
+        while i < factors.len() {
+            let f = factors[i];
+            let next = factors.get(i + 1);
+            let operator =
+                op_of(f).map(|op| (op, None)).or_else(|| expectation_subscript(f).map(|s| (Op::Expect, Some(s))));
+            let node = match (operator, next) {
+                (Some((op, sub)), Some(arg)) => {
+                    i += 1;
+                    let (inner, power) = bracketed(arg).ok_or(Refused)?;
+                    let applied = match (op, sub) {
+                        (Op::Expect, Some(Some(values))) => self.expectation_over(&values, inner)?,
+                        (Op::Expect, _) => self.expectation(inner)?,
+                        (Op::Var, None) => self.variance(inner)?,
+                        (Op::Cov, None) => match &inner.kind {
+                            ExprKind::Tuple { items, stacked: false } if items.len() == 2 => {
+                                self.covariance(&items[0], &items[1])?
+                            }
+                            _ => return Err(Refused),
+                        },
+                        _ => return Err(Refused),
+                    };
+                    match power {
+                        Some(p) => Node::Pow(Box::new(applied), Box::new(self.node(p)?)),
+                        None => applied,
+                    }
+                }
+                (Some(_), None) => return Err(Refused),
+                (None, _) => self.node(f)?,
+            };
+            out = Some(match out {
+                None => node,
+                Some(prev) => Node::Mul(Box::new(prev), Box::new(node)),
+            });
+            i += 1;
+        }
+        out.ok_or(Refused)
+    }
+
+    pub(super) fn expectation(&mut self, body: &Expr) -> Read<Node> {
+        // `E(2)` is more likely a function E the notes use than an expectation of a number.
+        if contains_mid(body) || !has_letter(body) {
+            return Err(Refused);
+        }
+        self.operators += 1;
+        self.inside += 1;
+        let body = self.node(body);
+        self.inside -= 1;
+        Ok(Node::Expect(Box::new(body?)))
+    }
+
+    /// `E_{x\sim P}[body]`: Σ_x body · P(X = x); `E_{(x, y)\sim P}[body]`: Σ_x Σ_y body ·
+    /// P(X = x, Y = y).
+    pub(super) fn expectation_over(&mut self, values: &[(String, String)], body: &Expr) -> Read<Node> {
+        self.operators += 1;
+        for (value, variable) in values {
+            self.variables.insert(variable.clone());
+            self.pair(value, variable)?;
+            self.bound.push(value.clone());
+        }
+        let read = self.node(body);
+        self.bound.truncate(self.bound.len() - values.len());
+        let events = values
+            .iter()
+            .map(|(value, variable)| Event { variable: variable.clone(), value: Val::Named(value.clone()) })
+            .collect();
+        let weight = Node::Prob { events, given: vec![] };
+        let mut node = Node::Mul(Box::new(read?), Box::new(weight));
+        for (value, _) in values.iter().rev() {
+            node = Node::Over { value: value.clone(), body: Box::new(node) };
+        }
+        Ok(node)
+    }
+
+    /// `p_X(x)`, `p_{X, Y}(x, y)`, `P_X(2)`: the probability that the subscript's variables take
+    /// the values in the parenthesis, in order.
+    pub(super) fn density(&mut self, variables: &[String], args: &[Expr]) -> Read<Node> {
+        if self.inside > 0 || variables.len() != args.len() {
+            return Err(Refused);
+        }
+        self.operators += 1;
+        let mut events = Vec::new();
+        for (variable, arg) in variables.iter().zip(args) {
+            self.variables.insert(variable.clone());
+            let value = self.value_of(arg, variable)?;
+            events.push(Event { variable: variable.clone(), value });
+        }
+        Ok(Node::Prob { events, given: vec![] })
+    }
+
+    /// `H(X)`, `H(X, Y)`, `H(Y \mid X)` (entropy) and `I(X, Y)` (mutual information, H(X) +
+    /// H(Y) − H(X, Y)) of random variables; `None` for other arguments (`H(p)`, `I(s_i)`).
+    pub(super) fn information_measure(&mut self, func: &Expr, args: &[Expr]) -> Option<Read<Node>> {
+        let (name, of, given) = crate::syntax::ast::information_measure(func, args)?;
+        self.operators += 1;
+        self.measures.insert(name.clone());
+        self.variables.extend(of.iter().chain(&given).cloned());
+        let entropy = |of: &[String], given: &[String]| Node::Entropy { of: of.to_vec(), given: given.to_vec() };
+        if name == "H" {
+            return Some(Ok(entropy(&of, &given)));
+        }
+        let ([x, y], true) = (of.as_slice(), given.is_empty()) else { return Some(Err(Refused)) };
+        let marginals =
+            Node::Add(Box::new(entropy(std::slice::from_ref(x), &[])), Box::new(entropy(std::slice::from_ref(y), &[])));
+        Some(Ok(Node::Sub(Box::new(marginals), Box::new(entropy(&of, &[])))))
+    }
+
+    pub(super) fn variance(&mut self, body: &Expr) -> Read<Node> {
+        let x = self.expectation(body)?;
+        let Node::Expect(inner) = x else { return Err(Refused) };
+        let centred = Node::Sub(inner.clone(), Box::new(Node::Expect(inner)));
+        Ok(Node::Expect(Box::new(Node::Pow(Box::new(centred), Box::new(Node::Number(2.0))))))
+    }
+
+    pub(super) fn covariance(&mut self, a: &Expr, b: &Expr) -> Read<Node> {
+        let (Node::Expect(a), Node::Expect(b)) = (self.expectation(a)?, self.expectation(b)?) else {
+            return Err(Refused);
+        };
+        let da = Node::Sub(a.clone(), Box::new(Node::Expect(a)));
+        let db = Node::Sub(b.clone(), Box::new(Node::Expect(b)));
+        Ok(Node::Expect(Box::new(Node::Mul(Box::new(da), Box::new(db)))))
+    }
+
+    pub(super) fn pair(&mut self, value: &str, variable: &str) -> Read<()> {
+        match self.pairs.insert(value.to_string(), variable.to_string()) {
+            Some(earlier) if earlier != variable => Err(Refused),
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) fn probability(&mut self, args: &[Expr]) -> Read<Node> {
+        if self.inside > 0 {
+            return Err(Refused);
+        }
+        self.operators += 1;
+        let mut read = Events::default();
+        for arg in args {
+            self.events_of(arg, &mut read)?;
+        }
+        if read.events.is_empty() {
+            return Err(Refused);
+        }
+        Ok(Node::Prob { events: read.events, given: read.given })
+    }
+
+    pub(super) fn events_of(&mut self, arg: &Expr, read: &mut Events) -> Read<()> {
+        match &arg.kind {
+            ExprKind::Relation { chain } => self.chain_events(chain, read),
+            ExprKind::Statement { statement } => statement.chains.iter().try_for_each(|c| self.chain_events(c, read)),
+            ExprKind::Tuple { items, stacked: false } => items.iter().try_for_each(|i| self.events_of(i, read)),
+            _ => {
+                let event = self.event_of(arg)?;
+                self.place(event, read);
+                Ok(())
+            }
+        }
+    }
+
+    /// `A = a`, `B \mid A = a`, `D_1 = 1`: events, the ones after `\mid` given.
+    pub(super) fn chain_events(&mut self, chain: &Chain, read: &mut Events) -> Read<()> {
+        let first = chain.first.as_ref().ok_or(Refused)?;
+        let mut pending = Some(self.event_of(first)?);
+        let mut pending_bare = is_capital(&first.symbol_key().unwrap_or_default());
+        for link in &chain.links {
+            match link.op {
+                RelOp::Eq => {
+                    let event = pending.as_mut().filter(|_| pending_bare).ok_or(Refused)?;
+                    event.value = self.value_of(&link.rhs, &event.variable.clone())?;
+                    pending_bare = false;
+                }
+                RelOp::Mid if !read.after_mid => {
+                    if let Some(event) = pending.take() {
+                        self.place(event, read);
+                    }
+                    read.after_mid = true;
+                    pending = Some(self.event_of(&link.rhs)?);
+                    pending_bare = is_capital(&link.rhs.symbol_key().unwrap_or_default());
+                }
+                _ => return Err(Refused),
+            }
+        }
+        if let Some(event) = pending {
+            self.place(event, read);
+        }
+        Ok(())
+    }
+
+    /// An event read whole: a variable left to take its own value makes that value free
+    /// (unless a sum binds it).
+    pub(super) fn place(&mut self, event: Event, read: &mut Events) {
+        if let Val::Named(name) = &event.value {
+            if name.starts_with('=') {
+                self.note_value(&name.clone(), &event.variable.clone());
+            }
+        }
+        if read.after_mid {
+            read.given.push(event);
+        } else {
+            read.events.push(event);
+        }
+    }
+
+    /// `A` (the variable takes its own value), `x` (X takes the value x).
+    pub(super) fn event_of(&mut self, term: &Expr) -> Read<Event> {
+        let key = term.symbol_key().ok_or(Refused)?;
+        if matches!(&term.kind, ExprKind::Symbol(s) if s.style.is_some_and(|s| s != Style::Italic)) {
+            return Err(Refused);
+        }
+        if is_capital(&key) {
+            self.variables.insert(key.clone());
+            return Ok(Event { variable: key.clone(), value: Val::Named(own(&key)) });
+        }
+        if single_small(&key) {
+            let variable = key.to_ascii_uppercase();
+            self.variables.insert(variable.clone());
+            self.pair(&key, &variable)?;
+            self.note_value(&key, &variable);
+            return Ok(Event { variable, value: Val::Named(key) });
+        }
+        Err(Refused)
+    }
+
+    pub(super) fn value_of(&mut self, e: &Expr, variable: &str) -> Read<Val> {
+        let number = match &e.kind {
+            ExprKind::Number { value } => value.parse::<f64>().ok(),
+            ExprKind::Neg { operand } => match &operand.kind {
+                ExprKind::Number { value } => value.parse::<f64>().ok().map(|v| -v),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(n) = number {
+            let list = self.written.entry(variable.to_string()).or_default();
+            if !list.contains(&n) {
+                list.push(n);
+            }
+            return Ok(Val::Number(n));
+        }
+        let key = e.symbol_key().filter(|k| single_small(k)).ok_or(Refused)?;
+        self.pair(&key, variable)?;
+        self.note_value(&key, variable);
+        Ok(Val::Named(key))
+    }
+
+    pub(super) fn note_value(&mut self, name: &str, variable: &str) {
+        if !self.bound.iter().any(|b| b == name) {
+            self.free.insert(name.to_string(), variable.to_string());
+        }
+    }
+}
+
+/// `E_{x \sim P}`: Some(Some([(x, X)])); `E_{(x, y) \sim P}`: Some(Some([(x, X), (y, Y)]));
+/// `E_X`: Some(None).
+pub(super) fn expectation_subscript(e: &Expr) -> Option<Option<Vec<(String, String)>>> {
+    let ExprKind::Subscript { base, index } = &e.kind else { return None };
+    if op_of(base) != Some(Op::Expect) {
+        return None;
+    }
+    match &index.kind {
+        ExprKind::Relation { chain } => {
+            let first = chain.first.as_ref()?;
+            let written = match &first.kind {
+                ExprKind::Fenced { inner: Some(inner), open, .. } if open == "(" || open == "\\left(" => {
+                    match &inner.kind {
+                        ExprKind::Tuple { items, stacked: false } => items.iter().collect(),
+                        _ => return None,
+                    }
+                }
+                _ => vec![first],
+            };
+            let values: Vec<(String, String)> = written
+                .iter()
+                .map(|v| v.symbol_key().filter(|k| single_small(k)).map(|k| (k.clone(), k.to_ascii_uppercase())))
+                .collect::<Option<_>>()?;
+            let [link] = chain.links.as_slice() else { return None };
+            (link.op == RelOp::Sim && is_prob_symbol(&link.rhs)).then_some(Some(values))
+        }
+        _ => index.symbol_key().filter(|k| is_capital(k)).map(|_| None),
+    }
+}
+
+/// `p_X`, `p_{X, Y}`, `P_X`: the variables a density or mass function is of (capitals; not `p_\theta`).
+pub(super) fn density_variables(func: &Expr) -> Option<Vec<String>> {
+    crate::syntax::ast::density_variables(func).filter(|vs| vs.iter().all(|v| !matches!(v.as_str(), "P" | "Q")))
+}
+
+/// The inside of `[…]`/`(…)` after an operator, and a power written after the bracket
+/// (`E[X]^2`).
+pub(super) fn bracketed(e: &Expr) -> Option<(&Expr, Option<&Expr>)> {
+    match &e.kind {
+        ExprKind::Fenced { inner: Some(inner), open, .. } if matches!(open.as_str(), "[" | "(") => Some((inner, None)),
+        ExprKind::Power { base, exponent } => {
+            bracketed(base).filter(|(_, p)| p.is_none()).map(|(i, _)| (i, Some(exponent.as_ref())))
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn has_letter(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Symbol(_)) || e.children().any(has_letter)
+}
+
+pub(super) fn contains_mid(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Relation { chain } if chain.links.iter().any(|l| l.op == RelOp::Mid) => true,
+        _ => e.children().any(contains_mid),
+    }
+}
+
+/// Is `e` an expectation, a variance, a covariance or a probability (`E[X]`,
+/// `\sqrt{\mathrm{Var}(X)}`) as [`check`] reads them?
+pub fn is_moment(e: &Expr) -> bool {
+    let mut reader = Reader::default();
+    reader.node(e).is_ok_and(|n| has_operator(&n))
+}
+
+/// A node made of entropies and numbers only.
+pub(super) fn entropies_only(n: &Node) -> bool {
+    match n {
+        Node::Entropy { .. } | Node::Number(_) => true,
+        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) | Node::Abs(a) => entropies_only(a),
+        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
+            entropies_only(a) && entropies_only(b)
+        }
+        _ => false,
+    }
+}
+
+pub(super) fn has_operator(n: &Node) -> bool {
+    match n {
+        Node::Prob { .. } | Node::Expect(_) | Node::Entropy { .. } => true,
+        Node::Number(_) | Node::Letter(_) => false,
+        Node::Neg(a) | Node::Exp(a) | Node::Ln(a) | Node::Sqrt(a) | Node::Abs(a) => has_operator(a),
+        Node::Add(a, b) | Node::Sub(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Pow(a, b) => {
+            has_operator(a) || has_operator(b)
+        }
+        Node::Unknown(_, args) => args.iter().any(has_operator),
+        Node::Over { body, .. } => has_operator(body),
+    }
+}
