@@ -43,7 +43,8 @@ enum Command {
     Formulas(FormulasArgs),
     /// Check every claim of a notes file or chapter folder (verified, refuted or undecided).
     Check(CheckArgs),
-    /// Print the notation table: every construct derivcheck reads, and what it means.
+    /// Print the notation table (every construct derivcheck reads, and what it means), then the
+    /// catalogue of readings (every way of reading a formula the text may leave open).
     Notation,
     /// Write a starting `checks.toml` beside the notes, from what the notes declare.
     Init(InitArgs),
@@ -246,7 +247,10 @@ pub fn main() -> i32 {
         Command::Report(args) => run_report(&args),
         Command::Mdbook(args) => mdbook::run(&args),
         Command::Mutate(args) => mutate::run(&args),
-        Command::Notation => write_stdout(&crate::notation::markdown_table()).map_or_else(|code| code, |_| EXIT_OK),
+        Command::Notation => {
+            let text = format!("{}\n{}", crate::notation::markdown_table(), crate::report::readings_table());
+            write_stdout(&text).map_or_else(|code| code, |_| EXIT_OK)
+        }
     }
 }
 

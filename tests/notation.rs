@@ -183,6 +183,27 @@ fn the_guide_shows_the_notation_table_of_the_code() {
     );
 }
 
+/// The same chapter shows the catalogue of readings `derivcheck notation` prints after the table,
+/// and the command prints both.
+#[test]
+fn the_guide_and_the_command_show_the_catalogue_of_readings() {
+    let chapter = "docs/guide/src/notation.md";
+    let guide = std::fs::read_to_string(repo_path(chapter)).unwrap();
+    let (start, end) = ("<!-- readings-table:start -->\n", "<!-- readings-table:end -->");
+    let from = guide.find(start).expect("the guide's notation chapter has the readings-table markers") + start.len();
+    let to = guide[from..].find(end).expect("end marker") + from;
+    let catalogue = derivcheck::report::readings_table();
+    assert_eq!(
+        &guide[from..to],
+        catalogue,
+        "the guide's catalogue of readings ({chapter}) differs from the code: paste it from `derivcheck notation`"
+    );
+    let printed = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck")).arg("notation").output().unwrap();
+    let printed = String::from_utf8(printed.stdout).unwrap();
+    assert!(printed.starts_with(&derivcheck::notation::markdown_table()) && printed.ends_with(&catalogue));
+    assert!(catalogue.contains("| `shape_from_use` |") && catalogue.contains("| `condition` |"), "{catalogue}");
+}
+
 #[test]
 fn every_example_of_the_notation_table_is_verified() {
     let dir = tempfile::tempdir().unwrap();
