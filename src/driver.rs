@@ -244,6 +244,9 @@ fn check_in_batches(
             out.push(outcomes.by_ref().take(n).collect::<Vec<_>>().into_iter().collect::<Result<Vec<_>, _>>());
         }
     }
+    if let Some(cache) = &options.cache {
+        cache.flush();
+    }
     out
 }
 

@@ -14,6 +14,9 @@ const CACHE_SCHEMA: u32 = 5;
 pub trait VerdictCache: Send + Sync {
     fn get(&self, key: &str) -> Option<Verdict>;
     fn put(&self, key: &str, verdict: &Verdict);
+    /// Stores what `put` gave since the last flush, where the store holds it back (called at the
+    /// end of each check run).
+    fn flush(&self) {}
 }
 
 /// A hex SHA-256 of the derivcheck version (and its sources' hash) and everything the verdict of `claim` depends on: the

@@ -125,8 +125,9 @@ struct Place {
 enum Progress {
     /// It starts checking the claim here.
     Started(Place),
-    /// The claim here is checked: its verdict, and whether it came from the cache.
-    Checked(Place, Box<Verdict>, bool),
+    /// The claim here is checked: its verdict, whether it came from the cache, and the cache
+    /// entries its check made (the parent keeps them: what a worker process holds dies with it).
+    Checked(Place, Box<Verdict>, bool, Vec<(String, Verdict)>),
 }
 
 /// The claims of `sections` checked in workers: a worker from the first claim; a worker
@@ -173,7 +174,9 @@ fn in_workers(
             |say: &mut dyn FnMut(Progress)| {
                 for (k, &(f, s)) in sections.iter().enumerate().skip(start.section) {
                     let from = if k == start.section { start.claim } else { 0 };
-                    with_section(&files[f], s, cache, deadline, |check| {
+                    let held = HeldCache { inner: cache, held: Mutex::new(Vec::new()) };
+                    let held_cache = cache.map(|_| &held as &dyn VerdictCache);
+                    with_section(&files[f], s, held_cache, deadline, |check| {
                         for (j, claim) in files[f][s].claims.iter().enumerate().skip(from) {
                             let place = Place { section: k, claim: j };
                             say(Progress::Started(place));
@@ -184,7 +187,7 @@ fn in_workers(
                             *super::CLAIM_TIME_SPENT.lock().unwrap_or_else(|p| p.into_inner()) =
                                 replay.map_or(Duration::ZERO, |r| r.spent);
                             let (verdict, from_cache) = check(claim);
-                            say(Progress::Checked(place, Box::new(verdict), from_cache));
+                            say(Progress::Checked(place, Box::new(verdict), from_cache, held.take()));
                         }
                     })
                 }
@@ -194,8 +197,13 @@ fn in_workers(
                     started(sections[place.section].0);
                     checking = Some((place, Instant::now()))
                 }
-                Progress::Checked(place, verdict, from_cache) => {
+                Progress::Checked(place, verdict, from_cache, entries) => {
                     verdicts[place.section][place.claim] = Some((*verdict, from_cache));
+                    if let Some(cache) = cache {
+                        for (key, verdict) in &entries {
+                            cache.put(key, verdict);
+                        }
+                    }
                     checking = None;
                     next = after(place);
                 }
@@ -252,13 +260,19 @@ fn stopped_verdict(why: cas::Stopped) -> Verdict {
     Verdict::undecided(Reason::Budget { detail: super::stopped_by(why, "the check") }, String::new())
 }
 
-/// A cache whose new entries are held until [`HeldCache::keep`].
+/// A cache whose new entries are held until [`HeldCache::keep`] puts them in the cache (or
+/// [`HeldCache::take`] hands them on).
 struct HeldCache<'a> {
     inner: Option<&'a dyn VerdictCache>,
     held: Mutex<Vec<(String, Verdict)>>,
 }
 
 impl HeldCache<'_> {
+    /// The entries held so far, taken.
+    fn take(&self) -> Vec<(String, Verdict)> {
+        std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
     fn keep(self) {
         if let Some(inner) = self.inner {
             for (key, verdict) in self.held.into_inner().unwrap_or_else(|p| p.into_inner()) {

@@ -1,16 +1,36 @@
 //! The files derivcheck writes, each atomically: [`write_atomically`] (the user's outputs, which
-//! `cli` asks for) and the verdict cache on disk ([`FileCache`]): one small JSON file per claim
-//! key under `target/derivcheck-cache/` (or `--cache DIR`), safe to delete. A cache file that does
-//! not parse or holds another key (truncated, corrupted, from another version) is ignored and
-//! rewritten.
+//! `cli` asks for) and the verdict cache on disk ([`FileCache`]) under `target/derivcheck-cache/`
+//! (or `--cache DIR`), safe to delete: packs of entries, one JSON file a run, read all at once on
+//! the first lookup. A pack that does not parse is ignored (and removed by the next run that
+//! writes), and an entry is trusted only under its own key.
 
 use crate::check::{Verdict, VerdictCache};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 pub const DEFAULT_DIR: &str = "target/derivcheck-cache";
 
+/// How many packs the cache keeps before a run that writes merges them into one.
+const MOST_PACKS: usize = 8;
+
+/// The verdict cache on disk. Lookups read every pack of the directory once; what a run adds is
+/// held in memory and written as one pack by [`VerdictCache::flush`] (before: one file per
+/// claim, whose creation cost more than a cold run's checking on a book of 500 claims).
 pub struct FileCache {
     dir: PathBuf,
+    state: Mutex<Option<Packs>>,
+}
+
+/// What the cache directory holds, once read, and what this run added since its last flush.
+#[derive(Default)]
+struct Packs {
+    entries: HashMap<String, Verdict>,
+    /// The pack files read (merged away when there are too many).
+    files: Vec<PathBuf>,
+    /// Files that do not parse as a pack: removed by the next flush.
+    unreadable: Vec<PathBuf>,
+    added: Vec<Entry>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -21,30 +41,87 @@ struct Entry {
 
 impl FileCache {
     pub fn new(dir: PathBuf) -> FileCache {
-        FileCache { dir }
+        FileCache { dir, state: Mutex::new(None) }
     }
 
-    fn path(&self, key: &str) -> Option<PathBuf> {
-        let valid = key.len() == 64 && key.chars().all(|c| c.is_ascii_hexdigit());
-        valid.then(|| self.dir.join(&key[..2]).join(format!("{key}.json")))
+    /// Every pack of the directory (files `*.pack.json`), read.
+    fn read_packs(&self) -> Packs {
+        let mut packs = Packs::default();
+        let Ok(listing) = std::fs::read_dir(&self.dir) else { return packs };
+        let mut files: Vec<PathBuf> = listing
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".pack.json")))
+            .collect();
+        // Oldest first (the names start with the time written): a newer entry wins.
+        files.sort();
+        for file in files {
+            let read: Option<Vec<Entry>> =
+                std::fs::read_to_string(&file).ok().and_then(|text| serde_json::from_str(&text).ok());
+            match read {
+                Some(entries) => {
+                    packs.entries.extend(entries.into_iter().map(|e| (e.key, e.verdict)));
+                    packs.files.push(file);
+                }
+                None => packs.unreadable.push(file),
+            }
+        }
+        packs
+    }
+
+    fn with_packs<T>(&self, work: impl FnOnce(&mut Packs) -> T) -> T {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        work(state.get_or_insert_with(|| self.read_packs()))
     }
 }
 
 impl VerdictCache for FileCache {
     fn get(&self, key: &str) -> Option<Verdict> {
-        let text = std::fs::read_to_string(self.path(key)?).ok()?;
-        let entry: Entry = serde_json::from_str(&text).ok()?;
-        (entry.key == key).then_some(entry.verdict)
+        self.with_packs(|packs| packs.entries.get(key).cloned())
     }
 
-    /// Written atomically: a reader never sees half an entry, and two processes writing the
-    /// same entry do not collide. Failures are ignored (the cache only saves time).
     fn put(&self, key: &str, verdict: &Verdict) {
-        let Some(path) = self.path(key) else { return };
-        let Ok(text) = serde_json::to_string(&Entry { key: key.to_string(), verdict: verdict.clone() }) else { return };
-        if path.parent().is_some_and(|dir| std::fs::create_dir_all(dir).is_ok()) {
-            let _ = write_atomically(&path, &text);
-        }
+        self.with_packs(|packs| {
+            packs.entries.insert(key.to_string(), verdict.clone());
+            packs.added.push(Entry { key: key.to_string(), verdict: verdict.clone() });
+        });
+    }
+
+    /// Writes what this run added as one pack, atomically (a reader never sees half a pack, and
+    /// two runs write two packs). With more than [`MOST_PACKS`] packs, writes every entry as one
+    /// and removes the packs it merged. Failures are ignored: the cache only saves time.
+    fn flush(&self) {
+        self.with_packs(|packs| {
+            if packs.added.is_empty() {
+                return;
+            }
+            let merge = packs.files.len() + 1 > MOST_PACKS;
+            let entries: Vec<Entry> = if merge {
+                packs
+                    .entries
+                    .iter()
+                    .map(|(key, verdict)| Entry { key: key.clone(), verdict: verdict.clone() })
+                    .collect()
+            } else {
+                std::mem::take(&mut packs.added)
+            };
+            packs.added.clear();
+            let Ok(text) = serde_json::to_string(&entries) else { return };
+            let written = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default();
+            let name = format!("{written:032}-{}.pack.json", std::process::id());
+            let pack = self.dir.join(name);
+            if std::fs::create_dir_all(&self.dir).is_err() || write_atomically(&pack, &text).is_err() {
+                return;
+            }
+            let stale = if merge { std::mem::take(&mut packs.files) } else { Vec::new() };
+            for file in stale.iter().chain(&packs.unreadable) {
+                let _ = std::fs::remove_file(file);
+            }
+            packs.unreadable.clear();
+            packs.files.push(pack);
+        });
     }
 }
 
@@ -66,24 +143,45 @@ mod tests {
     use crate::model::{Reason, Status};
 
     #[test]
-    fn corrupted_or_foreign_entries_are_ignored_and_rewritten() {
+    fn a_run_writes_one_pack_and_a_corrupted_pack_is_ignored_and_removed() {
         let dir = std::env::temp_dir().join(format!("derivcheck-cache-test-{}", std::process::id()));
-        let cache = FileCache::new(dir.clone());
-        let key = "ab".repeat(32);
+        let _ = std::fs::remove_dir_all(&dir);
         let verdict =
             Verdict::new(Status::Verified, None, "n = 2".into(), Reason::Checked { assignments: 1, rounded: false });
-        assert!(cache.get(&key).is_none());
-        cache.put(&key, &verdict);
-        assert_eq!(cache.get(&key).map(|v| v.status), Some(Status::Verified));
-        let path = cache.path(&key).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, &text[..text.len() / 2]).unwrap();
-        assert!(cache.get(&key).is_none(), "a truncated entry is not trusted");
-        std::fs::write(&path, text.replace(&key, &"cd".repeat(32))).unwrap();
-        assert!(cache.get(&key).is_none(), "an entry for another key is not trusted");
-        cache.put(&key, &verdict);
-        assert!(cache.get(&key).is_some(), "rewritten");
-        assert!(cache.get("../../etc/passwd").is_none());
+        let packs = || -> Vec<PathBuf> { std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect() };
+        let cache = FileCache::new(dir.clone());
+        let (one, two) = ("ab".repeat(32), "cd".repeat(32));
+        assert!(cache.get(&one).is_none());
+        cache.put(&one, &verdict);
+        cache.put(&two, &verdict);
+        assert_eq!(cache.get(&one).map(|v| v.status), Some(Status::Verified), "held before the flush");
+        cache.flush();
+        assert_eq!(packs().len(), 1, "one pack for the run");
+        // A second run reads it.
+        let again = FileCache::new(dir.clone());
+        assert!(again.get(&one).is_some() && again.get(&two).is_some());
+        assert!(again.get("../../etc/passwd").is_none());
+        again.flush();
+        assert_eq!(packs().len(), 1, "a run that adds nothing writes nothing");
+        // A truncated pack is not trusted, and the next run that writes removes it.
+        let pack = packs().remove(0);
+        let text = std::fs::read_to_string(&pack).unwrap();
+        std::fs::write(&pack, &text[..text.len() / 2]).unwrap();
+        let third = FileCache::new(dir.clone());
+        assert!(third.get(&one).is_none(), "nothing trusted from a truncated pack");
+        third.put(&one, &verdict);
+        third.flush();
+        assert_eq!(packs().len(), 1, "the truncated pack removed, the new one written");
+        assert!(FileCache::new(dir.clone()).get(&one).is_some() && FileCache::new(dir.clone()).get(&two).is_none());
+        // Past MOST_PACKS packs, a run merges them into one.
+        for n in 0..MOST_PACKS + 1 {
+            let run = FileCache::new(dir.clone());
+            run.put(&format!("{n:064}"), &verdict);
+            run.flush();
+        }
+        assert!(packs().len() <= MOST_PACKS, "{} packs", packs().len());
+        let last = FileCache::new(dir.clone());
+        assert!((0..MOST_PACKS + 1).all(|n| last.get(&format!("{n:064}")).is_some()) && last.get(&one).is_some());
         let _ = std::fs::remove_dir_all(dir);
     }
 }
