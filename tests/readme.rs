@@ -95,8 +95,11 @@ fn link_targets(text: &str) -> Vec<String> {
 
 /// Whether a link target is a file path relative to the file that holds it.
 fn is_relative_file(target: &str) -> bool {
-    !(target.is_empty() || target.starts_with('#') || target.starts_with('/') || target.contains("://"))
-        && !target.starts_with("mailto:")
+    !(target.is_empty()
+        || target.starts_with('#')
+        || target.starts_with('/')
+        || target.contains("://")
+        || target.starts_with("mailto:"))
 }
 
 fn guide_chapters() -> Vec<PathBuf> {

@@ -723,7 +723,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
     // `\frac{\partial L(w)}{\partial w^{(k)}}` where L reaches w but never w^{(k)}: the derivative
     // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
-    if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(&base, claim)).flatten() {
+    if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(base, claim)).flatten() {
         return Some(undecided(other_reading(crate::model::Reading::EntryOf, Some(entry), Some(whole)), verdict));
     }
     // `I^{n}S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member written
@@ -737,7 +737,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     // (`P(A \mid B)` of a claim about probabilities is read by the probability check.)
     let by_distributions = verdict.method == Some(Method::Distributions);
     if let Some(letter) =
-        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| applied_letters(&base, claim)).flatten()
+        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| applied_letters(base, claim)).flatten()
     {
         let mut applied = base.clone();
         applied.usage.unknown_functions.insert(letter.clone());
@@ -752,7 +752,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     }
     // `Dx^n = nx^{n-1}`: a D the notes never define, standing before what it acts on, is the
     // derivative operator as often as a number.
-    if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| operator_letter(&base, claim)).flatten() {
+    if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| operator_letter(base, claim)).flatten() {
         return Some(undecided(other_reading(crate::model::Reading::OperatorOrProduct, Some(letter), None), verdict));
     }
     // A function nobody specified is known only through the rules of calculus: a claim about
@@ -792,7 +792,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     // (A probability claim's small letters are the values of its variables: `H(Y \mid X) = -\sum_x
     // \sum_y p(x, y) \log p(y \mid x)` shares X and Y with its right side through them.)
     if let Some(reason) =
-        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| reading_of_letters(&base, claim)).flatten()
+        (!base.pinned && !claim.reading.marked && !by_distributions).then(|| reading_of_letters(base, claim)).flatten()
     {
         return Some(undecided(reason, verdict));
     }
@@ -800,7 +800,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     // true where the entries of y sum to 1 (a one-hot label), which the words often say in
     // another section.
     if !base.pinned && !claim.reading.marked && base.assumptions.is_empty() {
-        for (letter, assumption) in sums_to_one(&base, claim) {
+        for (letter, assumption) in sums_to_one(base, claim) {
             let mut under = base.clone();
             under.assumptions.push(assumption);
             if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
@@ -810,7 +810,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     }
     // `\|u\| = \sqrt{u_1^2+u_2^2}` with u's size read off use: the entries the claim writes (u_1,
     // u_2, and no `\cdots`) say how many u has; right at that size, it is verified there, saying so.
-    if let Some((sized, resized)) = (!claim.reading.marked).then(|| at_written_entries(&base, claim)).flatten() {
+    if let Some((sized, resized)) = (!claim.reading.marked).then(|| at_written_entries(base, claim)).flatten() {
         let assuming = verdict
             .assuming
             .iter()
@@ -820,7 +820,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     }
     // A square matrix whose shape was read off use may be of a kind the words name (symmetric,
     // diagonal): refuted only if it fails for those too.
-    let square: Vec<String> = shapes_from_use(&base, claim)
+    let square: Vec<String> = shapes_from_use(base, claim)
         .into_iter()
         .filter(|s| !s.identity && s.rows != "1" && s.cols != "1")
         .map(|s| s.key.clone())
@@ -850,7 +850,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     // Each reading below that checks the claim again: in a scope that reads it so; not refuted
     // there, the refutation does not stand.
     let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
-    let used = crate::eval::dependencies(&base, claim);
+    let used = crate::eval::dependencies(base, claim);
     // A definition an earlier section made: refuted only if the claim fails with the letter
     // fresh.
     let mut inherited: Vec<&Definition> = base
@@ -861,7 +861,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     // The definitions are hashed: name the same letter on every run.
     inherited.sort_by(|a, b| a.key.cmp(&b.key));
     if let Some(first) = inherited.first() {
-        if not_refuted_in(&with_letters_general(&base, &inherited)) {
+        if not_refuted_in(&with_letters_general(base, &inherited)) {
             let earlier = Some(first.written_at());
             let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
             return Some(undecided(reason, verdict));
@@ -880,7 +880,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
         .collect();
     functions.sort_by(|a, b| a.key.cmp(&b.key));
     if let (false, Some(first)) = (unspecified.is_empty(), functions.first()) {
-        let general = with_letters_general(&base, &functions);
+        let general = with_letters_general(base, &functions);
         // (With f general the claim may state a property of it: not refuted either.)
         if unknown_function_property(&general, claim).is_some() || not_refuted_in(&general) {
             let earlier = Some(first.written_at());
@@ -890,7 +890,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     }
     // A meaning the section gives a letter further on: refuted only if the claim fails with
     // the letter general.
-    let mut later = later_definitions(&base, claim, false);
+    let mut later = later_definitions(base, claim, false);
     // (The step of an expansion in several variables is read general already.)
     let steps: Vec<String> = [&claim.lhs, &claim.rhs]
         .iter()
@@ -898,7 +898,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
         .collect();
     later.retain(|d| !steps.contains(&d.key));
     if let Some(first) = later.first() {
-        if not_refuted_in(&with_letters_general(&base, &later)) {
+        if not_refuted_in(&with_letters_general(base, &later)) {
             let at = Some(first.written_at());
             let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), at);
             return Some(undecided(reason, verdict));

@@ -72,13 +72,13 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         if let Some(prose) = prose.as_ref().filter(|_| !as_written) {
-            if let Some(bound) = self.binding(chain, prose, &site_origin) {
+            if let Some(bound) = self.binding(chain, prose, site_origin) {
                 skip = bound;
                 self.current.formula_role = Some(crate::model::FormulaRole::Binding);
             }
         }
         if let (0, Some(prose)) = (skip, &prose) {
-            if self.conditional_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+            if self.conditional_definition(first, &chain.links[0].rhs, prose, site_origin) {
                 skip = 1;
                 self.current.formula_role = Some(crate::model::FormulaRole::Binding);
             }
@@ -135,7 +135,7 @@ impl<'a> SectionBuilder<'a> {
             .flatten()
             .filter(|key| !self.bindings.defs.iter().any(|d| d.key == *key) && !mentions_key(body, key));
         if let Some(key) = &by_blocks {
-            self.record(notes_definition(key.clone(), Vec::new(), body, &site_origin, false, true));
+            self.record(notes_definition(key.clone(), Vec::new(), body, site_origin, false, true));
         }
         // `$\overline{X} = \frac1n\sum_i X_i$` again, twenty lines after `样本均值：` gave it: a
         // definition recalled, written as it was, is a definition still, not a claim verified.
@@ -154,7 +154,7 @@ impl<'a> SectionBuilder<'a> {
         let mut defined = depicted
             || by_blocks.is_some()
             || restated
-            || (prose.is_some() && !approximates && self.try_define(first, body, &site_origin, true));
+            || (prose.is_some() && !approximates && self.try_define(first, body, site_origin, true));
         if restated {
             self.current.formula_role = Some(crate::model::FormulaRole::Definition);
         }
@@ -181,7 +181,7 @@ impl<'a> SectionBuilder<'a> {
         if !defined && prose.is_some() && chain.links.len() == 1 && chain.links[0].op == RelOp::Eq {
             let rhs = &chain.links[0].rhs;
             if lone_new(rhs) && self.definable(first).is_none() && !roles::is_constant(first, &|_| false) {
-                defined = self.try_define(rhs, first, &site_origin, true);
+                defined = self.try_define(rhs, first, site_origin, true);
             }
         }
         // `\hat\sigma^2 \stackrel{def}{=} …`, `a_{ij} := …` that cannot be taken: the author
@@ -223,13 +223,13 @@ impl<'a> SectionBuilder<'a> {
                     .is_some_and(|(key, _)| !self.has_meaning(&named.rhs) && !self.letters.known.contains(&key));
                 if fresh
                     && matches!(value.op, RelOp::Eq | RelOp::Define)
-                    && self.try_define(&named.rhs, &value.rhs, &site_origin, true)
+                    && self.try_define(&named.rhs, &value.rhs, site_origin, true)
                 {
                     skip = 2;
                 }
             }
         } else if let Some(prose) = &prose {
-            match self.example_definition(first, &chain.links[0].rhs, prose, &site_origin) {
+            match self.example_definition(first, &chain.links[0].rhs, prose, site_origin) {
                 Some(Ok(())) => {
                     skip = 1;
                     self.current.formula_role = Some(crate::model::FormulaRole::ExampleDefinition);
@@ -308,7 +308,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.conditions.stated_earlier =
                         self.bindings.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
                 }
-                let origin = self.link_origin(&origin, tex, prev, &link.rhs);
+                let origin = self.link_origin(origin, tex, prev, &link.rhs);
                 let is_condition =
                     reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition)
                         && link.op == RelOp::Eq;

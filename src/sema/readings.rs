@@ -184,7 +184,7 @@ impl<'a> SectionBuilder<'a> {
                 earlier: None,
             }),
             (_, Some(prose)) => self
-                .condition_reading(prev, rhs, prose, &reading, k, ends_in_constant)
+                .condition_reading(prev, rhs, prose, reading, k, ends_in_constant)
                 .or_else(|| {
                     prose.after_condition.then_some(OtherReading {
                         reading: crate::model::Reading::Consequence,
