@@ -7,6 +7,7 @@
 //! indices in the same formula (`\qquad k\ne j`) are conditions on its claims. Pure data out.
 
 mod bindings;
+mod builder;
 mod chains;
 mod claim;
 mod claims;
@@ -35,11 +36,10 @@ use crate::syntax::print;
 pub use scope::{Assumption, Decl, Definition, FunctionKind, IndexRange, MatrixClass, Scope, Shape};
 use std::collections::BTreeMap;
 
-use bindings::*;
+use builder::SectionBuilder;
 pub use claim::*;
-use cues::*;
 use forms::*;
-use section::*;
+use section::{matrix_like_in, section_spec_present};
 
 /// Builds the plans of one document's sections, in order of appearance. With
 /// `with_spec_only`, sections the spec has and the notes do not (claims stated only in words,

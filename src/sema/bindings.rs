@@ -1,9 +1,16 @@
 //! Bindings: every meaning the text gives a letter (definitions, bindings to values, example
 //! definitions, recurrences, distributions) and the tests of whether a target can be defined.
 
+use super::builder::{Given, Reach, SectionBuilder};
 use super::chains::mentions_key;
+use super::claim::{Origin, OtherReading, SpecProblem};
+use super::cues::Prose;
+use super::declarations;
 use super::declarations::{entries_letter, own_entries_shape, vector_cells};
-use super::*;
+use super::distributions;
+use super::forms::{example_scoped, names_a_builtin, value_is_number};
+use super::recurrence;
+use super::roles;
 
 use super::scope::{Definition, FunctionKind};
 use crate::notes::Mark;

@@ -3,7 +3,7 @@
 
 use super::chains::zero_of_vectors;
 use super::distributions::Law;
-use super::*;
+use super::recurrence;
 
 use super::scope::{Assumption, Definition, MatrixClass, Scope};
 use crate::syntax::ast::{Chain, Expr, Statement};

@@ -1,8 +1,16 @@
 //! The claims of one chain: which links define or bind (and are taken), and a claim for each
 //! link after them, with its reading and position.
 
+use super::bindings::{notes_definition, origin_text};
+use super::builder::SectionBuilder;
 use super::chains::{claim_kind, mentions_key};
-use super::*;
+use super::claim::{read_sides, Claim, Origin, OtherReading, Skipped, WrittenSides};
+use super::cues::Prose;
+use super::forms::{
+    depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution, GREEK_LETTERS,
+};
+use super::recurrence;
+use super::roles;
 
 use super::readings::LinkAt;
 use super::scope::Assumption;

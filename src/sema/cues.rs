@@ -1,8 +1,9 @@
 //! What the words around a formula say, read once per formula: the cue, the letters the words
 //! call numbers, random variables, kinds of matrix; the letter called small.
 
-use super::*;
-
+use super::builder::{Deterministic, SectionBuilder, WordsRead};
+use super::claim::ParsedFormula;
+use super::roles;
 use super::scope::MatrixClass;
 use crate::notes::{Document, FormulaSite, Mark};
 use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
@@ -265,19 +266,6 @@ pub(super) fn named_letters_or_power_bases(tex: &str) -> Vec<String> {
         matches!(base.kind, ExprKind::Symbol(_)).then(|| base.symbol_key()).flatten()
     });
     power_base.into_iter().collect()
-}
-
-/// An equation the words right after it call a deterministic function (`$Y=aX+b$ as any linear
-/// deterministic function of $X$`): its small letters are numbers in the paragraph it leads to,
-/// and wherever the section writes the capitals it defines after it.
-pub(super) struct Deterministic {
-    /// The formula's index in the document.
-    index: usize,
-    block: usize,
-    /// The capital letters it defines (`Y`).
-    defined: Vec<String>,
-    /// The small single letters of their right sides (`a`, `b`).
-    small: Vec<String>,
 }
 
 /// The equations the words of section `section` call deterministic functions.

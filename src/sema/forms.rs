@@ -2,7 +2,7 @@
 //! a letter's family): pure functions of the syntax tree.
 
 use super::chains::mentions_key;
-use super::*;
+use super::roles;
 
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;

@@ -1,8 +1,14 @@
 //! One formula of a section: its role from the words before it, its chains, and its conditions.
 
+use super::bindings::origin_text;
+use super::builder::{Reach, SectionBuilder, Step};
 use super::chains::{flatten_environments, nested_relations};
+use super::claim::{Origin, ParsedFormula, Skipped};
+use super::cues::Prose;
 use super::declarations::{shape_declaration, shape_declarations};
-use super::*;
+use super::distributions;
+use super::forms::{alternative_definitions, collect_keys, is_event, numbers_only};
+use super::roles;
 
 use crate::notes::Mark;
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp};

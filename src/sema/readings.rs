@@ -1,13 +1,17 @@
 //! The readings of a claim other than "an identity for every value of its letters" that the
 //! section allows: a condition, what the paragraph binds, the laws in force.
 
+use super::builder::SectionBuilder;
 use super::chains::{contains, mentions_key};
+use super::claim::{ClaimReading, OtherReading};
+use super::cues::Prose;
 use super::distributions::Law;
-use super::*;
+use super::forms::{applied_to, collect_keys, has_free_letter, monomial_of, self_referent, update_step};
+use super::roles;
 
 use super::scope::Definition;
 use crate::notes::Mark;
-use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::ast::{Chain, Expr, ExprKind};
 
 impl<'a> SectionBuilder<'a> {
     /// The values and meanings given earlier in the prose that reach `block`.

@@ -2,203 +2,31 @@
 //! its letters, bindings, output), what the notes add to the spec (shapes, indices, sizes), and
 //! `build`, which adds the section's formulas in order and returns its `SectionPlan`.
 
+use super::builder::*;
 use super::chains::{flatten_environments, mentions_key};
+use super::claim::{ExamplePlan, Origin, ParsedFormula, SectionPlan, Shadowing, SpecProblem, WrittenSides};
+use super::cues::{deterministic_in, names_information, names_probability};
+use super::declarations;
 use super::declarations::{
     bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values,
     own_entries_shape, summation_letters,
 };
-use super::distributions::Law;
-use super::*;
+use super::distributions;
+use super::entries;
+use super::forms::{
+    collect_bold_bases, collect_keys, depicts_a_general_matrix, example_scoped, family_member, is_bare_symbol,
+    signature_of, GREEK_LETTERS,
+};
+use super::givens;
+use super::roles;
+use super::shapes;
 
-use super::scope::{Assumption, Decl, Definition, FunctionKind, IndexRange, MatrixClass, Scope, Shape};
+use super::scope::{Assumption, Decl, Definition, IndexRange, Scope, Shape};
 use crate::notes::{Document, FormulaSite};
 use crate::spec::{SectionSpec, Spec};
 use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp};
 use crate::syntax::print;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A section's plan under construction: the chapter's inputs, the section's words and letters,
-/// the bindings made so far and the output, each part its own struct.
-pub(super) struct SectionBuilder<'a> {
-    pub(super) number: String,
-    pub(super) spec: Option<crate::spec::SectionSpec>,
-    /// The notes' formulas decide the section's sizes and letters: no spec entry pins them.
-    pub(super) pinned: bool,
-    /// What the whole chapter gives every section: its text, its spec, and what its words say once.
-    pub(super) chapter: ChapterInputs<'a>,
-    /// What the section's words and notation say, read before its formulas are added (the cues).
-    pub(super) words: SectionWords,
-    /// What the section declares of its letters so far: indices, shapes, functions, the keys written.
-    pub(super) letters: SectionLetters,
-    /// The meanings the text gives letters so far: definitions (inherited and the section's), values bound for a paragraph or an example, conditions stated, recurrences, distributions.
-    pub(super) bindings: Bindings,
-    /// What the section gives: claims, formulas not checked, roles, spec problems.
-    pub(super) out: SectionOutput,
-    /// What the formula being added has been found to be so far.
-    pub(super) current: CurrentFormula,
-}
-
-/// What the whole chapter gives every section: its text, its spec, and what its words say once.
-pub(super) struct ChapterInputs<'a> {
-    pub(super) doc: &'a Document,
-    pub(super) spec_full: Option<&'a Spec>,
-    pub(super) spec_text: &'a str,
-    /// Every symbol key the document writes (sizes read off use are named apart from them).
-    pub(super) document_keys: std::rc::Rc<std::collections::BTreeSet<String>>,
-    /// This document plans the spec's own claims (one document of a chapter does, so each
-    /// appears once).
-    pub(super) owns_spec: bool,
-    /// The notes speak of entropy or mutual information ([`names_information`]).
-    pub(super) information: bool,
-    /// The notes speak of random variables or distributions ([`names_probability`]).
-    pub(super) probabilistic: bool,
-}
-
-/// What the section's words and notation say, read before its formulas are added (the cues).
-#[derive(Default)]
-pub(super) struct SectionWords {
-    /// The distributions this section's words give value by value, each with the paragraph
-    /// that ends it ([`distributions::laws_in`]).
-    pub(super) laws: Vec<(usize, Law)>,
-    /// The equations this section's words call deterministic functions (read once per section).
-    pub(super) deterministic: Vec<Deterministic>,
-    /// Relations the section's words suppose and derivcheck does not model, in order: the
-    /// letters each relates and its TeX ([`ClaimReading::hypothesis`]).
-    pub(super) hypotheses: Vec<(BTreeSet<String>, String)>,
-    /// What each formula's words say, read once: every later formula asks again.
-    pub(super) words_read: std::cell::RefCell<WordsRead>,
-    /// See [`SectionBuilder::first_renaming`].
-    pub(super) first_renaming: Option<usize>,
-    /// Letters the section writes bold with an index (`\mathbf a_i`): a family of vectors.
-    pub(super) vector_families: std::collections::BTreeSet<String>,
-    /// Letters the section writes plain with one index (`x_1`, `x_n`): entries, or numbers.
-    pub(super) entry_letters_plain: std::collections::BTreeSet<String>,
-    /// Small letters read as the entries of their capital in this section ([`entries`]).
-    pub(super) entry_letters: Vec<entries::EntryLetter>,
-}
-
-/// What the section declares of its letters so far: indices, shapes, functions, the keys written.
-#[derive(Default)]
-pub(super) struct SectionLetters {
-    pub(super) index_letters: Vec<String>,
-    pub(super) known: Vec<String>,
-    /// Every symbol key the section's formulas before this one write.
-    pub(super) written: std::collections::BTreeSet<String>,
-    /// Keys the spec declares as functions (a family `R_i` may share its letter with `R(θ)`).
-    pub(super) declared_functions: Vec<(String, FunctionKind)>,
-    /// Keys the spec declares as matrices or identities: any subscript on them is an entry.
-    pub(super) declared_matrices: Vec<String>,
-    /// Shapes the notes declare up to this section (`w\in\mathbb R^{d}`), with the section each is
-    /// declared in.
-    pub(super) notes_shapes: Vec<(String, [String; 2], String)>,
-    /// Letters whose shape in force was declared in an earlier section, or declared twice with
-    /// different shapes in this one.
-    pub(super) declared_elsewhere: std::collections::BTreeSet<String>,
-    /// Shapes read off use in this section (declared in its spec entry from then on).
-    pub(super) inferred: Vec<shapes::InferredShape>,
-    /// See [`Scope::parameters`].
-    pub(super) parameters: std::collections::BTreeSet<String>,
-}
-
-/// The meanings the text gives letters so far: definitions (inherited and the section's), values bound for a paragraph or an example, conditions stated, recurrences, distributions.
-#[derive(Default)]
-pub(super) struct Bindings {
-    pub(super) defs: Vec<Definition>,
-    /// Functions earlier sections of the notes define: in scope here unless redefined.
-    pub(super) inherited: Vec<Definition>,
-    /// Values and meanings given in the prose so far, in order: each reaches the claims of the
-    /// blocks up to `until` (the rest of the section where `None`).
-    pub(super) given: Vec<Given>,
-    /// Equations read as conditions so far, with their block (see [`ClaimReading::stated`]).
-    pub(super) stated: Vec<(usize, Assumption)>,
-    /// Sequences defined by recursion, in this section and the ones before (newest last).
-    pub(super) recurrences: Vec<recurrence::Recurrence>,
-    /// The moment letters each named distribution of the section gives a meaning (`\mu_X`,
-    /// `\sigma_X`), with what the table says of them in TeX: a claim using one lists it.
-    pub(super) distributions: Vec<(Vec<String>, String)>,
-    /// Letters a named distribution gave their moments (`\mu_X` of `X \sim \mathrm{Binomial}(n,
-    /// p)`): the notes writing them again state the table's value, a claim.
-    pub(super) moments_given: BTreeSet<String>,
-    /// Letters defined after words that assert ([`Scope::derived`]).
-    pub(super) derived: BTreeSet<String>,
-    /// Definitions made so far (a redefinition counts too).
-    pub(super) definitions_made: usize,
-    /// Earlier sections' definitions this section defines again.
-    pub(super) shadowed: Vec<Shadowing>,
-}
-
-/// What the section gives: claims, formulas not checked, roles, spec problems.
-#[derive(Default)]
-pub(super) struct SectionOutput {
-    pub(super) claims: Vec<Claim>,
-    pub(super) skipped: Vec<Skipped>,
-    pub(super) roles: Vec<(String, crate::model::FormulaRole)>,
-    pub(super) spec_problems: Vec<SpecProblem>,
-}
-
-/// What the formula being added has been found to be so far.
-#[derive(Default)]
-pub(super) struct CurrentFormula {
-    /// The role a binding or an example definition gave the formula being added.
-    pub(super) formula_role: Option<crate::model::FormulaRole>,
-    /// How far the definitions of the formula being added reach.
-    pub(super) reach: Reach,
-    /// The letter the words call small around the formula being added.
-    pub(super) small: Option<String>,
-}
-
-/// What the words around each formula say, by formula index (see `words_read`).
-#[derive(Default)]
-pub(super) struct WordsRead {
-    /// The kind of matrix they name ([`roles::matrix_kind_unmodelled`]).
-    pub(super) kinds: std::collections::HashMap<usize, Option<String>>,
-    /// Whether they call the formula's letters numbers ([`roles::names_constants`]).
-    pub(super) constants: std::collections::HashMap<usize, bool>,
-    /// Whether they call its letters random variables ([`roles::names_random_variables`]).
-    pub(super) random: std::collections::HashMap<usize, bool>,
-    /// The kind of matrix derivcheck constructs they name ([`roles::matrix_class_named`]).
-    pub(super) classes: std::collections::HashMap<usize, Option<MatrixClass>>,
-}
-
-/// A value or meaning the notes give a letter mid-section: a binding (`x=10`, for its
-/// paragraph) or an example definition (`f(x)=\exp(x)`, for the rest of the section).
-pub(super) struct Given {
-    pub(super) definition: Definition,
-    /// The last block it reaches; `None`: the rest of the section.
-    pub(super) until: Option<usize>,
-    /// As written, for the verdict (`x=10`); empty for an example definition.
-    pub(super) tex: String,
-    /// Given by a worked example (a definition written inside it): it ends where the text opens
-    /// another example or turns general.
-    pub(super) example: bool,
-}
-
-impl Given {
-    /// Given by the worked example open here (not yet ended by another or by general words).
-    pub(super) fn open_example(&self) -> bool {
-        self.example && self.until.is_none()
-    }
-}
-
-/// How far the definitions of the formula being added reach.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub(super) enum Reach {
-    /// The whole section (and the sections after it).
-    #[default]
-    Section,
-    /// From here to the end of the worked example it stands in.
-    Example,
-    /// Its own paragraph (block): a definition offered in passing (`like $X = Y^2$`).
-    Paragraph(usize),
-}
-
-/// What the words before a formula do to worked examples: how far its definitions reach, and
-/// whether the example open before it ends there. See [`SectionBuilder::example_steps`].
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Step {
-    pub(super) reach: Reach,
-    pub(super) ends_example: bool,
-}
 
 impl<'a> SectionBuilder<'a> {
     pub(super) fn new(doc: &'a Document, number: &str, spec: Option<&'a Spec>, spec_text: &'a str) -> Self {
