@@ -1,7 +1,7 @@
 //! Running a claim's evaluations on the backends: floats alone, the randomized exact test with
 //! its error bound, the CAS within the run's deadline, and the numeric cross-check.
 
-use super::*;
+use super::{check_at, check_claim, CLAIM_TIME, MAX_BYTES, MAX_STEPS};
 use crate::cas::{self, Agreement, Symbolic};
 use crate::eval::{free_indices, index_assignments, Budget, Caches, Env, EvalError, EvalErrorKind, Instance};
 use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};

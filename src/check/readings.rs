@@ -2,7 +2,15 @@
 //! equal, letters general or later, a class of matrix, the words' constants; each turns a
 //! refutation that holds only under one reading into `undecided`, naming the choice.
 
-use super::*;
+use super::constraint;
+use super::letters::{
+    applied_letters, at_written_entries, bare_with_entries, bold_letter, claim_scope, derivative_by_an_entry,
+    expr_mentions, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, reading_of_letters,
+    shapes_from_use, sums_to_one, truncated_digits, unknown_function_property,
+};
+use super::mutate;
+use super::series::worked_out_verdict;
+use super::{check_claim, guarded};
 use crate::model::{Method, Reason, Status, Verdict};
 use crate::sema::scope::IndexRange;
 use crate::sema::{Claim, Origin};
@@ -295,64 +303,6 @@ pub(super) fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms:
     let own = claim_scope(scope, claim);
     let suggestion = mutate::repair(own.as_ref().unwrap_or(scope), claim, &verdict, terms);
     Verdict { suggestion, ..verdict }
-}
-
-/// The section's scope with the claim's own definitions in force (bindings of its paragraph,
-/// example definitions made before it); `None` when it has none.
-pub(super) fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
-    if claim.reading.overrides.is_empty() && claim.reading.named.classes.is_empty() {
-        return None;
-    }
-    let mut own = scope.clone();
-    // `\mathbf w \in \mathbb R^d`, then `w = 2`: a binding never changes a declared shape (a
-    // number for a vector is no value of it).
-    let declared_vector = |key: &str| {
-        matches!(scope.decls.get(key), Some(Decl::Matrix { rows, cols } | Decl::Family { rows, cols })
-            if !(rows == "1" && cols == "1"))
-    };
-    for definition in &claim.reading.overrides {
-        let number = matches!(definition.body.kind, ExprKind::Number { .. } | ExprKind::Neg { .. });
-        if number && definition.params.is_empty() && declared_vector(&definition.key) {
-            continue;
-        }
-        own.defs.insert(definition.key.clone(), definition.clone());
-    }
-    let named: Vec<String> = claim.reading.named.classes.iter().map(|(key, _)| key.clone()).collect();
-    make_square(&mut own, &named);
-    own.classes.extend(claim.reading.named.classes.iter().cloned());
-    Some(own)
-}
-
-/// Makes the matrices `keys` whose shape was read off use square where the uses left it open
-/// (`\mathbf U\mathbf c` gives U n×m): the size of their columns becomes that of their rows,
-/// for every letter sized by it. A kind of matrix (symmetric, diagonal, orthogonal) is square.
-pub(super) fn make_square(scope: &mut Scope, keys: &[String]) {
-    for key in keys {
-        // A shape the notes declare m×n (a picture of a general matrix) for a letter the words
-        // then call symmetric: the claim speaks of a square one, m×m.
-        if let (false, Some(Decl::Matrix { rows, cols })) = (scope.pinned, scope.decls.get_mut(key)) {
-            if rows != cols && rows != "1" && cols != "1" && !scope.usage.inferred.iter().any(|s| &s.key == key) {
-                *cols = rows.clone();
-            }
-        }
-        let Some(shape) = scope.usage.inferred.iter().find(|s| &s.key == key && !s.identity) else { continue };
-        let (from, to) = (shape.cols.clone(), shape.rows.clone());
-        if from == to || from == "1" || to == "1" || from.parse::<u32>().is_ok() {
-            continue;
-        }
-        let inferred = scope.usage.inferred.iter_mut().map(|s| (&mut s.rows, &mut s.cols));
-        let declared = scope.decls.values_mut().filter_map(|decl| match decl {
-            Decl::Matrix { rows, cols } | Decl::Family { rows, cols } => Some((rows, cols)),
-            _ => None,
-        });
-        for (rows, cols) in inferred.chain(declared) {
-            for size in [rows, cols] {
-                if *size == from {
-                    *size = to.clone();
-                }
-            }
-        }
-    }
 }
 
 /// A claim in a scope of its own: where the words call a letter an orthogonal matrix, it must

@@ -1,7 +1,9 @@
 //! Approximations: worked-out examples, first-order and series claims (`\approx` to the order of a
 //! small letter), and what needs quadrature.
 
-use super::*;
+use super::backends::{printed_tolerance, within_run, EXACT_GRACE};
+use super::letters::{expr_mentions, letters_reached, mentions};
+use super::{guarded, section_seed, CLAIM_TIME, MAX_BYTES, MAX_SERIES_ORDER, MAX_STEPS};
 use crate::cas::{self, Symbolic};
 use crate::eval::{Budget, Env, Instance};
 use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
