@@ -813,3 +813,51 @@ pub(super) fn functions_at_their_variable(
     }
     at(rhs, lhs).map(|lhs| (lhs, rhs.clone()))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::listing::ParsedDocument;
+    use crate::model::{FormulaRole, Reading};
+    use crate::notes::Document;
+    use crate::sema::{plan, SectionPlan};
+
+    /// The plans of a small document's sections, without a spec.
+    fn plans(text: &str) -> Vec<SectionPlan> {
+        let doc = Document::parse("t.md", text.to_string());
+        plan(&ParsedDocument::parse(&doc), None, "", false)
+    }
+
+    fn roles(plan: &SectionPlan) -> Vec<FormulaRole> {
+        plan.roles.iter().map(|(_, role)| *role).collect()
+    }
+
+    #[test]
+    fn a_definition_binds_and_the_claim_after_it_reads_through_it() {
+        let plans = plans("## 1 S\n\n$$u = x^2$$\n\n$$\\frac{\\partial u}{\\partial x} = 2x$$\n");
+        let [section] = plans.as_slice() else { panic!("one section") };
+        assert_eq!(roles(section), [FormulaRole::Definition, FormulaRole::Claims]);
+        assert_eq!(section.claims.len(), 1);
+        assert!(section.scope.as_ref().is_ok_and(|s| s.defs.contains_key("u")), "u is bound in the scope");
+    }
+
+    #[test]
+    fn every_link_of_a_chain_after_a_definition_is_a_claim_of_its_own() {
+        let plans = plans("## 1 S\n\n$$y = (x+1)^2 = x^2 + 2x + 1 = x^2 + 1$$\n");
+        let ids: Vec<&str> = plans[0].claims.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["1#1.2", "1#1.3"], "the first link defines y; the others are claims");
+    }
+
+    #[test]
+    fn a_later_section_that_defines_a_letter_again_shadows_the_earlier_one() {
+        let plans = plans("## 1 A\n\n$$f(x) = x^2$$\n\n## 2 B\n\n$$f(x) = x^3$$\n\n$$f(2) = 8$$\n");
+        assert!(plans[0].shadowed.is_empty());
+        assert_eq!(plans[1].shadowed.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["f"]);
+    }
+
+    #[test]
+    fn an_update_step_written_with_an_equals_sign_is_read_as_one() {
+        let plans = plans("## 1 S\n\nAt each step, $t = t + 1$.\n");
+        let claim = plans[0].claims.first().expect("a claim");
+        assert_eq!(claim.reading.alternative.as_ref().map(|o| o.reading), Some(Reading::Update));
+    }
+}
