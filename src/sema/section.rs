@@ -1,6 +1,7 @@
-//! A section's plan from start to end: the builder's state (chapter inputs, the section's words,
-//! its letters, bindings, output), what the notes add to the spec (shapes, indices, sizes), and
-//! `build`, which adds the section's formulas in order and returns its `SectionPlan`.
+//! A section's plan from start to end. Takes the section's parsed formulas, its spec entry (if
+//! any) and what earlier sections leave in force; gives its `SectionPlan`. `build` runs the
+//! passes in order (the state they fill is in [`super::builder`]); here too is what the notes
+//! add to the spec (shapes, indices, sizes).
 
 use super::builder::*;
 use super::chains::{flatten_environments, mentions_key};
