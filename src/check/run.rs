@@ -187,7 +187,15 @@ fn in_workers(
                             *super::CLAIM_TIME_SPENT.lock().unwrap_or_else(|p| p.into_inner()) =
                                 replay.map_or(Duration::ZERO, |r| r.spent);
                             let (verdict, from_cache) = check(claim);
-                            say(Progress::Checked(place, Box::new(verdict), from_cache, held.take()));
+                            // (Kept here too, for the claims after it in this worker: the
+                            // other language's file of a chapter repeats most of them.)
+                            let entries = held.take();
+                            if let Some(cache) = cache {
+                                for (key, verdict) in &entries {
+                                    cache.put(key, verdict);
+                                }
+                            }
+                            say(Progress::Checked(place, Box::new(verdict), from_cache, entries));
                         }
                     })
                 }
