@@ -168,18 +168,25 @@ fn every_marked_formula_gets_its_verdict() {
     assert!(failures.is_empty(), "{} of {cases} notation cases wrong:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// The guide's chapter on reading formulas (`docs/guide/src/notation.md`).
+const GUIDE_CHAPTER: &str = "docs/guide/src/notation.md";
+
+/// The text of the guide's chapter between `<!-- NAME:start -->` and `<!-- NAME:end -->`.
+fn guide_section(name: &str) -> String {
+    let guide = std::fs::read_to_string(repo_path(GUIDE_CHAPTER)).unwrap();
+    let (start, end) = (format!("<!-- {name}:start -->\n"), format!("<!-- {name}:end -->"));
+    let from = guide.find(&start).unwrap_or_else(|| panic!("{GUIDE_CHAPTER} has the {name} markers")) + start.len();
+    let to = guide[from..].find(&end).expect("end marker") + from;
+    guide[from..to].to_string()
+}
+
 /// The guide's chapter on reading formulas shows the table `derivcheck notation` prints.
 #[test]
 fn the_guide_shows_the_notation_table_of_the_code() {
-    let chapter = "docs/guide/src/notation.md";
-    let guide = std::fs::read_to_string(repo_path(chapter)).unwrap();
-    let (start, end) = ("<!-- notation-table:start -->\n", "<!-- notation-table:end -->");
-    let from = guide.find(start).expect("the guide's notation chapter has the notation-table markers") + start.len();
-    let to = guide[from..].find(end).expect("end marker") + from;
     assert_eq!(
-        &guide[from..to],
+        guide_section("notation-table"),
         derivcheck::notation::markdown_table(),
-        "the guide's notation table ({chapter}) differs from src/notation.rs: paste the output of `derivcheck notation` between the markers"
+        "the guide's notation table ({GUIDE_CHAPTER}) differs from src/notation.rs: paste the output of `derivcheck notation` between the markers"
     );
 }
 
@@ -187,16 +194,11 @@ fn the_guide_shows_the_notation_table_of_the_code() {
 /// and the command prints both.
 #[test]
 fn the_guide_and_the_command_show_the_catalogue_of_readings() {
-    let chapter = "docs/guide/src/notation.md";
-    let guide = std::fs::read_to_string(repo_path(chapter)).unwrap();
-    let (start, end) = ("<!-- readings-table:start -->\n", "<!-- readings-table:end -->");
-    let from = guide.find(start).expect("the guide's notation chapter has the readings-table markers") + start.len();
-    let to = guide[from..].find(end).expect("end marker") + from;
     let catalogue = derivcheck::report::readings_table();
     assert_eq!(
-        &guide[from..to],
+        guide_section("readings-table"),
         catalogue,
-        "the guide's catalogue of readings ({chapter}) differs from the code: paste it from `derivcheck notation`"
+        "the guide's catalogue of readings ({GUIDE_CHAPTER}) differs from the code: paste it from `derivcheck notation`"
     );
     let printed = std::process::Command::new(env!("CARGO_BIN_EXE_derivcheck")).arg("notation").output().unwrap();
     let printed = String::from_utf8(printed.stdout).unwrap();
