@@ -81,8 +81,11 @@ impl VerdictCache for FileCache {
 
     fn put(&self, key: &str, verdict: &Verdict) {
         self.with_packs(|packs| {
-            packs.entries.insert(key.to_string(), verdict.clone());
-            packs.added.push(Entry { key: key.to_string(), verdict: verdict.clone() });
+            // (A key already held, from a pack or from another file of this run, is not
+            // written again.)
+            if packs.entries.insert(key.to_string(), verdict.clone()).is_none() {
+                packs.added.push(Entry { key: key.to_string(), verdict: verdict.clone() });
+            }
         });
     }
 
