@@ -189,12 +189,7 @@ fn in_workers(
                             let (verdict, from_cache) = check(claim);
                             // (Kept here too, for the claims after it in this worker: the
                             // other language's file of a chapter repeats most of them.)
-                            let entries = held.take();
-                            if let Some(cache) = cache {
-                                for (key, verdict) in &entries {
-                                    cache.put(key, verdict);
-                                }
-                            }
+                            let entries = held.keep();
                             say(Progress::Checked(place, Box::new(verdict), from_cache, entries));
                         }
                     })
@@ -268,25 +263,23 @@ fn stopped_verdict(why: cas::Stopped) -> Verdict {
     Verdict::undecided(Reason::Budget { detail: super::stopped_by(why, "the check") }, String::new())
 }
 
-/// A cache whose new entries are held until [`HeldCache::keep`] puts them in the cache (or
-/// [`HeldCache::take`] hands them on).
+/// A cache whose new entries are held until [`HeldCache::keep`] puts them in the cache.
 struct HeldCache<'a> {
     inner: Option<&'a dyn VerdictCache>,
     held: Mutex<Vec<(String, Verdict)>>,
 }
 
 impl HeldCache<'_> {
-    /// The entries held so far, taken.
-    fn take(&self) -> Vec<(String, Verdict)> {
-        std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()))
-    }
-
-    fn keep(self) {
+    /// Puts the entries held so far in the cache, and gives them (a worker hands them on to the
+    /// process that started it).
+    fn keep(&self) -> Vec<(String, Verdict)> {
+        let held = std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()));
         if let Some(inner) = self.inner {
-            for (key, verdict) in self.held.into_inner().unwrap_or_else(|p| p.into_inner()) {
-                inner.put(&key, &verdict);
+            for (key, verdict) in &held {
+                inner.put(key, verdict);
             }
         }
+        held
     }
 }
 
