@@ -39,26 +39,21 @@ impl<'a> SectionBuilder<'a> {
         let marked = prose.as_ref().is_some_and(Prose::marked_claim);
         let here = recurrence::defining(first, &self.bindings.recurrences).is_some_and(|r| r.section == self.number);
         let as_written = marked || (chain.links[0].op != RelOp::Define && here);
-        let taken = self.taken_links(chain, first, id, &origin, &prose, &site_origin, as_written);
-        let Some((skip, alternative)) = taken else { return };
         let site = ChainSite { chain, first, id, tex, origin: &origin, conditions, prose: &prose, marked };
+        let Some((skip, alternative)) = self.taken_links(&site, &site_origin, as_written) else { return };
         self.link_claims(&site, skip, alternative);
     }
 
     /// How many of the chain's first links are taken (a binding, a definition, a recurrence, an
     /// example definition) and another reading the first leaves open; `None` where the formula
     /// is no claim at all (one case of a function defined by cases).
-    #[allow(clippy::too_many_arguments)]
     fn taken_links(
         &mut self,
-        chain: &Chain,
-        first: &Expr,
-        id: &str,
-        origin: &Origin,
-        prose: &Option<Prose>,
+        site: &ChainSite,
         site_origin: &str,
         as_written: bool,
     ) -> Option<(usize, Option<OtherReading>)> {
+        let ChainSite { chain, first, id, origin, prose, .. } = *site;
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
         let mut alternative = None;
@@ -105,7 +100,7 @@ impl<'a> SectionBuilder<'a> {
             && self.function_target(first).is_none()
             && self.definable(first).is_some_and(|(_, params)| !params.is_empty());
         if skip == 0 && !as_written && !family_member {
-            (skip, alternative) = self.define_first_link(chain, first, id, prose, site_origin);
+            (skip, alternative) = self.define_first_link(site, site_origin);
         }
         Some((skip, alternative))
     }
@@ -114,14 +109,8 @@ impl<'a> SectionBuilder<'a> {
     /// of a matrix, a definition (or one restated), a letter named right to left, a definition
     /// declined (no claim either), an example definition. How many links that takes, and
     /// another reading the first link leaves open.
-    fn define_first_link(
-        &mut self,
-        chain: &Chain,
-        first: &Expr,
-        id: &str,
-        prose: &Option<Prose>,
-        site_origin: &str,
-    ) -> (usize, Option<OtherReading>) {
+    fn define_first_link(&mut self, site: &ChainSite, site_origin: &str) -> (usize, Option<OtherReading>) {
+        let ChainSite { chain, first, id, prose, .. } = *site;
         let (mut skip, mut alternative) = (0, None);
         // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
         // of a general matrix, not a value; A stays what its declaration or its uses make it.
