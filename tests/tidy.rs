@@ -297,13 +297,10 @@ fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
             continue;
         };
         let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-        // A declaration without a body (a trait's) ends on its own line.
+        // A declaration without a body (a trait's) is its one line.
         let close = format!("{indent}}}");
-        let Some(end) =
-            lines[i..].iter().position(|l| *l == close || (l.ends_with(';') && !l.contains('{') && *l == lines[i]))
-        else {
-            continue;
-        };
+        let end = if line.ends_with(';') { Some(0) } else { lines[i..].iter().position(|l| *l == close) };
+        let Some(end) = end else { continue };
         out.push((name, i + 1, end + 1));
     }
     out

@@ -98,6 +98,7 @@ impl VerdictCache for FileCache {
                 return;
             }
             let merge = packs.files.len() + 1 > MOST_PACKS;
+            let added = std::mem::take(&mut packs.added);
             let entries: Vec<Entry> = if merge {
                 packs
                     .entries
@@ -105,9 +106,8 @@ impl VerdictCache for FileCache {
                     .map(|(key, verdict)| Entry { key: key.clone(), verdict: verdict.clone() })
                     .collect()
             } else {
-                std::mem::take(&mut packs.added)
+                added
             };
-            packs.added.clear();
             let Ok(text) = serde_json::to_string(&entries) else { return };
             let written = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
