@@ -14,9 +14,10 @@ pub use cache::{fingerprint, VerdictCache};
 mod backends;
 mod cache;
 mod constraint;
+mod judge;
 mod letters;
 mod probability;
-mod readings;
+pub mod readings;
 mod run;
 mod series;
 pub use run::{check_files, panic_message};
@@ -30,9 +31,9 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use backends::*;
+use judge::*;
 use letters::*;
 use probability::*;
-use readings::*;
 use series::*;
 
 /// A claim with its verdict: what reports are made of.

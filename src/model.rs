@@ -564,108 +564,51 @@ pub enum Reading {
     PowerOrIndex,
 }
 
-/// Where derivcheck decides a [`Reading`]: what the catalogue `derivcheck notation` prints says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReadingSource {
-    /// From the words around the formula, before it is checked (`sema`).
-    Words,
-    /// After a counterexample, from what the section says of the claim's letters: the
-    /// refutation stands only if this reading refutes the claim too.
-    Letters,
-    /// After a counterexample, from whether the formula is an identity with a slip at all.
-    Slip,
-    /// In the check of claims about random variables.
-    Probability,
-}
-
 impl Reading {
-    /// Every reading, in the order of the catalogue.
-    pub const ALL: [Reading; 40] = [
-        Reading::Condition,
-        Reading::Redefinition,
-        Reading::EarlierMeaning,
-        Reading::DeclaredElsewhere,
-        Reading::DefinedLater,
-        Reading::ShapeFromUse,
-        Reading::Consequence,
-        Reading::LettersFromWords,
-        Reading::Constraint,
-        Reading::SuperscriptLabel,
-        Reading::Hypothesis,
-        Reading::ChangeOrProduct,
-        Reading::EulerOrLetter,
-        Reading::ClassValues,
-        Reading::HoldsThroughLater,
-        Reading::Convention,
-        Reading::UnknownDerivative,
-        Reading::EntryOf,
-        Reading::Symmetric,
-        Reading::Diagonal,
-        Reading::Orthogonal,
-        Reading::FunctionProperty,
-        Reading::EarlierCondition,
-        Reading::OrderOfMagnitude,
-        Reading::SumsToOne,
-        Reading::Update,
-        Reading::SelfReferent,
-        Reading::RecurrenceNotRead,
-        Reading::Substitutes,
-        Reading::Independent,
-        Reading::IndependentIdentical,
-        Reading::ZeroOne,
-        Reading::EqualVariables,
-        Reading::DistributionValue,
-        Reading::RandomOrConstant,
-        Reading::MomentLetter,
-        Reading::ApplicationOrProduct,
-        Reading::OperatorOrProduct,
-        Reading::MatrixKind,
-        Reading::PowerOrIndex,
-    ];
-
-    /// What the text leaves open under this reading, and where derivcheck decides it.
-    pub fn catalogue(self) -> (&'static str, ReadingSource) {
+    /// What the text leaves open under this reading (the catalogue `derivcheck notation`
+    /// prints, in the order `check::readings::TRIED` tries them).
+    pub fn leaves_open(self) -> &'static str {
         match self {
-            Reading::Condition => ("A condition or an equation to solve (`2x+y=1`, `\\det(A-\\lambda I)=0`, \"where A = Aᵀ\").", ReadingSource::Words),
-            Reading::Redefinition => ("An example that gives the letter a new meaning (`f(x)=\\exp(x)` after another f).", ReadingSource::Words),
-            Reading::EarlierMeaning => ("The letter may be a fresh one rather than the one an earlier section defined.", ReadingSource::Letters),
-            Reading::DeclaredElsewhere => ("The letter's shape was declared in an earlier section; the claim may speak of another.", ReadingSource::Letters),
-            Reading::DefinedLater => ("False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after `\\|x\\|_2 = …`), not refuted with the letter general: the claim was written before that meaning was given.", ReadingSource::Letters),
-            Reading::ShapeFromUse => ("The letter's shape was read off its uses, and this claim does not fit it.", ReadingSource::Letters),
-            Reading::Consequence => ("Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it follows from the condition, which derivcheck does not assume.", ReadingSource::Words),
-            Reading::LettersFromWords => ("Its sides share no letter (`\\det\\mathbf A=\\lambda_1\\cdots\\lambda_n`, `\\cos\\theta=…`): the letters of one side are given by the words (eigenvalues, an angle), not by a formula.", ReadingSource::Letters),
-            Reading::Constraint => ("`Ax = b`, `\\psi P = \\psi`, `q^s = q^d`: false for general values of letters the text never defines, which one side writes and the other does not, and no single small edit makes it an identity: an equation those letters satisfy (to solve, a condition, a property the words state), not an identity with a slip.", ReadingSource::Slip),
-            Reading::SuperscriptLabel => ("`q_0^s = -10 + 20p_0`, `z^l = W^l a^{l-1} + b^l`: a superscript letter nothing defines labels the quantity (supply, a layer) as often as it raises it to a power; read as a label, the formula defines the labelled letter.", ReadingSource::Slip),
-            Reading::Hypothesis => ("`若 $A \\sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked without it, neither a verification nor a counterexample is evidence.", ReadingSource::Words),
-            Reading::ChangeOrProduct => ("`\\Delta t`, `\\delta y_i` with Δ, δ undefined and written before different letters (or alone): the change of each letter, or a number times it? The readings differ.", ReadingSource::Letters),
-            Reading::EulerOrLetter => ("`\\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.", ReadingSource::Slip),
-            Reading::ClassValues => ("`P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?", ReadingSource::Probability),
-            Reading::HoldsThroughLater => ("`1 = \\sum_k \\frac1Z \\exp(w_k\\cdot x)`, then `得到 $Z = \\sum_k \\exp(w_k\\cdot x)$`: true only through a definition written after it, which the text may derive from it.", ReadingSource::Letters),
-            Reading::Convention => ("`if $p = 0$, then $p\\log_2 p = 0$`: a function taken where it is not defined (log 0, under the value the words give): the formula states a convention (a limit), not an identity.", ReadingSource::Letters),
-            Reading::UnknownDerivative => ("`\\frac{\\partial E}{\\partial x_i}` with nothing defining E: its derivative is unknown, not the 0 an independent letter would give; a verification through it is no evidence.", ReadingSource::Letters),
-            Reading::EntryOf => ("`a_{ij}` beside a matrix `\\mathbf A`: the entries of A, or a letter of its own?", ReadingSource::Letters),
-            Reading::Symmetric => ("A matrix the notes never declare: false for a general one, true where it is symmetric (the words may say it is: a covariance, a Hessian, a similarity matrix).", ReadingSource::Letters),
-            Reading::Diagonal => ("As [`Reading::Symmetric`], true where the matrix is diagonal.", ReadingSource::Letters),
-            Reading::Orthogonal => ("As [`Reading::Symmetric`], true where the matrix is orthogonal (a rotation).", ReadingSource::Letters),
-            Reading::FunctionProperty => ("A claim about a function the notes never specify that no rule of calculus makes true (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may give.", ReadingSource::Letters),
-            Reading::EarlierCondition => ("False as an identity, true under a condition the section stated earlier, outside the claim's paragraph and the one before (`令样本被中心化，即 $\\sum_i \\boldsymbol z_i=\\mathbf 0$`, three paragraphs before `\\sum_i b_{ij} = 0`): whether it still holds there is the words' to say.", ReadingSource::Letters),
-            Reading::OrderOfMagnitude => ("`2 \\cdot 10^9 \\cdot 16 \\cdot 32 = 10^{12}`: numbers against a power of ten they come within 10 % of, an order of magnitude written with `=`.", ReadingSource::Letters),
-            Reading::SumsToOne => ("False for a general vector, true where the entries the claim sums sum to 1 (`\\sum_j y_j = 1`: a one-hot label, a probability vector), as softmax and cross-entropy steps use and the words may say elsewhere.", ReadingSource::Letters),
-            Reading::Update => ("`t=t+1`, `\\theta=\\theta-\\eta g`: an update step of an algorithm, written with `=` where `\\leftarrow` is meant.", ReadingSource::Words),
-            Reading::SelfReferent => ("`x = x^c`, `y = \\sum_i d_i y_i^2`: the letter on the left is used again on the right, with no words that assert the equation: an assignment, an equation in the letter, or a new meaning of it; not an identity.", ReadingSource::Words),
-            Reading::RecurrenceNotRead => ("`\\mathbf v_t` defined by recursion (`\\mathbf v_t = \\beta\\mathbf v_{t-1} + \\mathbf g_{t, t-1}`) in a way the claim cannot be read through (a step written other than as a lag, an operation not taken entry by entry): with the sequence a free letter the claim fails, which says nothing.", ReadingSource::Words),
-            Reading::Substitutes => ("A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`, `substituting (3.4)`): its links may rest on them.", ReadingSource::Words),
-            Reading::Independent => ("A claim about probabilities false for a general joint distribution, true where the variables are independent (`P(A\\mid B)=P(A)`): an assumption the words may state.", ReadingSource::Probability),
-            Reading::IndependentIdentical => ("As [`Reading::Independent`], true where they are independent and identically distributed.", ReadingSource::Probability),
-            Reading::ZeroOne => ("As [`Reading::Independent`], true where every variable takes only the values 0 and 1.", ReadingSource::Probability),
-            Reading::EqualVariables => ("As [`Reading::Independent`], true where the variables are equal (one a copy of the other, or an invertible function of it): `H(X, Y) = H(X)`.", ReadingSource::Probability),
-            Reading::DistributionValue => ("One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the text gives a distribution it describes in words, not an identity.", ReadingSource::Probability),
-            Reading::RandomOrConstant => ("A small letter met only inside expectations: false with it a constant, true with it random (or the other way round).", ReadingSource::Probability),
-            Reading::MomentLetter => ("`\\mu_X`, `\\sigma_X` the notes never define: false with it a constant, true with it the mean (standard deviation) of X, as probability texts use the letter.", ReadingSource::Probability),
-            Reading::ApplicationOrProduct => ("`q(z)` of a letter the notes never define: false read as q times the parenthesis, not refuted read as a function nobody specified.", ReadingSource::Letters),
-            Reading::OperatorOrProduct => ("`Dx^n`, `D\\ln(x)` with D the notes never define: false read as D times what follows; D is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.", ReadingSource::Letters),
-            Reading::MatrixKind => ("False for a general matrix, and the words call it a kind of matrix derivcheck does not construct (stochastic, a projection, positive definite): it may hold for those.", ReadingSource::Letters),
-            Reading::PowerOrIndex => ("`S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member of the sequence written without its parentheses?", ReadingSource::Letters),
+            Reading::Condition => "A condition or an equation to solve (`2x+y=1`, `\\det(A-\\lambda I)=0`, \"where A = Aᵀ\").",
+            Reading::Redefinition => "An example that gives the letter a new meaning (`f(x)=\\exp(x)` after another f).",
+            Reading::EarlierMeaning => "The letter may be a fresh one rather than the one an earlier section defined.",
+            Reading::DeclaredElsewhere => "The letter's shape was declared in an earlier section; the claim may speak of another.",
+            Reading::DefinedLater => "False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after `\\|x\\|_2 = …`), not refuted with the letter general: the claim was written before that meaning was given.",
+            Reading::ShapeFromUse => "The letter's shape was read off its uses, and this claim does not fit it.",
+            Reading::Consequence => "Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it follows from the condition, which derivcheck does not assume.",
+            Reading::LettersFromWords => "Its sides share no letter (`\\det\\mathbf A=\\lambda_1\\cdots\\lambda_n`, `\\cos\\theta=…`): the letters of one side are given by the words (eigenvalues, an angle), not by a formula.",
+            Reading::Constraint => "`Ax = b`, `\\psi P = \\psi`, `q^s = q^d`: false for general values of letters the text never defines, which one side writes and the other does not, and no single small edit makes it an identity: an equation those letters satisfy (to solve, a condition, a property the words state), not an identity with a slip.",
+            Reading::SuperscriptLabel => "`q_0^s = -10 + 20p_0`, `z^l = W^l a^{l-1} + b^l`: a superscript letter nothing defines labels the quantity (supply, a layer) as often as it raises it to a power; read as a label, the formula defines the labelled letter.",
+            Reading::Hypothesis => "`若 $A \\sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked without it, neither a verification nor a counterexample is evidence.",
+            Reading::ChangeOrProduct => "`\\Delta t`, `\\delta y_i` with Δ, δ undefined and written before different letters (or alone): the change of each letter, or a number times it? The readings differ.",
+            Reading::EulerOrLetter => "`\\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.",
+            Reading::ClassValues => "`P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?",
+            Reading::HoldsThroughLater => "`1 = \\sum_k \\frac1Z \\exp(w_k\\cdot x)`, then `得到 $Z = \\sum_k \\exp(w_k\\cdot x)$`: true only through a definition written after it, which the text may derive from it.",
+            Reading::Convention => "`if $p = 0$, then $p\\log_2 p = 0$`: a function taken where it is not defined (log 0, under the value the words give): the formula states a convention (a limit), not an identity.",
+            Reading::UnknownDerivative => "`\\frac{\\partial E}{\\partial x_i}` with nothing defining E: its derivative is unknown, not the 0 an independent letter would give; a verification through it is no evidence.",
+            Reading::EntryOf => "`a_{ij}` beside a matrix `\\mathbf A`: the entries of A, or a letter of its own?",
+            Reading::Symmetric => "A matrix the notes never declare: false for a general one, true where it is symmetric (the words may say it is: a covariance, a Hessian, a similarity matrix).",
+            Reading::Diagonal => "As [`Reading::Symmetric`], true where the matrix is diagonal.",
+            Reading::Orthogonal => "As [`Reading::Symmetric`], true where the matrix is orthogonal (a rotation).",
+            Reading::FunctionProperty => "A claim about a function the notes never specify that no rule of calculus makes true (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may give.",
+            Reading::EarlierCondition => "False as an identity, true under a condition the section stated earlier, outside the claim's paragraph and the one before (`令样本被中心化，即 $\\sum_i \\boldsymbol z_i=\\mathbf 0$`, three paragraphs before `\\sum_i b_{ij} = 0`): whether it still holds there is the words' to say.",
+            Reading::OrderOfMagnitude => "`2 \\cdot 10^9 \\cdot 16 \\cdot 32 = 10^{12}`: numbers against a power of ten they come within 10 % of, an order of magnitude written with `=`.",
+            Reading::SumsToOne => "False for a general vector, true where the entries the claim sums sum to 1 (`\\sum_j y_j = 1`: a one-hot label, a probability vector), as softmax and cross-entropy steps use and the words may say elsewhere.",
+            Reading::Update => "`t=t+1`, `\\theta=\\theta-\\eta g`: an update step of an algorithm, written with `=` where `\\leftarrow` is meant.",
+            Reading::SelfReferent => "`x = x^c`, `y = \\sum_i d_i y_i^2`: the letter on the left is used again on the right, with no words that assert the equation: an assignment, an equation in the letter, or a new meaning of it; not an identity.",
+            Reading::RecurrenceNotRead => "`\\mathbf v_t` defined by recursion (`\\mathbf v_t = \\beta\\mathbf v_{t-1} + \\mathbf g_{t, t-1}`) in a way the claim cannot be read through (a step written other than as a lag, an operation not taken entry by entry): with the sequence a free letter the claim fails, which says nothing.",
+            Reading::Substitutes => "A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`, `substituting (3.4)`): its links may rest on them.",
+            Reading::Independent => "A claim about probabilities false for a general joint distribution, true where the variables are independent (`P(A\\mid B)=P(A)`): an assumption the words may state.",
+            Reading::IndependentIdentical => "As [`Reading::Independent`], true where they are independent and identically distributed.",
+            Reading::ZeroOne => "As [`Reading::Independent`], true where every variable takes only the values 0 and 1.",
+            Reading::EqualVariables => "As [`Reading::Independent`], true where the variables are equal (one a copy of the other, or an invertible function of it): `H(X, Y) = H(X)`.",
+            Reading::DistributionValue => "One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the text gives a distribution it describes in words, not an identity.",
+            Reading::RandomOrConstant => "A small letter met only inside expectations: false with it a constant, true with it random (or the other way round).",
+            Reading::MomentLetter => "`\\mu_X`, `\\sigma_X` the notes never define: false with it a constant, true with it the mean (standard deviation) of X, as probability texts use the letter.",
+            Reading::ApplicationOrProduct => "`q(z)` of a letter the notes never define: false read as q times the parenthesis, not refuted read as a function nobody specified.",
+            Reading::OperatorOrProduct => "`Dx^n`, `D\\ln(x)` with D the notes never define: false read as D times what follows; D is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.",
+            Reading::MatrixKind => "False for a general matrix, and the words call it a kind of matrix derivcheck does not construct (stochastic, a projection, positive definite): it may hold for those.",
+            Reading::PowerOrIndex => "`S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member of the sequence written without its parentheses?",
         }
     }
 }
@@ -903,64 +846,4 @@ pub enum Why {
     Shapes,
     Budget,
     Other,
-}
-
-#[cfg(test)]
-mod reading_catalogue_tests {
-    use super::*;
-
-    /// A new reading makes this match fail to compile until it is placed, here and in
-    /// [`Reading::ALL`].
-    fn place(reading: Reading) -> usize {
-        match reading {
-            Reading::Condition => 0,
-            Reading::Redefinition => 1,
-            Reading::EarlierMeaning => 2,
-            Reading::DeclaredElsewhere => 3,
-            Reading::DefinedLater => 4,
-            Reading::ShapeFromUse => 5,
-            Reading::Consequence => 6,
-            Reading::LettersFromWords => 7,
-            Reading::Constraint => 8,
-            Reading::SuperscriptLabel => 9,
-            Reading::Hypothesis => 10,
-            Reading::ChangeOrProduct => 11,
-            Reading::EulerOrLetter => 12,
-            Reading::ClassValues => 13,
-            Reading::HoldsThroughLater => 14,
-            Reading::Convention => 15,
-            Reading::UnknownDerivative => 16,
-            Reading::EntryOf => 17,
-            Reading::Symmetric => 18,
-            Reading::Diagonal => 19,
-            Reading::Orthogonal => 20,
-            Reading::FunctionProperty => 21,
-            Reading::EarlierCondition => 22,
-            Reading::OrderOfMagnitude => 23,
-            Reading::SumsToOne => 24,
-            Reading::Update => 25,
-            Reading::SelfReferent => 26,
-            Reading::RecurrenceNotRead => 27,
-            Reading::Substitutes => 28,
-            Reading::Independent => 29,
-            Reading::IndependentIdentical => 30,
-            Reading::ZeroOne => 31,
-            Reading::EqualVariables => 32,
-            Reading::DistributionValue => 33,
-            Reading::RandomOrConstant => 34,
-            Reading::MomentLetter => 35,
-            Reading::ApplicationOrProduct => 36,
-            Reading::OperatorOrProduct => 37,
-            Reading::MatrixKind => 38,
-            Reading::PowerOrIndex => 39,
-        }
-    }
-
-    #[test]
-    fn the_catalogue_lists_every_reading_once() {
-        for (i, reading) in Reading::ALL.iter().enumerate() {
-            assert_eq!(place(*reading), i, "{reading:?}");
-            assert!(reading.catalogue().0.len() > 20, "{reading:?} says too little");
-        }
-    }
 }

@@ -325,20 +325,15 @@ fn render_printed_matrix(m: &crate::model::PrintedMatrix, w: &Words) -> String {
 
 /// The catalogue of readings `derivcheck notation` prints after the notation table: every way
 /// of reading a formula other than "an identity for every value of its letters", by its JSON
-/// name, with what the text leaves open and where derivcheck decides it.
+/// name, in the order derivcheck tries them ([`crate::check::readings::TRIED`]), with what the
+/// text leaves open and when it is tried.
 pub fn readings_table() -> String {
-    use crate::model::{Reading, ReadingSource};
-    let mut out = String::from("| reading | what the text leaves open | decided |\n|---|---|---|\n");
-    for reading in Reading::ALL {
+    use crate::check::readings::TRIED;
+    let mut out = String::from("| reading | what the text leaves open | tried |\n|---|---|---|\n");
+    for (reading, phase) in TRIED {
         let name = serde_json::to_value(reading).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        let (open, source) = reading.catalogue();
-        let decided = match source {
-            ReadingSource::Words => "from the words around the formula, before it is checked",
-            ReadingSource::Letters => "after a counterexample: refuted only if this reading refutes it too",
-            ReadingSource::Slip => "after a counterexample: an identity with a slip, or an equation?",
-            ReadingSource::Probability => "in the check of claims about random variables",
-        };
-        out.push_str(&format!("| `{name}` | {} | {decided} |\n", open.replace("\\|", "‖").replace('|', "\\|")));
+        let open = reading.leaves_open().replace("\\|", "‖").replace('|', "\\|");
+        out.push_str(&format!("| `{name}` | {open} | {} |\n", phase.describe()));
     }
     out
 }

@@ -178,6 +178,47 @@ fn symbolica_ndarray_and_tera_are_each_used_by_their_own_stage_only() {
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
+/// The readings of a claim are decided in one module, `check::readings` (README "Architecture"):
+/// no other file names a reading (`Reading::Condition`, …) but the result model that defines
+/// them and the report that words them. `sema` records what the words say (`WordsRole`); `check`
+/// evaluates what the readings module asks.
+#[test]
+fn readings_are_decided_in_check_readings_only() {
+    let allowed = |file: &Path| {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        relative == "model.rs"
+            || relative == "check/readings.rs"
+            || relative == "report.rs"
+            || relative.starts_with("report/")
+    };
+    let mut violations = Vec::new();
+    for (_, file) in source_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        if !allowed(&file) && names_a_reading(&text) {
+            violations.push(file.display().to_string());
+        }
+    }
+    assert!(violations.is_empty(), "files that decide a reading outside check/readings.rs:\n{}", violations.join("\n"));
+}
+
+/// Does `text` name a variant of `Reading` (`Reading::Condition`, not `OtherReading::…`)?
+fn names_a_reading(text: &str) -> bool {
+    text.match_indices("Reading::").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + "Reading::".len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after.is_some_and(|c| c.is_ascii_uppercase())
+    })
+}
+
+#[test]
+fn the_readings_checker_sees_a_reading() {
+    assert!(names_a_reading("let r = crate::model::Reading::Condition;"));
+    assert!(names_a_reading("(Reading::EntryOf, x)"));
+    assert!(!names_a_reading("Reason::OtherReading { reading, .. }"));
+    assert!(!names_a_reading("WordsReading::new()"));
+}
+
 /// Only `cli` writes files (the user's outputs, atomically, through `driver::files`, which also
 /// keeps the verdict cache's entries); the one other file is the CAS's inter-process lock, which
 /// `cas::worker` takes for Symbolica's one-thread licence.

@@ -1,7 +1,7 @@
-//! Identity or constraint: which refutations stand.
-//!
-//! Takes a refuted claim (with the repair search's result) and the section's scope; gives the
-//! verdict back, or undecided where the claim reads as a constraint on letters nobody defined.
+//! Identity or constraint: what a refuted claim's letters and repair say of it. The
+//! recognisers `readings::slip_or_constraint` asks (it decides the readings; nothing here
+//! names one): a side's letters nobody defined, a repair that is a slip, e raised to a sum's
+//! index, a superscript that labels.
 //!
 //! An identity rewrites what one side says of its letters on the other side: `(a+b)^2 =
 //! a^2+2ab+b^2` speaks of a and b on both. An equation whose sides bring letters of their own
@@ -16,80 +16,14 @@
 //! otherwise — each side with a letter of its own — it is undecided, naming those letters.
 //! (Measured on ../shared/published and ../shared/published2: the guide, `docs/guide/src/refuted.md`.)
 
-use crate::model::{EditKind, Reading, Reason, Status, Suggestion, Verdict};
+use crate::model::{EditKind, Suggestion};
 use crate::sema::{Claim, Decl, Scope};
 use crate::syntax::ast::{Expr, ExprKind};
 use std::collections::BTreeSet;
 
-/// The verdict, or undecided where a refuted claim relates letters nobody defined and no slip
-/// repair shows what was meant.
-pub(super) fn constraint_or_slip(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
-    // (A claim read through a recurrence, `\mathbf s_t = (1-\gamma)(\mathbf g_t^2 + \gamma
-    // \mathbf g_{t-1}^2 + …)`, speaks of the members the recurrence defines, named apart by the
-    // unrolling: its letters are defined, whatever their names.)
-    if verdict.status != Status::Refuted
-        || !claim.holds
-        || scope.pinned
-        || claim.reading.marked
-        || claim.reading.unrolled.is_some()
-    {
-        return verdict;
-    }
-    // (Two readings of a letter come before the evidence of a slip: a repair under the
-    // reading not meant is none.)
-    if let Some(indexed) = euler_indexed(&claim.lhs).or_else(|| euler_indexed(&claim.rhs)) {
-        return undecided_as(Reading::EulerOrLetter, indexed, verdict);
-    }
-    if let Some(labelled) = superscript_label(scope, claim) {
-        return undecided_as(Reading::SuperscriptLabel, labelled, verdict);
-    }
-    if verdict.suggestion.as_ref().is_some_and(is_slip) {
-        return verdict;
-    }
-    // (A claim about probabilities speaks of random variables through their laws, not as
-    // letters.)
-    if verdict.method == Some(crate::model::Method::Distributions) {
-        return verdict;
-    }
-    let (left, right) = (free_letters(scope, &claim.lhs), free_letters(scope, &claim.rhs));
-    // A slip that drops a term or a factor leaves one side's letters among the other's; a
-    // constraint gives each side a letter of its own.
-    if left.is_subset(&right) || right.is_subset(&left) {
-        return verdict;
-    }
-    let one_side: Vec<String> = left.symmetric_difference(&right).cloned().collect();
-    undecided_as(Reading::Constraint, one_side.join(", "), verdict)
-}
-
-/// The refuted `verdict` undecided under `reading` of `symbol`, with no repair offered.
-fn undecided_as(reading: Reading, symbol: String, verdict: Verdict) -> Verdict {
-    super::undecided_under(reading, Some(symbol), None, verdict)
-}
-
-/// `\psi^* P^2 = \psi^* P = \psi^*` after "stationary if `\psi^* P = \psi^*`": a link refuted
-/// (with no slip's repair) in a chain another link of which reads as a constraint is derived
-/// under it; it is undecided as a consequence of that condition, not an error.
-pub(super) fn derived_under_constraint(mut checked: Vec<super::CheckedClaim>) -> Vec<super::CheckedClaim> {
-    let formula = |id: &str| id.rsplit_once('.').map_or(id, |(head, _)| head).to_string();
-    let constrained: BTreeSet<String> = checked
-        .iter()
-        .filter(|c| matches!(c.verdict.reason, Reason::OtherReading { reading: Reading::Constraint, .. }))
-        .filter(|c| c.id.rsplit_once('.').is_some_and(|(head, _)| head.contains('#')))
-        .map(|c| formula(&c.id))
-        .collect();
-    for claim in checked.iter_mut() {
-        let verdict = &claim.verdict;
-        let slip = verdict.suggestion.as_ref().is_some_and(is_slip);
-        if verdict.status == Status::Refuted && !slip && constrained.contains(&formula(&claim.id)) {
-            claim.verdict = super::undecided_under(Reading::Consequence, None, None, claim.verdict.clone());
-        }
-    }
-    checked
-}
-
 /// A repair by one small edit of the kind a slip makes (not a term, factor or argument brought
 /// in from elsewhere, nor the other side replaced by what the CAS computed).
-fn is_slip(suggestion: &Suggestion) -> bool {
+pub(super) fn is_slip(suggestion: &Suggestion) -> bool {
     matches!(suggestion.edits.as_slice(), [kind] if !matches!(kind, EditKind::AddTerm | EditKind::InsertFactor | EditKind::Argument))
 }
 
@@ -104,7 +38,7 @@ fn letters_on_one_side(scope: &Scope, lhs: &Expr, rhs: &Expr) -> Vec<String> {
 /// and the letters of its index): through definitions to the letters of their bodies; without
 /// the letters a sum or product binds, the constants e and π, declared index letters, sets and
 /// declared functions.
-fn free_letters(scope: &Scope, e: &Expr) -> BTreeSet<String> {
+pub(super) fn free_letters(scope: &Scope, e: &Expr) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut seen = BTreeSet::new();
     walk(scope, e, &mut seen, &mut out);
@@ -178,7 +112,7 @@ fn walk(scope: &Scope, e: &Expr, seen: &mut BTreeSet<String>, out: &mut BTreeSet
 /// `q_0^s = -10 + 20p_0`: a side that is a letter raised to a superscript of letters nothing
 /// defines (`s`, `l`, `l-1`), whose letter the other side never writes. Read as a label the
 /// formula defines it; read as a power it is an equation in the exponent. The side, as written.
-fn superscript_label(scope: &Scope, claim: &Claim) -> Option<String> {
+pub(super) fn superscript_label(scope: &Scope, claim: &Claim) -> Option<String> {
     let labelled = |side: &Expr, other: &Expr| -> Option<String> {
         let ExprKind::Power { base, exponent } = &side.kind else { return None };
         let letter = match &base.kind {
@@ -203,7 +137,7 @@ fn superscript_label(scope: &Scope, claim: &Claim) -> Option<String> {
 }
 
 /// `\sum_{n=1}^N e^n`: e raised to the letter a sum (or product) runs over, as written.
-fn euler_indexed(e: &Expr) -> Option<String> {
+pub(super) fn euler_indexed(e: &Expr) -> Option<String> {
     fn powers_of_e(e: &Expr, index: &str) -> bool {
         matches!(&e.kind, ExprKind::Power { base, exponent }
             if base.symbol_key().as_deref() == Some("e") && exponent.symbol_key().as_deref() == Some(index))

@@ -1,8 +1,7 @@
 //! What a claim's letters are, for the readings: entries, derivatives by an entry, applied
 //! letters, shapes from use, letters reached through definitions, printed precision.
 
-use super::{check_claim, guarded};
-use crate::model::{Method, Reason, Status, Verdict};
+use crate::model::{Method, Verdict};
 use crate::sema::Claim;
 use crate::sema::{Decl, Scope};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
@@ -139,12 +138,12 @@ pub(super) fn sums_to_one(scope: &Scope, claim: &Claim) -> Vec<(String, crate::s
         .collect()
 }
 
-/// The claim checked again with each vector whose size was read off use (never declared) given
-/// as many entries as the claim writes of it by number (`u_1`, `u_2`: two), where the claim writes
-/// no `\cdots` and every entry it writes of that vector has a number: `Some` only if it holds
-/// there, with each shape read off use it changed, as the verdict lists it, and as it now is
-/// (`\mathbf{u}\in\mathbb{R}^{q}` becomes `\mathbf{u}\in\mathbb{R}^{2}`).
-pub(super) fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdict, Vec<(String, String)>)> {
+/// The scope with each vector whose size was read off use (never declared) given as many
+/// entries as the claim writes of it by number (`u_1`, `u_2`: two), where the claim writes no
+/// `\cdots` and every entry it writes of that vector has a number; with each shape read off use
+/// it changed, as the verdict lists it, and as it now is (`\mathbf{u}\in\mathbb{R}^{q}` becomes
+/// `\mathbf{u}\in\mathbb{R}^{2}`). `None` where no shape changes.
+pub(super) fn written_entries_scope(scope: &Scope, claim: &Claim) -> Option<(Scope, Vec<(String, String)>)> {
     fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
         f(e);
         e.children().for_each(|c| walk(c, f));
@@ -187,8 +186,7 @@ pub(super) fn at_written_entries(scope: &Scope, claim: &Claim) -> Option<(Verdic
     if resized.is_empty() {
         return None;
     }
-    let again = guarded(|| check_claim(&sized, claim, None, None));
-    (again.status == Status::Verified).then_some((again, resized))
+    Some((sized, resized))
 }
 
 /// A derivative in the claim by a letter (`w^{(k)}`, `w_k`) its function does not reach, while
@@ -368,56 +366,6 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
     })
 }
 
-/// Readings of a refuted claim's letters that the formula alone cannot settle:
-/// - a side writes a letter the other does not (`\det\mathbf A=\lambda_1\cdots\lambda_n`,
-///   `\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}`, `\frac{\alpha_i}{\sum_j\alpha_j+m}` after
-///   `\sum_j y_j`): an identity could not depend on it, so the words must say what it is
-///   (eigenvalues, an angle, a count);
-/// - `a_{ij}` beside a matrix `\mathbf A` the claim uses: A's entries by a common convention, or a
-///   letter of its own.
-pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason> {
-    let (left, right) = (letters_reached(scope, &claim.lhs), letters_reached(scope, &claim.rhs));
-    // A family is shown as one of its members: `l_i`.
-    let from_words = |letter: &String| Reason::OtherReading {
-        reading: crate::model::Reading::LettersFromWords,
-        symbol: Some(letter.replace("_•", "_i")),
-        earlier: None,
-        refuted: true,
-    };
-    if !left.is_empty() && !right.is_empty() && left.is_disjoint(&right) {
-        let smaller = if left.len() <= right.len() { &left } else { &right };
-        return smaller.iter().next().map(from_words);
-    }
-    // A later link of a chain rewrites the side before it; a number-like letter it brings in
-    // (`= \frac{\alpha_i+y_i}{\sum_j\alpha_j+m}` for `\sum_j y_j`) stands for what the words say.
-    if claim.reading.rewrites {
-        let new =
-            right.iter().find(|k| !left.contains(*k) && !scope.usage.matrix_like.contains(*k) && !k.contains('\''));
-        if let Some(letter) = new {
-            return Some(from_words(letter));
-        }
-    }
-    let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
-    let matrix = |k: &str| {
-        matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
-            || scope.usage.matrix_like.contains(k)
-    };
-    for key in &all {
-        let Some((letter, _)) = key.split_once('_') else { continue };
-        let upper = letter.to_uppercase();
-        let lowercase_letter = letter.chars().count() == 1 && letter.chars().all(char::is_lowercase);
-        if lowercase_letter && upper != letter && all.contains(&upper) && matrix(&upper) && !scope.knows(letter) {
-            return Some(Reason::OtherReading {
-                reading: crate::model::Reading::EntryOf,
-                symbol: Some(key.clone()),
-                earlier: Some(upper),
-                refuted: true,
-            });
-        }
-    }
-    None
-}
-
 /// The letters an expression depends on, through the definitions it uses: leaves, by family
 /// (`x_i`, `x_1` and `x_n` are the letter x; `W_Q` is a name of its own). Sizes, indices,
 /// functions and constants are not letters here.
@@ -595,6 +543,19 @@ pub(super) fn make_square(scope: &mut Scope, keys: &[String]) {
                     *size = to.clone();
                 }
             }
+        }
+    }
+}
+
+/// What a kind of matrix the words name means, as an assumption the verdict lists.
+pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
+    use crate::sema::MatrixClass;
+    let key = bold_letter(key);
+    match class {
+        MatrixClass::Symmetric => format!("{key} = {key}^\\top"),
+        MatrixClass::Diagonal => format!("({key})_{{ij}} = 0 \\ (i \\ne j)"),
+        MatrixClass::Orthogonal | MatrixClass::OrthogonalReflecting => {
+            format!("{key}^\\top {key} = \\mathbf{{I}}")
         }
     }
 }

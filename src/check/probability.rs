@@ -1,6 +1,7 @@
 //! Claims about random variables: moments and laws written out, standard moments, classes of
 //! values, and independence as the words state it.
 
+use super::readings::{self, ProbabilityReading};
 use crate::model::{Counterexample, Method, Mismatch, Reason, Status, Verdict};
 use crate::numeric;
 use crate::sema::Claim;
@@ -15,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// is undecided, naming the reading under which it holds.
 pub(super) fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::model::Reading;
-    use numeric::probability::{self, Family, Outcome};
+    use numeric::probability::{self, Outcome};
     // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random
     // variable, that is the sum over its values; a definition by a lone letter or number is an
     // event written in prose (`$A=a$`).
@@ -88,52 +89,36 @@ pub(super) fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
             domains,
             Reason::Checked { assignments: values, rounded: false },
         )),
-        Outcome::Fails { random_letter: Some(letter), domains, .. } => {
-            Some(other(Reading::RandomOrConstant, Some(letter), domains))
-        }
-        // The words state the independence under which it holds: verified under it, said so.
-        Outcome::Fails { holds_when: Some(family), holds_checked, variables, domains, .. }
-            if stated_covers(claim.reading.independence, family) && variables.len() > 1 =>
-        {
-            let verdict = Verdict::new(
-                Status::Verified,
-                Some(Method::Distributions),
-                domains,
-                Reason::Checked { assignments: holds_checked, rounded: false },
-            );
-            Some(Verdict { assuming: vec![independence_tex(family, &variables)], ..verdict })
-        }
-        Outcome::Fails { holds_when: Some(family), variables, domains, .. } => {
-            let reading = match family {
-                Family::Independent => Reading::Independent,
-                Family::IndependentIdentical => Reading::IndependentIdentical,
-                Family::ZeroOne => Reading::ZeroOne,
-                Family::Equal => Reading::EqualVariables,
+        failed @ Outcome::Fails { .. } => {
+            let class_letters = || {
+                class_values(claim)
+                    .filter(|(l, r, _)| matches!(probability::check(l, r, &defined, words), Outcome::Holds { .. }))
+                    .map(|(_, _, letters)| letters)
             };
-            Some(other(reading, Some(variables.join(", ")), domains))
-        }
-        // `E[(X-\mu_X)^2] = E[X^2]-\mu_X^2` where the notes never define μ_X: a constant to
-        // derivcheck, the mean of X to every probability text. Refuted only if it fails read so too.
-        Outcome::Fails { domains, .. } if moment_letter().is_some() => {
-            Some(other(Reading::MomentLetter, moment_letter(), domains))
-        }
-        Outcome::Fails { specifies: true, domains, .. } => Some(other(Reading::DistributionValue, None, domains)),
-        // `P(C_1|x) = \frac{P(C_1)P(x|C_1)}{P(C_1)P(x|C_1)+P(C_2)P(x|C_2)}`: C_1, C_2 are two
-        // events as derivcheck reads them, and the classes C = 1, C = 2 of one variable to the
-        // text (Bayes' rule over the classes). Refuted only if it fails read so too.
-        Outcome::Fails { domains, .. }
-            if class_values(claim).is_some_and(|(l, r, _)| {
-                matches!(probability::check(&l, &r, &defined, words), Outcome::Holds { .. })
-            }) =>
-        {
-            Some(other(Reading::ClassValues, class_values(claim).map(|(_, _, letters)| letters), domains))
-        }
-        Outcome::Fails { lhs, rhs, point, domains, .. } => {
-            let mismatch = Mismatch::at_point(lhs, rhs, point, Method::Distributions);
-            let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
-            let counterexample =
-                Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
-            Some(Verdict::refuted(Method::Distributions, domains, reason, counterexample))
+            let Outcome::Fails { lhs, rhs, point, domains, holds_checked, variables, .. } = &failed else {
+                return None;
+            };
+            match readings::of_probability_failure(claim, &failed, &moment_letter, &class_letters) {
+                ProbabilityReading::Other(reading, symbol) => Some(other(reading, symbol, domains.clone())),
+                // The words state the independence under which it holds: verified under it, said so.
+                ProbabilityReading::Stated(family) => {
+                    let verdict = Verdict::new(
+                        Status::Verified,
+                        Some(Method::Distributions),
+                        domains.clone(),
+                        Reason::Checked { assignments: *holds_checked, rounded: false },
+                    );
+                    Some(Verdict { assuming: vec![independence_tex(family, variables)], ..verdict })
+                }
+                ProbabilityReading::Stands => {
+                    let (lhs, rhs) = (*lhs, *rhs);
+                    let mismatch = Mismatch::at_point(lhs, rhs, point.clone(), Method::Distributions);
+                    let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
+                    let counterexample =
+                        Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
+                    Some(Verdict::refuted(Method::Distributions, domains.clone(), reason, counterexample))
+                }
+            }
         }
     }
 }
@@ -360,18 +345,6 @@ pub(super) fn capital(key: &str) -> bool {
 /// `\sigma_X = …` is another name, not the family's moment.
 pub(super) fn names_a_variable(e: &Expr) -> bool {
     e.symbol_key().is_some_and(|k| capital(&k)) || e.children().any(names_a_variable)
-}
-
-/// Does the independence the words state give the family a claim holds on? Independent and
-/// identically distributed variables are independent; the converse needs the words.
-pub(super) fn stated_covers(stated: Option<crate::model::Independence>, family: numeric::probability::Family) -> bool {
-    use crate::model::Independence;
-    use numeric::probability::Family;
-    matches!(
-        (stated, family),
-        (Some(Independence::Independent | Independence::IndependentIdentical), Family::Independent)
-            | (Some(Independence::IndependentIdentical), Family::IndependentIdentical)
-    )
 }
 
 /// The assumption a verdict under stated independence lists, in TeX: `X \perp Y` (and

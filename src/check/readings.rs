@@ -1,431 +1,215 @@
-//! The other readings of a claim the check tries after a counterexample: free ranges, sizes
-//! equal, letters general or later, a class of matrix, the words' constants; each turns a
-//! refutation that holds only under one reading into `undecided`, naming the choice.
+//! The readings of a claim: every way the text allows of reading a formula other than "an
+//! identity for every value of its letters", decided here and nowhere else, in the order they
+//! are tried ([`TRIED`], which `derivcheck notation` prints).
+//!
+//! Takes a claim as `sema` read it (its scope, and the facts the words give: [`WordsReading`],
+//! the conditions stated, the letters named) and what a check found (the first verdict, a
+//! probability check's outcome); gives the verdict under the readings the text allows: a
+//! refutation stands only if every plausible reading refutes it, a verification through a
+//! reading the text does not settle is undecided, naming it. Where a reading needs the claim
+//! checked again (in a scope that reads a letter otherwise), it asks the [`Trial`] `check`
+//! gives it: this module decides which readings there are and what follows from them; `check`
+//! evaluates. The recognisers it asks (a letter applied, a superscript that labels, shapes read
+//! off use) live in `letters` and `constraint`, and name no reading.
+//!
+//! Phases, in order ([`Phase`]): the words around the formula (before it is checked), the
+//! check of claims about random variables, a counterexample (the readings of the claim's
+//! letters, then, after the repair search, a slip or an equation), and a verdict as evidence;
+//! last, the claims of one chain together.
 
-use super::constraint;
+use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, at_written_entries, bare_with_entries, bold_letter, claim_scope, derivative_by_an_entry,
-    expr_mentions, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, reading_of_letters,
-    shapes_from_use, sums_to_one, truncated_digits, unknown_function_property,
+    applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, expr_mentions, letters_reached,
+    make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one,
+    truncated_digits, unknown_function_property, written_entries_scope,
 };
-use super::mutate;
 use super::series::worked_out_verdict;
-use super::{check_claim, guarded};
-use crate::model::{Method, Reason, Status, Verdict};
-use crate::sema::scope::IndexRange;
-use crate::sema::{Claim, Origin};
-use crate::sema::{Decl, Definition, Scope};
+use crate::model::{Method, Reading, Reason, Status, Verdict};
+use crate::numeric::probability::{Family, Outcome};
+use crate::sema::{Claim, Decl, Definition, Origin, Scope, WordsReading, WordsRole};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
-/// for N = 1..4).
-pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
+/// How a reading is tried where it needs the claim checked again: `check` gives it.
+pub(super) trait Trial {
+    /// The claim's verdict in `scope` (a scope that reads some letter otherwise).
+    fn verdict_in(&self, scope: &Scope) -> Verdict;
+    /// As [`Trial::verdict_in`], for a claim in a scope of its own (an orthogonal matrix the
+    /// words name is tried with determinant 1 and −1).
+    fn own_verdict_in(&self, scope: &Scope) -> Verdict;
+    /// Is the claim refuted in `scope` with all its sizes one number (2, then 3)?
+    fn refuted_with_sizes_tied(&self, scope: &Scope) -> bool;
+}
 
-/// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
-/// checked again with every such index of it (`name`, and the sums' letters whose range no shape
-/// gives) running over 1..N, for each N of [`FREE_RANGE_SIZES`]. Only a verification is kept
-/// (what the range is remains the notes' to say), listing `i = 1, …, N` among its assumptions.
-/// Tried first: an index that indexes a vector or matrix runs over its entries, as a sum's
-/// letter does ([`with_ranges_read_off`]).
-pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str) -> Option<Verdict> {
-    // (Written as an index: in a subscript, or a sum's letter; `A=a` names an event's value.)
-    fn indexes_with(e: &Expr, letter: &str) -> bool {
-        let here = match &e.kind {
-            ExprKind::Subscript { index, .. } => expr_mentions(index, letter),
-            ExprKind::BigOp { lower: Some(lower), .. } => expr_mentions(lower, letter),
-            _ => false,
+/// When a reading is tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// From the words around the formula, before it is checked (`sema` records them).
+    Words,
+    /// In the check of a claim about random variables, where it fails for a general joint
+    /// distribution.
+    Probability,
+    /// After a counterexample, from what the section says of the claim's letters: the
+    /// refutation stands only if this reading refutes the claim too.
+    Letters,
+    /// After a counterexample and the repair search: an identity with a slip, or an equation?
+    Slip,
+    /// After a verdict (a verification, or a refutation past the phases before): is the evidence
+    /// about what the text means?
+    Evidence,
+}
+
+impl Phase {
+    /// What the catalogue says of the phase.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Phase::Words => "from the words around the formula, before it is checked",
+            Phase::Probability => "in the check of claims about random variables",
+            Phase::Letters => "after a counterexample: refuted only if this reading refutes it too",
+            Phase::Slip => "after a counterexample: an identity with a slip, or an equation?",
+            Phase::Evidence => "after a verdict: a verification (or refutation) through it is no evidence",
+        }
+    }
+}
+
+/// Every reading, in the order it is first tried, with its phase: the catalogue `derivcheck
+/// notation` prints. (A reading tried in two places is listed where it is tried first: a
+/// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
+/// an entry, a `defined_later` a shape that does not fit.)
+pub const TRIED: [(Reading, Phase); 40] = [
+    (Reading::Condition, Phase::Words),
+    (Reading::Update, Phase::Words),
+    (Reading::Consequence, Phase::Words),
+    (Reading::Substitutes, Phase::Words),
+    (Reading::Redefinition, Phase::Words),
+    (Reading::SelfReferent, Phase::Words),
+    (Reading::RecurrenceNotRead, Phase::Words),
+    (Reading::RandomOrConstant, Phase::Probability),
+    (Reading::Independent, Phase::Probability),
+    (Reading::IndependentIdentical, Phase::Probability),
+    (Reading::ZeroOne, Phase::Probability),
+    (Reading::EqualVariables, Phase::Probability),
+    (Reading::MomentLetter, Phase::Probability),
+    (Reading::DistributionValue, Phase::Probability),
+    (Reading::ClassValues, Phase::Probability),
+    (Reading::OrderOfMagnitude, Phase::Letters),
+    (Reading::DefinedLater, Phase::Letters),
+    (Reading::ShapeFromUse, Phase::Letters),
+    (Reading::MatrixKind, Phase::Letters),
+    (Reading::EntryOf, Phase::Letters),
+    (Reading::PowerOrIndex, Phase::Letters),
+    (Reading::ApplicationOrProduct, Phase::Letters),
+    (Reading::OperatorOrProduct, Phase::Letters),
+    (Reading::FunctionProperty, Phase::Letters),
+    (Reading::EarlierCondition, Phase::Letters),
+    (Reading::LettersFromWords, Phase::Letters),
+    (Reading::SumsToOne, Phase::Letters),
+    (Reading::Symmetric, Phase::Letters),
+    (Reading::Diagonal, Phase::Letters),
+    (Reading::Orthogonal, Phase::Letters),
+    (Reading::EarlierMeaning, Phase::Letters),
+    (Reading::DeclaredElsewhere, Phase::Letters),
+    (Reading::EulerOrLetter, Phase::Slip),
+    (Reading::SuperscriptLabel, Phase::Slip),
+    (Reading::Constraint, Phase::Slip),
+    (Reading::HoldsThroughLater, Phase::Evidence),
+    (Reading::ChangeOrProduct, Phase::Evidence),
+    (Reading::UnknownDerivative, Phase::Evidence),
+    (Reading::Convention, Phase::Evidence),
+    (Reading::Hypothesis, Phase::Evidence),
+];
+
+// ---- Phase: words -------------------------------------------------------------------------
+
+/// The reading the words around a formula make of it ([`WordsReading`], recorded by `sema`).
+pub(super) fn of_words(role: WordsRole) -> Reading {
+    match role {
+        WordsRole::Condition => Reading::Condition,
+        WordsRole::Update => Reading::Update,
+        WordsRole::Consequence => Reading::Consequence,
+        WordsRole::Substitutes => Reading::Substitutes,
+        WordsRole::Redefinition => Reading::Redefinition,
+        WordsRole::SelfReferent => Reading::SelfReferent,
+        WordsRole::RecurrenceNotRead => Reading::RecurrenceNotRead,
+    }
+}
+
+/// The words' reading of the claim, where they make one.
+fn words_reading(claim: &Claim) -> Option<(&WordsReading, Reading)> {
+    claim.reading.alternative.as_ref().map(|words| (words, of_words(words.role)))
+}
+
+// ---- Phase: probability -------------------------------------------------------------------
+
+/// What a claim about probabilities that fails for a general joint distribution is.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum ProbabilityReading {
+    /// Undecided under this reading, naming the letters.
+    Other(Reading, Option<String>),
+    /// The words state the independence (or other family) under which it holds: verified so.
+    Stated(Family),
+    /// Refuted: no reading the text allows makes it hold.
+    Stands,
+}
+
+/// The reading of a claim about probabilities `failed` ([`Outcome::Fails`]), in order: a small
+/// letter random or constant; a family of distributions (stated by the words: verified; else
+/// undecided); `\mu_X`, `\sigma_X` nobody defined as the moments of X (`moment_letter`: the
+/// letter, where the claim holds so); one side a value of a distribution; `C_1`, `C_2` as the
+/// classes of one variable (`class_letters`: the letters, where it holds so).
+pub(super) fn of_probability_failure(
+    claim: &Claim,
+    failed: &Outcome,
+    moment_letter: &dyn Fn() -> Option<String>,
+    class_letters: &dyn Fn() -> Option<String>,
+) -> ProbabilityReading {
+    let Outcome::Fails { random_letter, holds_when, variables, specifies, .. } = failed else {
+        return ProbabilityReading::Stands;
+    };
+    if let Some(letter) = random_letter {
+        return ProbabilityReading::Other(Reading::RandomOrConstant, Some(letter.clone()));
+    }
+    if let Some(family) = *holds_when {
+        if stated_covers(claim.reading.independence, family) && variables.len() > 1 {
+            return ProbabilityReading::Stated(family);
+        }
+        let reading = match family {
+            Family::Independent => Reading::Independent,
+            Family::IndependentIdentical => Reading::IndependentIdentical,
+            Family::ZeroOne => Reading::ZeroOne,
+            Family::Equal => Reading::EqualVariables,
         };
-        here || e.children().any(|c| indexes_with(c, letter))
+        return ProbabilityReading::Other(reading, Some(variables.join(", ")));
     }
-    let index_letter = |k: &str| {
-        k.chars().count() == 1
-            && k.chars().all(|c| c.is_ascii_lowercase())
-            && !scope.sizes.contains_key(k)
-            && !scope.defs.contains_key(k)
-            && (indexes_with(&claim.lhs, k) || indexes_with(&claim.rhs, k))
-    };
-    if scope.pinned || !index_letter(name) {
-        return None;
+    // `E[(X-\mu_X)^2] = E[X^2]-\mu_X^2` where the notes never define μ_X: a constant to
+    // derivcheck, the mean of X to every probability text. Refuted only if it fails read so too.
+    if let Some(letter) = moment_letter() {
+        return ProbabilityReading::Other(Reading::MomentLetter, Some(letter));
     }
-    // `(\mathbf A\mathbf B)_{ik} = \sum_j a_{ij}b_{jk}`: first over what the index indexes, as a
-    // sum's letter runs (k over the columns of B), for every value there; then at sizes 1..N.
-    if let Some(verdict) = with_ranges_read_off(scope, claim, name, &index_letter) {
-        return Some(verdict);
+    if *specifies {
+        return ProbabilityReading::Other(Reading::DistributionValue, None);
     }
-    let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
-    let mut free = scope.clone();
-    free.sizes.insert(size.to_string(), FREE_RANGE_SIZES.to_vec());
-    let mut letters = vec![name.to_string()];
-    for (key, decl) in &scope.decls {
-        if matches!(decl, Decl::Index { range: IndexRange::Auto }) && key != name && mentions(claim, key) {
-            letters.push(key.clone());
-        }
+    // `P(C_1|x) = \frac{P(C_1)P(x|C_1)}{P(C_1)P(x|C_1)+P(C_2)P(x|C_2)}`: C_1, C_2 are two
+    // events as derivcheck reads them, and the classes C = 1, C = 2 of one variable to the
+    // text (Bayes' rule over the classes). Refuted only if it fails read so too.
+    if let Some(letters) = class_letters() {
+        return ProbabilityReading::Other(Reading::ClassValues, Some(letters));
     }
-    let range = IndexRange::Size(size.to_string());
-    let (again, letters) = checked_with_indices(&free, claim, &letters, &range, &index_letter);
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
-        Verdict { assuming, ..again }
-    })
+    ProbabilityReading::Stands
 }
 
-/// `claim` checked in `scope` with the index `letters` given `range`, and each index found
-/// without a value on the way that `joins` admits (`c_{ij} = \sum_k …`: k, then i, then j; four
-/// at most): the last verdict, and the letters given the range.
-pub(super) fn checked_with_indices(
-    scope: &Scope,
-    claim: &Claim,
-    letters: &[String],
-    range: &IndexRange,
-    joins: &dyn Fn(&str) -> bool,
-) -> (Verdict, Vec<String>) {
-    let (mut free, mut letters) = (scope.clone(), letters.to_vec());
-    let mut joined = 0;
-    loop {
-        for letter in &letters {
-            free.decls.insert(letter.clone(), Decl::Index { range: range.clone() });
-        }
-        let again = guarded(|| check_claim(&free, claim, None, None));
-        match &again.reason {
-            Reason::UnboundIndex { name } if joins(name) && !letters.contains(name) && joined < 4 => {
-                letters.push(name.clone());
-                joined += 1;
-            }
-            _ => return (again, letters),
-        }
-    }
-}
-
-/// Is the claim refuted with every size of the scope one number (2, then 3)? A refutation that
-/// needs two sizes apart, one of them named for a shape read off use, may be one of reading.
-/// (A free index found without a value runs over what it indexes, as where the claim was
-/// refuted: [`with_ranges_read_off`].)
-pub(super) fn refuted_with_sizes_equal(scope: &Scope, claim: &Claim) -> bool {
-    [2, 3].into_iter().any(|n| {
-        let mut tied = scope.clone();
-        tied.sizes.values_mut().for_each(|values| *values = vec![n]);
-        let unknown = |name: &str| !tied.decls.contains_key(name) && !tied.sizes.contains_key(name);
-        checked_with_indices(&tied, claim, &[], &IndexRange::Auto, &unknown).0.status == Status::Refuted
-    })
-}
-
-/// The claim checked again with `name` (and each index found without a value after it) ranging
-/// over the entries it indexes, read off the shapes as for a sum's letter; the verification only.
-pub(super) fn with_ranges_read_off(
-    scope: &Scope,
-    claim: &Claim,
-    name: &str,
-    index_letter: &dyn Fn(&str) -> bool,
-) -> Option<Verdict> {
-    // (Only an index of something with a shape can take its range from it: `q_i` of a family
-    // of vectors cannot, and the claim is not checked again for nothing.)
-    fn indexes_a_shape(scope: &Scope, e: &Expr, name: &str) -> bool {
-        if let ExprKind::Subscript { base, index } = &e.kind {
-            let shaped = match base.symbol_key() {
-                Some(key) => {
-                    matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
-                        || (scope.defs.contains_key(&key) && scope.usage.matrix_like.contains(&key))
-                }
-                None => matches!(base.kind, ExprKind::Fenced { .. }),
-            };
-            if shaped && expr_mentions(index, name) {
-                return true;
-            }
-        }
-        e.children().any(|c| indexes_a_shape(scope, c, name))
-    }
-    if !indexes_a_shape(scope, &claim.lhs, name) && !indexes_a_shape(scope, &claim.rhs, name) {
-        return None;
-    }
-    // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is false
-    // for free leaves c_{ij}, and says nothing wrong.)
-    let (again, _) = checked_with_indices(scope, claim, &[name.to_string()], &IndexRange::Auto, index_letter);
-    (again.status == Status::Verified).then_some(again)
-}
-
-/// A claim's verdict after the other readings of it the text allows ([`other_readings`]), with
-/// a refutation's repair ([`with_repair`]), where a refutation stands only as an identity with
-/// a slip, not as a constraint on letters nobody defined ([`constraint::constraint_or_slip`]).
-pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
-    use crate::model::Reading;
-    let verdict = with_repair(scope, claim, other_readings(scope, claim, verdict), terms);
-    let verdict = constraint::constraint_or_slip(scope, claim, verdict);
-    let verdict = change_as_one_quantity(scope, claim, verdict);
-    let open_to_readings = !claim.reading.marked && !scope.pinned;
-    // `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
-    // x_i}` with E given no formula: 0 = 0, which says nothing.
-    if let Some(letter) = (verdict.status == Status::Verified && open_to_readings)
-        .then(|| derivative_of_a_free_letter(scope, claim))
-        .flatten()
-    {
-        return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
-    }
-    // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
-    if let Some(at) = (verdict.status != Status::Undecided).then(|| log_of_zero(claim)).flatten() {
-        return undecided_under(Reading::Convention, Some(at), None, verdict);
-    }
-    // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
-    match (&claim.reading.conditions.hypothesis, verdict.status) {
-        (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
-            undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
-        }
-        _ => verdict,
-    }
-}
-
-/// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
-/// open, naming `symbol` (and where the other meaning is written), with no repair offered.
-pub(super) fn undecided_under(
-    reading: crate::model::Reading,
-    symbol: Option<String>,
-    earlier: Option<String>,
-    verdict: Verdict,
-) -> Verdict {
-    let reason = Reason::OtherReading { reading, symbol, earlier, refuted: verdict.status == Status::Refuted };
-    Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
-}
-
-/// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
-/// gives a meaning: no definition (its own or its base's), declaration, binding or function
-/// reading; `None` where there is none.
-pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
-    let known = |key: &str| {
-        scope.defs.contains_key(key)
-            || scope.decls.contains_key(key)
-            || scope.usage.unknown_functions.contains(key)
-            || scope.usage.unknown_families.contains(key)
-            || claim.reading.overrides.iter().any(|d| d.key == key)
-    };
-    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
-        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
-            let base = match &of.kind {
-                ExprKind::Subscript { base, .. } => base.symbol_key(),
-                ExprKind::Symbol(_) => of.symbol_key(),
-                _ => None,
-            };
-            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
-                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
-                if !same && !known(&key) && !known(&base) {
-                    return Some(key);
-                }
-            }
-        }
-        e.children().find_map(|c| find(c, known))
-    }
-    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
-}
-
-/// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
-/// written; `None` where there is none.
-pub(super) fn log_of_zero(claim: &Claim) -> Option<String> {
-    let zero = |e: &Expr| {
-        e.symbol_key().is_some_and(|k| {
-            claim.reading.overrides.iter().any(|d| {
-                d.key == k
-                    && d.params.is_empty()
-                    && matches!(&d.body.kind, ExprKind::Number { value } if value.parse::<f64>() == Ok(0.0))
-            })
-        })
-    };
-    fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
-        if let ExprKind::Apply { func, args, .. } = &e.kind {
-            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(zero) {
-                return Some(crate::syntax::print::explicit_tex(e, &|_| false));
-            }
-        }
-        e.children().find_map(|c| find(c, zero))
-    }
-    find(&claim.lhs, &zero).or_else(|| find(&claim.rhs, &zero))
-}
-
-/// `f(t + \Delta t) = f(t) + \Delta t f'(t)`, `\delta y_i`: a Δ or δ that nothing defines, written
-/// before a letter, names the change of that letter as often as it multiplies it. A claim
-/// verified with Δ·t holds for Δt as one quantity too where every Δ stands before the same
-/// letter (Δt then takes every value as Δ does): verified, saying so. Where Δ stands elsewhere
-/// too, the two readings differ, and the claim is undecided, naming Δ.
-pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
-    if verdict.status != Status::Verified || claim.reading.marked || scope.pinned {
-        return verdict;
-    }
-    // Each Δ (by key) with the letters written right after it, and how often it stands alone.
-    fn walk(e: &Expr, changes: &BTreeSet<String>, after: &mut BTreeMap<String, BTreeSet<Option<String>>>) {
-        if let ExprKind::Binary { op: BinOp::Implicit, .. } = &e.kind {
-            let list = e.implicit_factors();
-            for (i, factor) in list.iter().enumerate() {
-                match factor.symbol_key().filter(|k| changes.contains(k) && matches!(factor.kind, ExprKind::Symbol(_)))
-                {
-                    Some(key) => {
-                        let next = list.get(i + 1).and_then(|n| match &n.kind {
-                            ExprKind::Subscript { base, .. } => base.symbol_key(),
-                            _ => n.symbol_key(),
-                        });
-                        after.entry(key).or_default().insert(next);
-                    }
-                    None => walk(factor, changes, after),
-                }
-            }
-            return;
-        }
-        if let Some(key) = e.symbol_key().filter(|k| changes.contains(k) && matches!(e.kind, ExprKind::Symbol(_))) {
-            after.entry(key).or_default().insert(None);
-        }
-        e.children().for_each(|c| walk(c, changes, after));
-    }
-    let changes: BTreeSet<String> = ["\\Delta", "\\delta"]
-        .into_iter()
-        .map(String::from)
-        .filter(|k| !scope.defs.contains_key(k) && !scope.decls.contains_key(k))
-        .collect();
-    let mut after = BTreeMap::new();
-    walk(&claim.lhs, &changes, &mut after);
-    walk(&claim.rhs, &changes, &mut after);
-    let Some((change, letters)) = after.into_iter().next() else { return verdict };
-    match letters.iter().collect::<Vec<_>>().as_slice() {
-        [Some(letter)] => {
-            let mut assuming = verdict.assuming.clone();
-            assuming.push(format!(
-                "{change} {letter} read as {change}\\cdot {letter}, which takes every value {change} {letter} does"
-            ));
-            Verdict { assuming, ..verdict }
-        }
-        _ => undecided_under(crate::model::Reading::ChangeOrProduct, Some(change), None, verdict),
-    }
-}
-
-/// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
-/// one ([`mutate::repair`]).
-pub(super) fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
-    if verdict.status != Status::Refuted || !claim.holds || verdict.suggestion.is_some() {
-        return verdict;
-    }
-    let own = claim_scope(scope, claim);
-    let suggestion = mutate::repair(own.as_ref().unwrap_or(scope), claim, &verdict, terms);
-    Verdict { suggestion, ..verdict }
-}
-
-/// A claim in a scope of its own: where the words call a letter an orthogonal matrix, it must
-/// hold for those of determinant 1 and −1 alike, so a verdict for the first is checked again
-/// with the second (a refutation by either is a real orthogonal counterexample).
-pub(super) fn check_own_claim(own: &Scope, claim: &Claim) -> Verdict {
-    use crate::sema::MatrixClass;
-    let verdict = check_claim(own, claim, None, None);
-    let orthogonal: Vec<&String> =
-        own.classes.iter().filter(|(_, class)| **class == MatrixClass::Orthogonal).map(|(k, _)| k).collect();
-    if orthogonal.is_empty() || verdict.status != Status::Verified {
-        return verdict;
-    }
-    let mut reflecting = own.clone();
-    for key in orthogonal {
-        reflecting.classes.insert(key.clone(), MatrixClass::OrthogonalReflecting);
-    }
-    let again = check_claim(&reflecting, claim, None, None);
-    if again.status == Status::Verified {
-        verdict
-    } else {
-        again
-    }
-}
-
-/// The section's definitions a claim reaches that the notes give further on, after the claim's
-/// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
-/// norm): the claim was written before those meanings were given.
-/// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
-pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
-    let Origin::Notes { line, col, .. } = &claim.origin else { return Vec::new() };
-    if scope.pinned || claim.reading.marked {
-        return Vec::new();
-    }
-    // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
-    let defined_after =
-        |d: &Definition| d.from_notes && !d.inherited && d.position().is_some_and(|at| at > (*line, *col));
-    // A letter made general is a number (or a function of numbers): what holds for every number
-    // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
-    // verification leaves definitions of matrices in force.
-    fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
-        matches!(e.kind, ExprKind::Matrix { .. })
-            || e.symbol_key().is_some_and(|k| scope.usage.matrix_like.contains(&k) || scope.decls.contains_key(&k))
-            || e.children().any(|c| holds_a_matrix(c, scope))
-    }
-    let number = |d: &Definition| {
-        !numbers_only || (!scope.usage.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope))
-    };
-    let used = crate::eval::dependencies(scope, claim);
-    let mut later: Vec<&Definition> =
-        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
-    // The definitions are hashed: name the same letter on every run.
-    later.sort_by(|a, b| a.key.cmp(&b.key));
-    later
-}
-
-/// `scope` with the letters of `definitions` general: a function nobody specified for a
-/// function, a free letter otherwise.
-pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
-    let mut general = scope.clone();
-    for d in definitions {
-        general.defs.remove(&d.key);
-        if d.function {
-            general.usage.unknown_functions.insert(d.key.clone());
-        }
-    }
-    general
-}
-
-/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
-/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
-/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
-/// letters general — a function nobody specified, a free number — which implies it holds for
-/// what they are given later; `None` otherwise (a refutation is weighed in [`other_readings`]).
-/// `own` is the claim's scope where it has one ([`claim_scope`]).
-pub(super) fn with_later_letters_general(scope: &Scope, own: Option<&Scope>, claim: &Claim) -> Option<Verdict> {
-    let later = later_definitions(scope, claim, true);
-    if later.is_empty() {
-        return None;
-    }
-    let again = guarded(|| check_own_claim(&with_letters_general(own.unwrap_or(scope), &later), claim));
-    (again.status == Status::Verified).then_some(again)
-}
-
-/// A claim verified with a letter the section defines only further on, as derived (words that
-/// assert before the definition), which fails with that letter general (`1 = \sum_k \frac1Z\exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot
-/// x)$`): the definition may be derived from it as often as it follows from the definition, so
-/// it is no evidence either way. Undecided, naming the letter and where it is defined.
-pub(super) fn through_later_only(scope: &Scope, own: Option<&Scope>, claim: &Claim, verdict: Verdict) -> Verdict {
-    // (Only letters written as numbers: a vector or matrix made general loses its shape, and a
-    // claim about it fails for that alone — the expansion about a step `\boldsymbol\epsilon`
-    // defined later.)
-    let mut later = later_definitions(scope, claim, false);
-    later.retain(|d| {
-        scope.usage.derived.contains(&d.key)
-            && !scope.usage.matrix_like.contains(&d.key)
-            && !scope.decls.contains_key(&d.key)
-    });
-    let Some(first) = later.first() else { return verdict };
-    let general = with_letters_general(own.unwrap_or(scope), &later);
-    if guarded(|| check_own_claim(&general, claim)).status == Status::Verified {
-        return verdict;
-    }
-    undecided_under(
-        crate::model::Reading::HoldsThroughLater,
-        Some(first.key.clone()),
-        Some(first.written_at()),
-        verdict,
+/// Does the independence the words state give the family a claim holds on? Independent and
+/// identically distributed variables are independent; the converse needs the words.
+pub(super) fn stated_covers(stated: Option<crate::model::Independence>, family: Family) -> bool {
+    use crate::model::Independence;
+    matches!(
+        (stated, family),
+        (Some(Independence::Independent | Independence::IndependentIdentical), Family::Independent)
+            | (Some(Independence::IndependentIdentical), Family::IndependentIdentical)
     )
 }
 
-/// What a kind of matrix the words name means, as an assumption the verdict lists.
-pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
-    use crate::sema::MatrixClass;
-    let key = bold_letter(key);
-    match class {
-        MatrixClass::Symmetric => format!("{key} = {key}^\\top"),
-        MatrixClass::Diagonal => format!("({key})_{{ij}} = 0 \\ (i \\ne j)"),
-        MatrixClass::Orthogonal | MatrixClass::OrthogonalReflecting => {
-            format!("{key}^\\top {key} = \\mathbf{{I}}")
-        }
-    }
-}
+// ---- Phase: letters (after a counterexample) ------------------------------------------------
 
 /// A refutation stands only if every plausible reading of the claim refutes it:
 /// - the words make it a condition, or a new meaning of a letter (the claim's alternative);
@@ -435,12 +219,12 @@ pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
 ///   positive.
 ///
 /// Otherwise the claim is undecided, naming the reading (a counterexample is kept).
-pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, trial: &dyn Trial) -> Verdict {
     // An equation the words say is to be solved (`solve Av = λv`) claims nothing whatever kept it
     // from a verdict: it is a condition, not an unread claim.
-    let condition = claim.reading.alternative.as_ref().filter(|o| o.reading == crate::model::Reading::Condition);
-    if let (Some(other), Status::Undecided, true) = (condition, verdict.status, claim.holds) {
-        let reason = Reason::OtherReading { reading: other.reading, symbol: None, earlier: None, refuted: false };
+    let condition = words_reading(claim).filter(|(_, reading)| *reading == Reading::Condition);
+    if let (Some((_, reading)), Status::Undecided, true) = (condition, verdict.status, claim.holds) {
+        let reason = Reason::OtherReading { reading, symbol: None, earlier: None, refuted: false };
         return undecided(reason, &verdict);
     }
     if verdict.status != Status::Refuted || !claim.holds {
@@ -449,7 +233,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
     // `2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}`: an order of magnitude written with `=`.
     if let Some((power, sides)) = (!claim.reading.marked).then(|| order_of_magnitude(claim, &verdict)).flatten() {
         let reason = Reason::OtherReading {
-            reading: crate::model::Reading::OrderOfMagnitude,
+            reading: Reading::OrderOfMagnitude,
             symbol: Some(power),
             earlier: Some(sides),
             refuted: true,
@@ -475,29 +259,26 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
     if worked_out_verdict(scope, claim).is_some() {
         return verdict;
     }
-    if let Some(read) = shape_reading(scope, claim, &verdict) {
+    if let Some(read) = shape_reading(scope, claim, &verdict, trial) {
         return read;
     }
-    if let Some(other) = &claim.reading.alternative {
-        return undecided(other_reading(other.reading, other.symbol.clone(), other.earlier.clone()), &verdict);
+    if let Some((words, reading)) = words_reading(claim) {
+        return undecided(other_reading(reading, words.symbol.clone(), words.earlier.clone()), &verdict);
     }
     // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
     // derivcheck does not construct.
     if let Some((letter, kind)) =
         claim.reading.named.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
     {
-        return undecided(
-            other_reading(crate::model::Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())),
-            &verdict,
-        );
+        return undecided(other_reading(Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())), &verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
-    if let Some(read) = letter_reading(&base, scope, claim, &verdict) {
+    if let Some(read) = letter_reading(&base, scope, claim, &verdict, trial) {
         return read;
     }
     // The spec pins what letters mean for the section; an author's `claim` mark, for the claim.
     if let Some(read) =
-        (!base.pinned && !claim.reading.marked).then(|| meaning_elsewhere(&base, claim, &verdict)).flatten()
+        (!base.pinned && !claim.reading.marked).then(|| meaning_elsewhere(&base, claim, &verdict, trial)).flatten()
     {
         return read;
     }
@@ -513,7 +294,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
     let mut again = None;
     if below_zero && !base.all_positive {
         let positive = Scope { all_positive: true, ..base };
-        let verdict = guarded(|| check_claim(&positive, claim, None, None));
+        let verdict = trial.verdict_in(&positive);
         if verdict.status == Status::Verified {
             return undecided(Reason::HoldsForPositive { symbols }, &verdict);
         }
@@ -536,7 +317,7 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict) -> 
 
 /// The shapes the claim's letters were read with, where the counterexample is a shape that does
 /// not fit: a letter read as a number by default, a list read as a row, a shape read off use.
-fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
+fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
     // Shapes read off use that do not fit this claim say the reading of a letter is in doubt,
     // not that the formula is wrong.
     let by_shape = matches!(verdict.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
@@ -640,8 +421,7 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verd
     // shape that fits, so shapes that do not fit say only that the later meaning is not this one.
     if by_shape {
         if let Some(first) = later_definitions(scope, claim, false).first() {
-            let reason =
-                other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
+            let reason = other_reading(Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
             return Some(undecided(reason, verdict));
         }
     }
@@ -649,17 +429,17 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verd
         by_shape,
         read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
     ) {
-        return Some(undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict));
+        return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
     // `x + y = [x_1; \ldots; x_n] + [y_1; \ldots; y_n]`: a letter the claim writes bare and with
     // entries, which nothing declares, is a vector that was read as a number by default.
     if let Some(symbol) = (!scope.pinned && !claim.reading.marked).then(|| bare_with_entries(scope, claim)).flatten() {
-        return Some(undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict));
+        return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
     // `\|\mathbf X\|_F = \sqrt{\sum_{i=1}^m\sum_{j=1}^n x_{ij}^2}` with X's sizes read off use
     // (p×q): false only where the sizes derivcheck named differ from the notes' m, n.
-    if let Some(symbol) = read_off.filter(|_| !scope.pinned && !refuted_with_sizes_equal(scope, claim)) {
-        return Some(undecided(other_reading(crate::model::Reading::ShapeFromUse, Some(symbol), None), verdict));
+    if let Some(symbol) = read_off.filter(|_| !scope.pinned && !trial.refuted_with_sizes_tied(scope)) {
+        return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
     None
 }
@@ -667,19 +447,19 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verd
 /// What the claim's letters may be other than what derivcheck read: an entry, a power or an
 /// index, a function applied, an operator, a property of a function; a claim that follows from
 /// the conditions the text states before it; a square matrix of a kind the words name.
-fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
+fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
     // Each reading below that checks the claim again: in a scope that reads it so; not refuted
     // there, the refutation does not stand.
-    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
+    let not_refuted_in = |other: &Scope| trial.verdict_in(other).status != Status::Refuted;
     // `\frac{\partial L(w)}{\partial w^{(k)}}` where L reaches w but never w^{(k)}: the derivative
     // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
     if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(base, claim)).flatten() {
-        return Some(undecided(other_reading(crate::model::Reading::EntryOf, Some(entry), Some(whole)), verdict));
+        return Some(undecided(other_reading(Reading::EntryOf, Some(entry), Some(whole)), verdict));
     }
     // `I^{n}S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member written
     // without its parentheses?
     if let Some(letter) = (!claim.reading.marked).then(|| power_or_index(claim)).flatten() {
-        return Some(undecided(other_reading(crate::model::Reading::PowerOrIndex, Some(letter), None), verdict));
+        return Some(undecided(other_reading(Reading::PowerOrIndex, Some(letter), None), verdict));
     }
     // `q(z)` read as q times the parenthesis, q given no meaning anywhere (written bare, or as an
     // argument, `L(q, \theta)`): refuted only if it fails with q a function nobody specified too,
@@ -694,22 +474,19 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
         // (False for a general function too, it states a property of the function meant.)
         let property = unknown_function_property(&applied, claim).is_some();
         if property || not_refuted_in(&applied) {
-            return Some(undecided(
-                other_reading(crate::model::Reading::ApplicationOrProduct, Some(letter), None),
-                verdict,
-            ));
+            return Some(undecided(other_reading(Reading::ApplicationOrProduct, Some(letter), None), verdict));
         }
     }
     // `Dx^n = nx^{n-1}`: a D the notes never define, standing before what it acts on, is the
     // derivative operator as often as a number.
     if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| operator_letter(base, claim)).flatten() {
-        return Some(undecided(other_reading(crate::model::Reading::OperatorOrProduct, Some(letter), None), verdict));
+        return Some(undecided(other_reading(Reading::OperatorOrProduct, Some(letter), None), verdict));
     }
     // A function nobody specified is known only through the rules of calculus: a claim about
     // its values alone states a property of the function the text means.
     // (Not `H(X)`, `I(X, Y)` the probability check read as entropy and mutual information.)
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked && !by_distributions) {
-        return Some(undecided(other_reading(crate::model::Reading::FunctionProperty, Some(f), None), verdict));
+        return Some(undecided(other_reading(Reading::FunctionProperty, Some(f), None), verdict));
     }
     // Conditions the text states just before it: a claim that follows from them is right.
     // The nearest first, then with each earlier one added (one that cannot be used, not
@@ -718,7 +495,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     for from in (0..stated.len()).rev().filter(|_| !claim.reading.marked) {
         let mut under = base.clone();
         under.assumptions.extend(stated[from..].iter().cloned());
-        let again = guarded(|| check_claim(&under, claim, None, None));
+        let again = trial.verdict_in(&under);
         if again.status == Status::Verified {
             let mut assuming = verdict.assuming.clone();
             assuming.extend(stated[from..].iter().map(|a| a.tex.clone()));
@@ -730,12 +507,9 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     for condition in claim.reading.conditions.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
         let mut under = base.clone();
         under.assumptions.push(condition.clone());
-        if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
-            let reason = other_reading(
-                crate::model::Reading::EarlierCondition,
-                Some(condition.tex.clone()),
-                Some(condition.origin.clone()),
-            );
+        if trial.verdict_in(&under).status == Status::Verified {
+            let reason =
+                other_reading(Reading::EarlierCondition, Some(condition.tex.clone()), Some(condition.origin.clone()));
             return Some(undecided(reason, verdict));
         }
     }
@@ -753,14 +527,19 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
         for (letter, assumption) in sums_to_one(base, claim) {
             let mut under = base.clone();
             under.assumptions.push(assumption);
-            if guarded(|| check_claim(&under, claim, None, None)).status == Status::Verified {
-                return Some(undecided(other_reading(crate::model::Reading::SumsToOne, Some(letter), None), verdict));
+            if trial.verdict_in(&under).status == Status::Verified {
+                return Some(undecided(other_reading(Reading::SumsToOne, Some(letter), None), verdict));
             }
         }
     }
     // `\|u\| = \sqrt{u_1^2+u_2^2}` with u's size read off use: the entries the claim writes (u_1,
     // u_2, and no `\cdots`) say how many u has; right at that size, it is verified there, saying so.
-    if let Some((sized, resized)) = (!claim.reading.marked).then(|| at_written_entries(base, claim)).flatten() {
+    let written = (!claim.reading.marked).then(|| written_entries_scope(base, claim)).flatten();
+    let at_written = written.and_then(|(sized, resized)| {
+        let again = trial.verdict_in(&sized);
+        (again.status == Status::Verified).then_some((again, resized))
+    });
+    if let Some((sized, resized)) = at_written {
         let assuming = verdict
             .assuming
             .iter()
@@ -778,9 +557,9 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
     if let (false, Some(first)) = (claim.reading.marked, square.first()) {
         use crate::sema::scope::MatrixClass;
         for (class, reading) in [
-            (MatrixClass::Symmetric, crate::model::Reading::Symmetric),
-            (MatrixClass::Diagonal, crate::model::Reading::Diagonal),
-            (MatrixClass::Orthogonal, crate::model::Reading::Orthogonal),
+            (MatrixClass::Symmetric, Reading::Symmetric),
+            (MatrixClass::Diagonal, Reading::Diagonal),
+            (MatrixClass::Orthogonal, Reading::Orthogonal),
         ] {
             let mut special = base.clone();
             make_square(&mut special, &square);
@@ -796,10 +575,10 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict)
 /// A meaning the letters have elsewhere in the chapter: a definition an earlier section made, a
 /// function defined before beside functions nobody specified, a meaning given further on, a
 /// shape an earlier section declared. Refuted only if the claim fails without it.
-fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
+fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
     // Each reading below that checks the claim again: in a scope that reads it so; not refuted
     // there, the refutation does not stand.
-    let not_refuted_in = |other: &Scope| guarded(|| check_claim(other, claim, None, None)).status != Status::Refuted;
+    let not_refuted_in = |other: &Scope| trial.verdict_in(other).status != Status::Refuted;
     let used = crate::eval::dependencies(base, claim);
     // A definition an earlier section made: refuted only if the claim fails with the letter
     // fresh.
@@ -813,7 +592,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     if let Some(first) = inherited.first() {
         if not_refuted_in(&with_letters_general(base, &inherited)) {
             let earlier = Some(first.written_at());
-            let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+            let reason = other_reading(Reading::EarlierMeaning, Some(first.key.clone()), earlier);
             return Some(undecided(reason, verdict));
         }
     }
@@ -834,7 +613,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
         // (With f general the claim may state a property of it: not refuted either.)
         if unknown_function_property(&general, claim).is_some() || not_refuted_in(&general) {
             let earlier = Some(first.written_at());
-            let reason = other_reading(crate::model::Reading::EarlierMeaning, Some(first.key.clone()), earlier);
+            let reason = other_reading(Reading::EarlierMeaning, Some(first.key.clone()), earlier);
             return Some(undecided(reason, verdict));
         }
     }
@@ -850,7 +629,7 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
     if let Some(first) = later.first() {
         if not_refuted_in(&with_letters_general(base, &later)) {
             let at = Some(first.written_at());
-            let reason = other_reading(crate::model::Reading::DefinedLater, Some(first.key.clone()), at);
+            let reason = other_reading(Reading::DefinedLater, Some(first.key.clone()), at);
             return Some(undecided(reason, verdict));
         }
     }
@@ -863,11 +642,350 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict) -> Option<V
             fresh.decls.remove(*key);
         }
         if not_refuted_in(&fresh) {
-            let reason = other_reading(crate::model::Reading::DeclaredElsewhere, Some((*first).clone()), None);
+            let reason = other_reading(Reading::DeclaredElsewhere, Some((*first).clone()), None);
             return Some(undecided(reason, verdict));
         }
     }
     None
+}
+
+/// Readings of a refuted claim's letters that the formula alone cannot settle:
+/// - a side writes a letter the other does not (`\det\mathbf A=\lambda_1\cdots\lambda_n`,
+///   `\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}`, `\frac{\alpha_i}{\sum_j\alpha_j+m}` after
+///   `\sum_j y_j`): an identity could not depend on it, so the words must say what it is
+///   (eigenvalues, an angle, a count);
+/// - `a_{ij}` beside a matrix `\mathbf A` the claim uses: A's entries by a common convention, or a
+///   letter of its own.
+pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason> {
+    let (left, right) = (letters_reached(scope, &claim.lhs), letters_reached(scope, &claim.rhs));
+    // A family is shown as one of its members: `l_i`.
+    let from_words = |letter: &String| Reason::OtherReading {
+        reading: Reading::LettersFromWords,
+        symbol: Some(letter.replace("_•", "_i")),
+        earlier: None,
+        refuted: true,
+    };
+    if !left.is_empty() && !right.is_empty() && left.is_disjoint(&right) {
+        let smaller = if left.len() <= right.len() { &left } else { &right };
+        return smaller.iter().next().map(from_words);
+    }
+    // A later link of a chain rewrites the side before it; a number-like letter it brings in
+    // (`= \frac{\alpha_i+y_i}{\sum_j\alpha_j+m}` for `\sum_j y_j`) stands for what the words say.
+    if claim.reading.rewrites {
+        let new =
+            right.iter().find(|k| !left.contains(*k) && !scope.usage.matrix_like.contains(*k) && !k.contains('\''));
+        if let Some(letter) = new {
+            return Some(from_words(letter));
+        }
+    }
+    let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+    let matrix = |k: &str| {
+        matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
+            || scope.usage.matrix_like.contains(k)
+    };
+    for key in &all {
+        let Some((letter, _)) = key.split_once('_') else { continue };
+        let upper = letter.to_uppercase();
+        let lowercase_letter = letter.chars().count() == 1 && letter.chars().all(char::is_lowercase);
+        if lowercase_letter && upper != letter && all.contains(&upper) && matrix(&upper) && !scope.knows(letter) {
+            return Some(Reason::OtherReading {
+                reading: Reading::EntryOf,
+                symbol: Some(key.clone()),
+                earlier: Some(upper),
+                refuted: true,
+            });
+        }
+    }
+    None
+}
+
+// ---- Phase: slip (after a counterexample and the repair search) -----------------------------
+
+/// Identity or constraint: a refutation (with the repair search's result) stands where it reads
+/// as an identity with a slip; where it relates letters nobody defined and no slip's repair shows
+/// what was meant, it is undecided ([`Reading::Constraint`]; see `constraint`). Two readings of
+/// a letter come first (e raised to a sum's index, a superscript that labels): a repair under the
+/// reading not meant is none.
+pub(super) fn slip_or_constraint(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    // (A claim read through a recurrence, `\mathbf s_t = (1-\gamma)(\mathbf g_t^2 + \gamma
+    // \mathbf g_{t-1}^2 + …)`, speaks of the members the recurrence defines, named apart by the
+    // unrolling: its letters are defined, whatever their names.)
+    if verdict.status != Status::Refuted
+        || !claim.holds
+        || scope.pinned
+        || claim.reading.marked
+        || claim.reading.unrolled.is_some()
+    {
+        return verdict;
+    }
+    if let Some(indexed) = euler_indexed(&claim.lhs).or_else(|| euler_indexed(&claim.rhs)) {
+        return undecided_under(Reading::EulerOrLetter, Some(indexed), None, verdict);
+    }
+    if let Some(labelled) = superscript_label(scope, claim) {
+        return undecided_under(Reading::SuperscriptLabel, Some(labelled), None, verdict);
+    }
+    if verdict.suggestion.as_ref().is_some_and(is_slip) {
+        return verdict;
+    }
+    // (A claim about probabilities speaks of random variables through their laws, not as
+    // letters.)
+    if verdict.method == Some(Method::Distributions) {
+        return verdict;
+    }
+    let (left, right) = (free_letters(scope, &claim.lhs), free_letters(scope, &claim.rhs));
+    // A slip that drops a term or a factor leaves one side's letters among the other's; a
+    // constraint gives each side a letter of its own.
+    if left.is_subset(&right) || right.is_subset(&left) {
+        return verdict;
+    }
+    let one_side: Vec<String> = left.symmetric_difference(&right).cloned().collect();
+    undecided_under(Reading::Constraint, Some(one_side.join(", ")), None, verdict)
+}
+
+// ---- Phase: evidence (after a verdict) -------------------------------------------------------
+
+/// A verdict (after the readings of a counterexample, the repair search and the slip phase)
+/// where the evidence may not be about what the text means: a change written as Δ before a
+/// letter, a derivative of a letter nothing defines, a convention at log 0, a supposition the
+/// words make and derivcheck does not model.
+pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    let verdict = change_as_one_quantity(scope, claim, verdict);
+    let open_to_readings = !claim.reading.marked && !scope.pinned;
+    // `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
+    // x_i}` with E given no formula: 0 = 0, which says nothing.
+    if let Some(letter) = (verdict.status == Status::Verified && open_to_readings)
+        .then(|| derivative_of_a_free_letter(scope, claim))
+        .flatten()
+    {
+        return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
+    }
+    // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
+    if let Some(at) = (verdict.status != Status::Undecided).then(|| log_of_zero(claim)).flatten() {
+        return undecided_under(Reading::Convention, Some(at), None, verdict);
+    }
+    // `若 $A \sim B$，则 $r(A) = r(B)$`: checked without the supposition, decided by nothing.
+    match (&claim.reading.conditions.hypothesis, verdict.status) {
+        (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
+            undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
+        }
+        _ => verdict,
+    }
+}
+
+/// A claim verified with a letter the section defines only further on, as derived (words that
+/// assert before the definition), which fails with that letter general (`1 = \sum_k \frac1Z\exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot
+/// x)$`): the definition may be derived from it as often as it follows from the definition, so
+/// it is no evidence either way. Undecided, naming the letter and where it is defined.
+pub(super) fn through_later_only(
+    scope: &Scope,
+    own: Option<&Scope>,
+    claim: &Claim,
+    verdict: Verdict,
+    trial: &dyn Trial,
+) -> Verdict {
+    // (Only letters written as numbers: a vector or matrix made general loses its shape, and a
+    // claim about it fails for that alone — the expansion about a step `\boldsymbol\epsilon`
+    // defined later.)
+    let mut later = later_definitions(scope, claim, false);
+    later.retain(|d| {
+        scope.usage.derived.contains(&d.key)
+            && !scope.usage.matrix_like.contains(&d.key)
+            && !scope.decls.contains_key(&d.key)
+    });
+    let Some(first) = later.first() else { return verdict };
+    let general = with_letters_general(own.unwrap_or(scope), &later);
+    if trial.own_verdict_in(&general).status == Status::Verified {
+        return verdict;
+    }
+    undecided_under(Reading::HoldsThroughLater, Some(first.key.clone()), Some(first.written_at()), verdict)
+}
+
+/// `f(t + \Delta t) = f(t) + \Delta t f'(t)`, `\delta y_i`: a Δ or δ that nothing defines, written
+/// before a letter, names the change of that letter as often as it multiplies it. A claim
+/// verified with Δ·t holds for Δt as one quantity too where every Δ stands before the same
+/// letter (Δt then takes every value as Δ does): verified, saying so. Where Δ stands elsewhere
+/// too, the two readings differ, and the claim is undecided, naming Δ.
+pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+    if verdict.status != Status::Verified || claim.reading.marked || scope.pinned {
+        return verdict;
+    }
+    // Each Δ (by key) with the letters written right after it, and how often it stands alone.
+    fn walk(e: &Expr, changes: &BTreeSet<String>, after: &mut BTreeMap<String, BTreeSet<Option<String>>>) {
+        if let ExprKind::Binary { op: BinOp::Implicit, .. } = &e.kind {
+            let list = e.implicit_factors();
+            for (i, factor) in list.iter().enumerate() {
+                match factor.symbol_key().filter(|k| changes.contains(k) && matches!(factor.kind, ExprKind::Symbol(_)))
+                {
+                    Some(key) => {
+                        let next = list.get(i + 1).and_then(|n| match &n.kind {
+                            ExprKind::Subscript { base, .. } => base.symbol_key(),
+                            _ => n.symbol_key(),
+                        });
+                        after.entry(key).or_default().insert(next);
+                    }
+                    None => walk(factor, changes, after),
+                }
+            }
+            return;
+        }
+        if let Some(key) = e.symbol_key().filter(|k| changes.contains(k) && matches!(e.kind, ExprKind::Symbol(_))) {
+            after.entry(key).or_default().insert(None);
+        }
+        e.children().for_each(|c| walk(c, changes, after));
+    }
+    let changes: BTreeSet<String> = ["\\Delta", "\\delta"]
+        .into_iter()
+        .map(String::from)
+        .filter(|k| !scope.defs.contains_key(k) && !scope.decls.contains_key(k))
+        .collect();
+    let mut after = BTreeMap::new();
+    walk(&claim.lhs, &changes, &mut after);
+    walk(&claim.rhs, &changes, &mut after);
+    let Some((change, letters)) = after.into_iter().next() else { return verdict };
+    match letters.iter().collect::<Vec<_>>().as_slice() {
+        [Some(letter)] => {
+            let mut assuming = verdict.assuming.clone();
+            assuming.push(format!(
+                "{change} {letter} read as {change}\\cdot {letter}, which takes every value {change} {letter} does"
+            ));
+            Verdict { assuming, ..verdict }
+        }
+        _ => undecided_under(Reading::ChangeOrProduct, Some(change), None, verdict),
+    }
+}
+
+/// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
+/// gives a meaning: no definition (its own or its base's), declaration, binding or function
+/// reading; `None` where there is none.
+pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
+    let known = |key: &str| {
+        scope.defs.contains_key(key)
+            || scope.decls.contains_key(key)
+            || scope.usage.unknown_functions.contains(key)
+            || scope.usage.unknown_families.contains(key)
+            || claim.reading.overrides.iter().any(|d| d.key == key)
+    };
+    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            let base = match &of.kind {
+                ExprKind::Subscript { base, .. } => base.symbol_key(),
+                ExprKind::Symbol(_) => of.symbol_key(),
+                _ => None,
+            };
+            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
+                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
+                if !same && !known(&key) && !known(&base) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| find(c, known))
+    }
+    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
+}
+
+/// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
+/// written; `None` where there is none.
+pub(super) fn log_of_zero(claim: &Claim) -> Option<String> {
+    let zero = |e: &Expr| {
+        e.symbol_key().is_some_and(|k| {
+            claim.reading.overrides.iter().any(|d| {
+                d.key == k
+                    && d.params.is_empty()
+                    && matches!(&d.body.kind, ExprKind::Number { value } if value.parse::<f64>() == Ok(0.0))
+            })
+        })
+    };
+    fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
+        if let ExprKind::Apply { func, args, .. } = &e.kind {
+            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(zero) {
+                return Some(crate::syntax::print::explicit_tex(e, &|_| false));
+            }
+        }
+        e.children().find_map(|c| find(c, zero))
+    }
+    find(&claim.lhs, &zero).or_else(|| find(&claim.rhs, &zero))
+}
+
+// ---- The claims of one chain together ----------------------------------------------------------
+
+/// `\psi^* P^2 = \psi^* P = \psi^*` after "stationary if `\psi^* P = \psi^*`": a link refuted
+/// (with no slip's repair) in a chain another link of which reads as a constraint is derived
+/// under it; it is undecided as a consequence of that condition, not an error.
+pub(super) fn derived_under_constraint(mut checked: Vec<super::CheckedClaim>) -> Vec<super::CheckedClaim> {
+    let formula = |id: &str| id.rsplit_once('.').map_or(id, |(head, _)| head).to_string();
+    let constrained: BTreeSet<String> = checked
+        .iter()
+        .filter(|c| matches!(c.verdict.reason, Reason::OtherReading { reading: Reading::Constraint, .. }))
+        .filter(|c| c.id.rsplit_once('.').is_some_and(|(head, _)| head.contains('#')))
+        .map(|c| formula(&c.id))
+        .collect();
+    for claim in checked.iter_mut() {
+        let verdict = &claim.verdict;
+        let slip = verdict.suggestion.as_ref().is_some_and(is_slip);
+        if verdict.status == Status::Refuted && !slip && constrained.contains(&formula(&claim.id)) {
+            claim.verdict = undecided_under(Reading::Consequence, None, None, claim.verdict.clone());
+        }
+    }
+    checked
+}
+
+// ---- Helpers ------------------------------------------------------------------------------------
+
+/// The section's definitions a claim reaches that the notes give further on, after the claim's
+/// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
+/// norm): the claim was written before those meanings were given.
+/// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
+pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
+    let Origin::Notes { line, col, .. } = &claim.origin else { return Vec::new() };
+    if scope.pinned || claim.reading.marked {
+        return Vec::new();
+    }
+    // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
+    let defined_after =
+        |d: &Definition| d.from_notes && !d.inherited && d.position().is_some_and(|at| at > (*line, *col));
+    // A letter made general is a number (or a function of numbers): what holds for every number
+    // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
+    // verification leaves definitions of matrices in force.
+    fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
+        matches!(e.kind, ExprKind::Matrix { .. })
+            || e.symbol_key().is_some_and(|k| scope.usage.matrix_like.contains(&k) || scope.decls.contains_key(&k))
+            || e.children().any(|c| holds_a_matrix(c, scope))
+    }
+    let number = |d: &Definition| {
+        !numbers_only || (!scope.usage.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope))
+    };
+    let used = crate::eval::dependencies(scope, claim);
+    let mut later: Vec<&Definition> =
+        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
+    // The definitions are hashed: name the same letter on every run.
+    later.sort_by(|a, b| a.key.cmp(&b.key));
+    later
+}
+
+/// `scope` with the letters of `definitions` general: a function nobody specified for a
+/// function, a free letter otherwise.
+pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
+    let mut general = scope.clone();
+    for d in definitions {
+        general.defs.remove(&d.key);
+        if d.function {
+            general.usage.unknown_functions.insert(d.key.clone());
+        }
+    }
+    general
+}
+
+/// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
+/// open, naming `symbol` (and where the other meaning is written), with no repair offered.
+pub(super) fn undecided_under(
+    reading: crate::model::Reading,
+    symbol: Option<String>,
+    earlier: Option<String>,
+    verdict: Verdict,
+) -> Verdict {
+    let reason = Reason::OtherReading { reading, symbol, earlier, refuted: verdict.status == Status::Refuted };
+    Verdict { status: Status::Undecided, reason, suggestion: None, ..verdict }
 }
 
 /// The claim left undecided by `reason`, keeping what the check found.
@@ -878,4 +996,259 @@ fn undecided(reason: Reason, verdict: &Verdict) -> Verdict {
 /// A refutation that another reading of the text would not give.
 fn other_reading(reading: crate::model::Reading, symbol: Option<String>, earlier: Option<String>) -> Reason {
     Reason::OtherReading { reading, symbol, earlier, refuted: true }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new reading makes this match fail to compile until it is placed, here and in
+    /// [`TRIED`].
+    fn place(reading: Reading) -> usize {
+        match reading {
+            Reading::Condition => 0,
+            Reading::Update => 1,
+            Reading::Consequence => 2,
+            Reading::Substitutes => 3,
+            Reading::Redefinition => 4,
+            Reading::SelfReferent => 5,
+            Reading::RecurrenceNotRead => 6,
+            Reading::RandomOrConstant => 7,
+            Reading::Independent => 8,
+            Reading::IndependentIdentical => 9,
+            Reading::ZeroOne => 10,
+            Reading::EqualVariables => 11,
+            Reading::MomentLetter => 12,
+            Reading::DistributionValue => 13,
+            Reading::ClassValues => 14,
+            Reading::OrderOfMagnitude => 15,
+            Reading::DefinedLater => 16,
+            Reading::ShapeFromUse => 17,
+            Reading::MatrixKind => 18,
+            Reading::EntryOf => 19,
+            Reading::PowerOrIndex => 20,
+            Reading::ApplicationOrProduct => 21,
+            Reading::OperatorOrProduct => 22,
+            Reading::FunctionProperty => 23,
+            Reading::EarlierCondition => 24,
+            Reading::LettersFromWords => 25,
+            Reading::SumsToOne => 26,
+            Reading::Symmetric => 27,
+            Reading::Diagonal => 28,
+            Reading::Orthogonal => 29,
+            Reading::EarlierMeaning => 30,
+            Reading::DeclaredElsewhere => 31,
+            Reading::EulerOrLetter => 32,
+            Reading::SuperscriptLabel => 33,
+            Reading::Constraint => 34,
+            Reading::HoldsThroughLater => 35,
+            Reading::ChangeOrProduct => 36,
+            Reading::UnknownDerivative => 37,
+            Reading::Convention => 38,
+            Reading::Hypothesis => 39,
+        }
+    }
+
+    #[test]
+    fn the_catalogue_lists_every_reading_once_in_phase_order() {
+        for (i, (reading, _)) in TRIED.iter().enumerate() {
+            assert_eq!(place(*reading), i, "{reading:?}");
+            assert!(reading.leaves_open().len() > 20, "{reading:?} says too little");
+        }
+        let phases: Vec<Phase> = TRIED.iter().map(|(_, phase)| *phase).collect();
+        let order = [Phase::Words, Phase::Probability, Phase::Letters, Phase::Slip, Phase::Evidence];
+        let rank = |p: &Phase| order.iter().position(|o| o == p);
+        assert!(phases.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])), "{phases:?}");
+    }
+
+    use crate::model::{Counterexample, Mismatch};
+    use crate::sema::{Assumption, ClaimKind};
+    use std::cell::Cell;
+
+    fn side(tex: &str) -> Expr {
+        crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+    }
+
+    /// A claim `lhs = rhs` read from the notes, with no words around it.
+    fn claim(lhs: &str, rhs: &str) -> Claim {
+        Claim {
+            id: "t".into(),
+            section: "1".into(),
+            origin: Origin::Notes { formula: "t".into(), line: 3, col: 1, range: (0, 0) },
+            tex: format!("{lhs} = {rhs}"),
+            kind: ClaimKind::Identity,
+            lhs: side(lhs),
+            rhs: side(rhs),
+            conditions: Vec::new(),
+            holds: true,
+            variant: false,
+            approx: false,
+            understood: String::new(),
+            reading: Default::default(),
+        }
+    }
+
+    /// Refuted at `point`.
+    fn refuted_at(point: &[(&str, f64)], lhs: f64, rhs: f64) -> Verdict {
+        let point = point.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let mismatch = Mismatch::at_point(lhs, rhs, point, Method::Numeric);
+        let counterexample =
+            Counterexample { sizes: BTreeMap::new(), indices: BTreeMap::new(), mismatch: Some(mismatch) };
+        let reason = Reason::Differs { entry: None, lhs, rhs, at: Vec::new(), difference: None };
+        Verdict::refuted(Method::Numeric, String::new(), reason, counterexample)
+    }
+
+    /// A trial that gives the claim's verdict in a scope by a rule, counting how often it is asked.
+    struct Scripted<F: Fn(&Scope) -> Status> {
+        rule: F,
+        asked: Cell<usize>,
+    }
+
+    impl<F: Fn(&Scope) -> Status> Scripted<F> {
+        fn new(rule: F) -> Self {
+            Scripted { rule, asked: Cell::new(0) }
+        }
+    }
+
+    impl<F: Fn(&Scope) -> Status> Trial for Scripted<F> {
+        fn verdict_in(&self, scope: &Scope) -> Verdict {
+            self.asked.set(self.asked.get() + 1);
+            match (self.rule)(scope) {
+                Status::Refuted => refuted_at(&[("x", 1.0)], 1.0, 2.0),
+                status => Verdict::new(
+                    status,
+                    Some(Method::Randomized),
+                    String::new(),
+                    Reason::Checked { assignments: 1, rounded: false },
+                ),
+            }
+        }
+        fn own_verdict_in(&self, scope: &Scope) -> Verdict {
+            self.verdict_in(scope)
+        }
+        fn refuted_with_sizes_tied(&self, scope: &Scope) -> bool {
+            self.verdict_in(scope).status == Status::Refuted
+        }
+    }
+
+    #[test]
+    fn the_words_reading_leaves_a_refutation_undecided_without_a_trial() {
+        let mut update = claim("t", "t+1");
+        update.reading.alternative =
+            Some(WordsReading { role: WordsRole::Update, symbol: Some("t".into()), earlier: None });
+        let trial = Scripted::new(|_| Status::Refuted);
+        let verdict = other_readings(&Scope::default(), &update, refuted_at(&[("t", 1.0)], 1.0, 2.0), &trial);
+        assert_eq!(verdict.status, Status::Undecided);
+        assert!(
+            matches!(&verdict.reason, Reason::OtherReading { reading: Reading::Update, symbol: Some(t), refuted: true, .. } if t == "t"),
+            "{:?}",
+            verdict.reason
+        );
+        assert_eq!(trial.asked.get(), 0, "the words settle it: nothing is checked again");
+        // Without the words, the refutation of a claim with no other reading stands.
+        let plain = claim("t", "t+1");
+        let verdict = other_readings(&Scope::default(), &plain, refuted_at(&[("t", 1.0)], 1.0, 2.0), &trial);
+        assert_eq!(verdict.status, Status::Refuted, "{verdict:?}");
+    }
+
+    #[test]
+    fn a_counterexample_below_zero_is_tried_with_every_letter_positive() {
+        let log = claim("\\ln(x^2)", "2\\ln x");
+        let below_zero = || refuted_at(&[("x", -1.0)], 0.0, 1.0);
+        // Verified with every letter positive: undecided, naming the letters.
+        let positive =
+            Scripted::new(|scope: &Scope| if scope.all_positive { Status::Verified } else { Status::Refuted });
+        let verdict = other_readings(&Scope::default(), &log, below_zero(), &positive);
+        assert!(matches!(&verdict.reason, Reason::HoldsForPositive { symbols } if symbols == &["x"]), "{verdict:?}");
+        assert_eq!(verdict.status, Status::Undecided);
+        // Refuted there too: the refutation stands.
+        let never = Scripted::new(|_| Status::Refuted);
+        assert_eq!(other_readings(&Scope::default(), &log, below_zero(), &never).status, Status::Refuted);
+        assert!(never.asked.get() >= 1);
+    }
+
+    #[test]
+    fn a_condition_stated_before_the_claim_verifies_it_and_is_listed() {
+        let mut sum = claim("a+b", "1");
+        let condition = Assumption { tex: "a+b=1".into(), lhs: side("a+b"), rhs: side("1"), origin: "t.md:2:1".into() };
+        sum.reading.conditions.stated.push(condition);
+        let under_it = Scripted::new(
+            |scope: &Scope| {
+                if scope.assumptions.is_empty() {
+                    Status::Refuted
+                } else {
+                    Status::Verified
+                }
+            },
+        );
+        let verdict =
+            other_readings(&Scope::default(), &sum, refuted_at(&[("a", 1.0), ("b", 1.0)], 2.0, 1.0), &under_it);
+        assert_eq!(verdict.status, Status::Verified, "{verdict:?}");
+        assert!(verdict.assuming.contains(&"a+b=1".to_string()), "{:?}", verdict.assuming);
+        // Marked a claim by its author: no other reading is tried.
+        sum.reading.marked = true;
+        let verdict =
+            other_readings(&Scope::default(), &sum, refuted_at(&[("a", 1.0), ("b", 1.0)], 2.0, 1.0), &under_it);
+        assert_eq!(verdict.status, Status::Refuted, "{verdict:?}");
+    }
+
+    #[test]
+    fn a_failing_probability_claim_is_read_in_order() {
+        let fails = |random_letter: Option<&str>, holds_when: Option<Family>, specifies: bool| Outcome::Fails {
+            lhs: 0.1,
+            rhs: 0.2,
+            point: Vec::new(),
+            domains: String::new(),
+            holds_when,
+            holds_checked: 4,
+            specifies,
+            random_letter: random_letter.map(String::from),
+            variables: vec!["X".into(), "Y".into()],
+        };
+        let none = || None;
+        let plain = claim("P(X)", "P(Y)");
+        let read = |outcome: &Outcome, claim: &Claim, classes: &dyn Fn() -> Option<String>| {
+            of_probability_failure(claim, outcome, &none, classes)
+        };
+        assert_eq!(
+            read(&fails(Some("a"), Some(Family::Independent), false), &plain, &none),
+            ProbabilityReading::Other(Reading::RandomOrConstant, Some("a".into()))
+        );
+        assert_eq!(
+            read(&fails(None, Some(Family::Independent), true), &plain, &none),
+            ProbabilityReading::Other(Reading::Independent, Some("X, Y".into()))
+        );
+        let mut stated = plain.clone();
+        stated.reading.independence = Some(crate::model::Independence::Independent);
+        assert_eq!(
+            read(&fails(None, Some(Family::Independent), false), &stated, &none),
+            ProbabilityReading::Stated(Family::Independent)
+        );
+        assert_eq!(
+            read(&fails(None, None, true), &plain, &none),
+            ProbabilityReading::Other(Reading::DistributionValue, None)
+        );
+        let classes = || Some("C_1, C_2".to_string());
+        assert_eq!(
+            read(&fails(None, None, false), &plain, &classes),
+            ProbabilityReading::Other(Reading::ClassValues, Some("C_1, C_2".into()))
+        );
+        assert_eq!(read(&fails(None, None, false), &plain, &none), ProbabilityReading::Stands);
+    }
+
+    #[test]
+    fn every_words_role_has_its_reading() {
+        for role in [
+            WordsRole::Condition,
+            WordsRole::Update,
+            WordsRole::Consequence,
+            WordsRole::Substitutes,
+            WordsRole::Redefinition,
+            WordsRole::SelfReferent,
+            WordsRole::RecurrenceNotRead,
+        ] {
+            let reading = of_words(role);
+            assert!(TRIED.iter().any(|(r, phase)| *r == reading && *phase == Phase::Words), "{role:?}");
+        }
+    }
 }

@@ -9,11 +9,11 @@
 //! chapter that needs no exact work starts no process, and a book starts one (and one more for
 //! each claim that had to be stopped), not one per claim.
 
+use super::readings::{derived_under_constraint, through_later_only};
 use super::{
-    checked_claim, claim_scope, class_tex, constraint, expected_to_fail, guarded, judged, out_of_time, past,
-    section_seed, shape_tex, shapes_from_use, through_later_only, timed, with_free_range, with_later_letters_general,
-    within_run, Budget, CheckedClaim, Claim, Instance, Reason, SharedPoints, Status, Verdict, VerdictCache, CLAIM_TIME,
-    MAX_BYTES, MAX_STEPS,
+    checked_claim, claim_scope, class_tex, expected_to_fail, guarded, judged, out_of_time, past, section_seed,
+    shape_tex, shapes_from_use, timed, with_free_range, with_later_letters_general, within_run, Budget, CheckedClaim,
+    Checks, Claim, Instance, Reason, SharedPoints, Status, Verdict, VerdictCache, CLAIM_TIME, MAX_BYTES, MAX_STEPS,
 };
 use crate::cas;
 use crate::numeric;
@@ -89,7 +89,7 @@ pub fn check_files(
             .zip(section)
             .map(|(claim, (verdict, from_cache))| CheckedClaim { from_cache, ..checked_claim(claim, verdict) })
             .collect();
-        out[f].extend(if plan.example.is_some() { checked } else { constraint::derived_under_constraint(checked) });
+        out[f].extend(if plan.example.is_some() { checked } else { derived_under_constraint(checked) });
     }
     out.into_iter().zip(failed).map(|(claims, failed)| failed.map_or(Ok(claims), Err)).collect()
 }
@@ -360,7 +360,9 @@ fn with_section<R>(
                 }
             });
             let verdict = match verdict.status {
-                Status::Verified if claim.holds => through_later_only(scope, own.as_ref(), claim, verdict),
+                Status::Verified if claim.holds => {
+                    through_later_only(scope, own.as_ref(), claim, verdict, &Checks { claim })
+                }
                 Status::Verified => verdict,
                 _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim).unwrap_or(verdict),
                 _ => verdict,

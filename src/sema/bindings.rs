@@ -3,7 +3,7 @@
 
 use super::builder::{Given, Reach, SectionBuilder};
 use super::chains::mentions_key;
-use super::claim::{Origin, OtherReading, SpecProblem};
+use super::claim::{Origin, SpecProblem, WordsReading};
 use super::cues::Prose;
 use super::declarations;
 use super::declarations::{entries_letter, own_entries_shape, vector_cells};
@@ -236,7 +236,7 @@ impl<'a> SectionBuilder<'a> {
         body: &Expr,
         prose: &Prose,
         origin: &str,
-    ) -> Option<Result<(), OtherReading>> {
+    ) -> Option<Result<(), WordsReading>> {
         let (key, params, function) = match self.function_target(target) {
             Some((key, params)) => (key, params, true),
             None => {
@@ -264,8 +264,8 @@ impl<'a> SectionBuilder<'a> {
         if self.pinned {
             return None;
         }
-        Some(Err(OtherReading {
-            reading: crate::model::Reading::Redefinition,
+        Some(Err(WordsReading {
+            role: super::claim::WordsRole::Redefinition,
             symbol: Some(key),
             earlier: Some(earlier_at),
         }))

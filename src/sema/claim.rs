@@ -96,7 +96,7 @@ pub struct ClaimReading {
     pub given: Vec<String>,
     /// Another reading the text leaves open: a counterexample then leaves the claim undecided,
     /// naming it, instead of refuting it.
-    pub alternative: Option<OtherReading>,
+    pub alternative: Option<WordsReading>,
     /// The author marked it a claim (`<!-- derivcheck: claim -->` or `wrong`): its letters mean
     /// what they mean where it stands, no other reading is tried.
     pub marked: bool,
@@ -191,12 +191,35 @@ pub(super) fn read_sides(
     }
 }
 
-/// A reading of a formula other than "an identity for every value of its letters".
+/// What the words around a formula make of it, other than "an identity for every value of its
+/// letters": a fact of the text, which `check::readings` turns into the reading it allows.
 #[derive(Debug, Clone, PartialEq)]
-pub struct OtherReading {
-    pub reading: crate::model::Reading,
+pub struct WordsReading {
+    pub role: WordsRole,
+    /// The letter concerned, where there is one.
     pub symbol: Option<String>,
+    /// Where the letter's earlier meaning is written, where there is one.
     pub earlier: Option<String>,
+}
+
+/// The part the words give a formula that is not "a claim for every value of its letters".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordsRole {
+    /// A condition or an equation to solve (`solve $Av=\lambda v$`, `where $A=A^\top$`, or an
+    /// expression of free letters set to a number with no words that assert it).
+    Condition,
+    /// An update step of an algorithm written with `=` (`t=t+1`).
+    Update,
+    /// Written after a condition in the same formula (`and hence`).
+    Consequence,
+    /// The words say the derivation substitutes equations written elsewhere.
+    Substitutes,
+    /// A value or definition given for instance, after another meaning of the letter.
+    Redefinition,
+    /// The letter on the left used again on the right, with no words that assert it.
+    SelfReferent,
+    /// A sequence defined by a recursion the claim cannot be read through.
+    RecurrenceNotRead,
 }
 
 /// A formula (or chain) that is not checked, and why.

@@ -4,7 +4,7 @@
 use super::bindings::{notes_definition, origin_text};
 use super::builder::SectionBuilder;
 use super::chains::{claim_kind, mentions_key};
-use super::claim::{read_sides, Claim, Origin, OtherReading, Skipped, WrittenSides};
+use super::claim::{read_sides, Claim, Origin, Skipped, WordsReading, WrittenSides};
 use super::cues::Prose;
 use super::forms::{
     depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution, GREEK_LETTERS,
@@ -52,7 +52,7 @@ impl<'a> SectionBuilder<'a> {
         site: &ChainSite,
         site_origin: &str,
         as_written: bool,
-    ) -> Option<(usize, Option<OtherReading>)> {
+    ) -> Option<(usize, Option<WordsReading>)> {
         let ChainSite { chain, first, id, origin, prose, .. } = *site;
         // Links before `skip` are taken (a definition, a binding, an example definition).
         let mut skip = 0;
@@ -109,7 +109,7 @@ impl<'a> SectionBuilder<'a> {
     /// of a matrix, a definition (or one restated), a letter named right to left, a definition
     /// declined (no claim either), an example definition. How many links that takes, and
     /// another reading the first link leaves open.
-    fn define_first_link(&mut self, site: &ChainSite, site_origin: &str) -> (usize, Option<OtherReading>) {
+    fn define_first_link(&mut self, site: &ChainSite, site_origin: &str) -> (usize, Option<WordsReading>) {
         let ChainSite { chain, first, id, prose, .. } = *site;
         let (mut skip, mut alternative) = (0, None);
         // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
@@ -239,7 +239,7 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// A claim for each link of the chain after the first `skip`, with its reading and position.
-    fn link_claims(&mut self, site: &ChainSite, skip: usize, alternative: Option<OtherReading>) {
+    fn link_claims(&mut self, site: &ChainSite, skip: usize, alternative: Option<WordsReading>) {
         let ChainSite { chain, first, id, tex, origin, conditions, prose, marked } = *site;
         let block = prose.as_ref().map(|p| p.block);
         let holds = prose.as_ref().is_none_or(|p| p.mark != Some(Mark::Wrong));
@@ -307,7 +307,7 @@ impl<'a> SectionBuilder<'a> {
                 }
                 let origin = self.link_origin(origin, tex, prev, &link.rhs);
                 let is_condition =
-                    reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition)
+                    reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition)
                         && link.op == RelOp::Eq;
                 if let (true, Some(block)) = (is_condition, block) {
                     let written = format!(
@@ -325,8 +325,8 @@ impl<'a> SectionBuilder<'a> {
                 let (lhs, rhs, how) = read_sides(&self.bindings.recurrences, prev, &link.rhs);
                 if how.is_none() && reading.alternative.is_none() {
                     reading.alternative = recurrence::mentioned_sequence(&self.bindings.recurrences, prev, &link.rhs)
-                        .map(|key| OtherReading {
-                            reading: crate::model::Reading::RecurrenceNotRead,
+                        .map(|key| WordsReading {
+                            role: super::claim::WordsRole::RecurrenceNotRead,
                             symbol: Some(key),
                             earlier: None,
                         });

@@ -244,7 +244,7 @@ impl<'a> SectionBuilder<'a> {
             // the same formula follows from it.
             after_condition |= self.out.claims[before..]
                 .iter()
-                .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.reading == crate::model::Reading::Condition));
+                .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition));
         }
     }
 

@@ -1,9 +1,11 @@
-//! The readings of a claim other than "an identity for every value of its letters" that the
-//! section allows: a condition, what the paragraph binds, the laws in force.
+//! What the section's words make of a claim, as facts: the values and meanings the paragraph
+//! binds ([`ClaimReading`]), and what the words make of a link other than a claim
+//! ([`WordsReading`]: a condition, an update step, a new value for instance). Which reading
+//! follows from them is decided in `check::readings`, not here.
 
 use super::builder::SectionBuilder;
 use super::chains::{contains, mentions_key};
-use super::claim::{ClaimReading, OtherReading};
+use super::claim::{ClaimReading, WordsReading, WordsRole};
 use super::cues::Prose;
 use super::distributions::Law;
 use super::forms::{applied_to, collect_keys, has_free_letter, monomial_of, self_referent, update_step};
@@ -40,9 +42,8 @@ impl<'a> SectionBuilder<'a> {
         reading: &ClaimReading,
         link: usize,
         ends_in_constant: bool,
-    ) -> Option<OtherReading> {
-        let condition =
-            || Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None });
+    ) -> Option<WordsReading> {
+        let condition = || Some(WordsReading { role: WordsRole::Condition, symbol: None, earlier: None });
         let bound =
             |key: &str| reading.overrides.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
         // A size (`n` of `\sum_{k=1}^n`) is a number too: `x_n=\frac1n` sets a letter to one.
@@ -172,33 +173,31 @@ impl<'a> SectionBuilder<'a> {
         &self,
         at: &LinkAt,
         reading: &ClaimReading,
-        alternative: &Option<OtherReading>,
-    ) -> Option<OtherReading> {
+        alternative: &Option<WordsReading>,
+    ) -> Option<WordsReading> {
         let LinkAt { chain, first, prev, rhs, k, prose, ends_in_constant } = *at;
         match (alternative, prose) {
             (_, Some(prose)) if prose.marked_claim() => None,
             // Marked a binding, yet not one derivcheck could take: never a claim.
             (_, Some(prose)) if prose.mark == Some(Mark::Binding) => {
-                Some(OtherReading { reading: crate::model::Reading::Condition, symbol: None, earlier: None })
+                Some(WordsReading { role: WordsRole::Condition, symbol: None, earlier: None })
             }
             (Some(other), _) if k == 0 => Some(other.clone()),
-            (_, Some(_)) if k == 0 && !self.pinned && update_step(first, rhs).is_some() => Some(OtherReading {
-                reading: crate::model::Reading::Update,
-                symbol: update_step(first, rhs),
-                earlier: None,
-            }),
+            (_, Some(_)) if k == 0 && !self.pinned && update_step(first, rhs).is_some() => {
+                Some(WordsReading { role: WordsRole::Update, symbol: update_step(first, rhs), earlier: None })
+            }
             (_, Some(prose)) => self
                 .condition_reading(prev, rhs, prose, reading, k, ends_in_constant)
                 .or_else(|| {
-                    prose.after_condition.then_some(OtherReading {
-                        reading: crate::model::Reading::Consequence,
+                    prose.after_condition.then_some(WordsReading {
+                        role: WordsRole::Consequence,
                         symbol: None,
                         earlier: None,
                     })
                 })
                 .or_else(|| {
-                    prose.substitutes.then_some(OtherReading {
-                        reading: crate::model::Reading::Substitutes,
+                    prose.substitutes.then_some(WordsReading {
+                        role: WordsRole::Substitutes,
                         symbol: None,
                         earlier: None,
                     })
@@ -216,11 +215,7 @@ impl<'a> SectionBuilder<'a> {
                                 .find(|g| g.definition.key == key)
                                 .map(|g| g.definition.written_at())
                         })?;
-                    Some(OtherReading {
-                        reading: crate::model::Reading::Redefinition,
-                        symbol: Some(key),
-                        earlier: Some(earlier),
-                    })
+                    Some(WordsReading { role: WordsRole::Redefinition, symbol: Some(key), earlier: Some(earlier) })
                 })
                 .or_else(|| {
                     // `p_1 = p_2 = 1` after `p_1 = 4/5`, `p_2 = 3/4`: letters set to one number
@@ -237,11 +232,7 @@ impl<'a> SectionBuilder<'a> {
                         .iter()
                         .find(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
                         .map(Definition::written_at)?;
-                    Some(OtherReading {
-                        reading: crate::model::Reading::Redefinition,
-                        symbol: Some(key),
-                        earlier: Some(earlier),
-                    })
+                    Some(WordsReading { role: WordsRole::Redefinition, symbol: Some(key), earlier: Some(earlier) })
                 })
                 .or_else(|| {
                     // `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i\ne j} x_i a_i` of letters
@@ -250,11 +241,7 @@ impl<'a> SectionBuilder<'a> {
                     let symbol = self_referent(first, rhs)
                         .filter(|_| k == 0 && !self.pinned && prose.cue != roles::Cue::Assert)
                         .filter(|_| !self.has_meaning(first))?;
-                    Some(OtherReading {
-                        reading: crate::model::Reading::SelfReferent,
-                        symbol: Some(symbol),
-                        earlier: None,
-                    })
+                    Some(WordsReading { role: WordsRole::SelfReferent, symbol: Some(symbol), earlier: None })
                 }),
             _ => None,
         }

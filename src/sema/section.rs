@@ -818,8 +818,9 @@ pub(super) fn functions_at_their_variable(
 #[cfg(test)]
 mod tests {
     use crate::listing::ParsedDocument;
-    use crate::model::{FormulaRole, Reading};
+    use crate::model::FormulaRole;
     use crate::notes::Document;
+    use crate::sema::claim::WordsRole;
     use crate::sema::{plan, SectionPlan};
 
     /// The plans of a small document's sections, without a spec.
@@ -859,6 +860,6 @@ mod tests {
     fn an_update_step_written_with_an_equals_sign_is_read_as_one() {
         let plans = plans("## 1 S\n\nAt each step, $t = t + 1$.\n");
         let claim = plans[0].claims.first().expect("a claim");
-        assert_eq!(claim.reading.alternative.as_ref().map(|o| o.reading), Some(Reading::Update));
+        assert_eq!(claim.reading.alternative.as_ref().map(|o| o.role), Some(WordsRole::Update));
     }
 }

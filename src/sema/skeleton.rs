@@ -67,8 +67,8 @@ pub fn spec_skeleton(notes: &str, plans: &[SectionPlan]) -> String {
                 let (Origin::Notes { line, .. }, Some(other)) = (&c.origin, &c.reading.alternative) else {
                     return None;
                 };
-                let choice = match (other.reading, &other.symbol) {
-                    (crate::model::Reading::Condition, _) => "a claim, or a condition".to_string(),
+                let choice = match (other.role, &other.symbol) {
+                    (super::claim::WordsRole::Condition, _) => "a claim, or a condition".to_string(),
                     (_, Some(symbol)) => format!("`{symbol}` as before, or a new `{symbol}`"),
                     _ => "a claim, or another reading".to_string(),
                 };
