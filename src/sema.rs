@@ -25,6 +25,8 @@ pub mod scope;
 mod section;
 pub mod shapes;
 mod skeleton;
+#[cfg(test)]
+mod testing;
 
 use declarations::shape_declarations;
 pub use distributions::Law;

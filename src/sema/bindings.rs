@@ -638,3 +638,18 @@ pub(super) fn origin_text(origin: &Origin, path: &str) -> String {
         Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sema::testing::plans;
+
+    #[test]
+    fn a_definition_reaches_the_sections_after_it_as_inherited() {
+        let plans = plans("## 1 S\n\n$$f(x) = x^2$$\n\n## 2 T\n\n$$f(3) = 9$$\n");
+        let own = plans[0].scope.as_ref().expect("a scope");
+        assert!(own.defs.get("f").is_some_and(|d| !d.inherited && d.function));
+        let next = plans[1].scope.as_ref().expect("a scope");
+        assert!(next.defs.get("f").is_some_and(|d| d.inherited), "{:?}", next.defs.keys().collect::<Vec<_>>());
+        assert_eq!(plans[1].claims.len(), 1);
+    }
+}

@@ -340,3 +340,46 @@ pub(super) fn names_probability(source: &str) -> bool {
     });
     NAMES.is_match(source)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sema::testing::claim;
+    use crate::sema::MatrixClass;
+
+    #[test]
+    fn the_words_before_a_claim_name_what_its_letters_are() {
+        let random = claim("For any random variable $X$ we have $$E[X+1] = E[X] + 1$$", "E[X+1] = E[X] + 1");
+        assert_eq!(random.reading.named.random, ["X"]);
+        let numbers = claim("For numbers $a$ and $b$, $$E[aX + b] = aE[X] + b$$", "E[aX + b] = aE[X] + b");
+        let mut constants = numbers.reading.named.constants.clone();
+        constants.sort();
+        assert_eq!(constants, ["a", "b"]);
+        assert!(numbers.reading.named.random.is_empty());
+    }
+
+    #[test]
+    fn the_words_name_kinds_of_matrix_and_small_letters() {
+        let tex = "\\mathbf U^\\top \\mathbf U = \\mathbf I";
+        let orthogonal = claim(&format!("For an orthogonal matrix $\\mathbf U$, $${tex}$$"), tex);
+        assert_eq!(orthogonal.reading.named.classes, [("U".to_string(), MatrixClass::Orthogonal)]);
+        let stochastic = claim("假设随机矩阵$A$满足 $$A^T\\mathbf 1 = \\mathbf 1$$", "A^T\\mathbf 1 = \\mathbf 1");
+        assert_eq!(stochastic.reading.named.kinds, [("A".to_string(), "随机".to_string())]);
+        let small = claim(
+            "For a small $\\epsilon$, $$e^{\\epsilon} \\approx 1 + \\epsilon$$",
+            "e^{\\epsilon} \\approx 1 + \\epsilon",
+        );
+        assert_eq!(small.reading.named.small.as_deref(), Some("\\epsilon"));
+        // Without the words, nothing is named.
+        let plain = claim("$$e^{\\epsilon} \\approx 1 + \\epsilon$$", "e^{\\epsilon} \\approx 1 + \\epsilon");
+        assert_eq!(plain.reading.named.small, None);
+    }
+
+    #[test]
+    fn a_supposition_and_a_stated_condition_reach_the_claim_after_them() {
+        let supposed = claim("若 $A \\sim B$，则 $$r(A) = r(B)$$", "r(A) = r(B)");
+        assert_eq!(supposed.reading.conditions.hypothesis.as_deref(), Some("A \\sim B"));
+        let after = claim("这里 $a + b = 1$，因此 $$2a + 2b = 2$$", "2a + 2b = 2");
+        let stated: Vec<&str> = after.reading.conditions.stated.iter().map(|a| a.tex.as_str()).collect();
+        assert_eq!(stated, ["a+b=1"]);
+    }
+}

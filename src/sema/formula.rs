@@ -280,3 +280,27 @@ impl<'a> SectionBuilder<'a> {
             && chain.exprs().all(|e| integer_like(e, &self.letters.index_letters, &sizes))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{FormulaRole, SkipReason};
+    use crate::sema::testing::plans;
+
+    #[test]
+    fn a_formula_with_no_equation_to_check_is_skipped_saying_why() {
+        let [less] = plans("## 1 S\n\n$$a < b$$\n").try_into().unwrap_or_else(|_| panic!("one section"));
+        assert_eq!(less.roles, [("1#1".to_string(), FormulaRole::NotChecked)]);
+        assert_eq!(less.skipped[0].reason, SkipReason::NotAnEquation);
+        let cases = plans("## 1 S\n\n$$\\begin{cases} a = 1 \\\\ b = 2 \\end{cases}$$\n");
+        assert_eq!(cases[0].skipped[0].reason, SkipReason::NestedRelations { env: "cases".into() });
+        assert!(cases[0].claims.is_empty());
+    }
+
+    #[test]
+    fn each_link_of_a_chain_is_a_claim_and_a_later_one_rewrites_the_side_before_it() {
+        let plans = plans("## 1 S\n\n$$(x+1)^2 = x^2+2x+1 = (x+1)(x+1)$$\n");
+        assert_eq!(plans[0].roles, [("1#1".to_string(), FormulaRole::Claims)]);
+        let links: Vec<(&str, bool)> = plans[0].claims.iter().map(|c| (c.id.as_str(), c.reading.rewrites)).collect();
+        assert_eq!(links, [("1#1.1", false), ("1#1.2", true)]);
+    }
+}

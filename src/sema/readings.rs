@@ -263,3 +263,47 @@ pub(super) struct LinkAt<'c> {
     /// The chain ends in a constant (a number, or a letter bound to one).
     pub(super) ends_in_constant: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sema::claim::WordsRole;
+    use crate::sema::testing::claim;
+
+    fn role(body: &str, tex: &str) -> Option<WordsRole> {
+        claim(body, tex).reading.alternative.map(|words| words.role)
+    }
+
+    #[test]
+    fn an_equation_the_words_do_not_assert_is_a_condition() {
+        assert_eq!(role("Solve $$Ax = b + x$$", "Ax = b + x"), Some(WordsRole::Condition));
+        assert_eq!(role("$$2x + y = 1$$", "2x + y = 1"), Some(WordsRole::Condition));
+        // Free letters on both sides, no constant: an identity, claimed.
+        assert_eq!(role("$$a(b+c) = ab + ac$$", "a(b+c) = ab + ac"), None);
+    }
+
+    #[test]
+    fn the_words_before_a_derivation_may_say_it_substitutes() {
+        let body = "Substituting (3.4) into the loss gives $$a(b+c) = ab + ac$$";
+        assert_eq!(role(body, "a(b+c) = ab + ac"), Some(WordsRole::Substitutes));
+    }
+
+    #[test]
+    fn a_letter_used_again_on_its_right_or_defined_again_is_read_so() {
+        let again = claim("$$x = x^c$$", "x = x^c").reading.alternative.expect("a reading");
+        assert_eq!((again.role, again.symbol.as_deref()), (WordsRole::SelfReferent, Some("x")));
+        let new = claim("Let $f(x) = x^2$.\n\nWe see $$f(x) = x^3 + 1$$", "f(x) = x^3 + 1").reading.alternative;
+        let new = new.expect("a reading");
+        assert_eq!(
+            (new.role, new.symbol.as_deref(), new.earlier.as_deref()),
+            (WordsRole::Redefinition, Some("f"), Some("3:5"))
+        );
+    }
+
+    #[test]
+    fn a_value_the_paragraph_binds_reaches_the_claim_after_it() {
+        let bound = claim("For $x = 2$, we get $x^2 = 4$.", "x^2 = 4");
+        assert_eq!(bound.reading.given, ["x=2"]);
+        assert!(bound.reading.overrides.iter().any(|d| d.key == "x"));
+        assert_eq!(bound.reading.alternative, None);
+    }
+}

@@ -274,3 +274,16 @@ pub struct GivenValue {
     /// The id of the formula that gives it; `None` for a table cell.
     pub formula: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sema::testing::plans;
+
+    #[test]
+    fn a_letter_applied_that_nothing_defines_is_a_function_nobody_specified() {
+        let plans = plans("## 1 S\n\nWe have $$g(x+y) = g(x) + g(y)$$\n");
+        let scope = plans[0].scope.as_ref().expect("a scope");
+        assert!(scope.usage.unknown_functions.contains("g"), "{:?}", scope.usage.unknown_functions);
+        assert!(!scope.usage.unknown_functions.contains("x"));
+    }
+}
