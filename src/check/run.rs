@@ -9,11 +9,11 @@
 //! chapter that needs no exact work starts no process, and a book starts one (and one more for
 //! each claim that had to be stopped), not one per claim.
 
-use super::readings::{derived_under_constraint, through_later_only};
+use super::readings::{derived_under_constraint, through_later_only, with_free_range, with_later_letters_general};
 use super::{
     checked_claim, claim_scope, class_tex, expected_to_fail, guarded, judged, out_of_time, past, section_seed,
-    shape_tex, shapes_from_use, timed, with_free_range, with_later_letters_general, within_run, Budget, CheckedClaim,
-    Checks, Claim, Instance, Reason, SharedPoints, Status, Verdict, VerdictCache, CLAIM_TIME, MAX_BYTES, MAX_STEPS,
+    shape_tex, shapes_from_use, timed, within_run, Budget, CheckedClaim, Checks, Claim, Instance, Reason, SharedPoints,
+    Status, Verdict, VerdictCache, CLAIM_TIME, MAX_BYTES, MAX_STEPS,
 };
 use crate::cas;
 use crate::numeric;
@@ -364,12 +364,14 @@ fn with_section<R>(
                     through_later_only(scope, own.as_ref(), claim, verdict, &Checks { claim })
                 }
                 Status::Verified => verdict,
-                _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim).unwrap_or(verdict),
+                _ if claim.holds => {
+                    with_later_letters_general(scope, own.as_ref(), claim, &Checks { claim }).unwrap_or(verdict)
+                }
                 _ => verdict,
             };
             let verdict = match &verdict.reason {
                 Reason::UnboundIndex { name } if claim.holds => {
-                    with_free_range(own.as_ref().unwrap_or(scope), claim, name).unwrap_or(verdict)
+                    with_free_range(own.as_ref().unwrap_or(scope), claim, name, &Checks { claim }).unwrap_or(verdict)
                 }
                 _ => verdict,
             };
