@@ -18,7 +18,8 @@ pub enum Cue {
     Assert,
     /// `if`, `when`, `where`, `such that`, `若`, `当`, `其中`, `使得`: a condition.
     Condition,
-    /// `solve`, `find`, `equation`, `解`, `方程`: an equation to solve.
+    /// `solve`, `find`, `equation`, `system`, `解`, `方程`: an equation (or a system of them) to
+    /// solve.
     Solve,
     /// `let`, `take`, `for instance`, `the function`, `设`, `令`, `取`, `例如`: a (new) meaning.
     Define,
@@ -129,7 +130,13 @@ const CUES: &[(Cue, &[&str])] = &[
             "在",
         ],
     ),
-    (Cue::Solve, &["solve", "solving", "solution", "find", "finding", "equation", "roots", "解", "求解", "方程", "求"]),
+    (
+        Cue::Solve,
+        &[
+            "solve", "solving", "solution", "find", "finding", "equation", "roots", "system", "systems", "解", "求解",
+            "方程", "求",
+        ],
+    ),
     (
         Cue::Define,
         &[
@@ -748,6 +755,7 @@ mod tests {
             ("when we set the learning rate to", Cue::Define),
             ("which are those matrices where", Cue::Condition),
             ("To find the associated vectors, we then need to solve", Cue::Solve),
+            ("This yields the linear system", Cue::Solve),
             ("we see this is equivalent to the polynomial equation", Cue::Solve),
             ("Thus, we have", Cue::Assert),
             ("Conversely, the function", Cue::Define),
