@@ -750,7 +750,7 @@ fn notes_paths(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(io)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "md"))
+        .filter(|p| p.is_file() && crate::notes::is_notes_path(p))
         .collect();
     files.sort();
     if files.is_empty() {

@@ -225,6 +225,16 @@ fn read_tables(source: &str, sections: &[Section]) -> Vec<Table> {
     tables
 }
 
+/// The extensions of the files derivcheck reads as notes: Markdown (`.md`, `.markdown`, with
+/// MyST's math directive) and MDX (`.mdx`: its `import` lines and JSX components are prose and
+/// HTML to the Markdown reader, and hold no formula).
+pub const NOTES_EXTENSIONS: [&str; 3] = ["md", "markdown", "mdx"];
+
+/// Is `path` a file of notes by its extension ([`NOTES_EXTENSIONS`])?
+pub fn is_notes_path(path: &std::path::Path) -> bool {
+    path.extension().and_then(|x| x.to_str()).is_some_and(|x| NOTES_EXTENSIONS.contains(&x))
+}
+
 /// A 1-based line and character column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Position {

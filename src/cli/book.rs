@@ -30,7 +30,7 @@ pub fn units(root: &Path) -> std::io::Result<Vec<Unit>> {
 fn walk(dir: &Path, out: &mut Vec<Unit>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
-    let is_notes = |p: &PathBuf| p.is_file() && p.extension().is_some_and(|x| x == "md");
+    let is_notes = |p: &PathBuf| p.is_file() && crate::notes::is_notes_path(p);
     let spec = dir.join("checks.toml");
     if spec.is_file() && entries.iter().any(is_notes) {
         out.push(Unit { path: dir.to_path_buf(), spec: Some(spec) });

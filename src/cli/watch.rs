@@ -56,7 +56,7 @@ fn parent_of(path: &Path) -> PathBuf {
 fn relevant(path: &Path, args: &CheckArgs) -> bool {
     let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
     let in_cache = path.components().any(|c| c.as_os_str() == "derivcheck-cache");
-    let kind = path.extension().is_some_and(|x| x == "md" || x == "toml");
+    let kind = crate::notes::is_notes_path(path) || path.extension().is_some_and(|x| x == "toml");
     let is_spec = args.spec.as_ref().is_some_and(|s| path.ends_with(s));
     !hidden && !in_cache && (kind || is_spec)
 }

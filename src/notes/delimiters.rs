@@ -1,7 +1,8 @@
 //! Math written in the other ways notes write it, rewritten to dollars so that one Markdown
 //! reader finds every formula: MathJax's `\(…\)` and `\[…\]`, the doubled backslashes Jekyll and
 //! kramdown sites need (`\\(…\\)`, `\\[…\\]`), and display environments standing on their own
-//! (`\begin{equation}…\end{equation}`, `align`, `gather`, `multline`, `eqnarray`).
+//! (`\begin{equation}…\end{equation}`, `align`, `gather`, `multline`, `eqnarray`), and MyST's
+//! math directive (a ```` ```{math} ```` fence, its option lines such as `:label:` dropped).
 //!
 //! Takes: the notes' text. Gives: the rewritten text and an [`OffsetMap`] from its byte offsets
 //! back to the original's, so every position reported stays exact. Code (spans and blocks),
@@ -17,18 +18,22 @@ use std::sync::LazyLock;
 pub struct OffsetMap {
     /// Copied stretches: (start in the rewritten text, start in the original, length).
     pieces: Vec<(usize, usize, usize)>,
+    /// The map of a rewrite made before this one (its "original" is that rewrite's output).
+    before: Option<Box<OffsetMap>>,
 }
 
 impl OffsetMap {
     /// The original offset of a rewritten one (a position inside a rewritten delimiter maps to
     /// where that delimiter was).
     pub fn original(&self, offset: usize) -> usize {
-        if self.pieces.is_empty() {
-            return offset;
-        }
-        let i = self.pieces.partition_point(|&(new, _, _)| new <= offset).saturating_sub(1);
-        let (new, old, len) = self.pieces[i];
-        old + offset.saturating_sub(new).min(len)
+        let own = if self.pieces.is_empty() {
+            offset
+        } else {
+            let i = self.pieces.partition_point(|&(new, _, _)| new <= offset).saturating_sub(1);
+            let (new, old, len) = self.pieces[i];
+            old + offset.saturating_sub(new).min(len)
+        };
+        self.before.as_ref().map_or(own, |before| before.original(own))
     }
 }
 
@@ -42,6 +47,71 @@ const LONGEST: usize = 20_000;
 /// The text with every other math delimiter made a dollar one, and the map back; `None` when
 /// there is nothing to rewrite.
 pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
+    let Some((directed, before)) = myst_math(source) else { return rewrite_delimiters(source) };
+    Some(match rewrite_delimiters(&directed) {
+        Some((text, map)) => (text, OffsetMap { before: Some(Box::new(before)), ..map }),
+        None => (directed, before),
+    })
+}
+
+/// MyST's math directive, a fence whose info is `{math}` (```` ```{math} ````, `~~~{math}`),
+/// rewritten to `$$ … $$`: its option lines (`:label: two_eq_demand`) and blank lines dropped
+/// (a blank line would end the display in Markdown), every other line copied as it is. `None`
+/// when there is none.
+fn myst_math(source: &str) -> Option<(String, OffsetMap)> {
+    if !source.contains("{math}") {
+        return None;
+    }
+    // Each line with its byte range (without its line ending).
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for piece in source.split_inclusive('\n') {
+        let text = piece.trim_end_matches(['\n', '\r']);
+        lines.push(start..start + text.len());
+        start += piece.len();
+    }
+    let fence_of = |line: &str| {
+        let line = line.trim_start();
+        let marker: String = line.chars().take_while(|c| *c == '`' || *c == '~').collect();
+        let uniform = marker.chars().all(|c| c == marker.chars().next().unwrap_or('`'));
+        (marker.len() >= 3 && uniform && line[marker.len()..].trim() == "{math}").then_some(marker)
+    };
+    let (mut out, mut map, mut copied) = (String::with_capacity(source.len()), OffsetMap::default(), 0);
+    let mut k = 0;
+    while k < lines.len() {
+        let Some(marker) = fence_of(&source[lines[k].clone()]) else {
+            k += 1;
+            continue;
+        };
+        let closes = |line: &str| {
+            line.trim().starts_with(&marker) && line.trim().chars().all(|c| c == marker.chars().next().unwrap_or('`'))
+        };
+        let Some(end) = (k + 1..lines.len()).find(|&j| closes(&source[lines[j].clone()])) else { break };
+        copy(&mut out, &mut map, source, copied..lines[k].start);
+        out.push_str("$$");
+        let mut options = true;
+        for line in &lines[k + 1..end] {
+            let text = source[line.clone()].trim();
+            options &= text.starts_with(':');
+            if options || text.is_empty() {
+                continue;
+            }
+            out.push('\n');
+            copy(&mut out, &mut map, source, line.clone());
+        }
+        out.push_str("\n$$");
+        copied = lines[end].end;
+        k = end + 1;
+    }
+    if copied == 0 {
+        return None;
+    }
+    copy(&mut out, &mut map, source, copied..source.len());
+    Some((out, map))
+}
+
+/// [`rewrite`] of every delimiter but MyST's directive.
+fn rewrite_delimiters(source: &str) -> Option<(String, OffsetMap)> {
     if !source.contains("\\(") && !source.contains("\\[") && !source.contains("\\begin{") && !source.contains('$') {
         return None;
     }
@@ -269,5 +339,22 @@ mod tests {
         {
             assert_eq!(map.original(new.find(needle).unwrap()), original, "{needle} in {new}");
         }
+    }
+
+    #[test]
+    fn a_myst_math_directive_is_a_display_with_its_options_dropped() {
+        let text = "Demand:\n\n```{math}\n:label: demand\n\nq = 100 - 10 p \\\\\nr = \\(s\\)\n```\n\nafter \\(t\\)\n";
+        let (new, map) = rewrite(text).unwrap();
+        assert_eq!(new, "Demand:\n\n$$\nq = 100 - 10 p \\\\\nr = \\(s\\)\n$$\n\nafter $t$\n");
+        for needle in ["q = 100", "r = ", "after"] {
+            assert_eq!(map.original(new.find(needle).unwrap()), text.find(needle).unwrap(), "{needle}");
+        }
+        // Through both rewrites: the t of `\\(t\\)` after the directive.
+        assert_eq!(map.original(new.rfind('t').unwrap()), text.rfind('t').unwrap());
+        // Another fence, or one never closed, is code.
+        for code in ["```python\nx = 1\n```\n", "```{math}\nx = 1\n"] {
+            assert_eq!(rewritten(code), code);
+        }
+        assert_eq!(rewritten("~~~~{math}\na=b\n~~~~\n"), "$$\na=b\n$$\n");
     }
 }
