@@ -67,7 +67,8 @@ struct InitArgs {
 
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
+    /// A notes file, or a chapter folder (its `*.md`, `*.markdown` and `*.mdx` notes and its
+    /// `checks.toml`).
     path: PathBuf,
     /// The derivation spec (default: `checks.toml` in the chapter folder).
     #[arg(long)]
@@ -111,7 +112,8 @@ struct CheckArgs {
 
 #[derive(clap::Args, Debug)]
 struct ReportArgs {
-    /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
+    /// A notes file, or a chapter folder (its `*.md`, `*.markdown` and `*.mdx` notes and its
+    /// `checks.toml`).
     path: PathBuf,
     /// The derivation spec (default: `checks.toml` in the chapter folder).
     #[arg(long)]
@@ -150,7 +152,8 @@ impl From<LangArg> for crate::report::Lang {
 
 #[derive(clap::Args, Debug)]
 struct FormulasArgs {
-    /// A notes file (Markdown or plain text) or a chapter folder of `*.md` notes.
+    /// A notes file (Markdown or plain text) or a chapter folder of `*.md`, `*.markdown` and
+    /// `*.mdx` notes.
     path: PathBuf,
     #[arg(long, value_parser = formats(LISTING_FORMATS), default_value = "text")]
     format: Format,
@@ -740,7 +743,8 @@ fn run_formulas(args: &FormulasArgs) -> i32 {
     written.map_or_else(|code| code, |_| EXIT_OK)
 }
 
-/// The notes files of a path: the file itself, or a folder's `*.md` files in name order.
+/// The notes files of a path: the file itself, or a folder's notes files (`*.md`, `*.markdown`,
+/// `*.mdx`) in name order.
 fn notes_paths(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     let io = |source| InputError::Io { path: path.display().to_string(), source };
     if !path.is_dir() {

@@ -1,7 +1,8 @@
 //! Whole books: `derivcheck check DIR` over a tree of chapter folders (a `checks.toml` beside
-//! `*.md`) and loose `*.md` files, each with its own spec scope, in a stable order. A unit that
-//! cannot be read or whose spec is invalid is reported and the run goes on; the exit code is 2 if
-//! any input was bad, else 1 if any claim was refuted (or, with `--strict`, anything is wrong).
+//! notes files) and loose notes files (`*.md`, `*.markdown`, `*.mdx`), each with its own spec
+//! scope, in a stable order. A unit that cannot be read or whose spec is invalid is reported and
+//! the run goes on; the exit code is 2 if any input was bad, else 1 if any claim was refuted (or,
+//! with `--strict`, anything is wrong).
 
 use super::{
     emit_parse_diagnostics, read_chapter, render_diagnostics, say_strict, strict_problems, write_stdout, CheckArgs,
@@ -11,7 +12,7 @@ use crate::report::diagnostic::Severity;
 use crate::report::{CheckReport, CheckSummary};
 use std::path::{Path, PathBuf};
 
-/// One unit of a book: a chapter folder (its `*.md` and its `checks.toml`) or a loose notes file.
+/// One unit of a book: a chapter folder (its notes files and its `checks.toml`) or a loose notes file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unit {
     pub path: PathBuf,
@@ -19,7 +20,7 @@ pub struct Unit {
 }
 
 /// The units under `root`, in a stable order: a folder with a `checks.toml` is one chapter;
-/// otherwise each of its `*.md` files is checked on its own. Sub-folders are walked too (hidden
+/// otherwise each of its notes files is checked on its own. Sub-folders are walked too (hidden
 /// ones and `target` skipped).
 pub fn units(root: &Path) -> std::io::Result<Vec<Unit>> {
     let mut out = Vec::new();

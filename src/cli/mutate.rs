@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct MutateArgs {
-    /// A notes file, or a chapter folder (its `*.md` notes and its `checks.toml`).
+    /// A notes file, or a chapter folder (its `*.md`, `*.markdown` and `*.mdx` notes and its
+    /// `checks.toml`).
     path: PathBuf,
     /// The derivation spec (default: `checks.toml` in the chapter folder).
     #[arg(long)]
