@@ -216,6 +216,8 @@ pub enum InputError {
     TooLarge { path: String, limit: u64 },
     #[error("{}", self.said(crate::report::Lang::En))]
     NoNotes { path: String },
+    #[error("{}", self.said(crate::report::Lang::En))]
+    NotANotebook { path: String, line: usize, col: usize, message: String },
 }
 
 impl InputError {
@@ -229,6 +231,9 @@ impl InputError {
                 format!("{path}: {}", w.too_large.replace("{limit}", &limit.to_string()))
             }
             InputError::NoNotes { path } => format!("{path}: {}", w.no_notes),
+            InputError::NotANotebook { path, line, col, message } => {
+                format!("{path}:{line}:{col}: {} ({message})", w.not_a_notebook)
+            }
         }
     }
 }
@@ -771,7 +776,16 @@ fn read_notes_or_report(path: &Path) -> Option<Vec<Document>> {
 pub fn read_notes(path: &Path) -> Result<Vec<Document>, InputError> {
     notes_paths(path)?
         .iter()
-        .map(|p| read_text(p).map(|text| Document::parse(&p.display().to_string(), text)))
+        .map(|p| {
+            let shown = p.display().to_string();
+            let text = read_text(p)?;
+            Document::read(&shown, text).map_err(|e| InputError::NotANotebook {
+                path: shown,
+                line: e.line,
+                col: e.col,
+                message: e.message,
+            })
+        })
         .collect()
 }
 

@@ -19,6 +19,10 @@ pub struct FileListing {
     pub path: String,
     pub formulas: Vec<FormulaEntry>,
     pub warnings: Vec<NoteWarning>,
+    /// For a notebook, the lines of each Markdown cell (every line reported is a line of the
+    /// `.ipynb` file; a claim also says its cell and the line in it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<crate::notes::notebook::CellLines>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -156,7 +160,12 @@ pub fn build_from(parsed: &[ParsedDocument], with_ast: bool) -> (Listing, Vec<Pa
             }
             formulas.push(entry);
         }
-        files.push(FileListing { path: doc.path.clone(), formulas, warnings: doc.warnings.clone() });
+        files.push(FileListing {
+            path: doc.path.clone(),
+            formulas,
+            warnings: doc.warnings.clone(),
+            cells: doc.cells.clone(),
+        });
     }
     (Listing { files, summary }, failures)
 }

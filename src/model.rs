@@ -553,6 +553,9 @@ pub enum Reading {
     /// `q(z)` of a letter the notes never define: false read as q times the parenthesis, not
     /// refuted read as a function nobody specified.
     ApplicationOrProduct,
+    /// `f^{-1}(z)` of a letter that is no value the section gives: false read as 1/f times the
+    /// parenthesis; the inverse of a function applied in many texts, which derivcheck does not read.
+    InverseOrPower,
     /// `Dx^n`, `D\ln(x)` with D the notes never define: false read as D times what follows; D
     /// is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.
     OperatorOrProduct,
@@ -608,6 +611,7 @@ impl Reading {
             Reading::ApplicationOrProduct => "`q(z)` of a letter the notes never define: false read as q times the parenthesis, not refuted read as a function nobody specified.",
             Reading::OperatorOrProduct => "`Dx^n`, `D\\ln(x)` with D the notes never define: false read as D times what follows; D is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.",
             Reading::MatrixKind => "False for a general matrix, and the words call it a kind of matrix derivcheck does not construct (stochastic, a projection, positive definite): it may hold for those.",
+            Reading::InverseOrPower => "`f^{-1}(z)` of a letter that is no value the section gives: false read as 1/f times the parenthesis; in many texts the inverse of a function applied (`f^{-1}(z) = 2z+1`), which derivcheck does not read.",
             Reading::PowerOrIndex => "`S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member of the sequence written without its parentheses?",
         }
     }

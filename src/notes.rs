@@ -7,6 +7,7 @@
 //! reads the file.
 
 mod delimiters;
+pub mod notebook;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -26,6 +27,9 @@ pub struct Document {
     /// The Markdown tables, in order: where a worked example gives its values
     /// (`| $P(D_1 = 1 \mid H)$ | 1 | 0.01 |` under `| | $H=1$ | $H=0$ |`).
     pub tables: Vec<Table>,
+    /// For a notebook, where each Markdown cell's lines are ([`notebook`]); empty otherwise.
+    #[serde(skip)]
+    pub cells: Vec<notebook::CellLines>,
 }
 
 /// A Markdown table: the text of each cell as written (a formula keeps its `$`), row by row,
@@ -226,9 +230,10 @@ fn read_tables(source: &str, sections: &[Section]) -> Vec<Table> {
 }
 
 /// The extensions of the files derivcheck reads as notes: Markdown (`.md`, `.markdown`, with
-/// MyST's math directive) and MDX (`.mdx`: its `import` lines and JSX components are prose and
-/// HTML to the Markdown reader, and hold no formula).
-pub const NOTES_EXTENSIONS: [&str; 3] = ["md", "markdown", "mdx"];
+/// MyST's math directive), MDX (`.mdx`: its `import` lines and JSX components are prose and
+/// HTML to the Markdown reader, and hold no formula) and Jupyter notebooks (`.ipynb`: their
+/// Markdown cells, [`notebook`]).
+pub const NOTES_EXTENSIONS: [&str; 4] = ["md", "markdown", "mdx", "ipynb"];
 
 /// Is `path` a file of notes by its extension ([`NOTES_EXTENSIONS`])?
 pub fn is_notes_path(path: &std::path::Path) -> bool {
@@ -252,9 +257,20 @@ impl Document {
             formulas: Vec::new(),
             warnings: Vec::new(),
             tables: Vec::new(),
+            cells: Vec::new(),
         };
         doc.scan();
         doc
+    }
+
+    /// Reads the notes file `path` whose text is `text`: a Jupyter notebook (`.ipynb`) by its
+    /// Markdown cells ([`notebook::markdown`]), any other file as Markdown.
+    pub fn read(path: &str, text: String) -> Result<Document, notebook::NotebookError> {
+        if !path.ends_with(".ipynb") {
+            return Ok(Document::parse(path, text));
+        }
+        let notebook = notebook::markdown(&text)?;
+        Ok(Document { cells: notebook.cells, ..Document::parse(path, notebook.markdown) })
     }
 
     fn scan(&mut self) {

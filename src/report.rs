@@ -47,6 +47,13 @@ pub struct FileReport {
     pub shadowed: Vec<crate::sema::Shadowing>,
 }
 
+/// Where a claim of a notebook is: its cell (from 1, code cells counted) and the line within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CellPosition {
+    pub cell: usize,
+    pub line: usize,
+}
+
 /// One claim, flat, in the schema `derivcheck check --format json` promises.
 #[derive(Debug, Clone, Serialize)]
 pub struct ClaimEntry {
@@ -65,6 +72,9 @@ pub struct ClaimEntry {
     pub focus: Option<(usize, usize)>,
     /// `notes` or `spec` (a claim the spec states in words).
     pub source: &'static str,
+    /// In a notebook: the cell and the line within it (`line` is the `.ipynb` file's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<CellPosition>,
     pub tex: String,
     /// The claim as read, every operation explicit (TeX).
     pub understood: String,
@@ -201,6 +211,7 @@ impl ClaimEntry {
             link: c.link,
             focus: c.verdict.focus,
             source,
+            cell: None,
             tex: c.tex.clone(),
             understood: c.understood.clone(),
             kind: c.kind,
@@ -263,8 +274,12 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
                 formula.role = Some(role);
                 summary.coverage.count(role);
             }
-            let (from_spec, claims): (Vec<ClaimEntry>, Vec<ClaimEntry>) =
+            let (from_spec, mut claims): (Vec<ClaimEntry>, Vec<ClaimEntry>) =
                 outcome.claims.iter().map(ClaimEntry::from_checked).partition(|c| c.source == "spec");
+            for claim in &mut claims {
+                claim.cell = crate::notes::notebook::cell_of(&file.cells, claim.line)
+                    .map(|(cell, line)| CellPosition { cell, line });
+            }
             spec_claims.extend(from_spec);
             let (conditions, claims) = claims.into_iter().partition(|c| is_condition(&c.reason));
             FileReport { listing: file, claims, conditions, skipped: outcome.skipped, shadowed: outcome.shadowed }
@@ -272,7 +287,7 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
         .collect();
     if !spec_claims.is_empty() {
         let path = spec_path.unwrap_or_else(|| "spec".into());
-        let listing = FileListing { path, formulas: Vec::new(), warnings: Vec::new() };
+        let listing = FileListing { path, formulas: Vec::new(), warnings: Vec::new(), cells: Vec::new() };
         let (conditions, claims) = spec_claims.into_iter().partition(|c| is_condition(&c.reason));
         files.push(FileReport { listing, claims, conditions, skipped: Vec::new(), shadowed: Vec::new() });
     }

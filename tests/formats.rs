@@ -1,7 +1,8 @@
 //! The formats notes come in (issue 49): `.markdown` and `.mdx` files are read as Markdown
 //! (an MDX file's `import` lines and JSX components hold no formula), MyST's math directive
-//! (```` ```{math} ````, its `:label:` dropped) is a display formula, and a folder's walk picks
-//! them all up. Each has a wrong formula refuted at its line (a directive's: its fence's) and a
+//! (```` ```{math} ````, its `:label:` dropped) is a display formula, a Jupyter notebook is read
+//! by its Markdown cells (at the lines of the `.ipynb` file, with the cell and its line), and a
+//! folder's walk picks them all up. Each has a wrong formula refuted at its line (a directive's: its fence's) and a
 //! right one verified.
 
 mod common;
@@ -39,7 +40,14 @@ fn markdown_mdx_and_myst_files_are_read_and_refuted_at_their_lines() {
     let markdown = "---\nlayout: post\n---\n\n## 1 Squares\n\nWe expand $$(a+b)^2 = a^2 + 2ab + b^2$$\n\nand $$(a-b)^2 = a^2 + 2ab + b^2$$\n";
     let mdx = "---\ntitle: T\n---\nimport BlogImage from \"@/components/BlogImage.astro\";\n\n## 1 Products\n\n<BlogImage\n  src=\"x.png\"\n/>\n\nThen $$(a+b)c = ac + bc$$\n\nand $$(a-b)c = ac + bc$$\n";
     let myst = "## 1 Sums\n\nWe have\n\n```{math}\n:label: first\n\n(x+1)^2 = x^2 + 2x + 1\n```\n\nand\n\n```{math}\n:label: second\n(x-1)^2 = x^2 + 1\n```\n\nA fence of code is not math:\n\n```python\nx = 1 + 1 == 3\n```\n";
-    let claims = checked(&[("a.markdown", markdown), ("b.mdx", mdx), ("c.md", myst), ("d.txt", "$$1 = 2$$\n")]);
+    let notebook = notebook();
+    let claims = checked(&[
+        ("a.markdown", markdown),
+        ("b.mdx", mdx),
+        ("c.md", myst),
+        ("d.txt", "$$1 = 2$$\n"),
+        ("e.ipynb", &notebook),
+    ]);
     let expected = [
         ("a.markdown", 7, "verified"),
         ("a.markdown", 9, "refuted"),
@@ -47,7 +55,55 @@ fn markdown_mdx_and_myst_files_are_read_and_refuted_at_their_lines() {
         ("b.mdx", 14, "refuted"),
         ("c.md", 5, "verified"),
         ("c.md", 13, "refuted"),
+        ("e.ipynb", 9, "verified"),
+        ("e.ipynb", 27, "refuted"),
     ];
     let got: Vec<(&str, u64, &str)> = claims.iter().map(|(f, l, s)| (f.as_str(), *l, s.as_str())).collect();
     assert_eq!(got, expected);
+}
+
+/// A notebook as Jupyter writes it: a Markdown cell with a right formula, a code cell (whose
+/// false `$y = 3$` in a comment is not read), a Markdown cell with a slip.
+fn notebook() -> String {
+    let cell = |kind: &str, lines: &[&str]| {
+        let source: Vec<String> = lines.iter().map(|l| serde_json::to_string(l).unwrap()).collect();
+        let extra = if kind == "code" {
+            "   \"execution_count\": 1,\n   \"metadata\": {},\n   \"outputs\": [],\n"
+        } else {
+            "   \"metadata\": {},\n"
+        };
+        format!(
+            "  {{\n   \"cell_type\": \"{kind}\",\n{extra}   \"source\": [\n    {}\n   ]\n  }}",
+            source.join(",\n    ")
+        )
+    };
+    let cells = [
+        cell("markdown", &["# 1 Squares\n", "\n", "We expand $$(a+b)^2 = a^2 + 2ab + b^2$$\n"]),
+        cell("code", &["x = (1+1)**2  # $y = 3$\n"]),
+        cell("markdown", &["and\n", "\n", "$$(a-b)^2 = a^2 + 2ab + b^2$$"]),
+    ];
+    format!(
+        "{{\n \"cells\": [\n{}\n ],\n \"metadata\": {{}},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}}\n",
+        cells.join(",\n")
+    )
+}
+
+#[test]
+fn a_notebook_claim_says_its_cell_and_line_and_a_broken_notebook_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n.ipynb");
+    std::fs::write(&path, notebook()).unwrap();
+    let out = run(&["check", path.to_str().unwrap(), "--no-cache"]);
+    let text = stdout(&out);
+    assert!(text.contains("REFUTED 1#2 (cell 3, line 3)"), "{text}");
+    assert!(text.contains("n.ipynb:27:3"), "{text}");
+    let out = run(&["check", path.to_str().unwrap(), "--no-cache", "--format", "json"]);
+    let claims = all_claims(&json(&out)).into_iter().cloned().collect::<Vec<_>>();
+    let cells: Vec<(u64, u64)> =
+        claims.iter().map(|c| (c["cell"]["cell"].as_u64().unwrap(), c["cell"]["line"].as_u64().unwrap())).collect();
+    assert_eq!(cells, [(1, 3), (3, 3)]);
+    std::fs::write(&path, "{\"cells\": [\n  {\"cell_type\": }\n]}").unwrap();
+    let out = run(&["check", path.to_str().unwrap(), "--no-cache"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("n.ipynb:2:") && stderr(&out).contains("not a Jupyter notebook"), "{}", stderr(&out));
 }

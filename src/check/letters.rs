@@ -236,6 +236,32 @@ pub(super) fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
     })
 }
 
+/// `f^{-1}(z)`: a letter raised to −1 right before a parenthesis, where the letter is no value or
+/// matrix the section gives: the inverse of a function applied (as texts on flows and changes of
+/// variables write it) as often as 1/f times the parenthesis. The letter, where there is one.
+pub(super) fn inverse_applied(scope: &Scope, claim: &Claim) -> Option<String> {
+    let minus_one = |e: &Expr| {
+        matches!(&e.kind, ExprKind::Neg { operand }
+            if matches!(&operand.kind, ExprKind::Number { value } if value == "1"))
+    };
+    let a_value = |key: &str| {
+        scope.defs.get(key).is_some_and(|d| !d.function)
+            || matches!(scope.decls.get(key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
+            || scope.usage.matrix_like.contains(key)
+    };
+    first_in_sides(claim, &|e| {
+        if !matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) {
+            return None;
+        }
+        e.implicit_factors().windows(2).find_map(|pair| {
+            let ExprKind::Power { base, exponent } = &pair[0].kind else { return None };
+            let parenthesis = matches!(&pair[1].kind, ExprKind::Fenced { open, .. } if open == "(");
+            let key = base.symbol_key().filter(|_| matches!(base.kind, ExprKind::Symbol(_)))?;
+            (minus_one(exponent) && parenthesis && !a_value(&key)).then_some(key)
+        })
+    })
+}
+
 /// The first `D` (or `D_x`) the notes never define that stands first in a product (`Dx^n`,
 /// `D\ln(x)`, `D_x f(x)`).
 pub(super) fn operator_letter(scope: &Scope, claim: &Claim) -> Option<String> {

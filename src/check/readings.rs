@@ -23,9 +23,9 @@
 
 use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, expr_mentions, letters_reached,
-    make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one,
-    truncated_digits, unknown_function_property, written_entries_scope,
+    applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, expr_mentions, inverse_applied,
+    letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use,
+    sums_to_one, truncated_digits, unknown_function_property, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -90,7 +90,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 40] = [
+pub const TRIED: [(Reading, Phase); 41] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -113,6 +113,7 @@ pub const TRIED: [(Reading, Phase); 40] = [
     (Reading::EntryOf, Phase::Letters),
     (Reading::PowerOrIndex, Phase::Letters),
     (Reading::ApplicationOrProduct, Phase::Letters),
+    (Reading::InverseOrPower, Phase::Letters),
     (Reading::OperatorOrProduct, Phase::Letters),
     (Reading::FunctionProperty, Phase::Letters),
     (Reading::EarlierCondition, Phase::Letters),
@@ -600,6 +601,10 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
         if property || not_refuted_in(&applied) {
             return Some(undecided(other_reading(Reading::ApplicationOrProduct, Some(letter), None), verdict));
         }
+    }
+    // `f^{-1}(z) = 2z+1` of an invertible function f: the inverse applied as often as 1/f times z.
+    if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| inverse_applied(base, claim)).flatten() {
+        return Some(undecided(other_reading(Reading::InverseOrPower, Some(letter), None), verdict));
     }
     // `Dx^n = nx^{n-1}`: a D the notes never define, standing before what it acts on, is the
     // derivative operator as often as a number.
@@ -1152,24 +1157,25 @@ mod tests {
             Reading::EntryOf => 19,
             Reading::PowerOrIndex => 20,
             Reading::ApplicationOrProduct => 21,
-            Reading::OperatorOrProduct => 22,
-            Reading::FunctionProperty => 23,
-            Reading::EarlierCondition => 24,
-            Reading::LettersFromWords => 25,
-            Reading::SumsToOne => 26,
-            Reading::Symmetric => 27,
-            Reading::Diagonal => 28,
-            Reading::Orthogonal => 29,
-            Reading::EarlierMeaning => 30,
-            Reading::DeclaredElsewhere => 31,
-            Reading::EulerOrLetter => 32,
-            Reading::SuperscriptLabel => 33,
-            Reading::Constraint => 34,
-            Reading::HoldsThroughLater => 35,
-            Reading::ChangeOrProduct => 36,
-            Reading::UnknownDerivative => 37,
-            Reading::Convention => 38,
-            Reading::Hypothesis => 39,
+            Reading::InverseOrPower => 22,
+            Reading::OperatorOrProduct => 23,
+            Reading::FunctionProperty => 24,
+            Reading::EarlierCondition => 25,
+            Reading::LettersFromWords => 26,
+            Reading::SumsToOne => 27,
+            Reading::Symmetric => 28,
+            Reading::Diagonal => 29,
+            Reading::Orthogonal => 30,
+            Reading::EarlierMeaning => 31,
+            Reading::DeclaredElsewhere => 32,
+            Reading::EulerOrLetter => 33,
+            Reading::SuperscriptLabel => 34,
+            Reading::Constraint => 35,
+            Reading::HoldsThroughLater => 36,
+            Reading::ChangeOrProduct => 37,
+            Reading::UnknownDerivative => 38,
+            Reading::Convention => 39,
+            Reading::Hypothesis => 40,
         }
     }
 
@@ -1322,6 +1328,35 @@ mod tests {
         sum.reading.marked = true;
         let verdict =
             other_readings(&Scope::default(), &sum, refuted_at(&[("a", 1.0), ("b", 1.0)], 2.0, 1.0), &under_it);
+        assert_eq!(verdict.status, Status::Refuted, "{verdict:?}");
+    }
+
+    #[test]
+    fn a_letter_raised_to_minus_one_before_a_parenthesis_may_be_an_inverse_function() {
+        let inverse = claim("f^{-1}(z)", "2z+1");
+        let trial = Scripted::new(|_| Status::Refuted);
+        let verdict =
+            other_readings(&Scope::default(), &inverse, refuted_at(&[("f", 2.0), ("z", 1.0)], 0.5, 3.0), &trial);
+        assert!(
+            matches!(&verdict.reason, Reason::OtherReading { reading: Reading::InverseOrPower, symbol: Some(f), .. } if f == "f"),
+            "{verdict:?}"
+        );
+        // A value the section gives f: a power, and the refutation stands.
+        let mut valued = Scope::default();
+        valued.defs.insert(
+            "f".into(),
+            Definition {
+                key: "f".into(),
+                params: Vec::new(),
+                body: side("2"),
+                origin: "t.md:1:1".into(),
+                from_notes: true,
+                function: false,
+                inherited: false,
+                section_only: false,
+            },
+        );
+        let verdict = other_readings(&valued, &inverse, refuted_at(&[("z", 1.0)], 0.5, 3.0), &trial);
         assert_eq!(verdict.status, Status::Refuted, "{verdict:?}");
     }
 

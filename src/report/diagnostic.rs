@@ -80,7 +80,15 @@ pub fn of_claims(report: &CheckReport, spec: Option<(&str, &str)>, lang: Lang) -
                 line: c.line,
                 col: c.col,
                 span,
-                message: format!("{status} {}", c.id),
+                // (In a notebook the line is the `.ipynb` file's; the cell and its line follow.)
+                message: match c.cell {
+                    Some(at) => format!(
+                        "{status} {} ({})",
+                        c.id,
+                        w.in_cell.replace("{cell}", &at.cell.to_string()).replace("{line}", &at.line.to_string())
+                    ),
+                    None => format!("{status} {}", c.id),
+                },
                 label: describe(&c.reason, lang),
                 notes,
                 suggestion: c.suggestion.as_ref().map(|s| s.tex.clone()),
