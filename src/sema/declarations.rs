@@ -194,10 +194,29 @@ pub(super) fn vector_cells(e: &Expr) -> Option<(Vec<&Expr>, bool)> {
 
 /// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
 pub(super) fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
-    if let ExprKind::BigOp { op, lower: Some(lower), .. } = &e.kind {
+    use crate::syntax::ast::BigOpKind;
+    /// Is `letter` written as an index in `e` (in a subscript's index: `x_i`, `a_{ij}`)?
+    fn indexes(e: &Expr, letter: &str) -> bool {
+        let here = match &e.kind {
+            ExprKind::Subscript { index, .. } => {
+                crate::syntax::ast::index_letters(index).is_some_and(|l| l.iter().any(|l| l == letter))
+            }
+            _ => false,
+        };
+        here || e.children().any(|c| indexes(c, letter))
+    }
+    if let ExprKind::BigOp { op, lower: Some(lower), body, .. } = &e.kind {
         // An integral's lower limit is a number, not the letter it runs over (`\int_a^b`).
         if let Some(letters) = crate::syntax::ast::index_letters(lower).filter(|_| !op.is_integral()) {
-            out.extend(letters);
+            // A sum or product runs over indices; a maximum, an arg max, a limit or a supremum
+            // runs over the values of its letter (`\arg\max_x f(x)`), which is an index only
+            // where the body writes it as one (`\max_i x_i`).
+            let discrete = matches!(
+                op,
+                BigOpKind::Sum | BigOpKind::Prod | BigOpKind::Coprod | BigOpKind::Union | BigOpKind::Intersection
+            );
+            let as_index = |l: &String| discrete || body.as_deref().is_some_and(|b| indexes(b, l));
+            out.extend(letters.into_iter().filter(as_index));
         }
     }
     e.children().for_each(|c| summation_letters(c, out));
@@ -381,5 +400,26 @@ mod tests {
             found.sort();
             assert_eq!(found, *want, "{tex}");
         }
+    }
+
+    fn summed(tex: &str) -> Vec<String> {
+        let statement = parse_formula(tex).unwrap();
+        let mut letters = std::collections::BTreeSet::new();
+        statement
+            .chains
+            .iter()
+            .flat_map(crate::syntax::ast::Chain::exprs)
+            .for_each(|e| summation_letters(e, &mut letters));
+        letters.into_iter().collect()
+    }
+
+    #[test]
+    fn a_sum_runs_over_an_index_and_an_arg_max_over_values() {
+        assert_eq!(summed(r"\sum_i x_i = 1"), ["i"]);
+        assert_eq!(summed(r"\prod_k a_k = 1"), ["k"]);
+        // The letter of a maximum or arg max is an index only where the body indexes by it.
+        assert!(summed(r"\operatorname*{arg\,max}_x f(x) = 0").is_empty());
+        assert!(summed(r"\max_{w} L(w) = 0").is_empty());
+        assert_eq!(summed(r"\max_i x_i = 3"), ["i"]);
     }
 }
