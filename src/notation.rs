@@ -152,13 +152,13 @@ pub const NOTATION: &[Notation] = &[
     // ------------------------------------------------------------------ delimiters
     Notation {
         group: "delimiters",
-        written: r"|x|, \lvert x\rvert, \left|x\right|",
+        written: r"|x|, \lvert x\rvert, \vert x\vert, \left|x\right|",
         meaning: "the absolute value of a scalar; of a vector or matrix it is refused (a determinant? a norm?). Bare bars that read two ways (|a|b|c|: |a|·b·|c| or |a·|b|·c|) are a parse error",
         example: r"|a-b|=|b-a|",
     },
     Notation {
         group: "delimiters",
-        written: r"\|x\|, ||x||, \lVert x\rVert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p",
+        written: r"\|x\|, ||x||, \lVert x\rVert, \Vert x\Vert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p",
         meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; _p of a vector, for a number p (a letter or a value), (Σ|x_i|^p)^{1/p}; other norms (_∞, of a matrix) are refused. A bare || is a norm, never |(|x|)|",
         example: r"\|u\|^2=u^\top u",
     },
@@ -382,6 +382,12 @@ pub const NOTATION: &[Notation] = &[
         written: r"hU, a_ja_k, W_Q, d_k",
         meaning: "one letter is one symbol (hU is h·U); a subscript of index letters or numbers is an entry; other subscripts make names",
         example: r"u_iv_i=v_iu_i",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\color{red}{a+b}, \textcolor{red}{a+b}, \color{red} a",
+        meaning: "read through: a colour changes how the maths looks, not what it says",
+        example: r"\color{red}{a+b}=b+a",
     },
     Notation {
         group: "symbols",

@@ -89,7 +89,7 @@ pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Resu
         let at = Span::new(span.start, span.start + 1);
         return Err(SyntaxError::new(SyntaxErrorKind::TooLong { operands, limit: MAX_CHAIN }, at));
     }
-    if tex.contains('|') {
+    if tex.contains('|') || tex.contains("\\vert") {
         check_bars_read_one_way(formula.clone())?;
     }
     // The builders trust the grammar's shape; should they ever disagree, report instead of crash.
@@ -150,7 +150,7 @@ fn check_bars_read_one_way(formula: Pair<Rule>) -> Result<(), SyntaxError> {
         // term_end[k]: the first factor after k in another term.
         let (mut reopened_from, mut next_not_abs, mut term_end) = (vec![false; n + 1], vec![n; n + 1], vec![n; n]);
         for k in (0..n).rev() {
-            let reopens = factors[k].1 && bars[k].as_ref().is_some_and(|(open, _, _)| open.as_str() == "|");
+            let reopens = factors[k].1 && bars[k].as_ref().is_some_and(|(open, _, _)| is_bare_bar(open.as_str()));
             reopened_from[k] = reopens || reopened_from[k + 1];
             next_not_abs[k] = if bars[k].is_some() { next_not_abs[k + 1] } else { k };
             if k + 1 < n {
@@ -160,7 +160,7 @@ fn check_bars_read_one_way(formula: Pair<Rule>) -> Result<(), SyntaxError> {
         for (i, bar) in bars.iter().enumerate() {
             let Some((_, close, scripted)) = bar else { continue };
             let followed = factors.get(i + 1).is_some_and(|(_, juxtaposed, _)| *juxtaposed);
-            if close.as_str() != "|" || *scripted || !followed {
+            if !is_bare_bar(close.as_str()) || *scripted || !followed {
                 continue;
             }
             // The two readings differ only if what lies between may be negative: a factor that is
@@ -173,6 +173,21 @@ fn check_bars_read_one_way(formula: Pair<Rule>) -> Result<(), SyntaxError> {
         }
     }
     Ok(())
+}
+
+/// A delimiter with `\vert` and `\Vert` spelled `|` and `\|`.
+fn bar_as_written(delimiter: &str) -> &str {
+    match delimiter {
+        "\\vert" => "|",
+        "\\Vert" => "\\|",
+        other => other,
+    }
+}
+
+/// A bar that is the same on both sides of an absolute value: `|`, or `\vert` (TeX's name for
+/// it), unlike `\lvert`/`\rvert`.
+fn is_bare_bar(bar: &str) -> bool {
+    bar == "|" || bar.starts_with("\\vert")
 }
 
 /// A factor that is an absolute value: its opening and closing bars, and whether a script or
@@ -1191,8 +1206,9 @@ fn build_fenced(pair: Pair<Rule>) -> Expr {
     let mut inner = None;
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::open_delim => open = p.as_str().to_string(),
-            Rule::close_delim => close = p.as_str().to_string(),
+            // (`\vert` is TeX's name for `|`, `\Vert` for `\|`: one spelling each from here.)
+            Rule::open_delim => open = bar_as_written(p.as_str()).to_string(),
+            Rule::close_delim => close = bar_as_written(p.as_str()).to_string(),
             Rule::inner => inner = Some(Box::new(statement_expr(p))),
             _ => {}
         }

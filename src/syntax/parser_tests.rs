@@ -163,3 +163,22 @@ fn bold_capitals_side_by_side_are_a_product() {
     // A bold word stays a name.
     assert_ne!(sx("\\mathbf{softmax}"), sx("\\mathbf{s}\\mathbf{o}"));
 }
+
+#[test]
+fn vert_is_the_bar_and_vert_capital_the_double_bar() {
+    assert_eq!(sx("\\vert x \\vert"), sx("|x|"));
+    assert_eq!(sx("\\left\\vert a-b \\right\\vert"), sx("\\left|a-b\\right|"));
+    assert_eq!(sx("\\Vert u \\Vert^2"), sx("\\|u\\|^2"));
+    assert_eq!(sx("p(x \\vert \\theta)"), sx("p(x | \\theta)"));
+    // As ambiguous as the bare bar it names: |a|·b·|c| or |a·|b|·c|.
+    assert_eq!(err("\\vert a\\vert b\\vert c\\vert = 1").kind, SyntaxErrorKind::AmbiguousBars);
+    // `\vertical` is no bar.
+    assert!(crate::syntax::parse_formula("\\vertical x").is_err());
+}
+
+#[test]
+fn a_colour_is_read_through() {
+    assert_eq!(sx("\\color{red}{a+b}"), sx("{a+b}"));
+    assert_eq!(sx("\\textcolor{blue}{x^2} + 1"), sx("{x^2} + 1"));
+    assert_eq!(sx("f(z) = \\color{red}\\frac{e^z}{e^z+1}\\color{black}"), sx("f(z) = \\frac{e^z}{e^z+1}"));
+}
