@@ -115,7 +115,8 @@ fn at_file_lines(text: &str, file: &File) -> Option<Notebook> {
         for (i, line) in lines.iter().enumerate() {
             let written = raw[key + 1 + i].trim().trim_end_matches(',');
             let decoded: String = serde_json::from_str(written).ok()?;
-            if &decoded != line || line[..line.len().saturating_sub(1)].contains('\n') {
+            // (One line a string: a newline only at its end.)
+            if &decoded != line || line.trim_end_matches(['\n', '\r']).contains('\n') {
                 return None;
             }
             out[key + 1 + i] = &lines[i];
@@ -215,10 +216,71 @@ mod tests {
     }
 
     #[test]
+    fn a_cell_ending_in_a_wide_character_is_read() {
+        let chinese = "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"source\": [\n    \"设 $x = 1$。\\n\",\n    \"于是 $x + 1 = 2$。\"\n   ]\n  }\n ]\n}";
+        let nb = markdown(chinese).unwrap();
+        assert_eq!(nb.layout, Layout::FileLines);
+        assert_eq!(nb.markdown.lines().nth(6), Some("于是 $x + 1 = 2$。"));
+        assert_eq!(nb.cells, [CellLines { cell: 1, first: 6, last: 7 }]);
+    }
+
+    #[test]
     fn a_broken_notebook_is_an_error_at_its_position() {
         let error = markdown("{\"cells\": [\n  {\"cell_type\": }\n]}").unwrap_err();
         assert_eq!(error.line, 2);
         assert!(error.col > 1, "{error:?}");
         assert!(markdown("[1, 2]").is_err());
+    }
+
+    mod generated {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// A line of a cell as Jupyter stores it: any characters but a newline, then a newline
+        /// unless it is the cell's last.
+        fn cell_lines() -> impl Strategy<Value = Vec<String>> {
+            proptest::collection::vec("[a-z $\\\"'{}\\[\\]、。设é𝑥\\t]{0,12}", 1..5).prop_map(|lines| {
+                let n = lines.len();
+                lines.into_iter().enumerate().map(|(i, l)| if i + 1 < n { format!("{l}\n") } else { l }).collect()
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+            /// Notebooks written as Jupyter writes them: every Markdown line at the file line
+            /// that holds it, every cell's lines where `cells` says; code never read.
+            #[test]
+            fn every_markdown_line_stands_where_its_cell_says(cells in proptest::collection::vec((any::<bool>(), cell_lines()), 1..6)) {
+                let json: Vec<serde_json::Value> = cells
+                    .iter()
+                    .map(|(markdown, lines)| serde_json::json!({
+                        "cell_type": if *markdown { "markdown" } else { "code" },
+                        "metadata": {},
+                        "source": lines,
+                    }))
+                    .collect();
+                let mut text = Vec::new();
+                let formatter = serde_json::ser::PrettyFormatter::with_indent(b" ");
+                let mut writer = serde_json::Serializer::with_formatter(&mut text, formatter);
+                serde::Serialize::serialize(&serde_json::json!({ "cells": json }), &mut writer).unwrap();
+                let nb = markdown(std::str::from_utf8(&text).unwrap()).unwrap();
+                prop_assert_eq!(nb.layout, Layout::FileLines);
+                let lines: Vec<&str> = nb.markdown.split('\n').collect();
+                let written: Vec<&Vec<String>> = cells.iter().filter(|(m, _)| *m).map(|(_, l)| l).collect();
+                prop_assert_eq!(nb.cells.len(), written.len());
+                for (at, source) in nb.cells.iter().zip(written) {
+                    for (k, line) in source.iter().enumerate() {
+                        prop_assert_eq!(lines[at.first - 1 + k], line.trim_end_matches('\n'));
+                    }
+                }
+            }
+
+            /// Any text: an error or a notebook, never a panic.
+            #[test]
+            fn any_text_reads_or_fails_cleanly(text in "[\\[\\]{}\":, a-z\\n\\\\é。]{0,80}") {
+                let _ = markdown(&text);
+            }
+        }
     }
 }
