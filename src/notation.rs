@@ -268,7 +268,7 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "sums",
-        written: r"\int_a^b f(x)\,dx, \int_0^\infty, \int_{-\infty}^{\infty}, \int_0^\infty\int_0^{2\pi} … \,d\theta\,dr",
+        written: r"\int_a^b f(x)\,dx, \int_a^b f(x)\,\mathrm{d}x, \int_0^\infty, \int_{-\infty}^{\infty}, \int_0^\infty\int_0^{2\pi} … \,d\theta\,dr",
         meaning: "a definite integral over the variable of its differential (bound: not an index), limits numbers, letters or ±∞; nested integrals take the differentials innermost first. Evaluated in floating point only (adaptive Gauss–Kronrod quadrature, 10⁻¹⁰ relative) at 4 random draws of the other letters: agreement to 10⁻⁷ verifies, labelled numeric; a difference above 10⁻³ refutes; a divergent or singular integral is undecided. Sides applying different unknown functions (F(b)−F(a)) are undecided; an indefinite ∫ is refused",
         example: r"\int_0^1 3x^2\,dx=1",
     },

@@ -111,6 +111,7 @@ pub const TRIED: [(Reading, Phase); 41] = [
     (Reading::ShapeFromUse, Phase::Letters),
     (Reading::MatrixKind, Phase::Letters),
     (Reading::EntryOf, Phase::Letters),
+    (Reading::UnknownDerivative, Phase::Letters),
     (Reading::PowerOrIndex, Phase::Letters),
     (Reading::ApplicationOrProduct, Phase::Letters),
     (Reading::InverseOrPower, Phase::Letters),
@@ -129,7 +130,6 @@ pub const TRIED: [(Reading, Phase); 41] = [
     (Reading::Constraint, Phase::Slip),
     (Reading::HoldsThroughLater, Phase::Evidence),
     (Reading::ChangeOrProduct, Phase::Evidence),
-    (Reading::UnknownDerivative, Phase::Evidence),
     (Reading::Convention, Phase::Evidence),
     (Reading::Hypothesis, Phase::Evidence),
 ];
@@ -580,6 +580,13 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
     // is 0 only if w^{(k)} is a letter of its own; it reads as the k-th entry of w.
     if let Some((entry, whole)) = (!claim.reading.marked).then(|| derivative_by_an_entry(base, claim)).flatten() {
         return Some(undecided(other_reading(Reading::EntryOf, Some(entry), Some(whole)), verdict));
+    }
+    // `\frac{dy}{dx} = 2x` with nothing defining y: false with y a letter of its own (its
+    // derivative 0), but the text differentiates y, so y depends on x in a way it does not say.
+    if let Some(letter) =
+        (!base.pinned && !claim.reading.marked).then(|| derivative_of_a_free_letter(base, claim)).flatten()
+    {
+        return Some(undecided(other_reading(Reading::UnknownDerivative, Some(letter), None), verdict));
     }
     // `I^{n}S^{n}` beside `S^{(i)}` in the same formula: a power, or the n-th member written
     // without its parentheses?
@@ -1155,25 +1162,25 @@ mod tests {
             Reading::ShapeFromUse => 17,
             Reading::MatrixKind => 18,
             Reading::EntryOf => 19,
-            Reading::PowerOrIndex => 20,
-            Reading::ApplicationOrProduct => 21,
-            Reading::InverseOrPower => 22,
-            Reading::OperatorOrProduct => 23,
-            Reading::FunctionProperty => 24,
-            Reading::EarlierCondition => 25,
-            Reading::LettersFromWords => 26,
-            Reading::SumsToOne => 27,
-            Reading::Symmetric => 28,
-            Reading::Diagonal => 29,
-            Reading::Orthogonal => 30,
-            Reading::EarlierMeaning => 31,
-            Reading::DeclaredElsewhere => 32,
-            Reading::EulerOrLetter => 33,
-            Reading::SuperscriptLabel => 34,
-            Reading::Constraint => 35,
-            Reading::HoldsThroughLater => 36,
-            Reading::ChangeOrProduct => 37,
-            Reading::UnknownDerivative => 38,
+            Reading::UnknownDerivative => 20,
+            Reading::PowerOrIndex => 21,
+            Reading::ApplicationOrProduct => 22,
+            Reading::InverseOrPower => 23,
+            Reading::OperatorOrProduct => 24,
+            Reading::FunctionProperty => 25,
+            Reading::EarlierCondition => 26,
+            Reading::LettersFromWords => 27,
+            Reading::SumsToOne => 28,
+            Reading::Symmetric => 29,
+            Reading::Diagonal => 30,
+            Reading::Orthogonal => 31,
+            Reading::EarlierMeaning => 32,
+            Reading::DeclaredElsewhere => 33,
+            Reading::EulerOrLetter => 34,
+            Reading::SuperscriptLabel => 35,
+            Reading::Constraint => 36,
+            Reading::HoldsThroughLater => 37,
+            Reading::ChangeOrProduct => 38,
             Reading::Convention => 39,
             Reading::Hypothesis => 40,
         }
@@ -1358,6 +1365,22 @@ mod tests {
         );
         let verdict = other_readings(&valued, &inverse, refuted_at(&[("z", 1.0)], 0.5, 3.0), &trial);
         assert_eq!(verdict.status, Status::Refuted, "{verdict:?}");
+    }
+
+    #[test]
+    fn a_derivative_of_a_letter_nothing_defines_refutes_nothing() {
+        let derivative = claim("\\frac{dy}{dx}", "2x");
+        let trial = Scripted::new(|_| Status::Refuted);
+        let verdict = other_readings(&Scope::default(), &derivative, refuted_at(&[("x", 1.0)], 0.0, 2.0), &trial);
+        assert!(
+            matches!(&verdict.reason, Reason::OtherReading { reading: Reading::UnknownDerivative, refuted: true, .. }),
+            "{verdict:?}"
+        );
+        // Marked a claim by its author: the letter is what it is, and the refutation stands.
+        let mut marked = derivative.clone();
+        marked.reading.marked = true;
+        let verdict = other_readings(&Scope::default(), &marked, refuted_at(&[("x", 1.0)], 0.0, 2.0), &trial);
+        assert_eq!(verdict.status, Status::Refuted);
     }
 
     #[test]

@@ -497,13 +497,39 @@ fn build_term(pair: Pair<Rule>) -> Expr {
             _ => {}
         }
     }
-    let factors = apply_derivative_operators(factors);
+    let factors = apply_derivative_operators(roman_differentials(factors));
     let mut iter = factors.into_iter();
     let first = iter.next().expect("grammar: a term has at least one factor").1;
     iter.fold(first, |lhs, (op, rhs)| match (op, derivative_quotient(&lhs, &rhs)) {
         (Some(BinOp::Div), Some(kind)) => kind,
         _ => binary(op.unwrap_or(BinOp::Implicit), lhs, rhs),
     })
+}
+
+/// `\mathrm{d}x`, `\mathrm d\theta`, `\mathrm{d}\mathbf x`: an upright d written right before a
+/// letter is the differential of it, as `dx` is (an upright d names no letter in the notes
+/// derivcheck reads: a dimension or a distance is written d in italics).
+fn roman_differentials(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(Option<BinOp>, Expr)> {
+    let upright_d = |e: &Expr| {
+        matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none()
+            && s.style == Some(Style::Roman))
+    };
+    let letter = |e: &Expr| match &e.kind {
+        ExprKind::Symbol(_) => true,
+        ExprKind::Subscript { base, .. } => matches!(base.kind, ExprKind::Symbol(_)),
+        _ => false,
+    };
+    let mut k = 0;
+    while k + 1 < factors.len() {
+        let juxtaposed = factors[k + 1].0.is_none_or(|op| op == BinOp::Implicit);
+        if upright_d(&factors[k].1) && juxtaposed && letter(&factors[k + 1].1) {
+            let (_, operand) = factors.remove(k + 1);
+            let span = Span::new(factors[k].1.span.start, operand.span.end);
+            factors[k].1 = Expr::new(ExprKind::Differential { operand: Box::new(operand) }, span);
+        }
+        k += 1;
+    }
+    factors
 }
 
 /// `\nabla` is 1, `\nabla^2` is 2; anything else `None`.

@@ -182,3 +182,12 @@ fn a_colour_is_read_through() {
     assert_eq!(sx("\\textcolor{blue}{x^2} + 1"), sx("{x^2} + 1"));
     assert_eq!(sx("f(z) = \\color{red}\\frac{e^z}{e^z+1}\\color{black}"), sx("f(z) = \\frac{e^z}{e^z+1}"));
 }
+
+#[test]
+fn an_upright_d_before_a_letter_is_its_differential() {
+    assert_eq!(sx("\\int_0^1 x \\, \\mathrm{d}x"), sx("\\int_0^1 x \\, dx"));
+    assert_eq!(sx("\\mathrm d\\theta"), sx("d\\theta"));
+    assert_eq!(sx("\\frac{\\mathrm{d}y}{\\mathrm{d}x}"), sx("\\frac{dy}{dx}"));
+    // An italic d is a letter (a dimension): `d x` stays a product.
+    assert_eq!(sx("d \\, x"), "(* d x)");
+}
