@@ -191,3 +191,8 @@ fn an_upright_d_before_a_letter_is_its_differential() {
     // An italic d is a letter (a dimension): `d x` stays a product.
     assert_eq!(sx("d \\, x"), "(* d x)");
 }
+
+#[test]
+fn an_escaped_underscore_is_a_subscript() {
+    assert_eq!(sx("\\sum\\_{i=1}^N w\\_i x\\_{i0}"), sx("\\sum_{i=1}^N w_i x_{i0}"));
+}
