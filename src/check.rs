@@ -304,21 +304,9 @@ mod tests {
         let scope = Scope::new("1", &spec, defs).unwrap();
         let chain = parse_formula(claim).unwrap().chains.remove(0);
         let conditions = if when.is_empty() { Vec::new() } else { parse_formula(when).unwrap().chains };
-        let claim = Claim {
-            id: "t".into(),
-            section: "1".into(),
-            origin: Origin::Spec { name: "t".into(), line: 1, col: 1 },
-            tex: claim.into(),
-            kind: ClaimKind::Identity,
-            lhs: chain.first.clone().unwrap(),
-            rhs: chain.links[0].rhs.clone(),
-            conditions,
-            holds: true,
-            variant: false,
-            approx: false,
-            understood: String::new(),
-            reading: Default::default(),
-        };
+        let origin = Origin::Spec { name: "t".into(), line: 1, col: 1 };
+        let (lhs, rhs) = (chain.first.clone().unwrap(), chain.links[0].rhs.clone());
+        let claim = Claim { conditions, ..Claim::for_tests("t", origin, claim, lhs, rhs) };
         cas::worker::run(move || {
             if randomized_first {
                 check_claim(&scope, &claim, None, None)

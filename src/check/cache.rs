@@ -92,21 +92,8 @@ mod tests {
 
     fn claim(tex: &str) -> Claim {
         let chain = parse_formula(tex).unwrap().chains.remove(0);
-        Claim {
-            id: "1#1".into(),
-            section: "1".into(),
-            origin: crate::sema::Origin::Spec { name: "t".into(), line: 1, col: 1 },
-            tex: tex.into(),
-            kind: crate::sema::ClaimKind::Identity,
-            lhs: chain.first.clone().unwrap(),
-            rhs: chain.links[0].rhs.clone(),
-            conditions: Vec::new(),
-            holds: true,
-            variant: false,
-            approx: false,
-            understood: String::new(),
-            reading: Default::default(),
-        }
+        let origin = crate::sema::Origin::Spec { name: "t".into(), line: 1, col: 1 };
+        Claim::for_tests("1#1", origin, tex, chain.first.clone().unwrap(), chain.links[0].rhs.clone())
     }
 
     fn scope(defs: &[(&str, &str)]) -> Scope {

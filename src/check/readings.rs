@@ -1199,7 +1199,7 @@ mod tests {
     }
 
     use crate::model::{Counterexample, Mismatch};
-    use crate::sema::{Assumption, ClaimKind};
+    use crate::sema::Assumption;
     use std::cell::Cell;
 
     fn side(tex: &str) -> Expr {
@@ -1208,21 +1208,8 @@ mod tests {
 
     /// A claim `lhs = rhs` read from the notes, with no words around it.
     fn claim(lhs: &str, rhs: &str) -> Claim {
-        Claim {
-            id: "t".into(),
-            section: "1".into(),
-            origin: Origin::Notes { formula: "t".into(), line: 3, col: 1, range: (0, 0) },
-            tex: format!("{lhs} = {rhs}"),
-            kind: ClaimKind::Identity,
-            lhs: side(lhs),
-            rhs: side(rhs),
-            conditions: Vec::new(),
-            holds: true,
-            variant: false,
-            approx: false,
-            understood: String::new(),
-            reading: Default::default(),
-        }
+        let origin = Origin::Notes { formula: "t".into(), line: 3, col: 1, range: (0, 0) };
+        Claim::for_tests("t", origin, &format!("{lhs} = {rhs}"), side(lhs), side(rhs))
     }
 
     /// Refuted at `point`.

@@ -64,6 +64,28 @@ pub struct Claim {
     pub reading: ClaimReading,
 }
 
+#[cfg(test)]
+impl Claim {
+    /// A claim `lhs = rhs` for unit tests: an identity meant to hold, with no words around it.
+    pub(crate) fn for_tests(id: &str, origin: Origin, tex: &str, lhs: Expr, rhs: Expr) -> Claim {
+        Claim {
+            id: id.into(),
+            section: "1".into(),
+            origin,
+            tex: tex.into(),
+            kind: ClaimKind::Identity,
+            lhs,
+            rhs,
+            conditions: Vec::new(),
+            holds: true,
+            variant: false,
+            approx: false,
+            understood: String::new(),
+            reading: Default::default(),
+        }
+    }
+}
+
 impl Claim {
     /// The sides as the notes write them (before a recurrence or a vector's zero rewrote them):
     /// what the TeX's spans point into, what an edit of the text changes.
