@@ -346,6 +346,8 @@ fn with_section<R>(
         // Values the prose gives for this claim (a binding, an example definition) make a
         // scope of its own; it shares no points with the section's.
         let own = claim_scope(scope, claim);
+        // How the readings module checks the claim again under another reading.
+        let trial = Checks { claim };
         let verdict = timed(|| {
             let verdict = guarded(|| {
                 if let Some(own) = &own {
@@ -360,18 +362,14 @@ fn with_section<R>(
                 }
             });
             let verdict = match verdict.status {
-                Status::Verified if claim.holds => {
-                    through_later_only(scope, own.as_ref(), claim, verdict, &Checks { claim })
-                }
+                Status::Verified if claim.holds => through_later_only(scope, own.as_ref(), claim, verdict, &trial),
                 Status::Verified => verdict,
-                _ if claim.holds => {
-                    with_later_letters_general(scope, own.as_ref(), claim, &Checks { claim }).unwrap_or(verdict)
-                }
+                _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim, &trial).unwrap_or(verdict),
                 _ => verdict,
             };
             let verdict = match &verdict.reason {
                 Reason::UnboundIndex { name } if claim.holds => {
-                    with_free_range(own.as_ref().unwrap_or(scope), claim, name, &Checks { claim }).unwrap_or(verdict)
+                    with_free_range(own.as_ref().unwrap_or(scope), claim, name, &trial).unwrap_or(verdict)
                 }
                 _ => verdict,
             };

@@ -187,7 +187,7 @@ fn bar_as_written(delimiter: &str) -> &str {
 /// A bar that is the same on both sides of an absolute value: `|`, or `\vert` (TeX's name for
 /// it), unlike `\lvert`/`\rvert`.
 fn is_bare_bar(bar: &str) -> bool {
-    bar == "|" || bar.starts_with("\\vert")
+    bar == "|" || bar == "\\vert"
 }
 
 /// A factor that is an absolute value: its opening and closing bars, and whether a script or
