@@ -82,6 +82,8 @@ pub fn plan(
         shapes.extend(
             fs.iter().flat_map(|f| shape_declarations(f.statement)).map(|(key, dims)| (key, dims, here.clone())),
         );
+        // `设$A$是$m \times n$矩阵`: a size the words give a matrix.
+        shapes.extend(cues::shapes_in_words(doc, &fs).into_iter().map(|(key, dims)| (key, dims, here.clone())));
         // `a_{ij}` beside `\mathbf A`: the entries of A, where nothing else is meant by it.
         let rewritten = entry_readings(&fs, &chapter_defs, &shapes, spec, &number);
         let reread: Vec<ParsedFormula> = rewritten

@@ -273,6 +273,19 @@ impl<'a, B: Backend> Instance<'a, B> {
 
     fn symbol(&self, sym: &TexSymbol, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let key = sym.key();
+        // `A^*` of a matrix A the notes give no starred meaning: its adjugate (伴随矩阵), its
+        // conjugate transpose, or an optimum of its own?
+        if sym.label.as_deref() == Some(crate::syntax::ast::STAR_LABEL) && !self.scope.defs.contains_key(&key) {
+            let plain = TexSymbol { label: None, ..sym.clone() }.key();
+            let matrix = matches!(self.scope.decls.get(&plain), Some(Decl::Matrix { .. }))
+                || self.scope.usage.matrix_like.contains(&plain);
+            if matrix {
+                let what = format!(
+                    "`{key}` of the matrix `{plain}`: its adjugate, its conjugate transpose, or a matrix of its own?"
+                );
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(e.span));
+            }
+        }
         if self.resolves(&key, env) {
             return self.named(&key, e, env);
         }
@@ -557,6 +570,14 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let (true, Some(key)) = (crate::syntax::ast::is_label_subscript(index), e.symbol_key()) {
             return self.named(&key, e, env);
         }
+        // `A_{ij}` beside `a_{ij}`: A's entry, or a cofactor, a minor, a block of A?
+        if let Some(key) = base.symbol_key().filter(|k| self.scope.usage.entries_ambiguous.contains(k)) {
+            let what = format!(
+                "`{key}_{{…}}` beside `{}_{{…}}`: the entry of {key}, or another quantity of {key}'s (a cofactor, a minor, a block)?",
+                key.to_lowercase()
+            );
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(e.span));
+        }
         let mut indices = self.indices(index, env)?;
         if let Some(key) = base.symbol_key() {
             // `a_{11}`: entry (1, 1) of a family with two indices (`\mathbf A = (a_{ij})`).
@@ -762,9 +783,15 @@ impl<'a, B: Backend> Instance<'a, B> {
             let what = format!("a power of a {}×{} matrix (entry-wise? write it with \\odot)", b.rows, b.cols);
             return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
         }
-        let n = self.integer(exponent, env).map_err(|_| {
-            EvalErrorKind::Unsupported { category: NotRead::Outside, what: "a matrix to a non-integer power".into() }
-                .at(span)
+        // (`P^{k+1}` with k given no value: an index nobody bounded, which a reading may try at
+        // small values, not a power beyond the notation.)
+        let n = self.integer(exponent, env).map_err(|e| match e.kind {
+            EvalErrorKind::UnboundIndex { .. } => e,
+            _ => EvalErrorKind::Unsupported {
+                category: NotRead::Outside,
+                what: "a matrix to a non-integer power".into(),
+            }
+            .at(span),
         })?;
         if n.unsigned_abs() > MAX_MATRIX_POWER {
             let what = format!("a matrix to a power beyond {MAX_MATRIX_POWER}");

@@ -395,6 +395,10 @@ impl<'a> SectionBuilder<'a> {
             return true;
         }
         let Some((key, params)) = self.definable(target) else { return false };
+        // `A = (a_{ij})` with a_{ij} read as A's entries: A named with its entries, no value.
+        if declarations::names_own_entries(&key, body) {
+            return true;
+        }
         // A family `R_i = …` may share its letter with a declared function `R(θ)`.
         let shares_function = !params.is_empty() && self.letters.declared_functions.iter().any(|(k, _)| *k == key);
         let taken = self.bindings.defs.iter().any(|d| d.key == key)

@@ -78,7 +78,7 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                 rows.iter().map(|r| r.iter().map(|c| (c.as_ref(), None)).collect()).collect()
             }
             _ => {
-                out.push(chain.clone());
+                out.push(without_item_label(chain, tex));
                 continue;
             }
         };
@@ -136,8 +136,71 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
     out
 }
 
+/// `(4)P(A\bar B) = P(A) - P(AB)`: a number in parentheses opening the formula, right before a
+/// letter or a function, numbers an item of a list (as `(1)`, `(2)` do in the prose); the chain
+/// without it. (`(2)(3) = 6` keeps its factors.)
+fn without_item_label(chain: &Chain, tex: &str) -> Chain {
+    fn is_label(e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+            if open == "(" && matches!(&inner.kind, ExprKind::Number { value } if value.len() <= 2 && value.bytes().all(|b| b.is_ascii_digit())))
+    }
+    fn leftmost(e: &Expr) -> &Expr {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::Implicit, lhs, .. } => leftmost(lhs),
+            _ => e,
+        }
+    }
+    fn strip(e: &Expr) -> Option<Expr> {
+        let ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } = &e.kind else { return None };
+        if is_label(lhs) {
+            let next = leftmost(rhs);
+            return matches!(next.kind, ExprKind::Symbol(_) | ExprKind::Apply { .. } | ExprKind::Call { .. })
+                .then(|| (**rhs).clone());
+        }
+        let lhs = strip(lhs)?;
+        let span = Span::new(lhs.span.start, e.span.end);
+        Some(Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(lhs), rhs: rhs.clone() }, span))
+    }
+    let Some(first) = &chain.first else { return chain.clone() };
+    let opens = tex.get(..first.span.start).is_some_and(|before| before.trim().is_empty());
+    match strip(first).filter(|_| opens) {
+        Some(first) => Chain { first: Some(first), ..chain.clone() },
+        None => chain.clone(),
+    }
+}
+
 pub(super) fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {
     pred(e) || e.children().any(|c| contains(c, pred))
+}
+
+/// `\text{Error}=E=\frac12\sum_i(x_i-t_i)^2`, `L = J = …`: a chain that opens with two or more
+/// names (a letter, a letter with a subscript, a word in `\text`), each equal to the next, before
+/// the value they name: the names, and the index of the link whose right side is that value.
+/// The value writes a letter and is no constant (`\bar W_V=\bar W_O=\begin{bmatrix} 0.92 & …
+/// \end{bmatrix}` prints values: claims); a name has no accent (a bar is an adjoint, or a mean,
+/// whose equation is a claim). Which names the section may take as new is the caller's to say.
+pub(super) fn leading_names(chain: &Chain) -> Option<(Vec<&Expr>, usize)> {
+    let plain = |s: &crate::syntax::ast::Symbol| !s.is_bold_one() && s.accents.is_empty();
+    let name = |e: &Expr| match &e.kind {
+        ExprKind::Text { .. } => e.word_function_key().is_some(),
+        ExprKind::Symbol(s) => plain(s),
+        ExprKind::Subscript { base, .. } => matches!(&base.kind, ExprKind::Symbol(s) if plain(s)),
+        _ => false,
+    };
+    let letter = |e: &Expr| matches!(e.kind, ExprKind::Symbol(_));
+    let value = |e: &Expr| !roles::is_constant(e, &|_| false) && contains(e, &letter);
+    let first = chain.first.as_ref()?;
+    let mut names = vec![first];
+    for (k, link) in chain.links.iter().enumerate() {
+        if link.op != RelOp::Eq {
+            return None;
+        }
+        if !name(&link.rhs) {
+            return (names.len() >= 2 && value(&link.rhs)).then_some((names, k));
+        }
+        names.push(&link.rhs);
+    }
+    None
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::bindings::{notes_definition, origin_text};
 use super::builder::SectionBuilder;
-use super::chains::{claim_kind, mentions_key};
+use super::chains::{claim_kind, leading_names, mentions_key};
 use super::claim::{read_sides, Claim, Origin, Skipped, WordsReading, WrittenSides};
 use super::cues::Prose;
 use super::forms::{
@@ -111,6 +111,9 @@ impl<'a> SectionBuilder<'a> {
     /// another reading the first link leaves open.
     fn define_first_link(&mut self, site: &ChainSite, site_origin: &str) -> (usize, Option<WordsReading>) {
         let ChainSite { chain, first, id, prose, .. } = *site;
+        if let Some(skip) = self.define_names(site, site_origin) {
+            return (skip, None);
+        }
         let (mut skip, mut alternative) = (0, None);
         // `\mathbf A = \begin{bmatrix} a_{11} & \cdots \\ \vdots & \ddots \end{bmatrix}`: a picture
         // of a general matrix, not a value; A stays what its declaration or its uses make it.
@@ -236,6 +239,35 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         (skip, alternative)
+    }
+
+    /// `\text{Error}=E=-\sum_i t_i\log x_i`: names the section gives no meaning yet, each set
+    /// equal to the next before a value, name one quantity (words that assert or suppose aside): no
+    /// claim, and each letter among them is defined as the value. How many links that takes.
+    fn define_names(&mut self, site: &ChainSite, origin: &str) -> Option<usize> {
+        let prose = site.prose.as_ref()?;
+        if matches!(prose.cue, roles::Cue::Assert | roles::Cue::Condition) {
+            return None;
+        }
+        let (names, value_at) = leading_names(site.chain)?;
+        let value = &site.chain.links[value_at].rhs;
+        let mut letters = Vec::new();
+        for name in &names {
+            if matches!(name.kind, ExprKind::Text { .. }) {
+                continue;
+            }
+            let (key, params) = self.definable(name)?;
+            let new = params.is_empty() && !self.has_meaning(name) && !mentions_key(value, &key);
+            if !new {
+                return None;
+            }
+            letters.push(*name);
+        }
+        let mut defined = false;
+        for name in letters {
+            defined |= self.try_define(name, value, origin, true);
+        }
+        defined.then_some(value_at + 1)
     }
 
     /// A claim for each link of the chain after the first `skip`, with its reading and position.

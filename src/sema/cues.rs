@@ -341,6 +341,91 @@ pub(super) fn names_probability(source: &str) -> bool {
     NAMES.is_match(source)
 }
 
+/// `设$A$是$m \times n$矩阵`, `$A, B$ are $n \times n$ matrices`, `$A$是$n$阶方阵`, `an $m\times n$
+/// matrix $\mathbf A$`, `$n$阶方阵$A$`: letters the words call a matrix of the size the formula
+/// beside them writes (`m \times n`; one letter for a square matrix, after 阶 or `square`). Each
+/// letter with its shape; adjacent formulas of a section only, nothing but the words of the
+/// pattern between them.
+pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Vec<(String, [String; 2])> {
+    static COPULA: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)^\s*[,，]?\s*(?:是|为|均为|都是|皆为|is|are|be|denotes?)\s*(?:an?|two|两个|一个|任意)?\s*$",
+        )
+        .expect("valid regex")
+    });
+    static KIND_AFTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|矩阵|square\s+matri(?:x|ces)\b|matri(?:x|ces)\b)")
+            .expect("valid regex")
+    });
+    static KIND_BETWEEN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|矩阵|square\s+matri(?:x|ces)|matri(?:x|ces))\s*$")
+            .expect("valid regex")
+    });
+    let mut out = Vec::new();
+    for pair in formulas.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (site_a, site_b) = (&doc.formulas[a.index], &doc.formulas[b.index]);
+        if site_a.block != site_b.block {
+            continue;
+        }
+        let found = if COPULA.is_match(&site_b.since_previous) {
+            KIND_AFTER.captures(&site_b.trail).and_then(|kind| {
+                let shape = written_size(b.statement, kind.get(1).map_or("", |m| m.as_str()))?;
+                Some((matrix_letters(a.statement)?, shape))
+            })
+        } else {
+            KIND_BETWEEN.captures(&site_b.since_previous).and_then(|kind| {
+                let shape = written_size(a.statement, kind.get(1).map_or("", |m| m.as_str()))?;
+                Some((matrix_letters(b.statement)?, shape))
+            })
+        };
+        if let Some((letters, shape)) = found {
+            out.extend(letters.into_iter().map(|key| (key, shape.clone())));
+        }
+    }
+    out
+}
+
+/// `m \times n` -> [m, n]; `n` -> [n, n] where the kind of matrix is square (阶, 方阵, square).
+fn written_size(statement: &crate::syntax::ast::Statement, kind: &str) -> Option<[String; 2]> {
+    let dim = |e: &Expr| match &e.kind {
+        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.name.chars().count() == 1 => e.symbol_key(),
+        _ => None,
+    };
+    let [chain] = statement.chains.as_slice() else { return None };
+    if !chain.links.is_empty() {
+        return None;
+    }
+    let first = chain.first.as_ref()?;
+    match &first.kind {
+        ExprKind::Binary { op: crate::syntax::ast::BinOp::Times, lhs, rhs } => Some([dim(lhs)?, dim(rhs)?]),
+        _ => {
+            let square = kind.contains('阶') || kind.contains('方') || kind.to_lowercase().starts_with("square");
+            let n = dim(first)?;
+            square.then(|| [n.clone(), n])
+        }
+    }
+}
+
+/// The letters a formula names (`A`, `A, B`, `\mathbf A`, `A = (a_{ij})`), `None` where it is
+/// anything else.
+fn matrix_letters(statement: &crate::syntax::ast::Statement) -> Option<Vec<String>> {
+    statement
+        .chains
+        .iter()
+        .map(|chain| {
+            let first = chain.first.as_ref()?;
+            let named = match chain.links.as_slice() {
+                [] => true,
+                [link] => link.op == RelOp::Eq && super::declarations::entries_letter(first, &link.rhs).is_some(),
+                _ => false,
+            };
+            (named && matches!(first.kind, ExprKind::Symbol(_))).then(|| first.symbol_key()).flatten()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::sema::testing::claim;

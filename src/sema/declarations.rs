@@ -36,7 +36,8 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
     let (Some(first), Some(link)) = (&chain.first, chain.links.first()) else { return None };
     if link.op == RelOp::Eq {
         return own_entries_shape(first, &link.rhs)
-            .or_else(|| picture_entries(first, &link.rhs).map(|(key, shape, _)| (key, shape)));
+            .or_else(|| picture_entries(first, &link.rhs).map(|(key, shape, _)| (key, shape)))
+            .or_else(|| entries_shape(first, &link.rhs));
     }
     if link.op != RelOp::In || chain.links.len() != 1 {
         return None;
@@ -63,13 +64,52 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
 /// is read as entry (i, j) of A (and `a_{11}` as entry (1, 1)). The matrix itself is not defined.
 pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<EntriesLetter> {
     let ExprKind::Symbol(matrix) = &target.kind else { return None };
-    let ExprKind::Fenced { open, close, inner: Some(inner) } = &body.kind else { return None };
+    let ExprKind::Fenced { open, close, inner: Some(inner) } = &entries_fence(body).0.kind else { return None };
     let paired = matches!((open.as_str(), close.as_str()), ("(", ")") | ("[", "]") | ("\\left(", "\\right)"));
     let ExprKind::Subscript { base, index } = &inner.kind else { return None };
     let ExprKind::Symbol(entry) = &base.kind else { return None };
     let letters = crate::syntax::ast::index_letters(index)?;
     let distinct = letters.len() == 2 && letters[0] != letters[1];
     (paired && distinct && entry.key() != matrix.key()).then(|| (entry.key(), letters, (**index).clone()))
+}
+
+/// `A = (A_{ij})`, `A = [A_{ij}]`: the letter `key` written as the matrix of its own entries (as
+/// `A = (a_{ij})` reads once a_{ij} is A's entry), which gives it no value.
+pub(super) fn names_own_entries(key: &str, body: &Expr) -> bool {
+    let ExprKind::Fenced { open, inner: Some(inner), .. } = &entries_fence(body).0.kind else { return false };
+    let ExprKind::Subscript { base, index } = &inner.kind else { return false };
+    matches!(open.as_str(), "(" | "[" | "\\left(" | "\\left[")
+        && matches!(base.kind, ExprKind::Symbol(_))
+        && base.symbol_key().as_deref() == Some(key)
+        && crate::syntax::ast::index_letters(index).is_some_and(|l| l.len() == 2)
+}
+
+/// `(a_{ij})_{m \times n}`: the bracket of entries and the shape its subscript writes; any other
+/// expression is its own bracket, with no shape.
+fn entries_fence(body: &Expr) -> (&Expr, Option<[String; 2]>) {
+    if let ExprKind::Subscript { base, index } = &body.kind {
+        if let (ExprKind::Fenced { .. }, ExprKind::Binary { op: BinOp::Times, lhs, rhs }) = (&base.kind, &index.kind) {
+            if let (Some(rows), Some(cols)) = (dimension(lhs), dimension(rhs)) {
+                return (base, Some([rows, cols]));
+            }
+        }
+    }
+    (body, None)
+}
+
+/// A size as a shape writes it: a whole number from 1, or a letter.
+fn dimension(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
+        _ => e.symbol_key(),
+    }
+}
+
+/// `A = (a_{ij})_{m \times n}`: the matrix's shape, where its entries' bracket writes one.
+fn entries_shape(target: &Expr, body: &Expr) -> Option<(String, [String; 2])> {
+    let shape = entries_fence(body).1?;
+    let key = target.symbol_key().filter(|k| entries_letter(target, body).is_some() || names_own_entries(k, body))?;
+    Some((key, shape))
 }
 
 /// The letter of a matrix's entries, its two index letters and their subscript (`a`, [i, j],

@@ -63,7 +63,9 @@ pub(super) fn entry_letters(
             _ => {}
         }
     }
+    let ambiguous = capitals_beside_their_entries(&uses);
     uses.into_iter()
+        .filter(|(letter, _)| !ambiguous.contains(&letter.to_uppercase()))
         .filter(|(letter, u)| {
             let small = letter.chars().count() == 1 && letter.chars().all(|c| c.is_ascii_lowercase());
             // `x_i` beside `\mathbf x` too: the entries of the vector x, by the same convention.
@@ -87,6 +89,32 @@ pub(super) fn entry_letters(
             Some(EntryLetter { letter, matrix })
         })
         .collect()
+}
+
+/// Capitals written with two indices beside their small letter written with two (`A_{ij}`
+/// and `a_{ij}`): which one is the entry is not settled (`A_{ij}` is often a cofactor there).
+fn capitals_beside_their_entries(
+    uses: &std::collections::BTreeMap<String, Uses>,
+) -> std::collections::BTreeSet<String> {
+    let capital = |k: &str| k.chars().count() == 1 && k.chars().all(|c| c.is_ascii_uppercase());
+    uses.iter()
+        .filter(|(key, u)| capital(key) && u.entries)
+        .filter(|(key, _)| uses.get(&key.to_lowercase()).is_some_and(|small| small.entries))
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
+/// The capitals of `statements` (one section's formulas) written with two indices beside their
+/// small letter written so (`A_{ij}` and `a_{ij}`).
+pub(super) fn ambiguous_entries(statements: &[&Statement]) -> std::collections::BTreeSet<String> {
+    let mut uses: std::collections::BTreeMap<String, Uses> = std::collections::BTreeMap::new();
+    for chain in statements.iter().flat_map(|s| &s.chains) {
+        let pictured = pictured_capitals(chain);
+        for e in chain.exprs() {
+            collect_uses(e, false, &pictured, &mut uses);
+        }
+    }
+    capitals_beside_their_entries(&uses)
 }
 
 /// `statement` with every `a_{…}` of `letters` made `A_{…}`; spans unchanged.

@@ -148,6 +148,10 @@ pub struct LetterUsage {
     /// Letters whose definition the words present as derived (`得到 $Z = …$`, `hence $Z = …$`):
     /// a claim before it that holds only through it may be what it is derived from.
     pub derived: std::collections::BTreeSet<String>,
+    /// Capitals the section writes with two indices beside their small letter with two
+    /// (`A_{ij}` and `a_{ij}`, as texts write cofactors): `A_{ij}` may be the entry of A or
+    /// another quantity of A's (a cofactor, a minor, a block), so it is not read as an entry.
+    pub entries_ambiguous: std::collections::BTreeSet<String>,
 }
 
 /// A kind of square matrix a letter may be, for [`Scope::classes`].

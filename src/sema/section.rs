@@ -4,13 +4,13 @@
 //! add to the spec (shapes, indices, sizes).
 
 use super::builder::*;
-use super::chains::{flatten_environments, mentions_key};
+use super::chains::{flatten_environments, leading_names, mentions_key};
 use super::claim::{ExamplePlan, Origin, ParsedFormula, SectionPlan, Shadowing, SpecProblem, WrittenSides};
 use super::cues::{deterministic_in, names_information, names_probability};
 use super::declarations;
 use super::declarations::{
-    bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values,
-    own_entries_shape, summation_letters,
+    bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values, entries_letter,
+    names_own_entries, own_entries_shape, summation_letters,
 };
 use super::distributions;
 use super::entries;
@@ -25,7 +25,7 @@ use super::shapes;
 use super::scope::{Assumption, Decl, Definition, IndexRange, Scope, Shape};
 use crate::notes::{Document, FormulaSite};
 use crate::spec::{SectionSpec, Spec};
-use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp};
+use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -385,6 +385,10 @@ impl<'a> SectionBuilder<'a> {
                     signature(c)
                         || matches!(c.links.first(), Some(l) if matches!(l.op, RelOp::Eq | RelOp::Define))
                             && c.first.as_ref().and_then(target_key).is_some_and(|k| k == def.key)
+                        // (`\text{Error}=E=…` names E anew as well.)
+                        || leading_names(c).is_some_and(|(names, _)| {
+                            names.iter().any(|n| target_key(n).is_some_and(|k| k == def.key))
+                        })
                 })?;
                 // A definition inside a worked example, or in passing, shadows nothing for the
                 // section.
@@ -451,6 +455,8 @@ impl<'a> SectionBuilder<'a> {
             scope.usage.inferred = self.letters.inferred.clone();
             scope.usage.declared_elsewhere = self.letters.declared_elsewhere.clone();
             scope.usage.derived = self.bindings.derived.clone();
+            let statements: Vec<&Statement> = formulas.iter().map(|f| f.statement).collect();
+            scope.usage.entries_ambiguous = entries::ambiguous_entries(&statements);
             scope.usage.parameters = self.letters.parameters.clone();
             if !self.pinned {
                 scope.usage.unknown_functions = unknown_functions(formulas, &scope);
@@ -620,6 +626,8 @@ pub(super) fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &st
             matches!(l.op, RelOp::Eq | RelOp::Define)
                 && !depicts_a_general_matrix(&l.rhs)
                 && own_entries_shape(first, &l.rhs).is_none()
+                && entries_letter(first, &l.rhs).is_none()
+                && !names_own_entries(name, &l.rhs)
                 && !mentions_key(&l.rhs, name)
         })
     })
@@ -854,6 +862,50 @@ mod tests {
         let plans = plans("## 1 A\n\n$$f(x) = x^2$$\n\n## 2 B\n\n$$f(x) = x^3$$\n\n$$f(2) = 8$$\n");
         assert!(plans[0].shadowed.is_empty());
         assert_eq!(plans[1].shadowed.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["f"]);
+    }
+
+    #[test]
+    fn names_set_equal_before_a_value_are_defined_by_it_and_claim_nothing() {
+        let planned = plans("## 1 S\n\nThe loss:\n$$\\text{Error}=E=\\frac{1}{2}\\sum_{i=1}^m(x_i-t_i)^2$$\n");
+        let [section] = planned.as_slice() else { panic!("one section") };
+        assert!(section.claims.is_empty(), "{:?}", section.claims.iter().map(|c| &c.tex).collect::<Vec<_>>());
+        assert!(section.scope.as_ref().is_ok_and(|s| s.defs.contains_key("E")), "E is bound in the scope");
+        // A name already given a meaning makes the chain a claim again.
+        let planned = plans("## 1 S\n\n$$E = x^2$$\n\nThen\n$$\\text{Error}=E=x^3$$\n");
+        assert!(!planned[0].claims.is_empty());
+    }
+
+    #[test]
+    fn a_size_the_words_give_a_matrix_declares_its_shape() {
+        let shape = |text: &str, key: &str| {
+            let planned = plans(text);
+            let scope = planned[0].scope.as_ref().expect("a scope");
+            match scope.decls.get(key) {
+                Some(crate::sema::Decl::Matrix { rows, cols }) => Some([rows.clone(), cols.clone()]),
+                _ => None,
+            }
+        };
+        let mn = Some(["m".to_string(), "n".to_string()]);
+        let nn = Some(["n".to_string(), "n".to_string()]);
+        assert_eq!(shape("## 1 S\n\n设$A$是$m \\times n$矩阵，则$(A^T)^T=A$。\n", "A"), mn);
+        assert_eq!(shape("## 1 S\n\n设$A = (a_{ij})$是$m \\times n$矩阵，$A^T$。\n", "A"), mn);
+        assert_eq!(shape("## 1 S\n\n设$A$为$n$阶方阵，$A^T$。\n", "A"), nn);
+        assert_eq!(shape("## 1 S\n\nLet $A$ be an $n \\times n$ matrix and $A^T$ its transpose.\n", "A"), nn);
+        assert_eq!(shape("## 1 S\n\nFor an $m \\times n$ matrix $A$, $A^T$ is its transpose.\n", "A"), mn);
+        assert_eq!(shape("## 1 S\n\n设$A = (a_{ij})_{m \\times n}$，$A^T$。\n", "A"), mn);
+        // One size before "matrix" says nothing of the other; other words between say nothing.
+        // (A shape read off the uses may still be declared: not the one the words would give.)
+        assert_ne!(shape("## 1 S\n\nLet $A$ be an $n$ matrix, $A^T$.\n", "A"), nn);
+        assert_ne!(shape("## 1 S\n\n$A$ has $m \\times n$ entries, $A^T$.\n", "A"), mn);
+    }
+
+    #[test]
+    fn a_capital_with_two_indices_beside_its_small_letter_is_no_entry_for_sure() {
+        let planned = plans("## 1 S\n\n$a_{i1}A_{j1} + a_{i2}A_{j2} = 0$ and $AA^T = A^TA$\n");
+        let scope = planned[0].scope.as_ref().expect("a scope");
+        assert!(scope.usage.entries_ambiguous.contains("A"));
+        let planned = plans("## 1 S\n\n$c_{ij} = a_{ij} + b_{ij}$ and $C = A + B$\n");
+        assert!(planned[0].scope.as_ref().expect("a scope").usage.entries_ambiguous.is_empty());
     }
 
     #[test]
