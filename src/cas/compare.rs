@@ -118,6 +118,15 @@ pub fn compare(
     Ok(Agreement::Equal(method))
 }
 
+/// Is `a` zero wherever its leaves take values: exactly, or at every point the numeric check
+/// draws (an equation that holds identically, whatever it is assumed for)?
+pub(super) fn vanishes(inst: &Instance<Symbolic>, a: &Atom, span: Span) -> bool {
+    if guarded_normal_form(a).is_some_and(|n| n.is_zero()) {
+        return true;
+    }
+    matches!(numeric_mismatch(inst, a, &Atom::num(0), 0x5eed, span, POINTS), Ok(None))
+}
+
 /// The weaker of two methods: what a verdict over several entries can claim.
 pub fn weaker(a: Method, b: Method) -> Method {
     match (a, b) {

@@ -259,21 +259,33 @@ pub fn under_assumptions(
 ) -> Result<(Value<Atom>, Value<Atom>), EvalError> {
     let mut solved: Vec<(Atom, Atom)> = Vec::new();
     for assumption in &inst.scope().assumptions {
-        let unusable = |why: String| {
+        // (One it cannot read is the notes' or the spec's to make readable; one it reads but
+        // cannot solve is beyond what it checks.)
+        let unusable = |why: String, category: NotRead| {
             EvalErrorKind::Unsupported {
-                category: NotRead::NeedsSpec,
+                category,
                 what: format!("the assumption `{}` ({}) {why}", assumption.tex, assumption.origin),
             }
             .at(span)
         };
         // A vector equation is one equation per entry (`\sum_i \boldsymbol z_i = \mathbf 0`).
-        let entries = inst.residual(assumption, env).map_err(|e| unusable(format!("cannot be evaluated: {e}")))?;
+        let entries = inst
+            .residual(assumption, env)
+            .map_err(|e| unusable(format!("cannot be evaluated: {e}"), NotRead::NeedsSpec))?;
         for mut residual in entries {
             for (variable, value) in &solved {
                 residual = residual.replace(variable.to_pattern()).with(value.to_pattern());
             }
+            // An equation that holds identically (`g(x) - g(-x) = x` of the g defined) constrains
+            // nothing.
+            if compare::vanishes(inst, &residual, span) {
+                continue;
+            }
             let (variable, value) = solve_for_a_variable(&residual).ok_or_else(|| {
-                unusable("is not linear in any one of its variables, so it cannot be solved for one".into())
+                unusable(
+                    "is not linear in any one of its variables, so it cannot be solved for one".into(),
+                    NotRead::Outside,
+                )
             })?;
             lhs = replace_variable(lhs, &variable, &value);
             rhs = replace_variable(rhs, &variable, &value);

@@ -585,3 +585,33 @@ pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
         }
     }
 }
+
+/// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
+/// gives a meaning: no definition (its own or its base's), declaration, binding or function
+/// reading; `None` where there is none.
+pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
+    let known = |key: &str| {
+        scope.defs.contains_key(key)
+            || scope.decls.contains_key(key)
+            || scope.usage.unknown_functions.contains(key)
+            || scope.usage.unknown_families.contains(key)
+            || claim.reading.overrides.iter().any(|d| d.key == key)
+    };
+    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            let base = match &of.kind {
+                ExprKind::Subscript { base, .. } => base.symbol_key(),
+                ExprKind::Symbol(_) => of.symbol_key(),
+                _ => None,
+            };
+            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
+                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
+                if !same && !known(&key) && !known(&base) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| find(c, known))
+    }
+    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
+}

@@ -23,9 +23,9 @@
 
 use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, expr_mentions, inverse_applied,
-    letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use,
-    sums_to_one, truncated_digits, unknown_function_property, written_entries_scope,
+    applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, derivative_of_a_free_letter,
+    expr_mentions, inverse_applied, letters_reached, make_square, mentions, operator_letter, order_of_magnitude,
+    power_or_index, shapes_from_use, sums_to_one, truncated_digits, unknown_function_property, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -90,7 +90,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 41] = [
+pub const TRIED: [(Reading, Phase); 42] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -118,6 +118,7 @@ pub const TRIED: [(Reading, Phase); 41] = [
     (Reading::OperatorOrProduct, Phase::Letters),
     (Reading::FunctionProperty, Phase::Letters),
     (Reading::EarlierCondition, Phase::Letters),
+    (Reading::ConditionUnused, Phase::Letters),
     (Reading::LettersFromWords, Phase::Letters),
     (Reading::SumsToOne, Phase::Letters),
     (Reading::Symmetric, Phase::Letters),
@@ -147,11 +148,13 @@ pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
 /// Tried first: an index that indexes a vector or matrix runs over its entries, as a sum's
 /// letter does ([`with_ranges_read_off`]).
 pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &dyn Trial) -> Option<Verdict> {
-    // (Written as an index: in a subscript, or a sum's letter; `A=a` names an event's value.)
+    // (Written as an index: in a subscript, or a sum's letter, or the exponent of a matrix
+    // power, `P^{k+1}`, which only a matrix leaves without a value; `A=a` names an event's value.)
     fn indexes_with(e: &Expr, letter: &str) -> bool {
         let here = match &e.kind {
             ExprKind::Subscript { index, .. } => expr_mentions(index, letter),
             ExprKind::BigOp { lower: Some(lower), .. } => expr_mentions(lower, letter),
+            ExprKind::Power { exponent, .. } => expr_mentions(exponent, letter),
             _ => false,
         };
         here || e.children().any(|c| indexes_with(c, letter))
@@ -569,6 +572,61 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
     None
 }
 
+/// A refuted claim read with the conditions the text states before it: verified where those of
+/// its paragraph (or the one before) make it hold, assuming them; undecided where one of them
+/// on its letters cannot be read, or where a condition stated further back makes it hold.
+fn under_conditions(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
+    // Conditions the text states just before it: a claim that follows from them is right.
+    // The nearest first, then with each earlier one added (one that cannot be used, not
+    // linear in any variable, spoils only the tries that include it).
+    let stated = &claim.reading.conditions.stated;
+    for from in (0..stated.len()).rev().filter(|_| !claim.reading.marked) {
+        let mut under = base.clone();
+        under.assumptions.extend(stated[from..].iter().cloned());
+        let again = trial.verdict_in(&under);
+        if again.status == Status::Verified {
+            let mut assuming = verdict.assuming.clone();
+            assuming.extend(stated[from..].iter().map(|a| a.tex.clone()));
+            return Some(Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again });
+        }
+    }
+    // `if $\psi^* P = \psi^*$`, then `\psi^* P^2 = \psi^* P`: a condition stated just before,
+    // on the claim's letters, that derivcheck could not use (its letters' shapes unread, an
+    // equation it cannot solve) may be what makes the claim true: the refutation does not stand.
+    let on_its_letters = |condition: &crate::sema::Assumption| {
+        let letters = |e: &Expr| free_letters(base, e);
+        let claim_letters: BTreeSet<String> = letters(&claim.lhs).union(&letters(&claim.rhs)).cloned().collect();
+        letters(&condition.lhs).union(&letters(&condition.rhs)).any(|l| claim_letters.contains(l))
+    };
+    for condition in stated.iter().rev().filter(|c| !claim.reading.marked && on_its_letters(c)) {
+        let mut under = base.clone();
+        under.assumptions.push(condition.clone());
+        // (Read but not solved, `0 = (2-\lambda)(3-\lambda)-2`, it is an equation the claim
+        // may be checked against another time; only a condition derivcheck cannot read spares it.)
+        let unread = matches!(
+            trial.verdict_in(&under).reason,
+            Reason::NotRead { kind: crate::model::NotRead::NeedsSpec | crate::model::NotRead::Ambiguous, .. }
+        );
+        if unread {
+            let reason =
+                other_reading(Reading::ConditionUnused, Some(condition.tex.clone()), Some(condition.origin.clone()));
+            return Some(undecided(reason, verdict));
+        }
+    }
+    // A condition the section stated further back (`令样本被中心化，即 …` three paragraphs
+    // before): a claim it makes true is not refuted, and not verified either.
+    for condition in claim.reading.conditions.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
+        let mut under = base.clone();
+        under.assumptions.push(condition.clone());
+        if trial.verdict_in(&under).status == Status::Verified {
+            let reason =
+                other_reading(Reading::EarlierCondition, Some(condition.tex.clone()), Some(condition.origin.clone()));
+            return Some(undecided(reason, verdict));
+        }
+    }
+    None
+}
+
 /// What the claim's letters may be other than what derivcheck read: an entry, a power or an
 /// index, a function applied, an operator, a property of a function; a claim that follows from
 /// the conditions the text states before it; a square matrix of a kind the words name.
@@ -624,30 +682,8 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked && !by_distributions) {
         return Some(undecided(other_reading(Reading::FunctionProperty, Some(f), None), verdict));
     }
-    // Conditions the text states just before it: a claim that follows from them is right.
-    // The nearest first, then with each earlier one added (one that cannot be used, not
-    // linear in any variable, spoils only the tries that include it).
-    let stated = &claim.reading.conditions.stated;
-    for from in (0..stated.len()).rev().filter(|_| !claim.reading.marked) {
-        let mut under = base.clone();
-        under.assumptions.extend(stated[from..].iter().cloned());
-        let again = trial.verdict_in(&under);
-        if again.status == Status::Verified {
-            let mut assuming = verdict.assuming.clone();
-            assuming.extend(stated[from..].iter().map(|a| a.tex.clone()));
-            return Some(Verdict { assuming, elapsed_ms: verdict.elapsed_ms, ..again });
-        }
-    }
-    // A condition the section stated further back (`令样本被中心化，即 …` three paragraphs
-    // before): a claim it makes true is not refuted, and not verified either.
-    for condition in claim.reading.conditions.stated_earlier.iter().rev().filter(|_| !claim.reading.marked) {
-        let mut under = base.clone();
-        under.assumptions.push(condition.clone());
-        if trial.verdict_in(&under).status == Status::Verified {
-            let reason =
-                other_reading(Reading::EarlierCondition, Some(condition.tex.clone()), Some(condition.origin.clone()));
-            return Some(undecided(reason, verdict));
-        }
+    if let Some(verdict) = under_conditions(base, claim, verdict, trial) {
+        return Some(verdict);
     }
     // (A probability claim's small letters are the values of its variables: `H(Y \mid X) = -\sum_x
     // \sum_y p(x, y) \log p(y \mid x)` shares X and Y with its right side through them.)
@@ -990,36 +1026,6 @@ pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verd
     }
 }
 
-/// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
-/// gives a meaning: no definition (its own or its base's), declaration, binding or function
-/// reading; `None` where there is none.
-pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
-    let known = |key: &str| {
-        scope.defs.contains_key(key)
-            || scope.decls.contains_key(key)
-            || scope.usage.unknown_functions.contains(key)
-            || scope.usage.unknown_families.contains(key)
-            || claim.reading.overrides.iter().any(|d| d.key == key)
-    };
-    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
-        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
-            let base = match &of.kind {
-                ExprKind::Subscript { base, .. } => base.symbol_key(),
-                ExprKind::Symbol(_) => of.symbol_key(),
-                _ => None,
-            };
-            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
-                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
-                if !same && !known(&key) && !known(&base) {
-                    return Some(key);
-                }
-            }
-        }
-        e.children().find_map(|c| find(c, known))
-    }
-    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
-}
-
 /// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
 /// written; `None` where there is none.
 pub(super) fn log_of_zero(claim: &Claim) -> Option<String> {
@@ -1169,20 +1175,21 @@ mod tests {
             Reading::OperatorOrProduct => 24,
             Reading::FunctionProperty => 25,
             Reading::EarlierCondition => 26,
-            Reading::LettersFromWords => 27,
-            Reading::SumsToOne => 28,
-            Reading::Symmetric => 29,
-            Reading::Diagonal => 30,
-            Reading::Orthogonal => 31,
-            Reading::EarlierMeaning => 32,
-            Reading::DeclaredElsewhere => 33,
-            Reading::EulerOrLetter => 34,
-            Reading::SuperscriptLabel => 35,
-            Reading::Constraint => 36,
-            Reading::HoldsThroughLater => 37,
-            Reading::ChangeOrProduct => 38,
-            Reading::Convention => 39,
-            Reading::Hypothesis => 40,
+            Reading::ConditionUnused => 27,
+            Reading::LettersFromWords => 28,
+            Reading::SumsToOne => 29,
+            Reading::Symmetric => 30,
+            Reading::Diagonal => 31,
+            Reading::Orthogonal => 32,
+            Reading::EarlierMeaning => 33,
+            Reading::DeclaredElsewhere => 34,
+            Reading::EulerOrLetter => 35,
+            Reading::SuperscriptLabel => 36,
+            Reading::Constraint => 37,
+            Reading::HoldsThroughLater => 38,
+            Reading::ChangeOrProduct => 39,
+            Reading::Convention => 40,
+            Reading::Hypothesis => 41,
         }
     }
 
@@ -1239,6 +1246,13 @@ mod tests {
             self.asked.set(self.asked.get() + 1);
             match (self.rule)(scope) {
                 Status::Refuted => refuted_at(&[("x", 1.0)], 1.0, 2.0),
+                // (Undecided as where a condition cannot be read.)
+                Status::Undecided => Verdict::new(
+                    Status::Undecided,
+                    None,
+                    String::new(),
+                    Reason::NotRead { kind: crate::model::NotRead::NeedsSpec, detail: "scripted".into() },
+                ),
                 status => Verdict::new(
                     status,
                     Some(Method::Randomized),
@@ -1323,6 +1337,32 @@ mod tests {
         let verdict =
             other_readings(&Scope::default(), &sum, refuted_at(&[("a", 1.0), ("b", 1.0)], 2.0, 1.0), &under_it);
         assert_eq!(verdict.status, Status::Refuted, "{verdict:?}");
+    }
+
+    #[test]
+    fn a_condition_stated_before_that_cannot_be_read_leaves_a_refutation_undecided() {
+        let mut power = claim("p^2 q", "p q");
+        let condition = |tex: &str, lhs: &str, rhs: &str| Assumption {
+            tex: tex.into(),
+            lhs: side(lhs),
+            rhs: side(rhs),
+            origin: "t.md:2:1".into(),
+        };
+        power.reading.conditions.stated.push(condition("qp=q", "qp", "q"));
+        let unreadable =
+            Scripted::new(|s: &Scope| if s.assumptions.is_empty() { Status::Refuted } else { Status::Undecided });
+        let refuted = || refuted_at(&[("p", 2.0), ("q", 1.0)], 4.0, 2.0);
+        let verdict = other_readings(&Scope::default(), &power, refuted(), &unreadable);
+        assert!(
+            matches!(&verdict.reason, Reason::OtherReading { reading: Reading::ConditionUnused, .. }),
+            "{verdict:?}"
+        );
+        // Read, and still false under it: the refutation stands.
+        let read = Scripted::new(|_: &Scope| Status::Refuted);
+        assert_eq!(other_readings(&Scope::default(), &power, refuted(), &read).status, Status::Refuted);
+        // A condition on other letters says nothing of this claim.
+        power.reading.conditions.stated = vec![condition("r=1", "r", "1")];
+        assert_eq!(other_readings(&Scope::default(), &power, refuted(), &unreadable).status, Status::Refuted);
     }
 
     #[test]

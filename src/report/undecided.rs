@@ -66,7 +66,8 @@ fn classify(claim: &ClaimEntry) -> (Why, Option<String>) {
         }
         Reason::UnboundIndex { name } => (Why::IndexWithoutValue, Some(name.clone())),
         Reason::OtherReading {
-            reading: Reading::Condition | Reading::Consequence | Reading::EarlierCondition, ..
+            reading: Reading::Condition | Reading::Consequence | Reading::EarlierCondition | Reading::ConditionUnused,
+            ..
         } => (Why::Condition, None),
         Reason::OtherReading { symbol, .. } => (Why::MeaningOpen, symbol.clone()),
         Reason::HoldsForPositive { .. } => (Why::PositiveOnly, None),
