@@ -116,6 +116,8 @@ enum Node {
 struct Event {
     variable: String,
     value: Val,
+    /// `\bar A`: the complement, the variable taking any other value.
+    negated: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -419,8 +421,8 @@ fn events_key(events: &[Event], given: &[Event]) -> Option<EventsKey> {
         let mut out: Vec<(String, u64)> = list
             .iter()
             .map(|ev| match ev.value {
-                Val::Number(x) => Some((ev.variable.clone(), (x + 0.0).to_bits())),
-                Val::Named(_) => None,
+                Val::Number(x) if !ev.negated => Some((ev.variable.clone(), (x + 0.0).to_bits())),
+                Val::Number(_) | Val::Named(_) => None,
             })
             .collect::<Option<_>>()?;
         out.sort();
@@ -861,7 +863,7 @@ fn event_holds(e: &Event, world: &World, point: &Point, cell: usize) -> bool {
             None => return false,
         },
     };
-    actual == wanted
+    (actual == wanted) != e.negated
 }
 
 fn number(x: f64) -> String {

@@ -44,6 +44,28 @@ pub(super) fn is_capital(key: &str) -> bool {
     key.chars().next().is_some_and(|c| c.is_ascii_uppercase())
 }
 
+/// `\bar A` of a capital (the complement of the event): the capital's key.
+fn complemented(term: &Expr) -> Option<String> {
+    let ExprKind::Symbol(s) = &term.kind else { return None };
+    if s.accents != [crate::syntax::ast::Accent::Bar] || s.style.is_some_and(|st| st != Style::Italic) {
+        return None;
+    }
+    let plain = crate::syntax::ast::Symbol { accents: Vec::new(), ..s.clone() };
+    let key = Expr::new(ExprKind::Symbol(plain), term.span).symbol_key()?;
+    is_capital(&key).then_some(key)
+}
+
+/// `AB`, `A_1A_2`, `A\bar B`: capitals (or their complements) side by side, nothing else.
+fn events_side_by_side(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => events_side_by_side(lhs) && events_side_by_side(rhs),
+        _ => {
+            complemented(e).is_some()
+                || e.symbol_key().is_some_and(|k| is_capital(&k)) && !matches!(e.kind, ExprKind::Fenced { .. })
+        }
+    }
+}
+
 pub(super) fn single_small(key: &str) -> bool {
     key.len() == 1 && key.chars().all(|c| c.is_ascii_lowercase())
 }
@@ -293,7 +315,11 @@ impl Reader {
         self.bound.truncate(self.bound.len() - values.len());
         let events = values
             .iter()
-            .map(|(value, variable)| Event { variable: variable.clone(), value: Val::Named(value.clone()) })
+            .map(|(value, variable)| Event {
+                variable: variable.clone(),
+                value: Val::Named(value.clone()),
+                negated: false,
+            })
             .collect();
         let weight = Node::Prob { events, given: vec![] };
         let mut node = Node::Mul(Box::new(read?), Box::new(weight));
@@ -314,7 +340,7 @@ impl Reader {
         for (variable, arg) in variables.iter().zip(args) {
             self.variables.insert(variable.clone());
             let value = self.value_of(arg, variable)?;
-            events.push(Event { variable: variable.clone(), value });
+            events.push(Event { variable: variable.clone(), value, negated: false });
         }
         Ok(Node::Prob { events, given: vec![] })
     }
@@ -379,6 +405,11 @@ impl Reader {
             ExprKind::Relation { chain } => self.chain_events(chain, read),
             ExprKind::Statement { statement } => statement.chains.iter().try_for_each(|c| self.chain_events(c, read)),
             ExprKind::Tuple { items, stacked: false } => items.iter().try_for_each(|i| self.events_of(i, read)),
+            // `P(AB)`, `P(A\bar B)`: events written side by side happen together.
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if events_side_by_side(arg) => {
+                self.events_of(lhs, read)?;
+                self.events_of(rhs, read)
+            }
             _ => {
                 let event = self.event_of(arg)?;
                 self.place(event, read);
@@ -390,10 +421,28 @@ impl Reader {
     /// `A = a`, `B \mid A = a`, `D_1 = 1`: events, the ones after `\mid` given.
     pub(super) fn chain_events(&mut self, chain: &Chain, read: &mut Events) -> Read<()> {
         let first = chain.first.as_ref().ok_or(Refused)?;
-        let mut pending = Some(self.event_of(first)?);
-        let mut pending_bare = is_capital(&first.symbol_key().unwrap_or_default());
+        // `P(AB \mid C)`, `P(C \mid AB)`: events side by side on either side of the bar.
+        let mut pending = None;
+        let mut pending_bare = false;
+        if events_side_by_side(first) && matches!(first.kind, ExprKind::Binary { .. }) {
+            self.events_of(first, read)?;
+        } else {
+            pending = Some(self.event_of(first)?);
+            pending_bare = is_capital(&first.symbol_key().unwrap_or_default());
+        }
         for link in &chain.links {
             match link.op {
+                RelOp::Mid if !read.after_mid && matches!(link.rhs.kind, ExprKind::Binary { .. }) => {
+                    if let Some(event) = pending.take() {
+                        self.place(event, read);
+                    }
+                    read.after_mid = true;
+                    if !events_side_by_side(&link.rhs) {
+                        return Err(Refused);
+                    }
+                    self.events_of(&link.rhs, read)?;
+                    pending_bare = false;
+                }
                 RelOp::Eq => {
                     let event = pending.as_mut().filter(|_| pending_bare).ok_or(Refused)?;
                     event.value = self.value_of(&link.rhs, &event.variable.clone())?;
@@ -431,22 +480,27 @@ impl Reader {
         }
     }
 
-    /// `A` (the variable takes its own value), `x` (X takes the value x).
+    /// `A` (the variable takes its own value), `x` (X takes the value x), `\bar A` (A takes
+    /// another value than its own: the complement).
     pub(super) fn event_of(&mut self, term: &Expr) -> Read<Event> {
+        if let Some(key) = complemented(term) {
+            self.variables.insert(key.clone());
+            return Ok(Event { variable: key.clone(), value: Val::Named(own(&key)), negated: true });
+        }
         let key = term.symbol_key().ok_or(Refused)?;
         if matches!(&term.kind, ExprKind::Symbol(s) if s.style.is_some_and(|s| s != Style::Italic)) {
             return Err(Refused);
         }
         if is_capital(&key) {
             self.variables.insert(key.clone());
-            return Ok(Event { variable: key.clone(), value: Val::Named(own(&key)) });
+            return Ok(Event { variable: key.clone(), value: Val::Named(own(&key)), negated: false });
         }
         if single_small(&key) {
             let variable = key.to_ascii_uppercase();
             self.variables.insert(variable.clone());
             self.pair(&key, &variable)?;
             self.note_value(&key, &variable);
-            return Ok(Event { variable, value: Val::Named(key) });
+            return Ok(Event { variable, value: Val::Named(key), negated: false });
         }
         Err(Refused)
     }
