@@ -263,7 +263,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "sums",
         written: r"\sum_i p_i\log p_i, \sum_k a_{ik}b_{kj} with no range anywhere",
-        meaning: "an index the notes give no range (neither limits, nor the spec, nor a vector whose entries it runs over), written as an index (a subscript, a sum's letter), is tried over 1..N for N = 1, 2, 3, 4, every such index of the claim over the same N; a claim that holds there is verified, listing i = 1, …, N among what it assumed; one that fails stays undecided (the range is the notes' to give)",
+        meaning: "an index the notes give no range (neither limits, nor the spec, nor a vector whose entries it runs over), written as an index (a subscript, a sum's letter, the exponent of a matrix power: P^{k+1} = PP^k), is tried over 1..N for N = 1, 2, 3, 4, every such index of the claim over the same N; a claim that holds there is verified, listing i = 1, …, N among what it assumed; one that fails stays undecided (the range is the notes' to give)",
         example: "",
     },
     Notation {
@@ -293,8 +293,8 @@ pub const NOTATION: &[Notation] = &[
     // ------------------------------------------------------------------ probability
     Notation {
         group: "probability",
-        written: r"P(A), P(A,B \mid C), P(X = x), P(D_1=1 \mid H=0), p(y \mid x), \Pr(A), \sum_a P(A=a)",
-        meaning: "the probability of events of discrete random variables (capital letters; a bare one takes its own value, for every value; a small letter in an event is the value of the variable of its capital), P undefined by the notes. Checked in floating point on 6 random joint distributions, each variable on 2 or 3 values, or on exactly the numbers the claim compares it with (two or more): agreement to 10⁻⁹ at every value verifies, labelled numeric (random joint distributions). A claim false in general is refuted only if it is false for independent, for i.i.d. and for 0/1-valued variables too, and both sides hold a probability or an expectation; otherwise undecided, naming the assumption (independence, …) or calling it a value the text gives the distribution",
+        written: r"P(A), P(A,B \mid C), P(X = x), P(D_1=1 \mid H=0), p(y \mid x), \Pr(A), \sum_a P(A=a), P(AB), P(A\bar B \mid C)",
+        meaning: "the probability of events of discrete random variables (capital letters; a bare one takes its own value, for every value; a small letter in an event is the value of the variable of its capital; events side by side, AB, happen together, and a barred bare capital, \\bar A, is the complement: the variable takes another value), P undefined by the notes. Checked in floating point on 6 random joint distributions, each variable on 2 or 3 values, or on exactly the numbers the claim compares it with (two or more): agreement to 10⁻⁹ at every value verifies, labelled numeric (random joint distributions). A claim false in general is refuted only if it is false for independent, for i.i.d. and for 0/1-valued variables too, and both sides hold a probability or an expectation; otherwise undecided, naming the assumption (independence, …) or calling it a value the text gives the distribution",
         example: r"P(C \mid D) = \frac{P(D \mid C) P(C)}{P(D)}",
     },
     Notation {
@@ -427,6 +427,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"`设$A$是$m \times n$矩阵`, `$A$为$n$阶方阵`, `Let $A$ be an $n \times n$ matrix`, `an $m\times n$ matrix $A$`, `A = (a_{ij})_{m\times n}`",
+        meaning: "a size the words give a matrix: a letter (or letters listed, or A = (a_{ij})) and a size formula side by side in one paragraph, with only is, be, 是, 为 (a, an, two, 两个) between and matrix, 矩阵, 方阵 after (or the size, then matrix, then the letter); one letter for the size needs 阶, 方阵 or square. It declares the shape from that section on, as A ∈ ℝ^{m×n} does; a subscript m×n on the bracket of entries declares it too",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
+        written: r"`$a_{i1}A_{j1}+a_{i2}A_{j2}$`, `$AA^{*}$`",
+        meaning: "a capital written with two indices in a section that writes its small letter with two as well (A_{ij} beside a_{ij}: texts write cofactors so) is not read as the entry of A: refused (undecided), and a_{ij} is then not read as A's entry either. A star on a matrix letter (A^{*}) the notes do not define is refused: the adjugate (伴随矩阵), the conjugate transpose, or a matrix of its own?",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"\mathbf x=\mathbf U\mathbf x, \mathbf u^\top\mathbf v, (\mathbf A\mathbf B)^{-1}",
         meaning: "shapes read off use where no spec pins the section: sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a matrix read off use (made square where its uses leave that open) refutes only if the claim fails for symmetric, diagonal and orthogonal matrices too",
         example: "",
@@ -544,6 +556,12 @@ pub const NOTATION: &[Notation] = &[
         group: "relations",
         written: r"`$t=t+1$`, `$\sum_{i=1}^N l_i=l$`, `$x_k=1$`, `$p(x)=0$`",
         meaning: "a letter set to itself plus something is an update step (as ← writes it), not a claim; a new letter alone on the right of an expression that does not use it is named by it (a definition written right to left); one member of a family set to a value, and a function set to a constant, define nothing (conditions)",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"`$$\text{Error}=E=\frac{1}{2}\sum_{i=1}^m(x_i-t_i)^2$$`",
+        meaning: "names the section gives no meaning yet (letters, or words in \\text), each set equal to the next before a value that writes a letter: the words name one quantity twice; each letter is defined as the value, and the chain claims nothing (words that assert it, or suppose it, make it a claim or a condition again; printed numbers are claims)",
         example: "",
     },
     Notation {
