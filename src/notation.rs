@@ -262,6 +262,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "sums",
+        written: r"\left[ \frac{\partial E}{\partial x_i} \right]_i, [3u_i^2]_i",
+        meaning: "a bracket subscripted by a lone letter its content indexes with is the column of the content at each value of the letter, 1..n, n the letter's range (declared, or read off what the content indexes, as for a sum); the letter is bound inside",
+        example: "",
+    },
+    Notation {
+        group: "sums",
         written: r"\sum_i p_i\log p_i, \sum_k a_{ik}b_{kj} with no range anywhere",
         meaning: "an index the notes give no range (neither limits, nor the spec, nor a vector whose entries it runs over), written as an index (a subscript, a sum's letter, the exponent of a matrix power: P^{k+1} = PP^k), is tried over 1..N for N = 1, 2, 3, 4, every such index of the claim over the same N; a claim that holds there is verified, listing i = 1, …, N among what it assumed; one that fails stays undecided (the range is the notes' to give)",
         example: "",

@@ -267,6 +267,13 @@ pub fn free_indices(scope: &Scope, claim: &Claim) -> Vec<String> {
 }
 
 fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BTreeSet<String>) {
+    // `[\ldots x_i \ldots]_i` binds i, as a sum does.
+    if let Some((inner, letter)) = crate::syntax::ast::vector_builder(e) {
+        bound.push(letter);
+        collect_free(inner, scope, bound, found);
+        bound.pop();
+        return;
+    }
     // An integral binds its variable, not an index: its limits are expressions like any other.
     if let ExprKind::BigOp { op, lower: Some(lower), upper, body, .. } = &e.kind {
         if op.is_integral() {

@@ -539,6 +539,20 @@ impl<'a, B: Backend> Instance<'a, B> {
     }
 
     fn subscript(&self, e: &Expr, base: &Expr, index: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        // `\left[ \frac{\partial E}{\partial x_i} \right]_i`: the column of the content at
+        // i = 1..n, n the range of i (declared, or read off what the content indexes).
+        if let Some((inner, letter)) = crate::syntax::ast::vector_builder(e) {
+            let mut within = env.clone();
+            within.remove(&letter);
+            let n = self.range_of(&letter, &[inner], &within, e.span)?;
+            let mut entries = Vec::new();
+            for k in 1..=n {
+                within.insert(letter.clone(), k);
+                let entry = self.eval(inner, &within)?;
+                entries.push(entry.as_scalar(e.span, "an entry of the bracket")?.clone());
+            }
+            return Ok(Value::matrix(entries.len(), 1, entries));
+        }
         if let ExprKind::Symbol(s) = &base.kind {
             if let Some(bound) = s.label.as_ref().and_then(|l| env.get(l)) {
                 // `x^{(i)}_j` with i bound: the leaf of example i.

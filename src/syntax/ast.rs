@@ -841,6 +841,21 @@ fn is_label_word(text: &str) -> bool {
     !word.is_empty() && word.chars().all(|c| c.is_alphanumeric())
 }
 
+/// `\left[ \frac{\partial E}{\partial x_i} \right]_i`: the vector whose i-th entry is the
+/// bracket's content, a bracket subscripted by a lone letter its content indexes with. Gives
+/// the content and the letter.
+pub fn vector_builder(e: &Expr) -> Option<(&Expr, String)> {
+    fn indexes(e: &Expr, letter: &str) -> bool {
+        let here = matches!(&e.kind, ExprKind::Subscript { index, .. }
+            if index_letters(index).is_some_and(|l| l.iter().any(|x| x == letter)));
+        here || e.children().any(|c| indexes(c, letter))
+    }
+    let ExprKind::Subscript { base, index } = &e.kind else { return None };
+    let ExprKind::Fenced { open, inner: Some(inner), .. } = &base.kind else { return None };
+    let [letter] = index_letters(index)?.try_into().ok()?;
+    (matches!(open.as_str(), "[" | "\\left[") && indexes(inner, &letter)).then_some((&**inner, letter))
+}
+
 /// `n_\text{in}`, `n_\mathrm{out}`, `w_{\textrm{area}}`: a subscript that is a word, upright — a
 /// label naming a letter of its own, never an index.
 pub fn is_label_subscript(index: &Expr) -> bool {
