@@ -545,6 +545,9 @@ pub enum Reading {
     /// As [`Reading::Independent`], true where the variables are equal (one a copy of the
     /// other, or an invertible function of it): `H(X, Y) = H(X)`.
     EqualVariables,
+    /// A claim about a union of events (`P(A \cup B) = P(A) + P(B)`) false for general events,
+    /// that may hold for mutually exclusive ones, which the words may assume (互斥, disjoint).
+    MutuallyExclusive,
     /// One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the
     /// text gives a distribution it describes in words, not an identity.
     DistributionValue,
@@ -610,6 +613,7 @@ impl Reading {
             Reading::IndependentIdentical => "As [`Reading::Independent`], true where they are independent and identically distributed.",
             Reading::ZeroOne => "As [`Reading::Independent`], true where every variable takes only the values 0 and 1.",
             Reading::EqualVariables => "As [`Reading::Independent`], true where the variables are equal (one a copy of the other, or an invertible function of it): `H(X, Y) = H(X)`.",
+            Reading::MutuallyExclusive => "A claim about a union of events (`P(A \\cup B) = P(A) + P(B)`) false for general events, that may hold for mutually exclusive ones, which the words may assume (互斥, disjoint).",
             Reading::DistributionValue => "One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the text gives a distribution it describes in words, not an identity.",
             Reading::RandomOrConstant => "A small letter met only inside expectations: false with it a constant, true with it random (or the other way round).",
             Reading::MomentLetter => "`\\mu_X`, `\\sigma_X` the notes never define: false with it a constant, true with it the mean (standard deviation) of X, as probability texts use the letter.",

@@ -90,7 +90,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 42] = [
+pub const TRIED: [(Reading, Phase); 43] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -103,6 +103,7 @@ pub const TRIED: [(Reading, Phase); 42] = [
     (Reading::IndependentIdentical, Phase::Probability),
     (Reading::ZeroOne, Phase::Probability),
     (Reading::EqualVariables, Phase::Probability),
+    (Reading::MutuallyExclusive, Phase::Probability),
     (Reading::MomentLetter, Phase::Probability),
     (Reading::DistributionValue, Phase::Probability),
     (Reading::ClassValues, Phase::Probability),
@@ -291,11 +292,15 @@ pub(super) fn of_probability_failure(
     moment_letter: &dyn Fn() -> Option<String>,
     class_letters: &dyn Fn() -> Option<String>,
 ) -> ProbabilityReading {
-    let Outcome::Fails { random_letter, holds_when, variables, specifies, .. } = failed else {
+    let Outcome::Fails { random_letter, holds_when, variables, specifies, unions, .. } = failed else {
         return ProbabilityReading::Stands;
     };
     if let Some(letter) = random_letter {
         return ProbabilityReading::Other(Reading::RandomOrConstant, Some(letter.clone()));
+    }
+    // `P(A \cup B) = P(A) + P(B)`: true for mutually exclusive events, which are not drawn.
+    if *unions && holds_when.is_none() {
+        return ProbabilityReading::Other(Reading::MutuallyExclusive, Some(variables.join(", ")));
     }
     if let Some(family) = *holds_when {
         if stated_covers(claim.reading.independence, family) && variables.len() > 1 {
@@ -1160,36 +1165,37 @@ mod tests {
             Reading::IndependentIdentical => 9,
             Reading::ZeroOne => 10,
             Reading::EqualVariables => 11,
-            Reading::MomentLetter => 12,
-            Reading::DistributionValue => 13,
-            Reading::ClassValues => 14,
-            Reading::OrderOfMagnitude => 15,
-            Reading::DefinedLater => 16,
-            Reading::ShapeFromUse => 17,
-            Reading::MatrixKind => 18,
-            Reading::EntryOf => 19,
-            Reading::UnknownDerivative => 20,
-            Reading::PowerOrIndex => 21,
-            Reading::ApplicationOrProduct => 22,
-            Reading::InverseOrPower => 23,
-            Reading::OperatorOrProduct => 24,
-            Reading::FunctionProperty => 25,
-            Reading::EarlierCondition => 26,
-            Reading::ConditionUnused => 27,
-            Reading::LettersFromWords => 28,
-            Reading::SumsToOne => 29,
-            Reading::Symmetric => 30,
-            Reading::Diagonal => 31,
-            Reading::Orthogonal => 32,
-            Reading::EarlierMeaning => 33,
-            Reading::DeclaredElsewhere => 34,
-            Reading::EulerOrLetter => 35,
-            Reading::SuperscriptLabel => 36,
-            Reading::Constraint => 37,
-            Reading::HoldsThroughLater => 38,
-            Reading::ChangeOrProduct => 39,
-            Reading::Convention => 40,
-            Reading::Hypothesis => 41,
+            Reading::MutuallyExclusive => 12,
+            Reading::MomentLetter => 13,
+            Reading::DistributionValue => 14,
+            Reading::ClassValues => 15,
+            Reading::OrderOfMagnitude => 16,
+            Reading::DefinedLater => 17,
+            Reading::ShapeFromUse => 18,
+            Reading::MatrixKind => 19,
+            Reading::EntryOf => 20,
+            Reading::UnknownDerivative => 21,
+            Reading::PowerOrIndex => 22,
+            Reading::ApplicationOrProduct => 23,
+            Reading::InverseOrPower => 24,
+            Reading::OperatorOrProduct => 25,
+            Reading::FunctionProperty => 26,
+            Reading::EarlierCondition => 27,
+            Reading::ConditionUnused => 28,
+            Reading::LettersFromWords => 29,
+            Reading::SumsToOne => 30,
+            Reading::Symmetric => 31,
+            Reading::Diagonal => 32,
+            Reading::Orthogonal => 33,
+            Reading::EarlierMeaning => 34,
+            Reading::DeclaredElsewhere => 35,
+            Reading::EulerOrLetter => 36,
+            Reading::SuperscriptLabel => 37,
+            Reading::Constraint => 38,
+            Reading::HoldsThroughLater => 39,
+            Reading::ChangeOrProduct => 40,
+            Reading::Convention => 41,
+            Reading::Hypothesis => 42,
         }
     }
 
@@ -1422,6 +1428,7 @@ mod tests {
             specifies,
             random_letter: random_letter.map(String::from),
             variables: vec!["X".into(), "Y".into()],
+            unions: false,
         };
         let none = || None;
         let plain = claim("P(X)", "P(Y)");
@@ -1452,6 +1459,14 @@ mod tests {
             ProbabilityReading::Other(Reading::ClassValues, Some("C_1, C_2".into()))
         );
         assert_eq!(read(&fails(None, None, false), &plain, &none), ProbabilityReading::Stands);
+        let mut union = fails(None, None, false);
+        if let Outcome::Fails { unions, .. } = &mut union {
+            *unions = true;
+        }
+        assert_eq!(
+            read(&union, &plain, &none),
+            ProbabilityReading::Other(Reading::MutuallyExclusive, Some("X, Y".into()))
+        );
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub enum Outcome {
         specifies: bool,
         /// A small letter read as a constant that, read as random, makes the claim hold.
         random_letter: Option<String>,
+        /// A union of events was read (`P(A \cup B)`): false for general events, it may hold
+        /// for mutually exclusive ones, which derivcheck does not draw.
+        unions: bool,
         /// The random variables, in name order.
         variables: Vec<String>,
     },
@@ -279,6 +282,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
                     specifies: false,
                     random_letter: maybe_random.first().cloned(),
                     variables,
+                    unions: false,
                 };
             }
             Outcome::Holds { values, domains }
@@ -299,7 +303,19 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
                 && matches!(claim.compare(&maybe_random, Draw::Joint, 4), Compared::Holds { .. }))
             .then(|| maybe_random[0].clone());
             let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
-            Outcome::Fails { lhs, rhs, point, domains, holds_when, holds_checked, specifies, random_letter, variables }
+            let unions = claim.reader.unions;
+            Outcome::Fails {
+                lhs,
+                rhs,
+                point,
+                domains,
+                holds_when,
+                holds_checked,
+                specifies,
+                random_letter,
+                variables,
+                unions,
+            }
         }
     }
 }
@@ -356,6 +372,7 @@ fn check_under_law(l: &Node, r: &Node, reader: &Reader, law: &crate::sema::Law) 
             specifies: false,
             random_letter: None,
             variables,
+            unions: false,
         },
     })
 }

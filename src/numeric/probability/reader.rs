@@ -38,6 +38,9 @@ pub(super) struct Reader {
     pub(super) measures: BTreeSet<String>,
     /// The letters of the laws the words give (`a`, `p`): numbers, never functions.
     pub(super) parameters: BTreeSet<String>,
+    /// A union of events was read (`P(A \cup B)`): a claim false for general events may hold
+    /// for mutually exclusive ones, which the words may assume.
+    pub(super) unions: bool,
 }
 
 pub(super) fn is_capital(key: &str) -> bool {
@@ -53,6 +56,21 @@ fn complemented(term: &Expr) -> Option<String> {
     let plain = crate::syntax::ast::Symbol { accents: Vec::new(), ..s.clone() };
     let key = Expr::new(ExprKind::Symbol(plain), term.span).symbol_key()?;
     is_capital(&key).then_some(key)
+}
+
+/// The events a union joins: `A \cup B` (and `A\bigcup B`, which reads as A times a `\bigcup`
+/// with no bounds); one term where there is no union.
+fn union_terms(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Union, lhs, rhs } => [union_terms(lhs), union_terms(rhs)].concat(),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match &rhs.kind {
+            ExprKind::BigOp { op: BigOpKind::Union, lower: None, upper: None, body: Some(body), .. } => {
+                [union_terms(lhs), union_terms(body)].concat()
+            }
+            _ => vec![e],
+        },
+        _ => vec![e],
+    }
 }
 
 /// `AB`, `A_1A_2`, `A\bar B`: capitals (or their complements) side by side, nothing else.
@@ -390,6 +408,11 @@ impl Reader {
             return Err(Refused);
         }
         self.operators += 1;
+        if let [arg] = args {
+            if let Some(node) = self.union_probability(arg)? {
+                return Ok(node);
+            }
+        }
         let mut read = Events::default();
         for arg in args {
             self.events_of(arg, &mut read)?;
@@ -416,6 +439,46 @@ impl Reader {
                 Ok(())
             }
         }
+    }
+
+    /// `P(A \cup B)`, `P(A\bigcup B\bigcup C)`, `P(A \cup B \mid C)`: the probability of a union
+    /// of events, by inclusion and exclusion (P(A) + P(B) − P(AB)); `None` where the argument is
+    /// no union.
+    fn union_probability(&mut self, arg: &Expr) -> Read<Option<Node>> {
+        let (union, given) = match &arg.kind {
+            ExprKind::Relation { chain } => match (chain.first.as_ref(), chain.links.as_slice()) {
+                (Some(first), [link]) if link.op == RelOp::Mid => (first, Some(&link.rhs)),
+                _ => return Ok(None),
+            },
+            _ => (arg, None),
+        };
+        let terms = union_terms(union);
+        if terms.len() < 2 {
+            return Ok(None);
+        }
+        if terms.len() > 4 {
+            return Err(Refused);
+        }
+        self.unions = true;
+        let mut total: Option<Node> = None;
+        for subset in 1..(1u32 << terms.len()) {
+            let mut read = Events::default();
+            for (_, term) in terms.iter().enumerate().filter(|(k, _)| subset & (1 << k) != 0) {
+                self.events_of(term, &mut read)?;
+            }
+            if let Some(given) = given {
+                read.after_mid = true;
+                self.events_of(given, &mut read)?;
+            }
+            let prob = Node::Prob { events: read.events, given: read.given };
+            total = Some(match (total, subset.count_ones() % 2 == 1) {
+                (None, true) => prob,
+                (None, false) => Node::Neg(Box::new(prob)),
+                (Some(sum), true) => Node::Add(Box::new(sum), Box::new(prob)),
+                (Some(sum), false) => Node::Sub(Box::new(sum), Box::new(prob)),
+            });
+        }
+        Ok(total)
     }
 
     /// `A = a`, `B \mid A = a`, `D_1 = 1`: events, the ones after `\mid` given.
