@@ -598,9 +598,9 @@ fn under_conditions(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn 
     // `if $\psi^* P = \psi^*$`, then `\psi^* P^2 = \psi^* P`: a condition stated just before,
     // on the claim's letters, that derivcheck could not use (its letters' shapes unread, an
     // equation it cannot solve) may be what makes the claim true: the refutation does not stand.
+    let letters = |e: &Expr| free_letters(base, e);
+    let claim_letters: BTreeSet<String> = letters(&claim.lhs).union(&letters(&claim.rhs)).cloned().collect();
     let on_its_letters = |condition: &crate::sema::Assumption| {
-        let letters = |e: &Expr| free_letters(base, e);
-        let claim_letters: BTreeSet<String> = letters(&claim.lhs).union(&letters(&claim.rhs)).cloned().collect();
         letters(&condition.lhs).union(&letters(&condition.rhs)).any(|l| claim_letters.contains(l))
     };
     for condition in stated.iter().rev().filter(|c| !claim.reading.marked && on_its_letters(c)) {

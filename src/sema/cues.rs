@@ -388,10 +388,14 @@ pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Ve
 
 /// `m \times n` -> [m, n]; `n` -> [n, n] where the kind of matrix is square (阶, 方阵, square).
 fn written_size(statement: &crate::syntax::ast::Statement, kind: &str) -> Option<[String; 2]> {
-    let dim = |e: &Expr| match &e.kind {
-        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
-        ExprKind::Symbol(s) if s.accents.is_empty() && s.name.chars().count() == 1 => e.symbol_key(),
-        _ => None,
+    // (In words, a size is a number or one plain letter.)
+    let dim = |e: &Expr| {
+        let plain = match &e.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Symbol(s) => s.accents.is_empty() && s.name.chars().count() == 1,
+            _ => false,
+        };
+        plain.then(|| super::declarations::dimension(e)).flatten()
     };
     let [chain] = statement.chains.as_slice() else { return None };
     if !chain.links.is_empty() {

@@ -29,10 +29,6 @@ pub(super) fn shape_declarations(statement: &Statement) -> Vec<(String, [String;
 /// `X\in\mathbb R^{n\times d}` -> (X, [n, d]); `w\in\mathbb R^{d}` -> (w, [d, 1]), a column;
 /// `b\in\mathbb R^{1\times m}` -> (b, [1, m]); a vector of its own entries (`own_entries_shape`).
 pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> {
-    let dim = |e: &Expr| match &e.kind {
-        ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
-        _ => e.symbol_key(),
-    };
     let (Some(first), Some(link)) = (&chain.first, chain.links.first()) else { return None };
     if link.op == RelOp::Eq {
         return own_entries_shape(first, &link.rhs)
@@ -52,9 +48,11 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
     };
     let key = declared.symbol_key().filter(|_| reals)?;
     let shape = match &exponent.kind {
-        ExprKind::Binary { op: BinOp::Times, lhs, rhs } if transposed => dim(lhs).zip(dim(rhs)).map(|(r, c)| [c, r]),
-        ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dim(lhs).zip(dim(rhs)).map(|(r, c)| [r, c]),
-        _ => dim(exponent).map(|n| [n, "1".to_string()]),
+        ExprKind::Binary { op: BinOp::Times, lhs, rhs } if transposed => {
+            dimension(lhs).zip(dimension(rhs)).map(|(r, c)| [c, r])
+        }
+        ExprKind::Binary { op: BinOp::Times, lhs, rhs } => dimension(lhs).zip(dimension(rhs)).map(|(r, c)| [r, c]),
+        _ => dimension(exponent).map(|n| [n, "1".to_string()]),
     }?;
     Some((key, shape))
 }
@@ -98,7 +96,7 @@ fn entries_fence(body: &Expr) -> (&Expr, Option<[String; 2]>) {
 }
 
 /// A size as a shape writes it: a whole number from 1, or a letter.
-fn dimension(e: &Expr) -> Option<String> {
+pub(super) fn dimension(e: &Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Number { value } if value.parse::<u32>().is_ok_and(|n| n >= 1) => Some(value.clone()),
         _ => e.symbol_key(),
@@ -234,17 +232,7 @@ pub(super) fn vector_cells(e: &Expr) -> Option<(Vec<&Expr>, bool)> {
 
 /// Letters a sum runs over (`\sum_i`, `\sum_{ij}`), not those with limits written (`i=1`).
 pub(super) fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
-    use crate::syntax::ast::BigOpKind;
-    /// Is `letter` written as an index in `e` (in a subscript's index: `x_i`, `a_{ij}`)?
-    fn indexes(e: &Expr, letter: &str) -> bool {
-        let here = match &e.kind {
-            ExprKind::Subscript { index, .. } => {
-                crate::syntax::ast::index_letters(index).is_some_and(|l| l.iter().any(|l| l == letter))
-            }
-            _ => false,
-        };
-        here || e.children().any(|c| indexes(c, letter))
-    }
+    use crate::syntax::ast::{indexes_by, BigOpKind};
     if let ExprKind::BigOp { op, lower: Some(lower), body, .. } = &e.kind {
         // An integral's lower limit is a number, not the letter it runs over (`\int_a^b`).
         if let Some(letters) = crate::syntax::ast::index_letters(lower).filter(|_| !op.is_integral()) {
@@ -255,7 +243,7 @@ pub(super) fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<S
                 op,
                 BigOpKind::Sum | BigOpKind::Prod | BigOpKind::Coprod | BigOpKind::Union | BigOpKind::Intersection
             );
-            let as_index = |l: &String| discrete || body.as_deref().is_some_and(|b| indexes(b, l));
+            let as_index = |l: &String| discrete || body.as_deref().is_some_and(|b| indexes_by(b, l));
             out.extend(letters.into_iter().filter(as_index));
         }
     }

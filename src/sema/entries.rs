@@ -38,13 +38,7 @@ pub(super) fn entry_letters(
     known: &dyn Fn(&str) -> bool,
     matrix_like: &dyn Fn(&str) -> bool,
 ) -> Vec<EntryLetter> {
-    let mut uses: std::collections::BTreeMap<String, Uses> = std::collections::BTreeMap::new();
-    for chain in statements.iter().flat_map(|s| &s.chains) {
-        let pictured = pictured_capitals(chain);
-        for e in chain.exprs() {
-            collect_uses(e, false, &pictured, &mut uses);
-        }
-    }
+    let mut uses = uses_in(statements);
     // `a_{ij} = …`: the notes define the letter themselves, unless the matrix has a meaning
     // already (`\mathbf C = \mathbf A\mathbf B`, then `c_{i,j} = \sum_k a_{i,k}b_{k,j}` says
     // what its entries are).
@@ -91,6 +85,18 @@ pub(super) fn entry_letters(
         .collect()
 }
 
+/// How each letter is written across `statements`.
+fn uses_in(statements: &[&Statement]) -> std::collections::BTreeMap<String, Uses> {
+    let mut uses = std::collections::BTreeMap::new();
+    for chain in statements.iter().flat_map(|s| &s.chains) {
+        let pictured = pictured_capitals(chain);
+        for e in chain.exprs() {
+            collect_uses(e, false, &pictured, &mut uses);
+        }
+    }
+    uses
+}
+
 /// Capitals written with two indices beside their small letter written with two (`A_{ij}`
 /// and `a_{ij}`): which one is the entry is not settled (`A_{ij}` is often a cofactor there).
 fn capitals_beside_their_entries(
@@ -107,14 +113,7 @@ fn capitals_beside_their_entries(
 /// The capitals of `statements` (one section's formulas) written with two indices beside their
 /// small letter written so (`A_{ij}` and `a_{ij}`).
 pub(super) fn ambiguous_entries(statements: &[&Statement]) -> std::collections::BTreeSet<String> {
-    let mut uses: std::collections::BTreeMap<String, Uses> = std::collections::BTreeMap::new();
-    for chain in statements.iter().flat_map(|s| &s.chains) {
-        let pictured = pictured_capitals(chain);
-        for e in chain.exprs() {
-            collect_uses(e, false, &pictured, &mut uses);
-        }
-    }
-    capitals_beside_their_entries(&uses)
+    capitals_beside_their_entries(&uses_in(statements))
 }
 
 /// `statement` with every `a_{…}` of `letters` made `A_{…}`; spans unchanged.

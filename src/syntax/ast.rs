@@ -845,15 +845,18 @@ fn is_label_word(text: &str) -> bool {
 /// bracket's content, a bracket subscripted by a lone letter its content indexes with. Gives
 /// the content and the letter.
 pub fn vector_builder(e: &Expr) -> Option<(&Expr, String)> {
-    fn indexes(e: &Expr, letter: &str) -> bool {
-        let here = matches!(&e.kind, ExprKind::Subscript { index, .. }
-            if index_letters(index).is_some_and(|l| l.iter().any(|x| x == letter)));
-        here || e.children().any(|c| indexes(c, letter))
-    }
     let ExprKind::Subscript { base, index } = &e.kind else { return None };
     let ExprKind::Fenced { open, inner: Some(inner), .. } = &base.kind else { return None };
     let [letter] = index_letters(index)?.try_into().ok()?;
-    (matches!(open.as_str(), "[" | "\\left[") && indexes(inner, &letter)).then_some((&**inner, letter))
+    (matches!(open.as_str(), "[" | "\\left[") && indexes_by(inner, &letter)).then_some((&**inner, letter))
+}
+
+/// Is `letter` written as an index somewhere in `e`, among a subscript's index letters (`x_i`,
+/// `a_{ij}`)?
+pub fn indexes_by(e: &Expr, letter: &str) -> bool {
+    let here = matches!(&e.kind, ExprKind::Subscript { index, .. }
+        if index_letters(index).is_some_and(|l| l.iter().any(|x| x == letter)));
+    here || e.children().any(|c| indexes_by(c, letter))
 }
 
 /// `n_\text{in}`, `n_\mathrm{out}`, `w_{\textrm{area}}`: a subscript that is a word, upright — a

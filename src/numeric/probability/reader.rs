@@ -484,28 +484,9 @@ impl Reader {
     /// `A = a`, `B \mid A = a`, `D_1 = 1`: events, the ones after `\mid` given.
     pub(super) fn chain_events(&mut self, chain: &Chain, read: &mut Events) -> Read<()> {
         let first = chain.first.as_ref().ok_or(Refused)?;
-        // `P(AB \mid C)`, `P(C \mid AB)`: events side by side on either side of the bar.
-        let mut pending = None;
-        let mut pending_bare = false;
-        if events_side_by_side(first) && matches!(first.kind, ExprKind::Binary { .. }) {
-            self.events_of(first, read)?;
-        } else {
-            pending = Some(self.event_of(first)?);
-            pending_bare = is_capital(&first.symbol_key().unwrap_or_default());
-        }
+        let (mut pending, mut pending_bare) = self.opening_event(first, read)?;
         for link in &chain.links {
             match link.op {
-                RelOp::Mid if !read.after_mid && matches!(link.rhs.kind, ExprKind::Binary { .. }) => {
-                    if let Some(event) = pending.take() {
-                        self.place(event, read);
-                    }
-                    read.after_mid = true;
-                    if !events_side_by_side(&link.rhs) {
-                        return Err(Refused);
-                    }
-                    self.events_of(&link.rhs, read)?;
-                    pending_bare = false;
-                }
                 RelOp::Eq => {
                     let event = pending.as_mut().filter(|_| pending_bare).ok_or(Refused)?;
                     event.value = self.value_of(&link.rhs, &event.variable.clone())?;
@@ -516,8 +497,7 @@ impl Reader {
                         self.place(event, read);
                     }
                     read.after_mid = true;
-                    pending = Some(self.event_of(&link.rhs)?);
-                    pending_bare = is_capital(&link.rhs.symbol_key().unwrap_or_default());
+                    (pending, pending_bare) = self.opening_event(&link.rhs, read)?;
                 }
                 _ => return Err(Refused),
             }
@@ -526,6 +506,17 @@ impl Reader {
             self.place(event, read);
         }
         Ok(())
+    }
+
+    /// The event a side of `\mid` opens with, pending (`A`, which `= a` may still give a value),
+    /// and whether it is a bare variable; events side by side (`P(AB \mid C)`, `P(C \mid AB)`)
+    /// are read at once, and nothing is pending.
+    fn opening_event(&mut self, e: &Expr, read: &mut Events) -> Read<(Option<Event>, bool)> {
+        if events_side_by_side(e) && matches!(e.kind, ExprKind::Binary { .. }) {
+            self.events_of(e, read)?;
+            return Ok((None, false));
+        }
+        Ok((Some(self.event_of(e)?), is_capital(&e.symbol_key().unwrap_or_default())))
     }
 
     /// An event read whole: a variable left to take its own value makes that value free
