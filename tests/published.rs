@@ -10,7 +10,6 @@
 
 mod common;
 use common::*;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// What the key says of one line.
@@ -54,27 +53,6 @@ fn chapters() -> Vec<String> {
     out
 }
 
-/// One claim as the test sees it: its verdict, and whether it was read as a condition.
-struct Got {
-    verdict: String,
-    condition: bool,
-    tex: String,
-}
-
-fn claims_by_line(report: &Value) -> BTreeMap<u64, Vec<Got>> {
-    let mut out: BTreeMap<u64, Vec<Got>> = BTreeMap::new();
-    let conditions = all_conditions(report).into_iter().map(|c| (c, true));
-    let claims = all_claims(report).into_iter().map(|c| (c, false)).chain(conditions);
-    for (c, condition) in claims.filter(|(c, _)| c["source"] == "notes") {
-        out.entry(c["line"].as_u64().unwrap()).or_default().push(Got {
-            verdict: c["verdict"].as_str().unwrap().to_string(),
-            condition,
-            tex: c["tex"].as_str().unwrap_or_default().chars().take(80).collect(),
-        });
-    }
-    out
-}
-
 #[test]
 fn the_keyed_published_chapters_get_no_false_alarm_and_no_false_proof() {
     let key = load_key();
@@ -95,14 +73,7 @@ fn the_keyed_published_chapters_get_no_false_alarm_and_no_false_proof() {
                 failures.push(format!("{file}:{line}: claims {:?} on a line the key does not know", got[0].tex));
                 continue;
             };
-            for g in got.iter().filter(|g| g.verdict == "refuted") {
-                if k.key != "false" {
-                    failures.push(format!("{file}:{line}: FALSE ALARM, refuted a line keyed {}: {}", k.key, g.tex));
-                }
-            }
-            if k.key == "false" && got.iter().all(|g| g.verdict == "verified") {
-                failures.push(format!("{file}:{line}: FALSE PROOF, verified a line keyed false: {}", got[0].tex));
-            }
+            failures.extend(judge_keyed_line(&format!("{file}:{line}"), &k.key, got));
         }
         let own: Vec<(&(String, u64), &Keyed)> = key.iter().filter(|((f, _), _)| f == file).collect();
         let lines: Vec<(u64, &Keyed)> = own.iter().map(|((_, l), k)| (*l, *k)).collect();
@@ -112,11 +83,7 @@ fn the_keyed_published_chapters_get_no_false_alarm_and_no_false_proof() {
             }
             keyed += 1;
             let got = by_line.get(&line).map(Vec::as_slice).unwrap_or_default();
-            let claims: Vec<&Got> = got.iter().filter(|g| !g.condition).collect();
-            let is_decided = match k.key.as_str() {
-                "true" => !claims.is_empty() && claims.iter().all(|g| g.verdict == "verified"),
-                _ => got.iter().any(|g| g.verdict == "refuted"),
-            };
+            let is_decided = keyed_line_decided(&k.key, got);
             if file.starts_with("planted/") {
                 planted += 1;
                 planted_refuted += usize::from(is_decided);

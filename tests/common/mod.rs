@@ -1,6 +1,7 @@
 //! Helpers for integration tests: run the real binary, find `../shared/` (skip when absent).
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -106,6 +107,51 @@ pub fn all_claims(v: &serde_json::Value) -> Vec<&serde_json::Value> {
 #[allow(dead_code)]
 pub fn all_conditions(v: &serde_json::Value) -> Vec<&serde_json::Value> {
     v["files"].as_array().unwrap().iter().flat_map(|f| f["conditions"].as_array().unwrap()).collect()
+}
+
+/// One claim as the test sees it: its verdict, and whether it was read as a condition.
+pub struct Got {
+    pub verdict: String,
+    pub condition: bool,
+    pub tex: String,
+}
+
+pub fn claims_by_line(report: &serde_json::Value) -> BTreeMap<u64, Vec<Got>> {
+    let mut out: BTreeMap<u64, Vec<Got>> = BTreeMap::new();
+    let conditions = all_conditions(report).into_iter().map(|c| (c, true));
+    let claims = all_claims(report).into_iter().map(|c| (c, false)).chain(conditions);
+    for (c, condition) in claims.filter(|(c, _)| c["source"] == "notes") {
+        out.entry(c["line"].as_u64().unwrap()).or_default().push(Got {
+            verdict: c["verdict"].as_str().unwrap().to_string(),
+            condition,
+            tex: c["tex"].as_str().unwrap_or_default().chars().take(80).collect(),
+        });
+    }
+    out
+}
+
+/// What a key says of a line's claims: the failures (a refuted line not keyed false is a false
+/// alarm; a line keyed false whose claims all verify is a false proof).
+pub fn judge_keyed_line(at: &str, key: &str, got: &[Got]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for g in got.iter().filter(|g| g.verdict == "refuted") {
+        if key != "false" {
+            failures.push(format!("{at}: FALSE ALARM, refuted a line keyed {key}: {}", g.tex));
+        }
+    }
+    if key == "false" && got.iter().all(|g| g.verdict == "verified") {
+        failures.push(format!("{at}: FALSE PROOF, verified a line keyed false: {}", got[0].tex));
+    }
+    failures
+}
+
+/// Whether derivcheck decided a line keyed true (every claim verified) or false (one refuted).
+pub fn keyed_line_decided(key: &str, got: &[Got]) -> bool {
+    let claims: Vec<&Got> = got.iter().filter(|g| !g.condition).collect();
+    match key {
+        "true" => !claims.is_empty() && claims.iter().all(|g| g.verdict == "verified"),
+        _ => got.iter().any(|g| g.verdict == "refuted"),
+    }
 }
 
 /// The in-repo chapter's Chinese notes: the seed's formulas, in every clone.
