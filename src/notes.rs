@@ -90,6 +90,10 @@ pub struct FormulaSite {
     /// 1-based line and column (in characters) of the opening delimiter.
     pub line: usize,
     pub col: usize,
+    /// Where each line of the TeX after its first begins in the source: a rewritten delimiter
+    /// (a MyST directive's options made comments) changes the TeX's bytes, not its lines.
+    #[serde(skip)]
+    pub tex_line_starts: Vec<usize>,
     /// The prose just before the formula, in its sentence (`we use $…$ as the initial value`
     /// gives `we use`; other formulas of the sentence appear as `$`): the words that say what the
     /// formula is for. A display formula standing alone takes the end of the paragraph above.
@@ -440,6 +444,8 @@ impl Document {
     ) -> FormulaSite {
         let tex_range = strip_delimiters(source, range.clone());
         let tex = source[tex_range.clone()].to_string();
+        let tex_line_starts =
+            tex.match_indices('\n').map(|(at, _)| lines.map.original(tex_range.start + at + 1)).collect();
         let tex_range = lines.map.original(tex_range.start)..lines.map.original(tex_range.end);
         let section = self.sections.len().checked_sub(1);
         let number = section.map(|i| self.sections[i].number.as_str()).unwrap_or("0");
@@ -452,6 +458,7 @@ impl Document {
             tex_range,
             line: pos.line,
             col: pos.col,
+            tex_line_starts,
             lead: String::new(),
             context: String::new(),
             since_previous: String::new(),
@@ -486,7 +493,15 @@ impl Document {
 
     /// Source position of a byte offset inside a formula's TeX.
     pub fn position_in_formula(&self, site: &FormulaSite, tex_offset: usize) -> Position {
-        LineIndex::new(&self.source).position(site.tex_range.start + tex_offset.min(site.tex.len()))
+        let tex_offset = tex_offset.min(site.tex.len());
+        let row = site.tex.get(..tex_offset).map_or(0, |before| before.matches('\n').count());
+        let Some(start) = row.checked_sub(1).and_then(|k| site.tex_line_starts.get(k)) else {
+            return LineIndex::new(&self.source).position(site.tex_range.start + tex_offset);
+        };
+        // Within a later line: that line's start in the source, and the characters after it.
+        let row_start = site.tex[..tex_offset].rfind('\n').map_or(0, |at| at + 1);
+        let at = LineIndex::new(&self.source).position(*start);
+        Position { line: at.line, col: at.col + site.tex[row_start..tex_offset].chars().count() }
     }
 }
 

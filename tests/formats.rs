@@ -1,6 +1,6 @@
 //! The formats notes come in (issue 49): `.markdown` and `.mdx` files are read as Markdown
 //! (an MDX file's `import` lines and JSX components hold no formula), MyST's math directive
-//! (```` ```{math} ````, its `:label:` dropped) is a display formula, a Jupyter notebook is read
+//! (```` ```{math} ````, its `:label:` a comment) is a display formula, each row at its own line, a Jupyter notebook is read
 //! by its Markdown cells (at the lines of the `.ipynb` file, with the cell and its line), and a
 //! folder's walk picks them all up. Each has a wrong formula refuted at its line (a directive's: its fence's) and a
 //! right one verified.
@@ -39,7 +39,7 @@ fn checked(files: &[(&str, &str)]) -> Vec<(String, u64, String)> {
 fn markdown_mdx_and_myst_files_are_read_and_refuted_at_their_lines() {
     let markdown = "---\nlayout: post\n---\n\n## 1 Squares\n\nWe expand $$(a+b)^2 = a^2 + 2ab + b^2$$\n\nand $$(a-b)^2 = a^2 + 2ab + b^2$$\n";
     let mdx = "---\ntitle: T\n---\nimport BlogImage from \"@/components/BlogImage.astro\";\n\n## 1 Products\n\n<BlogImage\n  src=\"x.png\"\n/>\n\nThen $$(a+b)c = ac + bc$$\n\nand $$(a-b)c = ac + bc$$\n";
-    let myst = "## 1 Sums\n\nWe have\n\n```{math}\n:label: first\n\n(x+1)^2 = x^2 + 2x + 1\n```\n\nand\n\n```{math}\n:label: second\n(x-1)^2 = x^2 + 1\n```\n\nA fence of code is not math:\n\n```python\nx = 1 + 1 == 3\n```\n";
+    let myst = "## 1 Sums\n\nWe have\n\n```{math}\n:label: first\n\n(x+1)^2 = x^2 + 2x + 1\n```\n\nand\n\n```{math}\n:label: second\n(x-1)^2 = x^2 + 1\n```\n\nand in rows, each at its own line:\n\n```{math}\n:label: rows\n\\begin{aligned}\n(y+1)^2 &= y^2 + 2y + 1 \\\\\n&= (y+1)y + y + 2\n\\end{aligned}\n```\n\nA fence of code is not math:\n\n```python\nx = 1 + 1 == 3\n```\n";
     let notebook = notebook();
     let claims = checked(&[
         ("a.markdown", markdown),
@@ -53,8 +53,10 @@ fn markdown_mdx_and_myst_files_are_read_and_refuted_at_their_lines() {
         ("a.markdown", 9, "refuted"),
         ("b.mdx", 12, "verified"),
         ("b.mdx", 14, "refuted"),
-        ("c.md", 5, "verified"),
-        ("c.md", 13, "refuted"),
+        ("c.md", 8, "verified"),
+        ("c.md", 15, "refuted"),
+        ("c.md", 23, "verified"),
+        ("c.md", 24, "refuted"),
         ("e.ipynb", 9, "verified"),
         ("e.ipynb", 27, "refuted"),
     ];

@@ -55,9 +55,9 @@ pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
 }
 
 /// MyST's math directive, a fence whose info is `{math}` (```` ```{math} ````, `~~~{math}`),
-/// rewritten to `$$ … $$`: its option lines (`:label: two_eq_demand`) and blank lines dropped
-/// (a blank line would end the display in Markdown), every other line copied as it is. `None`
-/// when there is none.
+/// rewritten to `$$ … $$`: its option lines (`:label: two_eq_demand`) and blank lines made TeX
+/// comments (`%`: a blank line would end the display in Markdown, and a line dropped would move
+/// every row after it up a line), every other line copied as it is. `None` when there is none.
 fn myst_math(source: &str) -> Option<(String, OffsetMap)> {
     if !source.contains("{math}") {
         return None;
@@ -93,10 +93,11 @@ fn myst_math(source: &str) -> Option<(String, OffsetMap)> {
         for line in &lines[k + 1..end] {
             let text = source[line.clone()].trim();
             options &= text.starts_with(':');
+            out.push('\n');
             if options || text.is_empty() {
+                out.push('%');
                 continue;
             }
-            out.push('\n');
             copy(&mut out, &mut map, source, line.clone());
         }
         out.push_str("\n$$");
@@ -342,12 +343,15 @@ mod tests {
     }
 
     #[test]
-    fn a_myst_math_directive_is_a_display_with_its_options_dropped() {
+    fn a_myst_math_directive_is_a_display_with_its_options_made_comments() {
         let text = "Demand:\n\n```{math}\n:label: demand\n\nq = 100 - 10 p \\\\\nr = \\(s\\)\n```\n\nafter \\(t\\)\n";
         let (new, map) = rewrite(text).unwrap();
-        assert_eq!(new, "Demand:\n\n$$\nq = 100 - 10 p \\\\\nr = \\(s\\)\n$$\n\nafter $t$\n");
+        assert_eq!(new, "Demand:\n\n$$\n%\n%\nq = 100 - 10 p \\\\\nr = \\(s\\)\n$$\n\nafter $t$\n");
         for needle in ["q = 100", "r = ", "after"] {
             assert_eq!(map.original(new.find(needle).unwrap()), text.find(needle).unwrap(), "{needle}");
+            // Every row keeps its line: the option line and the blank line are still lines.
+            let line = |t: &str| t[..t.find(needle).unwrap()].matches('\n').count();
+            assert_eq!(line(&new), line(text), "{needle}");
         }
         // Through both rewrites: the t of `\\(t\\)` after the directive.
         assert_eq!(map.original(new.rfind('t').unwrap()), text.rfind('t').unwrap());

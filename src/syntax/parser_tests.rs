@@ -27,6 +27,14 @@ fn spacing_is_ignored() {
 }
 
 #[test]
+fn a_tex_comment_runs_to_the_end_of_its_line() {
+    assert_eq!(sx("a + b % the sum\n= b + a"), sx("a + b = b + a"));
+    assert_eq!(sx("%\n%\n(x+1)^2"), sx("(x+1)^2"));
+    // A comment to the end of the formula hides what follows it on its line, as TeX does.
+    assert_eq!(sx("x = 1 % = 2"), sx("x = 1"));
+}
+
+#[test]
 fn errors_name_the_token_and_expectation() {
     let e = err("\\foo{x}");
     assert_eq!(e.kind, SyntaxErrorKind::UnknownCommand { command: "\\foo".into() });
