@@ -14,6 +14,7 @@ pub use cache::{fingerprint, VerdictCache};
 mod backends;
 mod cache;
 mod constraint;
+mod general;
 mod judge;
 mod letters;
 mod probability;

@@ -458,8 +458,9 @@ pub enum Reading {
     /// Written after a condition in the same formula (`… = 0 \textrm{ and hence } …`): it
     /// follows from the condition, which derivcheck does not assume.
     Consequence,
-    /// Its sides share no letter (`\det\mathbf A=\lambda_1\cdots\lambda_n`, `\cos\theta=…`):
-    /// the letters of one side are given by the words (eigenvalues, an angle), not by a formula.
+    /// A letter the words give its meaning, not a formula: the letters of one side where the
+    /// sides share none (`\det\mathbf A=\lambda_1\cdots\lambda_n`: eigenvalues), a letter a later
+    /// link brings in, a letter the words call a statistic (the sample mean `\bar x`).
     LettersFromWords,
     /// `Ax = b`, `\psi P = \psi`, `q^s = q^d`: false for general values of letters the text
     /// never defines, which one side writes and the other does not, and no single small edit
@@ -586,7 +587,7 @@ impl Reading {
             Reading::DefinedLater => "False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after `\\|x\\|_2 = …`), not refuted with the letter general: the claim was written before that meaning was given.",
             Reading::ShapeFromUse => "The letter's shape was read off its uses, and this claim does not fit it.",
             Reading::Consequence => "Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it follows from the condition, which derivcheck does not assume.",
-            Reading::LettersFromWords => "Its sides share no letter (`\\det\\mathbf A=\\lambda_1\\cdots\\lambda_n`, `\\cos\\theta=…`): the letters of one side are given by the words (eigenvalues, an angle), not by a formula.",
+            Reading::LettersFromWords => "A letter the words give its meaning, not a formula: where the sides share no letter (`\\det\\mathbf A=\\lambda_1\\cdots\\lambda_n`, `\\cos\\theta=…`: eigenvalues, an angle), a number-like letter a later link brings in, a letter the words call a statistic (`样本的均值$\\bar{x}$`, the sample mean).",
             Reading::Constraint => "`Ax = b`, `\\psi P = \\psi`, `q^s = q^d`: false for general values of letters the text never defines, which one side writes and the other does not, and no single small edit makes it an identity: an equation those letters satisfy (to solve, a condition, a property the words state), not an identity with a slip.",
             Reading::SuperscriptLabel => "`q_0^s = -10 + 20p_0`, `z^l = W^l a^{l-1} + b^l`: a superscript letter nothing defines labels the quantity (supply, a layer) as often as it raises it to a power; read as a label, the formula defines the labelled letter.",
             Reading::Hypothesis => "`若 $A \\sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked without it, neither a verification nor a counterexample is evidence.",

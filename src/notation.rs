@@ -397,6 +397,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"a+b % a comment",
+        meaning: "a TeX comment, to the end of its line: not read (\\% is a percent sign)",
+        example: r"a+b=b+a % commuted",
+    },
+    Notation {
+        group: "symbols",
         written: r"\mathbf x, \boldsymbol x, \vec x",
         meaning: "the same as x: the vector whose entries are x_r",
         example: r"\mathbf u^\top\vec v=\sum_i u_iv_i",
@@ -555,7 +561,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"letters from words: `$\det\mathbf A=\lambda_1\cdots\lambda_n$`, `$\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}$`, `将式(6.9)代入`",
-        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a_ij beside a matrix A that the section also writes another way (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
+        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a letter the words call a statistic (样本的均值 $\\bar{x}$, the sample mean), a_ij beside a matrix A that the section also writes another way (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
         example: "",
     },
     Notation {

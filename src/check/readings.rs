@@ -12,8 +12,8 @@
 //! evaluates. The recognisers it asks (a letter applied, a superscript that labels, shapes read
 //! off use) live in `letters` and `constraint`, and name no reading.
 //!
-//! Before them, the readings that verify for any value of what the text leaves open (an index
-//! nobody bounded tried at small ranges, letters defined only further on made general): what
+//! Before them, `general` verifies for any value of what the text leaves open (an index nobody
+//! bounded tried at small ranges, a label, letters defined only further on made general): what
 //! holds for free symbols holds for the meant ones, and the verdict says what was assumed.
 //!
 //! Phases, in order ([`Phase`]): the words around the formula (before it is checked), the
@@ -135,118 +135,6 @@ pub const TRIED: [(Reading, Phase); 43] = [
     (Reading::Convention, Phase::Evidence),
     (Reading::Hypothesis, Phase::Evidence),
 ];
-
-// ---- Letters left general (a verification for any value of what the text leaves open) ------
-
-/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
-/// for N = 1..4).
-pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
-
-/// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
-/// checked again with every such index of it (`name`, and the sums' letters whose range no shape
-/// gives) running over 1..N, for each N of [`FREE_RANGE_SIZES`]. Only a verification is kept
-/// (what the range is remains the notes' to say), listing `i = 1, …, N` among its assumptions.
-/// Tried first: an index that indexes a vector or matrix runs over its entries, as a sum's
-/// letter does ([`with_ranges_read_off`]).
-pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &dyn Trial) -> Option<Verdict> {
-    // (Written as an index: in a subscript, or a sum's letter, or the exponent of a matrix
-    // power, `P^{k+1}`, which only a matrix leaves without a value; `A=a` names an event's value.)
-    fn indexes_with(e: &Expr, letter: &str) -> bool {
-        let here = match &e.kind {
-            ExprKind::Subscript { index, .. } => expr_mentions(index, letter),
-            ExprKind::BigOp { lower: Some(lower), .. } => expr_mentions(lower, letter),
-            ExprKind::Power { exponent, .. } => expr_mentions(exponent, letter),
-            _ => false,
-        };
-        here || e.children().any(|c| indexes_with(c, letter))
-    }
-    let index_letter = |k: &str| {
-        k.chars().count() == 1
-            && k.chars().all(|c| c.is_ascii_lowercase())
-            && !scope.sizes.contains_key(k)
-            && !scope.defs.contains_key(k)
-            && (indexes_with(&claim.lhs, k) || indexes_with(&claim.rhs, k))
-    };
-    if scope.pinned || !index_letter(name) {
-        return None;
-    }
-    // `(\mathbf A\mathbf B)_{ik} = \sum_j a_{ij}b_{jk}`: first over what the index indexes, as a
-    // sum's letter runs (k over the columns of B), for every value there; then at sizes 1..N.
-    if let Some(verdict) = with_ranges_read_off(scope, claim, name, &index_letter, trial) {
-        return Some(verdict);
-    }
-    let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
-    let mut free = scope.clone();
-    free.sizes.insert(size.to_string(), FREE_RANGE_SIZES.to_vec());
-    let mut letters = vec![name.to_string()];
-    for (key, decl) in &scope.decls {
-        if matches!(decl, Decl::Index { range: IndexRange::Auto }) && key != name && mentions(claim, key) {
-            letters.push(key.clone());
-        }
-    }
-    let range = IndexRange::Size(size.to_string());
-    let (again, letters) = trial.verdict_with_indices(&free, &letters, &range, &index_letter);
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
-        Verdict { assuming, ..again }
-    })
-}
-
-/// The claim checked again with `name` (and each index found without a value after it) ranging
-/// over the entries it indexes, read off the shapes as for a sum's letter; the verification only.
-pub(super) fn with_ranges_read_off(
-    scope: &Scope,
-    claim: &Claim,
-    name: &str,
-    index_letter: &dyn Fn(&str) -> bool,
-    trial: &dyn Trial,
-) -> Option<Verdict> {
-    // (Only an index of something with a shape can take its range from it: `q_i` of a family
-    // of vectors cannot, and the claim is not checked again for nothing.)
-    fn indexes_a_shape(scope: &Scope, e: &Expr, name: &str) -> bool {
-        if let ExprKind::Subscript { base, index } = &e.kind {
-            let shaped = match base.symbol_key() {
-                Some(key) => {
-                    matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
-                        || (scope.defs.contains_key(&key) && scope.usage.matrix_like.contains(&key))
-                }
-                None => matches!(base.kind, ExprKind::Fenced { .. }),
-            };
-            if shaped && expr_mentions(index, name) {
-                return true;
-            }
-        }
-        e.children().any(|c| indexes_a_shape(scope, c, name))
-    }
-    if !indexes_a_shape(scope, &claim.lhs, name) && !indexes_a_shape(scope, &claim.rhs, name) {
-        return None;
-    }
-    // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is false
-    // for free leaves c_{ij}, and says nothing wrong.)
-    let (again, _) = trial.verdict_with_indices(scope, &[name.to_string()], &IndexRange::Auto, index_letter);
-    (again.status == Status::Verified).then_some(again)
-}
-
-/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
-/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
-/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
-/// letters general — a function nobody specified, a free number — which implies it holds for
-/// what they are given later; `None` otherwise (a refutation is weighed in [`other_readings`]).
-/// `own` is the claim's scope where it has one ([`claim_scope`]).
-pub(super) fn with_later_letters_general(
-    scope: &Scope,
-    own: Option<&Scope>,
-    claim: &Claim,
-    trial: &dyn Trial,
-) -> Option<Verdict> {
-    let later = later_definitions(scope, claim, true);
-    if later.is_empty() {
-        return None;
-    }
-    let again = trial.own_verdict_in(&with_letters_general(own.unwrap_or(scope), &later));
-    (again.status == Status::Verified).then_some(again)
-}
 
 // ---- Phase: words -------------------------------------------------------------------------
 
@@ -856,6 +744,15 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
         }
     }
     let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+    // `\bar{x}` the words call the sample mean, beside the x_i it is the mean of: not a letter
+    // of its own.
+    let sampled = |statistic: &&String| {
+        let letter = statistic.split(['{', '}', ' ']).rfind(|p| !p.is_empty()).unwrap_or_default();
+        all.iter().any(|k| k.split_once('_').is_some_and(|(base, _)| base == letter))
+    };
+    if let Some(letter) = all.iter().filter(|k| scope.usage.statistics.contains(*k)).find(sampled) {
+        return Some(from_words(letter));
+    }
     let matrix = |k: &str| {
         matches!(scope.decls.get(k), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
             || scope.usage.matrix_like.contains(k)

@@ -9,7 +9,8 @@
 //! chapter that needs no exact work starts no process, and a book starts one (and one more for
 //! each claim that had to be stopped), not one per claim.
 
-use super::readings::{derived_under_constraint, through_later_only, with_free_range, with_later_letters_general};
+use super::general::{with_free_range, with_labels_general, with_later_letters_general};
+use super::readings::{derived_under_constraint, through_later_only};
 use super::{
     checked_claim, claim_scope, class_tex, expected_to_fail, guarded, judged, out_of_time, past, section_seed,
     shape_tex, shapes_from_use, timed, within_run, Budget, CheckedClaim, Checks, Claim, Instance, Reason, SharedPoints,
@@ -369,7 +370,10 @@ fn with_section<R>(
             };
             let verdict = match &verdict.reason {
                 Reason::UnboundIndex { name } if claim.holds => {
-                    with_free_range(own.as_ref().unwrap_or(scope), claim, name, &trial).unwrap_or(verdict)
+                    let scope = own.as_ref().unwrap_or(scope);
+                    with_free_range(scope, claim, name, &trial)
+                        .or_else(|| with_labels_general(scope, claim, name, &trial))
+                        .unwrap_or(verdict)
                 }
                 _ => verdict,
             };

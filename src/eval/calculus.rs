@@ -18,6 +18,13 @@ use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, BinOp, Expr
 impl<B: Backend> Instance<'_, B> {
     /// ∂of/∂wrt.
     pub fn derivative(&self, of: &Expr, wrt: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
+        if let Some(whole) = self.entangled_with(of, wrt, env) {
+            let what = format!(
+                "a derivative by `{}` of an expression in `{whole}`: is it an entry of {whole}? The notes do not say how one depends on the other",
+                wrt.symbol_key().unwrap_or_default()
+            );
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(wrt.span));
+        }
         // `\frac{du}{dx}` of a function u of one variable, with no argument written: u′(x).
         if let Some(prime) = self.derivative_of_function_expr(of, wrt, env) {
             return self.call(&prime, std::slice::from_ref(wrt), false, wrt.span, env);
@@ -28,6 +35,42 @@ impl<B: Backend> Instance<'_, B> {
         let x = self.eval(wrt, env)?;
         let f = || self.in_plain(|i| i.eval(of, env));
         self.backend.differentiate(&f, &x, wrt.span)
+    }
+
+    /// `\frac{\partial}{\partial \theta_1} J(\theta)`, `\frac{\partial}{\partial x} (x_1 + x_2)`:
+    /// the variable and a letter of the expression are one letter with and without an index,
+    /// neither with a meaning here. θ₁ may be an entry of θ or a letter of its own; read as two
+    /// letters the derivative is 0, which the text does not say. The bare letter, if so.
+    fn entangled_with(&self, of: &Expr, wrt: &Expr, env: &Env) -> Option<String> {
+        // (A subscripted term is one term: the `w` of `w_j` is no bare w.)
+        fn find(e: &Expr, found: &dyn Fn(&Expr) -> Option<String>) -> Option<String> {
+            let within = || match &e.kind {
+                ExprKind::Subscript { .. } => None,
+                _ => e.children().find_map(|c| find(c, found)),
+            };
+            found(e).or_else(within)
+        }
+        let open = |key: &str| !self.resolves(key, env);
+        match &wrt.kind {
+            ExprKind::Subscript { base, .. } => {
+                let letter = base.symbol_key().filter(|k| open(k))?;
+                find(of, &|e| {
+                    matches!(e.kind, ExprKind::Symbol(_)).then(|| e.symbol_key()).flatten().filter(|k| *k == letter)
+                })
+            }
+            ExprKind::Symbol(_) => {
+                let letter = wrt.symbol_key().filter(|k| open(k))?;
+                let indexed = |e: &Expr| match &e.kind {
+                    ExprKind::Subscript { base, .. } => {
+                        let own = e.symbol_key().is_none_or(|k| open(&k));
+                        (own && base.symbol_key().as_deref() == Some(letter.as_str())).then(|| letter.clone())
+                    }
+                    _ => None,
+                };
+                find(of, &indexed)
+            }
+            _ => None,
+        }
     }
 
     /// `F′` (as `Prime(F)`) where `e` is `\frac{dF}{dx}` of a bare function F of one variable:

@@ -19,13 +19,26 @@ impl<B: Backend> Instance<'_, B> {
                 out.extend(self.indices(rhs, env)?);
                 Ok(out)
             }
-            ExprKind::Tuple { items, .. } => items.iter().map(|i| self.integer(i, env)).collect(),
-            _ => Ok(vec![self.integer(index, env)?]),
+            ExprKind::Tuple { items, .. } => items.iter().map(|i| self.index_value(i, env)).collect(),
+            _ => Ok(vec![self.index_value(index, env)?]),
         }
     }
 
-    /// An integer-valued index expression: a number, a bound index, a size, sums of these.
+    /// An integer-valued index expression used as a number (a bound, an exponent, a condition):
+    /// [`Instance::index_value`], where a label's value is no number ([`Instance::is_label`]).
     pub(super) fn integer(&self, e: &Expr, env: &Env) -> Result<i64, EvalError> {
+        let value = self.index_value(e, env)?;
+        if self.is_label(value) {
+            let label = self.scope.usage.labels.iter().find(|l| super::instance::mentions_symbol(e, l));
+            let name = label.or_else(|| self.scope.usage.labels.first()).cloned().unwrap_or_default();
+            return Err(EvalErrorKind::UnboundIndex { name }.at(e.span));
+        }
+        Ok(value)
+    }
+
+    /// An integer-valued index expression: a number, a bound index, a size, sums of these. A
+    /// label's value only names a leaf ([`Instance::indices`]).
+    fn index_value(&self, e: &Expr, env: &Env) -> Result<i64, EvalError> {
         if let Some(v) = e.symbol_key().and_then(|k| env.get(&k).or_else(|| self.sizes.get(&k))) {
             return Ok(*v);
         }
@@ -38,10 +51,14 @@ impl<B: Backend> Instance<'_, B> {
                     .copied()
                     .ok_or(EvalErrorKind::UnboundIndex { name: key }.at(e.span))
             }
-            ExprKind::Binary { op: BinOp::Add, lhs, rhs } => Ok(self.integer(lhs, env)? + self.integer(rhs, env)?),
-            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => Ok(self.integer(lhs, env)? - self.integer(rhs, env)?),
-            ExprKind::Fenced { inner: Some(inner), .. } => self.integer(inner, env),
-            ExprKind::Neg { operand } => Ok(-self.integer(operand, env)?),
+            ExprKind::Binary { op: BinOp::Add, lhs, rhs } => {
+                Ok(self.index_value(lhs, env)? + self.index_value(rhs, env)?)
+            }
+            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {
+                Ok(self.index_value(lhs, env)? - self.index_value(rhs, env)?)
+            }
+            ExprKind::Fenced { inner: Some(inner), .. } => self.index_value(inner, env),
+            ExprKind::Neg { operand } => Ok(-self.index_value(operand, env)?),
             _ => Err(super::instance::unsupported(e)),
         }
     }

@@ -318,6 +318,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             return Ok(v.clone());
         }
         if let Some(v) = env.get(key).or_else(|| self.sizes.get(key)) {
+            if self.is_label(*v) {
+                return Err(EvalErrorKind::UnboundIndex { name: key.to_string() }.at(e.span));
+            }
             return Ok(Value::scalar(B::S::int(*v)));
         }
         if self.opaque == Some(key) {
@@ -592,7 +595,10 @@ impl<'a, B: Backend> Instance<'a, B> {
             );
             return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(e.span));
         }
-        let mut indices = self.indices(index, env)?;
+        let mut indices = match self.labelled(base, index, env) {
+            Some(labelled) => self.indices(index, &labelled)?,
+            None => self.indices(index, env)?,
+        };
         if let Some(key) = base.symbol_key() {
             // `a_{11}`: entry (1, 1) of a family with two indices (`\mathbf A = (a_{ij})`).
             if let ExprKind::Number { value } = &index.kind {
@@ -614,6 +620,37 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
         }
         component(&value, &indices, e.span)
+    }
+
+    /// `x_t`, `x_{t-1}` where t is a label ([`LetterUsage::labels`]) and x a letter with no
+    /// meaning of its own, or a family the notes define (`a_i = x_i + 2`): `env` with each such
+    /// label given a value of its own, far beyond any size, so that each term is a leaf of its
+    /// own (`x_t` and `x_{t-1}` two independent unknowns, `x_t` twice the same one). Only a
+    /// leaf's name sees that value; any other use of the label (a bound, `\delta_{ij}`, an
+    /// exponent, an entry of a vector, the letter as a number) stays without a value.
+    ///
+    /// [`LetterUsage::labels`]: crate::sema::scope::LetterUsage::labels
+    fn labelled(&self, base: &Expr, index: &Expr, env: &Env) -> Option<Env> {
+        let labels = &self.scope.usage.labels;
+        let key = base.symbol_key().filter(|_| !labels.is_empty())?;
+        let family = self.scope.defs.get(&key).is_some_and(|d| !d.function && !d.params.is_empty());
+        let own_letter = !self.resolves(&key, env) && !is_operator_letter(&key);
+        if !(family || own_letter) || matches!(base.kind, ExprKind::Fenced { .. }) {
+            return None;
+        }
+        let mut labelled = env.clone();
+        for (n, label) in (1..).zip(labels) {
+            if !env.contains_key(label) && mentions_symbol(index, label) {
+                labelled.insert(label.clone(), LABEL_VALUE * n);
+            }
+        }
+        (labelled.len() > env.len()).then_some(labelled)
+    }
+
+    /// Is `value` a label's ([`Instance::labelled`]), which names a leaf and is no number? (By
+    /// value: a family's definition binds its own letter to the label's value.)
+    pub(super) fn is_label(&self, value: i64) -> bool {
+        !self.scope.usage.labels.is_empty() && is_label_value(value)
     }
 
     /// `a_j` for a family definition, `q_i` for a declared family, `s_r` for an undeclared
@@ -829,7 +866,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(e.span));
         };
-        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)) {
+        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)).filter(|v| !self.is_label(**v)) {
             Some(v) => *v,
             None => return Err(EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(e.span)),
         };
@@ -877,7 +914,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(span));
         };
-        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)) {
+        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)).filter(|v| !self.is_label(**v)) {
             Some(v) => *v,
             None => return Err(EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(span)),
         };
@@ -960,7 +997,11 @@ impl<'a, B: Backend> Instance<'a, B> {
                 let pattern = crate::syntax::pattern::pattern_list(&first_column)
                     .filter(|p| p.after.is_empty() && at + 1 == grid.len() - 1)
                     .ok_or_else(|| malformed("rows between `\\vdots` that follow no one pattern"))?;
-                let end = match env.get(&pattern.letter).or_else(|| self.sizes.get(&pattern.letter)) {
+                let end = match env
+                    .get(&pattern.letter)
+                    .or_else(|| self.sizes.get(&pattern.letter))
+                    .filter(|v| !self.is_label(**v))
+                {
                     Some(v) => *v,
                     None => return Err(EvalErrorKind::UnboundIndex { name: pattern.letter.clone() }.at(span)),
                 };
@@ -1210,6 +1251,17 @@ fn plain_symbol(e: &Expr) -> bool {
 }
 
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)
+/// The value a label takes in a leaf's name ([`Instance::labelled`]): beyond every size, so no
+/// entry of anything the claim ranges over; the n-th label of the scope takes n times it.
+pub(super) const LABEL_VALUE: i64 = 1_000_000;
+
+/// Is `value` in a label's range ([`LABEL_VALUE`], give or take an offset `x_{t-1}` writes)?
+/// Such a value names a leaf and nothing else: as a number (a bound, an exponent, a condition)
+/// it is no value ([`Instance::is_label`]).
+fn is_label_value(value: i64) -> bool {
+    value.abs() >= LABEL_VALUE / 2
+}
+
 pub(super) fn mentions_symbol(e: &Expr, key: &str) -> bool {
     matches!(&e.kind, ExprKind::Symbol(s) if s.to_string() == key) || e.children().any(|c| mentions_symbol(c, key))
 }

@@ -38,7 +38,10 @@ impl<'a> SectionBuilder<'a> {
         // section's sequence (Adam's v after momentum's) is a new one.
         let marked = prose.as_ref().is_some_and(Prose::marked_claim);
         let here = recurrence::defining(first, &self.bindings.recurrences).is_some_and(|r| r.section == self.number);
-        let as_written = marked || (chain.links[0].op != RelOp::Define && here);
+        // `除非$\mu=\bar{x}$，否则…`: the exception, read as written: a condition by its words,
+        // never a value for what follows.
+        let excepted = prose.as_ref().is_some_and(Prose::excepts);
+        let as_written = marked || excepted || (chain.links[0].op != RelOp::Define && here);
         let site = ChainSite { chain, first, id, tex, origin: &origin, conditions, prose: &prose, marked };
         let Some((skip, alternative)) = self.taken_links(&site, &site_origin, as_written) else { return };
         self.link_claims(&site, skip, alternative);

@@ -206,6 +206,11 @@ impl Prose<'_> {
         matches!(self.mark, Some(Mark::Claim | Mark::Wrong))
     }
 
+    /// Words that make it the exception to the sentence (`unless`, `除非`).
+    pub(super) fn excepts(&self) -> bool {
+        !self.marked_claim() && roles::excepts(self.lead)
+    }
+
     /// Words of condition before it (`if`, `for`, `若`), or the author's binding mark.
     pub(super) fn conditional(&self) -> bool {
         self.mark == Some(Mark::Binding) || roles::is_conditional(self.lead)
@@ -321,6 +326,23 @@ pub(super) fn bare_letters(tex: &str) -> Vec<String> {
         })
         .collect();
     letters.unwrap_or_default()
+}
+
+/// Barred or hatted letters the words call a statistic where they name them
+/// (`样本的均值$\bar{x}$`, `the sample mean $\bar x$`, `均值 $\hat\mu$`): their value is what the
+/// words say (the mean of the x_i), which no formula gives derivcheck, so a letter of its own
+/// they are not. (A plain letter the words call a mean or a variance, `p`, `\sigma^2`, is as
+/// often a parameter given as it is.)
+pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>) -> BTreeSet<String> {
+    static STATISTIC: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(均值|平均值|平均数|平均|方差|标准差|\bmean|\baverage|\bvariance|\bstandard deviation|\bmedian)\s*(为|是|is|of)?\s*[:：]?\s*$",
+        )
+        .expect("valid regex")
+    });
+    let accented = |key: &String| ["\\bar", "\\overline", "\\hat", "\\widehat"].iter().any(|a| key.contains(a));
+    let named = sites.filter(|site| STATISTIC.is_match(&site.lead)).flat_map(|site| bare_letters(&site.tex));
+    named.filter(accented).collect()
 }
 
 /// Do the notes speak of entropy or mutual information anywhere (`entropy`, `熵`, `互信息`)?

@@ -99,6 +99,7 @@ const CUES: &[(Cue, &[&str])] = &[
             "such that",
             "so that",
             "unless",
+            "except",
             "assume",
             "assuming",
             "suppose",
@@ -124,6 +125,7 @@ const CUES: &[(Cue, &[&str])] = &[
             "使得",
             "满足",
             "只要",
+            "除非",
             "条件",
             "约束",
             "要求",
@@ -301,6 +303,16 @@ pub fn is_conditional(lead: &str) -> bool {
     let mut table: Vec<(Cue, &[&str])> = vec![(Cue::Condition, CONDITIONAL)];
     table.extend(CUES.iter().filter(|(kind, _)| *kind != Cue::Condition).copied());
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
+}
+
+/// Does the lead make what follows the exception to what the sentence says (`unless $\mu =
+/// \bar x$, we have …`, `除非$\mu=\bar{x}$，否则一定有`)? The formula holds where the rest does
+/// not: neither a value for the sentence (as `if $x = 1$` gives) nor a claim.
+pub fn excepts(lead: &str) -> bool {
+    static EXCEPTION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(\bunless|\bexcept(\s+(when|if|for|where))?|除非|除了)\s*$").expect("valid regex")
+    });
+    EXCEPTION.is_match(lead)
 }
 
 /// `…; otherwise $h(x) = 1$`, `否则 $h(x)=1$`: the words open another case of a function
@@ -764,6 +776,8 @@ mod tests {
             ("设", Cue::Define),
             ("因此", Cue::Assert),
             ("若", Cue::Condition),
+            ("除非", Cue::Condition),
+            ("so the two differ unless", Cue::Condition),
             ("我们需要求解", Cue::Solve),
             ("If $, then", Cue::Assert),
             ("当$时，", Cue::None),
@@ -963,6 +977,11 @@ mod tests {
         assert!(is_conditional("As a simple example, for"));
         assert!(is_conditional("举一个简单的例子，对于"));
         assert!(is_conditional("If"));
+        assert!(!is_conditional("The estimate is biased unless"));
+        for lead in ["除非", "The estimate is biased unless", "Unless", "It holds except when"] {
+            assert!(excepts(lead), "{lead}");
+        }
+        assert!(!excepts("unless stated otherwise, the matrix"));
         assert!(!is_conditional("With"));
         assert!(!is_conditional("For instance, take"));
         assert!(!is_conditional("Given a convex hyperbolic cosine function"));

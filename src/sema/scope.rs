@@ -152,6 +152,15 @@ pub struct LetterUsage {
     /// (`A_{ij}` and `a_{ij}`, as texts write cofactors): `A_{ij}` may be the entry of A or
     /// another quantity of A's (a cofactor, a minor, a block), so it is not read as an entry.
     pub entries_ambiguous: std::collections::BTreeSet<String>,
+    /// Index letters a claim's second look reads as labels (`x_t`, `x_{t-1}` where nothing gives
+    /// t a value): each term they subscript on a letter with no meaning of its own is an unknown
+    /// of its own. What holds for independent unknowns holds for the meant ones, so only a
+    /// verification is kept (`check::readings::with_labels_general`).
+    pub labels: std::collections::BTreeSet<String>,
+    /// Letters the words of the chapter call a statistic of others (`样本的均值$\bar{x}$`, `the
+    /// sample mean $\bar x$`): what they are is the words', so a refutation through one is not
+    /// earned (`check::readings::reading_of_letters`).
+    pub statistics: std::collections::BTreeSet<String>,
 }
 
 /// A kind of square matrix a letter may be, for [`Scope::classes`].

@@ -1,0 +1,208 @@
+//! Verification by generalising what the text leaves open: what holds for free symbols holds
+//! for the meant ones, so a claim the text does not pin down is checked again with its unknowns
+//! made general, and only a verification is kept, saying what was assumed.
+//!
+//! Takes a claim whose first check stopped at something the text leaves open (an index nobody
+//! bounded, a label, letters defined only further on) and the [`Trial`] `check` gives; gives the
+//! verification with its assumptions, or `None` (the first verdict stands, and the readings of
+//! [`super::readings`] weigh a refutation). Tried before every reading there.
+
+use super::letters::{expr_mentions, mentions};
+use super::readings::{later_definitions, with_letters_general, Trial};
+use crate::model::{Reason, Status, Verdict};
+use crate::sema::scope::IndexRange;
+use crate::sema::{Claim, Decl, Scope};
+use crate::syntax::ast::{Expr, ExprKind};
+
+/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
+/// for N = 1..4).
+pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
+
+/// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
+/// checked again with every such index of it (`name`, and the sums' letters whose range no shape
+/// gives) running over 1..N, for each N of [`FREE_RANGE_SIZES`]. Only a verification is kept
+/// (what the range is remains the notes' to say), listing `i = 1, …, N` among its assumptions.
+/// Tried first: an index that indexes a vector or matrix runs over its entries, as a sum's
+/// letter does ([`with_ranges_read_off`]).
+pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &dyn Trial) -> Option<Verdict> {
+    // (Written as an index: in a subscript, or a sum's letter, or the exponent of a matrix
+    // power, `P^{k+1}`, which only a matrix leaves without a value; `A=a` names an event's value.)
+    fn indexes_with(e: &Expr, letter: &str) -> bool {
+        let here = match &e.kind {
+            ExprKind::Subscript { index, .. } => expr_mentions(index, letter),
+            ExprKind::BigOp { lower: Some(lower), .. } => expr_mentions(lower, letter),
+            ExprKind::Power { exponent, .. } => expr_mentions(exponent, letter),
+            _ => false,
+        };
+        here || e.children().any(|c| indexes_with(c, letter))
+    }
+    let index_letter = |k: &str| {
+        k.chars().count() == 1
+            && k.chars().all(|c| c.is_ascii_lowercase())
+            && !scope.sizes.contains_key(k)
+            && !scope.defs.contains_key(k)
+            && (indexes_with(&claim.lhs, k) || indexes_with(&claim.rhs, k))
+    };
+    if scope.pinned || !index_letter(name) {
+        return None;
+    }
+    // `(\mathbf A\mathbf B)_{ik} = \sum_j a_{ij}b_{jk}`: first over what the index indexes, as a
+    // sum's letter runs (k over the columns of B), for every value there; then at sizes 1..N.
+    if let Some(verdict) = with_ranges_read_off(scope, claim, name, &index_letter, trial) {
+        return Some(verdict);
+    }
+    let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
+    let mut free = scope.clone();
+    free.sizes.insert(size.to_string(), FREE_RANGE_SIZES.to_vec());
+    let mut letters = vec![name.to_string()];
+    for (key, decl) in &scope.decls {
+        if matches!(decl, Decl::Index { range: IndexRange::Auto }) && key != name && mentions(claim, key) {
+            letters.push(key.clone());
+        }
+    }
+    let range = IndexRange::Size(size.to_string());
+    let (again, letters) = trial.verdict_with_indices(&free, &letters, &range, &index_letter);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
+        Verdict { assuming, ..again }
+    })
+}
+
+/// The claim checked again with `name` (and each index found without a value after it) ranging
+/// over the entries it indexes, read off the shapes as for a sum's letter; the verification only.
+pub(super) fn with_ranges_read_off(
+    scope: &Scope,
+    claim: &Claim,
+    name: &str,
+    index_letter: &dyn Fn(&str) -> bool,
+    trial: &dyn Trial,
+) -> Option<Verdict> {
+    // (Only an index of something with a shape can take its range from it: `q_i` of a family
+    // of vectors cannot, and the claim is not checked again for nothing.)
+    fn indexes_a_shape(scope: &Scope, e: &Expr, name: &str) -> bool {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            let shaped = match base.symbol_key() {
+                Some(key) => {
+                    matches!(scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
+                        || (scope.defs.contains_key(&key) && scope.usage.matrix_like.contains(&key))
+                }
+                None => matches!(base.kind, ExprKind::Fenced { .. }),
+            };
+            if shaped && expr_mentions(index, name) {
+                return true;
+            }
+        }
+        e.children().any(|c| indexes_a_shape(scope, c, name))
+    }
+    if !indexes_a_shape(scope, &claim.lhs, name) && !indexes_a_shape(scope, &claim.rhs, name) {
+        return None;
+    }
+    // (Only a verification: `c_{ij} = \sum_k a_{ik}b_{kj}` with c written nowhere else is false
+    // for free leaves c_{ij}, and says nothing wrong.)
+    let (again, _) = trial.verdict_with_indices(scope, &[name.to_string()], &IndexRange::Auto, index_letter);
+    (again.status == Status::Verified).then_some(again)
+}
+
+/// A claim written before the definitions of some of its letters (`f(x+\epsilon) = f(x) +
+/// \epsilon f'(x) + \mathcal O(\epsilon^2)`, then `choose $\epsilon = -\eta f'(x)$` and
+/// `$f(x)=x^2$` further on) may speak of any such letters. Verified when it holds with those
+/// letters general — a function nobody specified, a free number — which implies it holds for
+/// what they are given later; `None` otherwise (a refutation is weighed in [`super::readings::other_readings`]).
+/// `own` is the claim's scope where it has one ([`super::letters::claim_scope`]).
+pub(super) fn with_later_letters_general(
+    scope: &Scope,
+    own: Option<&Scope>,
+    claim: &Claim,
+    trial: &dyn Trial,
+) -> Option<Verdict> {
+    let later = later_definitions(scope, claim, true);
+    if later.is_empty() {
+        return None;
+    }
+    let again = trial.own_verdict_in(&with_letters_general(own.unwrap_or(scope), &later));
+    (again.status == Status::Verified).then_some(again)
+}
+
+/// `x_t = f(x_{t-1})`, `\frac{\partial z_j}{\partial w_j} = x_j` where nothing gives t or j a
+/// value: the claim checked again with the index `name` a label (and each other index found
+/// without a value on the way, up to four): every term it subscripts on a letter with no meaning
+/// of its own is an unknown of its own ([`crate::sema::scope::LetterUsage::labels`]). Holding for
+/// independent unknowns, the claim holds whatever the terms are; so only a verification is kept,
+/// listing the terms as `\forall\, x_{t}, x_{t-1}` among its assumptions. Tried after
+/// [`with_free_range`], which reads an index over a range where it can.
+pub(super) fn with_labels_general(scope: &Scope, claim: &Claim, name: &str, trial: &dyn Trial) -> Option<Verdict> {
+    // (Not through a derivative by a labelled term: `\frac{\partial}{\partial x_i} \sum_j x_j^2`
+    // with x_i apart from every x_j is 0, and the text means 2x_i. Independence holds for values,
+    // not for derivatives.)
+    if scope.pinned || differentiates_by_an_index(claim) {
+        return None;
+    }
+    let mut general = scope.clone();
+    let mut name = name.to_string();
+    for _ in 0..4 {
+        let written_as_index = indexes_with(&claim.lhs, &name) || indexes_with(&claim.rhs, &name);
+        if !written_as_index || !general.usage.labels.insert(name.clone()) {
+            return None;
+        }
+        let again = trial.verdict_in(&general);
+        match again.reason {
+            Reason::UnboundIndex { name: next } if again.status != Status::Verified => name = next,
+            _ if again.status == Status::Verified => {
+                // The terms the labels make unknowns, or the labels themselves where they reach
+                // such terms only through definitions (`b_i` of `b_i = a_i^2`).
+                let mut terms = labelled_terms(&general, claim);
+                if terms.is_empty() {
+                    terms = general.usage.labels.iter().cloned().collect();
+                }
+                let mut assuming = again.assuming.clone();
+                assuming.push(format!("\\forall\\, {}", terms.join(", ")));
+                return Some(Verdict { assuming, ..again });
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Is `letter` written in a subscript of `e`?
+fn indexes_with(e: &Expr, letter: &str) -> bool {
+    let here = matches!(&e.kind, ExprKind::Subscript { index, .. } if expr_mentions(index, letter));
+    here || e.children().any(|c| indexes_with(c, letter))
+}
+
+/// The terms of the claim a label of `scope` subscripts on a letter with no meaning of its own,
+/// as TeX, each once, in order.
+fn labelled_terms(scope: &Scope, claim: &Claim) -> Vec<String> {
+    fn walk(scope: &Scope, e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            let known = |key: Option<String>| key.is_some_and(|k| scope.knows(&k));
+            let own_letter = base.symbol_key().is_some() && !known(base.symbol_key()) && !known(e.symbol_key());
+            if own_letter && scope.usage.labels.iter().any(|l| expr_mentions(index, l)) {
+                let tex = crate::syntax::print::explicit_tex(e, &|_| false);
+                if !out.contains(&tex) {
+                    out.push(tex);
+                }
+                return;
+            }
+        }
+        e.children().for_each(|c| walk(scope, c, out));
+    }
+    let mut out = Vec::new();
+    walk(scope, &claim.lhs, &mut out);
+    walk(scope, &claim.rhs, &mut out);
+    out
+}
+
+/// Does the claim differentiate by a term with an index (`\frac{\partial}{\partial x_i}`,
+/// `\frac{\partial h_t}{\partial h_{t-1}}`)?
+fn differentiates_by_an_index(claim: &Claim) -> bool {
+    fn walk(e: &Expr) -> bool {
+        let here = matches!(&e.kind, ExprKind::Derivative { wrt, .. } if has_subscript(wrt));
+        here || e.children().any(walk)
+    }
+    fn has_subscript(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Subscript { .. }) || e.children().any(has_subscript)
+    }
+    walk(&claim.lhs) || walk(&claim.rhs)
+}
