@@ -64,7 +64,9 @@ pub(super) fn nested_relations(e: &Expr) -> Option<String> {
 
 /// The rows of an `aligned`/`align`/`gather`/`array` block as relation chains: a row starting
 /// with a relation (`&= b`) continues the chain above, a row starting with `+`/`-` continues
-/// the expression above, any other row starts a new chain. Other chains pass through.
+/// the expression above (`&\quad - c`), any other row starts a new chain. A signed row with a
+/// relation of its own before any `&` (`-2x + 4y &= 8`, `-5p_0 + 25p_1 = 75` under `x - 2y &= -4`)
+/// is the next equation of a system, not more of the one above. Other chains pass through.
 pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
     let mut out = Vec::new();
     for chain in chains {
@@ -85,12 +87,25 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
         let mut current: Option<Chain> = None;
         let mut dangling: Option<RelOp> = None;
         for row in rows {
+            // (`-2x + 4y &= 8`: the row's relation comes after its first cell.)
+            let relation_after_first = row.first().is_some_and(|(_, dangling)| dangling.is_some())
+                || row
+                    .iter()
+                    .skip(1)
+                    .any(|(statement, _)| statement.and_then(|s| s.chains.first()).is_some_and(|c| c.first.is_none()));
             for (statement, row_dangling) in row {
                 for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
                     let signed = piece.first.as_ref().is_some_and(|e| {
                         let before = tex[..e.span.start.min(tex.len())].trim_end();
                         let at = tex[e.span.start.min(tex.len())..].trim_start();
-                        at.starts_with(['+', '-']) || before.ends_with('+') || at.starts_with("\\pm")
+                        at.starts_with(['+', '-']) || before.ends_with(['+', '-']) || at.starts_with("\\pm")
+                    });
+                    // (`& - r`, `&\quad + c`: written in the column of the row above.)
+                    let aligned = piece.first.as_ref().is_some_and(|e| {
+                        let before = tex[..e.span.start.min(tex.len())].trim_end().trim_end_matches(['+', '-']);
+                        let before =
+                            before.trim_end().trim_end_matches("\\qquad").trim_end_matches("\\quad").trim_end();
+                        before.ends_with('&')
                     });
                     match (&mut current, &piece.first, dangling.take()) {
                         (Some(c), None, _) => c.links.extend(piece.links.iter().cloned()),
@@ -98,7 +113,14 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                             c.links.push(Link { op, rhs: first.clone() });
                             c.links.extend(piece.links.iter().cloned());
                         }
-                        (Some(c), Some(first), None) if signed && (piece.links.is_empty() || !c.links.is_empty()) => {
+                        (Some(c), Some(first), None)
+                            if signed
+                                && if piece.links.is_empty() {
+                                    aligned || !relation_after_first
+                                } else {
+                                    aligned && !c.links.is_empty()
+                                } =>
+                        {
                             // `&\quad + c`: the expression above goes on.
                             let last = c
                                 .links
@@ -215,6 +237,13 @@ mod tests {
             (r"\begin{aligned} x &= y + z \\ &= z + y \end{aligned}", &["x = y+z = z+y"]),
             (r"\begin{aligned} u &= 1 \\ v &= 2 \end{aligned}", &["u = 1", "v = 2"]),
             (r"\begin{aligned} p &= q \\ & + r \end{aligned}", &["p = q+r"]),
+            (r"\begin{aligned} p &= q \\ & - r = s \end{aligned}", &["p = q-r = s"]),
+            // A system of equations: a signed row with a relation of its own is the next one.
+            (
+                r"\begin{aligned} x - 2y &= -4 \\ -2x + 4y &= 8 \end{aligned}",
+                &[r"x-2\cdot y = -4", r"-2\cdot x+4\cdot y = 8"],
+            ),
+            (r"\begin{aligned} a - b = 1 \\ -a + 2b = 3 \end{aligned}", &["a-b = 1", r"-a+2\cdot b = 3"]),
         ];
         for (tex, want) in cases {
             let statement = parse_formula(tex).unwrap();
