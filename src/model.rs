@@ -513,6 +513,7 @@ pub enum Reading {
     /// A condition the text states just before the claim (its paragraph or the one before) on
     /// the claim's letters, which derivcheck could not use (`if $\psi^* P = \psi^*$` with the
     /// shapes of its letters unknown, an equation it cannot solve): the claim may follow from it.
+    /// Not one that gives a quantity the claim never writes its value (`P(Y=1\mid x) = …`).
     ConditionUnused,
     /// `2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}`: numbers against a power of ten they come
     /// within 10 % of, an order of magnitude written with `=`.
@@ -603,7 +604,7 @@ impl Reading {
             Reading::Orthogonal => "As [`Reading::Symmetric`], true where the matrix is orthogonal (a rotation).",
             Reading::FunctionProperty => "A claim about a function the notes never specify that no rule of calculus makes true (`g(x+y)=g(x)+g(y)`, `I(X,Y)=I(Y,X)`): a property of that function, which the words may give.",
             Reading::EarlierCondition => "False as an identity, true under a condition the section stated earlier, outside the claim's paragraph and the one before (`令样本被中心化，即 $\\sum_i \\boldsymbol z_i=\\mathbf 0$`, three paragraphs before `\\sum_i b_{ij} = 0`): whether it still holds there is the words' to say.",
-            Reading::ConditionUnused => "A condition the text states just before the claim (its paragraph or the one before) on the claim's letters, which derivcheck could not use (`if $\\psi^* P = \\psi^*$` with the shapes of its letters unknown, an equation it cannot solve): the claim may follow from it.",
+            Reading::ConditionUnused => "A condition the text states just before the claim (its paragraph or the one before) on the claim's letters, which derivcheck could not use (`if $\\psi^* P = \\psi^*$` with the shapes of its letters unknown, an equation it cannot solve): the claim may follow from it. One that gives a quantity the claim never writes its value (`P(Y=1\\mid x) = \\frac{e^{w\\cdot x}}{1+e^{w\\cdot x}}` above a claim about w and x) restricts none of its letters, and is not weighed.",
             Reading::OrderOfMagnitude => "`2 \\cdot 10^9 \\cdot 16 \\cdot 32 = 10^{12}`: numbers against a power of ten they come within 10 % of, an order of magnitude written with `=`.",
             Reading::SumsToOne => "False for a general vector, true where the entries the claim sums sum to 1 (`\\sum_j y_j = 1`: a one-hot label, a probability vector), as softmax and cross-entropy steps use and the words may say elsewhere.",
             Reading::Update => "`t=t+1`, `\\theta=\\theta-\\eta g`: an update step of an algorithm, written with `=` where `\\leftarrow` is meant.",

@@ -488,8 +488,27 @@ fn under_conditions(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn 
     // equation it cannot solve) may be what makes the claim true: the refutation does not stand.
     let letters = |e: &Expr| free_letters(base, e);
     let claim_letters: BTreeSet<String> = letters(&claim.lhs).union(&letters(&claim.rhs)).cloned().collect();
+    // (`P(Y=1\mid x) = \frac{\exp(w\cdot x)}{1+\exp(w\cdot x)}` above a claim about w and x
+    // alone gives P its value, whatever w and x are: it restricts none of the claim's letters.)
+    // (`\sum_k P(Y=k\mid x) = 1` likewise: a function the claim never applies, on one side only.)
+    fn heads(e: &Expr, out: &mut Vec<String>) {
+        if let ExprKind::Call { func, .. } = &e.kind {
+            out.extend(func.symbol_key());
+        }
+        e.children().for_each(|c| heads(c, out));
+    }
+    let gives_a_new_quantity = |condition: &crate::sema::Assumption| {
+        let fresh = |side: &Expr, other: &Expr| {
+            let mut candidates = Vec::new();
+            heads(side, &mut candidates);
+            candidates.extend(side.symbol_key());
+            candidates.iter().any(|h| !claim_letters.contains(h) && !mentions(claim, h) && !expr_mentions(other, h))
+        };
+        fresh(&condition.lhs, &condition.rhs) || fresh(&condition.rhs, &condition.lhs)
+    };
     let on_its_letters = |condition: &crate::sema::Assumption| {
-        letters(&condition.lhs).union(&letters(&condition.rhs)).any(|l| claim_letters.contains(l))
+        let shared = letters(&condition.lhs).union(&letters(&condition.rhs)).any(|l| claim_letters.contains(l));
+        shared && !gives_a_new_quantity(condition)
     };
     for condition in stated.iter().rev().filter(|c| !claim.reading.marked && on_its_letters(c)) {
         let mut under = base.clone();
