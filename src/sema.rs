@@ -73,6 +73,7 @@ pub fn plan(
         .flat_map(Chain::exprs)
         .for_each(|e| collect_keys(e, &mut document_keys));
     let document_keys = std::rc::Rc::new(document_keys);
+    let statistics = std::rc::Rc::new(cues::statistics_named(doc.formulas.iter()));
     for (section, fs) in by_section {
         let (number, title) = section
             .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
@@ -98,6 +99,7 @@ pub fn plan(
         builder.bindings.recurrences = std::mem::take(&mut recurrences);
         builder.chapter.owns_spec = with_spec_only;
         builder.chapter.document_keys = document_keys.clone();
+        builder.chapter.statistics = statistics.clone();
         let (plan, defined) = builder.build_with_definitions(title, &fs);
         recurrences = plan.recurrences.clone();
         for def in defined {

@@ -141,7 +141,7 @@ pub(super) fn with_labels_general(scope: &Scope, claim: &Claim, name: &str, tria
     let mut general = scope.clone();
     let mut name = name.to_string();
     for _ in 0..4 {
-        let written_as_index = indexes_with(&claim.lhs, &name) || indexes_with(&claim.rhs, &name);
+        let written_as_index = in_a_subscript(&claim.lhs, &name) || in_a_subscript(&claim.rhs, &name);
         if !written_as_index || !general.usage.labels.insert(name.clone()) {
             return None;
         }
@@ -165,10 +165,12 @@ pub(super) fn with_labels_general(scope: &Scope, claim: &Claim, name: &str, tria
     None
 }
 
-/// Is `letter` written in a subscript of `e`?
-fn indexes_with(e: &Expr, letter: &str) -> bool {
+/// Is `letter` written in a subscript of `e` (`x_t`, `x_{t-1}`)? Narrower than
+/// [`with_free_range`]'s test, which takes a sum's letter and a matrix power's exponent too: a
+/// label only ever names terms it subscripts.
+fn in_a_subscript(e: &Expr, letter: &str) -> bool {
     let here = matches!(&e.kind, ExprKind::Subscript { index, .. } if expr_mentions(index, letter));
-    here || e.children().any(|c| indexes_with(c, letter))
+    here || e.children().any(|c| in_a_subscript(c, letter))
 }
 
 /// The terms of the claim a label of `scope` subscripts on a letter with no meaning of its own,

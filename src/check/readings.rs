@@ -765,11 +765,9 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
     let all = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
     // `\bar{x}` the words call the sample mean, beside the x_i it is the mean of: not a letter
     // of its own.
-    let sampled = |statistic: &&String| {
-        let letter = statistic.split(['{', '}', ' ']).rfind(|p| !p.is_empty()).unwrap_or_default();
-        all.iter().any(|k| k.split_once('_').is_some_and(|(base, _)| base == letter))
-    };
-    if let Some(letter) = all.iter().filter(|k| scope.usage.statistics.contains(*k)).find(sampled) {
+    let family = |letter: &String| all.iter().any(|k| k.split_once('_').is_some_and(|(base, _)| base == letter));
+    let statistic = all.iter().find(|k| scope.usage.statistics.get(*k).is_some_and(family));
+    if let Some(letter) = statistic {
         return Some(from_words(letter));
     }
     let matrix = |k: &str| {

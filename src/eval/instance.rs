@@ -653,6 +653,11 @@ impl<'a, B: Backend> Instance<'a, B> {
         !self.scope.usage.labels.is_empty() && is_label_value(value)
     }
 
+    /// The number `letter` stands for here (bound in `env`, or a size), unless it is a label's.
+    fn number_of(&self, letter: &str, env: &Env) -> Option<i64> {
+        env.get(letter).or_else(|| self.sizes.get(letter)).copied().filter(|v| !self.is_label(*v))
+    }
+
     /// `a_j` for a family definition, `q_i` for a declared family, `s_r` for an undeclared
     /// symbol (a leaf per index value); `None` when the base is a value to take an entry of.
     fn indexed_name(
@@ -866,10 +871,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(e.span));
         };
-        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)).filter(|v| !self.is_label(**v)) {
-            Some(v) => *v,
-            None => return Err(EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(e.span)),
-        };
+        let end = self
+            .number_of(&p.letter, env)
+            .ok_or_else(|| EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(e.span))?;
         let mut terms: Vec<Value<B::S>> = Vec::new();
         for t in p.before.iter().chain(&p.after) {
             terms.push(self.eval(t, env)?);
@@ -914,10 +918,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(span));
         };
-        let end = match env.get(&p.letter).or_else(|| self.sizes.get(&p.letter)).filter(|v| !self.is_label(**v)) {
-            Some(v) => *v,
-            None => return Err(EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(span)),
-        };
+        let end = self
+            .number_of(&p.letter, env)
+            .ok_or_else(|| EvalErrorKind::UnboundIndex { name: p.letter.clone() }.at(span))?;
         let mut entries = Vec::new();
         for t in &p.before {
             entries.push(read(t, env)?);
@@ -997,14 +1000,9 @@ impl<'a, B: Backend> Instance<'a, B> {
                 let pattern = crate::syntax::pattern::pattern_list(&first_column)
                     .filter(|p| p.after.is_empty() && at + 1 == grid.len() - 1)
                     .ok_or_else(|| malformed("rows between `\\vdots` that follow no one pattern"))?;
-                let end = match env
-                    .get(&pattern.letter)
-                    .or_else(|| self.sizes.get(&pattern.letter))
-                    .filter(|v| !self.is_label(**v))
-                {
-                    Some(v) => *v,
-                    None => return Err(EvalErrorKind::UnboundIndex { name: pattern.letter.clone() }.at(span)),
-                };
+                let end = self
+                    .number_of(&pattern.letter, env)
+                    .ok_or_else(|| EvalErrorKind::UnboundIndex { name: pattern.letter.clone() }.at(span))?;
                 // The rows written before the dots are the general row at consecutive values,
                 // cell by cell (the first column alone says nothing of the others).
                 let general_row = &grid[at + 1];
@@ -1250,7 +1248,6 @@ fn plain_symbol(e: &Expr) -> bool {
     }
 }
 
-/// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)
 /// The value a label takes in a leaf's name ([`Instance::labelled`]): beyond every size, so no
 /// entry of anything the claim ranges over; the n-th label of the scope takes n times it.
 pub(super) const LABEL_VALUE: i64 = 1_000_000;
@@ -1262,6 +1259,7 @@ fn is_label_value(value: i64) -> bool {
     value.abs() >= LABEL_VALUE / 2
 }
 
+/// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)
 pub(super) fn mentions_symbol(e: &Expr, key: &str) -> bool {
     matches!(&e.kind, ExprKind::Symbol(s) if s.to_string() == key) || e.children().any(|c| mentions_symbol(c, key))
 }

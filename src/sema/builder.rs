@@ -50,6 +50,9 @@ pub(super) struct ChapterInputs<'a> {
     pub(super) information: bool,
     /// The notes speak of random variables or distributions ([`names_probability`]).
     pub(super) probabilistic: bool,
+    /// Letters the words call a statistic of others, each with the letter it is one of (the
+    /// cues' `statistics_named`), read once for the chapter.
+    pub(super) statistics: std::rc::Rc<std::collections::BTreeMap<String, String>>,
 }
 
 /// What the section's words and notation say, read before its formulas are added (the cues).

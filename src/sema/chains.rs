@@ -95,17 +95,18 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                     .any(|(statement, _)| statement.and_then(|s| s.chains.first()).is_some_and(|c| c.first.is_none()));
             for (statement, row_dangling) in row {
                 for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
-                    let signed = piece.first.as_ref().is_some_and(|e| {
-                        let before = tex[..e.span.start.min(tex.len())].trim_end();
-                        let at = tex[e.span.start.min(tex.len())..].trim_start();
+                    // The TeX before and from the piece's first expression.
+                    let around = piece.first.as_ref().map(|e| {
+                        let at = e.span.start.min(tex.len());
+                        (tex[..at].trim_end(), tex[at..].trim_start())
+                    });
+                    let signed = around.is_some_and(|(before, at)| {
                         at.starts_with(['+', '-']) || before.ends_with(['+', '-']) || at.starts_with("\\pm")
                     });
                     // (`& - r`, `&\quad + c`: written in the column of the row above.)
-                    let aligned = piece.first.as_ref().is_some_and(|e| {
-                        let before = tex[..e.span.start.min(tex.len())].trim_end().trim_end_matches(['+', '-']);
-                        let before =
-                            before.trim_end().trim_end_matches("\\qquad").trim_end_matches("\\quad").trim_end();
-                        before.ends_with('&')
+                    let aligned = around.is_some_and(|(before, _)| {
+                        let before = before.trim_end_matches(['+', '-']).trim_end();
+                        before.trim_end_matches("\\qquad").trim_end_matches("\\quad").trim_end().ends_with('&')
                     });
                     match (&mut current, &piece.first, dangling.take()) {
                         (Some(c), None, _) => c.links.extend(piece.links.iter().cloned()),

@@ -6,8 +6,8 @@ use super::claim::ParsedFormula;
 use super::roles;
 use super::scope::MatrixClass;
 use crate::notes::{Document, FormulaSite, Mark};
-use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
-use std::collections::BTreeSet;
+use crate::syntax::ast::{Accent, Chain, Expr, ExprKind, RelOp, Symbol};
+use std::collections::{BTreeMap, BTreeSet};
 
 impl<'a> SectionBuilder<'a> {
     /// The letter the words call small around the formula at `index`, in its paragraph or the
@@ -314,35 +314,46 @@ pub(super) fn small_letters_defining(tex: &str) -> (Vec<String>, Vec<String>) {
 
 /// The letters of a formula that is only a list of bare letters (`a`, `X, Y`); none otherwise.
 pub(super) fn bare_letters(tex: &str) -> Vec<String> {
-    let letters: Option<Vec<String>> = tex
+    bare_symbols(tex).iter().map(Symbol::key).collect()
+}
+
+/// [`bare_letters`], as the symbols written.
+fn bare_symbols(tex: &str) -> Vec<Symbol> {
+    let symbols: Option<Vec<Symbol>> = tex
         .split(',')
         .map(|part| {
             let chain = crate::syntax::parse_formula(part.trim()).ok()?.chains.into_iter().next()?;
             let first = chain.first.filter(|_| chain.links.is_empty())?;
-            match &first.kind {
-                ExprKind::Symbol(_) => first.symbol_key(),
+            match first.kind {
+                ExprKind::Symbol(s) => Some(s),
                 _ => None,
             }
         })
         .collect();
-    letters.unwrap_or_default()
+    symbols.unwrap_or_default()
 }
 
 /// Barred or hatted letters the words call a statistic where they name them
-/// (`样本的均值$\bar{x}$`, `the sample mean $\bar x$`, `均值 $\hat\mu$`): their value is what the
-/// words say (the mean of the x_i), which no formula gives derivcheck, so a letter of its own
-/// they are not. (A plain letter the words call a mean or a variance, `p`, `\sigma^2`, is as
-/// often a parameter given as it is.)
-pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>) -> BTreeSet<String> {
+/// (`样本的均值$\bar{x}$`, `the sample mean $\bar x$`, `均值 $\hat\mu$`), each with the letter it
+/// is a statistic of (x of x̄): their value is what the words say (the mean of the x_i), which no
+/// formula gives derivcheck, so a letter of its own they are not. (A plain letter the words call
+/// a mean or a variance, `p`, `\sigma^2`, is as often a parameter given as it is.) Read once for
+/// the chapter.
+pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>) -> BTreeMap<String, String> {
     static STATISTIC: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r"(?i)(均值|平均值|平均数|平均|方差|标准差|\bmean|\baverage|\bvariance|\bstandard deviation|\bmedian)\s*(为|是|is|of)?\s*[:：]?\s*$",
         )
         .expect("valid regex")
     });
-    let accented = |key: &String| ["\\bar", "\\overline", "\\hat", "\\widehat"].iter().any(|a| key.contains(a));
-    let named = sites.filter(|site| STATISTIC.is_match(&site.lead)).flat_map(|site| bare_letters(&site.tex));
-    named.filter(accented).collect()
+    let named = sites.filter(|site| STATISTIC.is_match(&site.lead)).flat_map(|site| bare_symbols(&site.tex));
+    named
+        .filter(|s| s.accents.iter().any(|a| matches!(a, Accent::Bar | Accent::Hat)))
+        .map(|s| {
+            let sampled = Symbol { accents: Vec::new(), ..s.clone() };
+            (s.key(), sampled.key())
+        })
+        .collect()
 }
 
 /// Do the notes speak of entropy or mutual information anywhere (`entropy`, `熵`, `互信息`)?

@@ -158,9 +158,10 @@ pub struct LetterUsage {
     /// verification is kept (`check::readings::with_labels_general`).
     pub labels: std::collections::BTreeSet<String>,
     /// Letters the words of the chapter call a statistic of others (`样本的均值$\bar{x}$`, `the
-    /// sample mean $\bar x$`): what they are is the words', so a refutation through one is not
-    /// earned (`check::readings::reading_of_letters`).
-    pub statistics: std::collections::BTreeSet<String>,
+    /// sample mean $\bar x$`), each with the letter it is a statistic of (x): what they are is the
+    /// words', so a refutation through one beside its family is not earned
+    /// (`check::readings::reading_of_letters`).
+    pub statistics: BTreeMap<String, String>,
 }
 
 /// A kind of square matrix a letter may be, for [`Scope::classes`].

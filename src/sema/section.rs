@@ -6,7 +6,7 @@
 use super::builder::*;
 use super::chains::{flatten_environments, leading_names, mentions_key};
 use super::claim::{ExamplePlan, Origin, ParsedFormula, SectionPlan, Shadowing, SpecProblem, WrittenSides};
-use super::cues::{deterministic_in, names_information, names_probability, statistics_named};
+use super::cues::{deterministic_in, names_information, names_probability};
 use super::declarations;
 use super::declarations::{
     bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values, entries_letter,
@@ -45,6 +45,7 @@ impl<'a> SectionBuilder<'a> {
                 owns_spec: false,
                 information: names_information(&doc.source),
                 probabilistic: names_probability(&doc.source),
+                statistics: Default::default(),
             },
             words: SectionWords::default(),
             letters: SectionLetters { index_letters, ..Default::default() },
@@ -458,7 +459,7 @@ impl<'a> SectionBuilder<'a> {
             let statements: Vec<&Statement> = formulas.iter().map(|f| f.statement).collect();
             scope.usage.entries_ambiguous = entries::ambiguous_entries(&statements);
             scope.usage.parameters = self.letters.parameters.clone();
-            scope.usage.statistics = statistics_named(self.chapter.doc.formulas.iter());
+            scope.usage.statistics = (*self.chapter.statistics).clone();
             if !self.pinned {
                 scope.usage.unknown_functions = unknown_functions(formulas, &scope);
                 // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
