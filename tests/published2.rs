@@ -82,15 +82,7 @@ fn source_of(file: &str) -> &str {
 
 /// The chapter's claims by line, checked with no spec and no cache.
 fn check_chapter(path: &Path) -> BTreeMap<u64, Vec<Got>> {
-    let out = run(&["check", path.to_str().unwrap(), "--format", "json", "--no-cache"]);
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{}: exit {:?}: {}",
-        path.display(),
-        out.status.code(),
-        stderr(&out)
-    );
-    claims_by_line(&json(&out))
+    claims_by_line(&report_of(&["check", path.to_str().unwrap(), "--format", "json", "--no-cache"]))
 }
 
 /// A copy of `text` with the plants applied, each on its own line (line numbers do not move).

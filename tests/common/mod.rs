@@ -91,6 +91,15 @@ pub fn json(o: &Output) -> serde_json::Value {
 /// The shipped chapter's spec (relative to the repository root, where tests run the binary).
 pub const SPEC: &str = "derivations/ch15/checks.toml";
 
+/// The JSON report of `derivcheck` run with `args`, which must end in a verdict: exit 0 or 1,
+/// and no panic.
+pub fn report_of(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(!stderr(&out).contains("panicked"), "{args:?}: {}", stderr(&out));
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: exit {:?}: {}", out.status.code(), stderr(&out));
+    json(&out)
+}
+
 /// `derivcheck check PATH --spec SPEC --format json`: exit code and report.
 pub fn check_json(path: &str) -> (Option<i32>, serde_json::Value) {
     let out = run(&["check", path, "--spec", SPEC, "--format", "json"]);
