@@ -157,6 +157,11 @@ impl<B: Backend> Instance<'_, B> {
             "tan" => {
                 Ok(value.map(|a| B::S::elementary(Elementary::Sin, a).over(&B::S::elementary(Elementary::Cos, a))))
             }
+            "sec" => Ok(value.map(|a| B::S::int(1).over(&B::S::elementary(Elementary::Cos, a)))),
+            "csc" => Ok(value.map(|a| B::S::int(1).over(&B::S::elementary(Elementary::Sin, a)))),
+            "cot" => {
+                Ok(value.map(|a| B::S::elementary(Elementary::Cos, a).over(&B::S::elementary(Elementary::Sin, a))))
+            }
             "abs" => Ok(builtin(Elementary::Abs)),
             "sinh" => Ok(value.map(|a| exp(a).minus(&exp(&a.negate())).times(&half))),
             "cosh" => Ok(value.map(|a| exp(a).plus(&exp(&a.negate())).times(&half))),
@@ -489,6 +494,16 @@ impl<B: Backend> Instance<'_, B> {
             _ => crate::syntax::print::expr(s),
         });
         let squares = || sum(&v.data.iter().map(|a| a.times(a)).collect::<Vec<_>>());
+        // `\|x\|_\infty`: the largest |x_i|; `\|x\|_{-\infty}`: the smallest (the limits of the
+        // p-norm as p → ±∞).
+        if let (Some(largest), true) = (sub.and_then(crate::syntax::ast::infinite_limit), is_vector) {
+            let magnitudes: Vec<B::S> = v.data.iter().map(|a| B::S::elementary(Elementary::Abs, a)).collect();
+            let (first, rest) = magnitudes.split_first().ok_or_else(|| {
+                EvalErrorKind::Unsupported { category: NotRead::Outside, what: "the norm of an empty vector".into() }
+                    .at(span)
+            })?;
+            return Ok(Value::scalar(rest.iter().fold(first.clone(), |m, a| super::algebra::extremum(&m, a, largest))));
+        }
         let kind = match which.as_deref() {
             None => "2",
             Some("2") if is_vector => "2",

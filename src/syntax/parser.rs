@@ -180,6 +180,8 @@ fn bar_as_written(delimiter: &str) -> &str {
     match delimiter {
         "\\vert" => "|",
         "\\Vert" => "\\|",
+        "\\lbrack" => "[",
+        "\\rbrack" => "]",
         other => other,
     }
 }
@@ -418,7 +420,7 @@ fn build_expr(pair: Pair<Rule>) -> Expr {
     let mut pending: Option<BinOp> = None;
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::sign => negate_first = p.as_str().trim() == "-",
+            Rule::sign => negate_first = is_minus(p.as_str()),
             Rule::addop => pending = Some(addop_of(p.as_str())),
             Rule::term => {
                 let term = build_term(p);
@@ -444,10 +446,15 @@ fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
     Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
 }
 
+/// `-`, or `−` (U+2212, the minus sign itself).
+fn is_minus(sign: &str) -> bool {
+    matches!(sign.trim(), "-" | "−")
+}
+
 fn addop_of(text: &str) -> BinOp {
     match text.trim() {
-        "+" => BinOp::Add,
-        "-" => BinOp::Sub,
+        "+" | "\\text{+}" => BinOp::Add,
+        "-" | "−" | "\\text{-}" => BinOp::Sub,
         "\\oplus" => BinOp::DirectSum,
         _ => BinOp::PlusMinus,
     }
@@ -455,8 +462,8 @@ fn addop_of(text: &str) -> BinOp {
 
 fn mulop_of(text: &str) -> BinOp {
     match text.trim() {
-        "\\cdot" | "*" | "\\ast" => BinOp::Cdot,
-        "\\times" => BinOp::Times,
+        "\\cdot" | "*" | "\\ast" | "\\centerdot" | "·" | "⋅" => BinOp::Cdot,
+        "\\times" | "×" => BinOp::Times,
         "\\odot" => BinOp::Hadamard,
         "\\otimes" => BinOp::Otimes,
         "\\circ" => BinOp::Compose,
@@ -737,7 +744,8 @@ fn bare_argument_call(head: &Expr, next: &Expr) -> bool {
 /// function is the whole product of letters after it — log(ab), never (log a)·b. It stops at
 /// anything else (`\sin x\cos x` is sin x · cos x, `\ln x\cdot y` is (ln x)·y).
 fn bare_argument_goes_on(head: &Expr, next: &Expr) -> bool {
-    const REAL: [&str; 11] = ["ln", "log", "lg", "exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arctan"];
+    const REAL: [&str; 14] =
+        ["ln", "log", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "arctan"];
     let letter = |e: &Expr| match &e.kind {
         ExprKind::Symbol(s) => s.name.chars().count() == 1 || s.name.starts_with('\\'),
         _ => false,
@@ -959,6 +967,11 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         Rule::greek | Rule::symbol_command | Rule::operator_symbol => {
             ExprKind::Symbol(Symbol::plain(&pair.as_str()[1..]))
         }
+        Rule::symbol_alias => ExprKind::Symbol(Symbol::plain(aliased_symbol(pair.as_str()))),
+        Rule::blackboard_letter => {
+            let letter = pair.as_str()[1..].to_string();
+            ExprKind::Symbol(Symbol { name: letter, accents: Vec::new(), style: Some(Style::Blackboard), label: None })
+        }
         Rule::ellipsis => ExprKind::Ellipsis,
         Rule::text => ExprKind::Text { text: text_body(pair) },
         Rule::fraction => build_fraction(pair),
@@ -982,6 +995,53 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         other => unreachable!("grammar rule {other:?} is not a primary"),
     };
     Expr::new(kind, span)
+}
+
+/// The command name of a symbol the grammar's `symbol_alias` reads (`π` is `\pi`).
+fn aliased_symbol(written: &str) -> &'static str {
+    const ALIASES: [(&str, &str); 40] = [
+        ("α", "alpha"),
+        ("β", "beta"),
+        ("γ", "gamma"),
+        ("δ", "delta"),
+        ("ε", "epsilon"),
+        ("ϵ", "epsilon"),
+        ("ζ", "zeta"),
+        ("η", "eta"),
+        ("θ", "theta"),
+        ("ϑ", "vartheta"),
+        ("ι", "iota"),
+        ("κ", "kappa"),
+        ("λ", "lambda"),
+        ("μ", "mu"),
+        ("ν", "nu"),
+        ("ξ", "xi"),
+        ("π", "pi"),
+        ("ρ", "rho"),
+        ("σ", "sigma"),
+        ("τ", "tau"),
+        ("υ", "upsilon"),
+        ("φ", "phi"),
+        ("ϕ", "phi"),
+        ("χ", "chi"),
+        ("ψ", "psi"),
+        ("ω", "omega"),
+        ("Γ", "Gamma"),
+        ("Δ", "Delta"),
+        ("Θ", "Theta"),
+        ("Λ", "Lambda"),
+        ("Ξ", "Xi"),
+        ("Π", "Pi"),
+        ("Σ", "Sigma"),
+        ("Φ", "Phi"),
+        ("Ψ", "Psi"),
+        ("Ω", "Omega"),
+        ("∞", "infty"),
+        ("∇", "nabla"),
+        ("ℓ", "ell"),
+        ("\\bigtriangledown", "nabla"),
+    ];
+    ALIASES.iter().find(|(w, _)| *w == written).map_or("?", |(_, name)| name)
 }
 
 fn text_body(pair: Pair<Rule>) -> String {
@@ -1030,6 +1090,14 @@ fn build_big_operator(pair: Pair<Rule>) -> ExprKind {
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::big_op_name => op = big_op_kind(p.as_str()),
+            Rule::underset_op => {
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::big_op_name => op = big_op_kind(q.as_str()),
+                        _ => lower = Some(Box::new(build_arg(q))),
+                    }
+                }
+            }
             Rule::limit => {
                 let l = p.into_inner().next().expect("grammar: limit");
                 let is_lower = l.as_rule() == Rule::lower_limit;
@@ -1053,7 +1121,7 @@ fn build_signed_term(pair: Pair<Rule>) -> Expr {
     let mut out = None;
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::sign => negative = p.as_str().trim() == "-",
+            Rule::sign => negative = is_minus(p.as_str()),
             Rule::term => out = Some(build_term(p)),
             _ => {}
         }
@@ -1067,6 +1135,13 @@ fn build_signed_term(pair: Pair<Rule>) -> Expr {
 }
 
 fn big_op_kind(text: &str) -> BigOpKind {
+    // `\mathop{\lim}` is `\lim`; `\arg\min` is `\argmin`.
+    if let Some(inner) = text.strip_prefix("\\mathop").map(braced_name).filter(|n| n.starts_with('\\')) {
+        return big_op_kind(&inner);
+    }
+    if let Some(rest) = text.strip_prefix("\\arg").map(str::trim_start).filter(|r| r.starts_with('\\')) {
+        return if rest == "\\min" { BigOpKind::Argmin } else { BigOpKind::Argmax };
+    }
     match text {
         "\\sum" => BigOpKind::Sum,
         "\\prod" => BigOpKind::Prod,
@@ -1368,6 +1443,7 @@ fn style_of(text: &str) -> Style {
         "\\mathit" => Style::Italic,
         "\\mathtt" => Style::Typewriter,
         "\\mathfrak" => Style::Fraktur,
+        "\\cal" => Style::Calligraphic,
         _ => Style::Script,
     }
 }

@@ -204,3 +204,30 @@ fn an_upright_d_before_a_letter_is_its_differential() {
 fn an_escaped_underscore_is_a_subscript() {
     assert_eq!(sx("\\sum\\_{i=1}^N w\\_i x\\_{i0}"), sx("\\sum_{i=1}^N w_i x_{i0}"));
 }
+
+#[test]
+fn unicode_letters_signs_and_invisible_spaces_read_as_their_commands() {
+    assert_eq!(sx("−π\u{200b}·2 × λ"), sx("-\\pi\\cdot 2\\times\\lambda"));
+    assert_eq!(sx("\u{feff}x\u{a0}+\u{3000}∞"), sx("x+\\infty"));
+    assert_eq!(sx("\\bigtriangledown J"), sx("\\nabla J"));
+    assert_eq!(sx("a \\centerdot b"), sx("a\\cdot b"));
+    assert_eq!(sx("1\\text{+}e^x"), sx("1+e^x"));
+}
+
+#[test]
+fn katex_short_names_and_old_font_switches() {
+    assert_eq!(sx("x\\in\\R^n"), sx("x\\in\\mathbb{R}^n"));
+    assert_eq!(sx("\\N"), sx("\\mathbb N"));
+    assert_eq!(sx("\\cal{Y}"), sx("\\mathcal{Y}"));
+    assert_eq!(sx("\\lbrack a+b\\rbrack c"), sx("[a+b]c"));
+    assert_eq!(sx("\\left\\lbrack a\\right\\rbrack"), sx("\\left[a\\right]"));
+}
+
+#[test]
+fn secant_cosecant_cotangent_and_equation_editor_limits() {
+    assert_eq!(sx("\\sec^2 x"), sx("\\cos^2 x").replace("cos", "sec"));
+    assert_eq!(sx("\\cot x + \\csc x"), sx("\\cos x + \\sin x").replace("cos", "cot").replace("sin", "csc"));
+    assert_eq!(sx("\\underset{x\\to 0}{\\mathop{\\lim}}\\,f(x)"), sx("\\lim_{x\\to 0}f(x)"));
+    assert_eq!(sx("\\arg\\min_x f(x)"), sx("\\argmin_x f(x)"));
+    assert_eq!(sx("\\arg \\max_x f(x)"), sx("\\argmax_x f(x)"));
+}
