@@ -120,11 +120,15 @@ pub enum Construct {
 pub struct ParsedDocument<'a> {
     pub doc: &'a Document,
     pub results: Vec<Result<Statement, SyntaxError>>,
+    /// For a formula joined from pieces that parsed only in part, the errors of the pieces left
+    /// out (reported; the rest is read).
+    pub piece_errors: Vec<Vec<SyntaxError>>,
 }
 
 impl<'a> ParsedDocument<'a> {
     pub fn parse(doc: &'a Document) -> Self {
-        ParsedDocument { doc, results: doc.formulas.iter().map(|f| syntax::parse_formula(&f.tex)).collect() }
+        let (results, piece_errors) = doc.formulas.iter().map(|f| syntax::parse_pieces(&f.tex, &f.pieces)).unzip();
+        ParsedDocument { doc, results, piece_errors }
     }
 
     /// The formulas that parse, each with its index into `doc.formulas`.
@@ -147,16 +151,20 @@ pub fn build_from(parsed: &[ParsedDocument], with_ast: bool) -> (Listing, Vec<Pa
     let mut summary = ListingSummary::default();
     let mut failures = Vec::new();
     let mut files = Vec::new();
-    for (file, ParsedDocument { doc, results }) in parsed.iter().enumerate() {
+    for (file, ParsedDocument { doc, results, piece_errors }) in parsed.iter().enumerate() {
         let mut formulas = Vec::new();
-        for (site, result) in doc.formulas.iter().zip(results) {
+        for ((site, result), left_out) in doc.formulas.iter().zip(results).zip(piece_errors) {
             let entry = entry(doc, site, result, with_ast);
+            let failure = |error: &SyntaxError| ParseFailure { file, formula: site.clone(), error: error.clone() };
+            if site.mark != Some(crate::notes::Mark::Skip) {
+                failures.extend(left_out.iter().map(failure));
+            }
             summary.formulas += 1;
             match result {
                 Ok(_) => summary.parsed += 1,
                 // The author asked not to check it: no diagnostic.
                 Err(_) if site.mark == Some(crate::notes::Mark::Skip) => {}
-                Err(error) => failures.push(ParseFailure { file, formula: site.clone(), error: error.clone() }),
+                Err(error) => failures.push(failure(error)),
             }
             formulas.push(entry);
         }

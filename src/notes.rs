@@ -94,6 +94,11 @@ pub struct FormulaSite {
     /// (a MyST directive's options made comments) changes the TeX's bytes, not its lines.
     #[serde(skip)]
     pub tex_line_starts: Vec<usize>,
+    /// Where each formula joined on after the first begins in the TeX (`$A$` with `$=B$` on the
+    /// next line is one chain; see [`Document::parse`]): parsed piece by piece where the whole
+    /// does not parse.
+    #[serde(skip)]
+    pub pieces: Vec<usize>,
     /// The prose just before the formula, in its sentence (`we use $…$ as the initial value`
     /// gives `we use`; other formulas of the sentence appear as `$`): the words that say what the
     /// formula is for. A display formula standing alone takes the end of the paragraph above.
@@ -292,6 +297,8 @@ impl Document {
         // The formula whose trail is being read (the last one, until a sentence or block ends).
         let mut trailing: Option<usize> = None;
         let mut pending: Option<PendingMark> = None;
+        // The last inline formula: its index, where it stands in `source`, and its block.
+        let mut last_inline: Option<(usize, Range<usize>, usize)> = None;
         for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
             match (&event, trailing) {
                 (Event::Text(text) | Event::Code(text), Some(i)) => {
@@ -360,12 +367,26 @@ impl Document {
                 }
                 Event::InlineMath(_) | Event::DisplayMath(_) => {
                     let display = matches!(event, Event::DisplayMath(_));
+                    let joined = match &last_inline {
+                        Some((i, before, block)) if !display && *block == prose.block && pending.is_none() => {
+                            self.continue_inline_chain(&source, &lines, *i, before.clone(), range.clone())
+                        }
+                        _ => false,
+                    };
+                    if joined {
+                        let (i, before, block) = last_inline.take().expect("matched");
+                        self.formulas[i].trail.clear();
+                        last_inline = Some((i, before.start..range.end, block));
+                        trailing = Some(i);
+                        prose.push("$");
+                        continue;
+                    }
                     let counter = match counters.last_mut() {
                         Some(c) => c,
                         None => &mut before_first,
                     };
                     *counter += 1;
-                    let mut site = self.formula_site(&source, &lines, range, display, *counter);
+                    let mut site = self.formula_site(&source, &lines, range.clone(), display, *counter);
                     site.lead = prose.lead();
                     site.context = prose.text.split_whitespace().collect::<Vec<_>>().join(" ");
                     site.block = prose.block;
@@ -375,6 +396,7 @@ impl Document {
                     prose.push("$");
                     self.formulas.push(site);
                     trailing = Some(self.formulas.len() - 1);
+                    last_inline = (!display).then(|| (self.formulas.len() - 1, range.clone(), prose.block));
                 }
                 Event::Text(_) if !in_code => self.warn_lone_dollars(&source, &lines, range),
                 _ => {}
@@ -459,6 +481,7 @@ impl Document {
             line: pos.line,
             col: pos.col,
             tex_line_starts,
+            pieces: Vec::new(),
             lead: String::new(),
             context: String::new(),
             since_previous: String::new(),
@@ -466,6 +489,41 @@ impl Document {
             trail: String::new(),
             mark: None,
         }
+    }
+
+    /// `$A$` with `$=B$` at the start of the next line (nothing but spaces between): one chain
+    /// written a line at a time, as notes pasted from an equation editor do; the second formula,
+    /// opening with a relation, has its left side in the first. The formula `before` (at
+    /// `before` in `source`, number `i`) takes in the one at `range`: its TeX runs on over the
+    /// delimiters between them, written as spaces, so every byte keeps its place. Whether it did.
+    fn continue_inline_chain(
+        &mut self,
+        source: &str,
+        lines: &Positions,
+        i: usize,
+        before: Range<usize>,
+        range: Range<usize>,
+    ) -> bool {
+        let first = strip_delimiters(source, before);
+        let next = strip_delimiters(source, range);
+        let gap = &source[first.end..next.start];
+        let blank = |c: char| c == '$' || c.is_whitespace() || is_invisible(c);
+        let opens_with_relation = {
+            let tex = source[next.clone()].trim_start_matches(|c: char| c.is_whitespace() || is_invisible(c));
+            const RELATIONS: [&str; 9] = ["=", "\\approx", "\\le", "\\ge", "<", ">", "\\ne", "\\equiv", "\\sim"];
+            RELATIONS.iter().any(|r| tex.starts_with(r)) && !tex.starts_with("==")
+        };
+        if !(gap.contains('\n') && gap.chars().all(blank) && gap.matches('$').count() == 2 && opens_with_relation) {
+            return false;
+        }
+        let site = &mut self.formulas[i];
+        let tex = format!("{}{}{}", site.tex, gap.replace('$', " "), &source[next.clone()]);
+        site.pieces.push(site.tex.len() + gap.len());
+        site.tex_line_starts =
+            tex.match_indices('\n').map(|(at, _)| lines.map.original(first.start + at + 1)).collect();
+        site.tex_range = site.tex_range.start..lines.map.original(next.end);
+        site.tex = tex;
+        true
     }
 
     /// A `$` in plain text opened no formula: usually a typo (or a dollar sign to escape).
@@ -549,6 +607,11 @@ impl Prose {
 }
 
 /// Removes `$`/`$$` from a math event's byte range.
+/// A character that prints as nothing (a zero-width space or joiner, a byte order mark).
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}')
+}
+
 fn strip_delimiters(source: &str, range: Range<usize>) -> Range<usize> {
     let text = &source[range.clone()];
     let open = text.chars().take_while(|&c| c == '$').count().min(2);

@@ -109,3 +109,28 @@ fn a_notebook_claim_says_its_cell_and_line_and_a_broken_notebook_is_bad_input() 
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("n.ipynb:2:") && stderr(&out).contains("not a Jupyter notebook"), "{}", stderr(&out));
 }
+
+/// Notes pasted from an equation editor write one chain a line at a time, each line its own
+/// inline formula opening with `=`: one chain, each step at its line; and a line that does not
+/// parse (here its brackets cross lines, as TeX allows) is reported while the lines after it
+/// still claim what they say of each other.
+#[test]
+fn a_chain_written_a_line_at_a_time_is_read_as_one_and_survives_a_broken_line() {
+    let notes = "## 1 Squares\n\nWe expand:\n$(a+b)^2$\n$=a^2+2ab+b^2$\n$=a^2+b^2$\n\nAnd:\n$(a-b)^2$\n$={[a^2-2ab}+b^2]$\n$=a^2-2ab+b^2$\n$=b^2-2ab+a^2$\n\nApart: $x=1$ and $y$\n$=2$ on a line is no step of a chain.\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.md");
+    std::fs::write(&path, notes).unwrap();
+    let out = run(&["check", path.to_str().unwrap(), "--format", "json", "--no-cache"]);
+    let report = json(&out);
+    let file = &report["files"][0];
+    let got: Vec<(u64, &str)> = file["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["line"].as_u64().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(got, [(5, "verified"), (6, "refuted"), (12, "verified")], "{got:?}");
+    // The broken line is reported where it is.
+    let text = stderr(&run(&["check", path.to_str().unwrap(), "--no-cache"]));
+    assert!(text.contains("c.md:10:"), "{text}");
+}

@@ -9,12 +9,14 @@ mod error;
 mod grammar_names;
 mod parser;
 pub mod pattern;
+mod pieces;
 pub mod print;
 
 use ast::Expr;
 pub use error::{Expected, SyntaxError, SyntaxErrorKind};
 pub use grammar_names::{is_greek_or_symbol_name, is_known_command};
 pub use parser::{parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING};
+pub use pieces::parse_pieces;
 
 /// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
 pub fn canonical_key(tex: &str) -> Result<String, String> {
