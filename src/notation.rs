@@ -18,7 +18,7 @@ pub enum Takes {
 
 /// Every function name the evaluator knows by itself (the notation table lists them), and how
 /// it takes a vector or matrix: a formula `\sin(x)=…` is never a definition of one.
-pub const BUILTIN_FUNCTIONS: [(&str, Takes); 24] = {
+pub const BUILTIN_FUNCTIONS: [(&str, Takes); 27] = {
     use Takes::{EntryByEntry as E, Whole as W};
     [
         ("ln", E),
@@ -27,6 +27,9 @@ pub const BUILTIN_FUNCTIONS: [(&str, Takes); 24] = {
         ("sin", E),
         ("cos", E),
         ("tan", E),
+        ("sec", E),
+        ("csc", E),
+        ("cot", E),
         ("abs", E),
         ("sinh", E),
         ("cosh", E),
@@ -158,8 +161,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "delimiters",
-        written: r"\|x\|, ||x||, \lVert x\rVert, \Vert x\Vert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p",
-        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; _p of a vector, for a number p (a letter or a value), (Σ|x_i|^p)^{1/p}; other norms (_∞, of a matrix) are refused. A bare || is a norm, never |(|x|)|",
+        written: r"\|x\|, ||x||, \lVert x\rVert, \Vert x\Vert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p, \|x\|_\infty",
+        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; _p of a vector, for a number p (a letter or a value), (Σ|x_i|^p)^{1/p}; _∞ of a vector the largest |x_i|, _{-∞} the smallest; other norms (of a matrix but the Frobenius) are refused. A bare || is a norm, never |(|x|)|",
         example: r"\|u\|^2=u^\top u",
     },
     Notation {
@@ -196,9 +199,15 @@ pub const NOTATION: &[Notation] = &[
     // ------------------------------------------------------------------ functions
     Notation {
         group: "functions",
-        written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sinh, \cosh, \tanh, \sqrt{x}, \sqrt[n]{x}",
-        meaning: "the real functions (log is natural), entry by entry on matrices; `\\sin^2 x` is (sin x)²",
+        written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sec, \csc, \cot, \sinh, \cosh, \tanh, \sqrt{x}, \sqrt[n]{x}",
+        meaning: "the real functions (log is natural; sec = 1/cos, csc = 1/sin, cot = cos/sin), entry by entry on matrices; `\\sin^2 x` is (sin x)²",
         example: r"\cosh^2 a-\sinh^2 a=1",
+    },
+    Notation {
+        group: "functions",
+        written: r"\lim_{x\to 0}\frac{\sin x}{x}, \lim_{n\to\infty}(1+\frac1n)^n, \underset{h\to 0}{\mathop{\lim}}\,\frac{f(x+h)-f(x)}{h}",
+        meaning: "a limit, by the exact stage only (symbolic): the expression's series in the step h about the point (x = a + h, or ±1/h at infinity), whose constant term is the limit where no negative power and no logarithm of h remains; a limit that is infinite, or at a finite point of a root or absolute value (whose two sides may differ), is refused",
+        example: r"\lim_{h\to 0}\frac{(a+h)^2-a^2}{h}=2a",
     },
     Notation {
         group: "functions",
@@ -397,6 +406,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"π, λ, ∞, ∇, −, ×, ·, \bigtriangledown, \centerdot, \lbrack a\rbrack",
+        meaning: "a letter, symbol or operator written as its Unicode character or under another name: the same as its command (π is \\pi, − is -, × is \\times, ▽ is \\nabla); a zero-width or no-break space is a space",
+        example: "−π\u{200b}·2 = -2\\pi",
+    },
+    Notation {
+        group: "symbols",
+        written: r"\R, \N, \Z, \Q, \C, \cal X",
+        meaning: "KaTeX's short names: \\mathbb R, \\mathbb N and so on; \\cal X is \\mathcal X",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"a+b % a comment",
         meaning: "a TeX comment, to the end of its line: not read (\\% is a percent sign)",
         example: r"a+b=b+a % commuted",
@@ -427,7 +448,7 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int x\,dx, \lim, \lfloor x\rfloor, a/bc, 1e-5",
+        written: r"\mathbb E, \mathcal N, \operatorname{foo}, \int x\,dx, \arg\min_x, \lfloor x\rfloor, a/bc, 1e-5",
         meaning: "not in this table, or ambiguous ((a/b)c or a/(bc)?): refused (undecided, or a parse error), unless the notes define the name or the spec declares it",
         example: "",
     },

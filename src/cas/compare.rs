@@ -449,7 +449,7 @@ fn integer_multiple_of_log(term: AtomView) -> Option<(i64, Atom)> {
 }
 
 /// The value of an integer number atom (one that fits an i64).
-fn integer(v: AtomView) -> Option<i64> {
+pub(super) fn integer(v: AtomView) -> Option<i64> {
     match v {
         AtomView::Num(_) => v.to_owned().to_string().parse().ok(),
         _ => None,

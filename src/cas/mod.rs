@@ -246,6 +246,78 @@ impl Backend for Symbolic {
         };
         Ok(Atom::var(symbol!(format!("d{}", v.get_symbol().get_stripped_name()).as_str())))
     }
+
+    fn limit(
+        &self,
+        body: &crate::eval::Integrand<'_, Atom>,
+        at: crate::eval::Limit<Atom>,
+        span: Span,
+    ) -> Option<Result<Atom, EvalError>> {
+        Some(limit_by_series(body, at, span))
+    }
+}
+
+/// Whether `a` has a power with an exponent that is not a whole number whose base uses `h`.
+fn has_root_of(a: AtomView<'_>, h: Symbol) -> bool {
+    match a {
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            let whole = compare::integer(exponent).is_some();
+            (!whole && base.to_owned().contains_symbol(h)) || has_root_of(base, h) || has_root_of(exponent, h)
+        }
+        AtomView::Add(x) => x.iter().any(|t| has_root_of(t, h)),
+        AtomView::Mul(x) => x.iter().any(|t| has_root_of(t, h)),
+        AtomView::Fun(f) => f.iter().any(|t| has_root_of(t, h)),
+        _ => false,
+    }
+}
+
+/// The constant term of the body's series in h about 0, where the point is `a + h` (or `±1/h`
+/// at infinity); see [`Backend::limit`].
+fn limit_by_series(
+    body: &crate::eval::Integrand<'_, Atom>,
+    at: crate::eval::Limit<Atom>,
+    span: Span,
+) -> Result<Atom, EvalError> {
+    use crate::eval::Limit;
+    use symbolica::domains::rational::Rational;
+    let no_limit =
+        |why: &str| EvalErrorKind::Unsupported { category: NotRead::Outside, what: format!("a limit {why}") }.at(span);
+    let h = symbol!("derivcheck_limit_h");
+    let step = Atom::var(h);
+    let (point, finite) = match &at {
+        Limit::At(a) => (a + &step, true),
+        Limit::PlusInfinity => (Atom::num(1) / &step, false),
+        Limit::MinusInfinity => (Atom::num(-1) / &step, false),
+    };
+    let value = body(&point)?;
+    // (|x| is √(x²): its series about a point takes one side's branch.)
+    if finite && has_root_of(value.as_view(), h) {
+        return Err(no_limit("at a point of a root or absolute value, whose two sides may differ"));
+    }
+    let series = value.series(h, Atom::num(0), 0).map_err(|_| no_limit("whose series derivcheck cannot expand"))?;
+    let grid = i64::try_from(series.get_ramification()).unwrap_or(1).max(1);
+    if finite && grid > 1 {
+        return Err(no_limit("at a point where a fractional power makes the two sides differ"));
+    }
+    let trailing = series.get_trailing_exponent();
+    if trailing < -64 {
+        return Err(no_limit("that is infinite (a pole of high order)"));
+    }
+    let zero = Rational::from(0);
+    let mut exponent = trailing;
+    while exponent < zero {
+        let coefficient = series.coefficient(exponent.clone()).unwrap_or_else(|| Atom::num(1));
+        if !coefficient.expand().is_zero() {
+            return Err(no_limit("that is infinite or does not exist (a negative power of the step remains)"));
+        }
+        exponent += Rational::from((1, grid));
+    }
+    let constant = series.coefficient(zero).ok_or_else(|| no_limit("whose series derivcheck cannot expand"))?;
+    if constant.contains_symbol(h) {
+        return Err(no_limit("with a logarithm of the step, which has no finite value"));
+    }
+    Ok(constant)
 }
 
 /// Both sides of a claim under the section's assumptions: each is solved for one variable,

@@ -65,6 +65,21 @@ pub trait Backend {
         let _ = (integrand, lower, upper, span);
         None
     }
+
+    /// `\lim_{v\to a} f(v)`, with `f` the body's value at a point: an exact domain expands it
+    /// in series about `a` (`v = a + h`, or `v = \pm 1/h` at infinity, h → 0) and gives the
+    /// constant term where the series has no negative power and no logarithm of h; a finite
+    /// point is approached from both sides, so a fractional power of h there is refused. `None`
+    /// where the domain has no limits (floats, residues): the claim is the exact stage's.
+    fn limit(
+        &self,
+        body: &Integrand<'_, Self::S>,
+        at: Limit<Self::S>,
+        span: Span,
+    ) -> Option<Result<Self::S, EvalError>> {
+        let _ = (body, at, span);
+        None
+    }
 }
 
 /// An integrand: its value at a point of the integration variable.

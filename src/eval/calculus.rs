@@ -13,7 +13,7 @@ use super::scalar::Scalar;
 use super::value::Value;
 use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
-use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, BinOp, Expr, ExprKind, Span};
+use crate::syntax::ast::{integrand_and_variables, Accent, BigOpKind, BinOp, Expr, ExprKind, RelOp, Span};
 
 impl<B: Backend> Instance<'_, B> {
     /// ∂of/∂wrt.
@@ -351,6 +351,36 @@ impl<B: Backend> Instance<'_, B> {
         };
         let unsupported = || EvalErrorKind::Unsupported { category: NotRead::Outside, what: "\\int".into() }.at(span);
         let value = self.backend.integrate(&at, lower, upper, span).ok_or_else(unsupported)??;
+        Ok(Value::scalar(value))
+    }
+
+    /// `\lim_{n\to\infty} (1+\frac1n)^n`, `\lim_{h\to 0} \frac{f(x+h)-f(x)}{h}`: the limit of a
+    /// scalar body as one letter approaches a point or `\pm\infty`, where the backend takes
+    /// limits ([`Backend::limit`]); otherwise refused.
+    pub(super) fn limit_of(&self, parts: BigOpParts, env: &Env) -> Result<Value<B::S>, EvalError> {
+        let BigOpParts { lower, body, span, .. } = parts;
+        let outside =
+            |what: &str| EvalErrorKind::Unsupported { category: NotRead::Outside, what: what.into() }.at(span);
+        let approach = lower.and_then(|l| match &l.kind {
+            ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
+                (Some(v), [link]) if link.op == RelOp::To => v.symbol_key().map(|key| (key, &link.rhs)),
+                _ => None,
+            },
+            _ => None,
+        });
+        let Some((key, point)) = approach else {
+            return Err(outside("a limit not written `\\lim_{x \\to a}` before its expression"));
+        };
+        let at = self.limit(point, env)?;
+        let value_at = |t: &B::S| -> Result<B::S, EvalError> {
+            let mut frame = self.bound.borrow().last().cloned().unwrap_or_default();
+            frame.insert(key.clone(), Value::scalar(t.clone()));
+            self.bound.borrow_mut().push(frame);
+            let value = self.eval(body, env);
+            self.bound.borrow_mut().pop();
+            Ok(value?.as_scalar(span, "the expression of a limit")?.clone())
+        };
+        let value = self.backend.limit(&value_at, at, span).ok_or_else(|| outside("\\lim"))??;
         Ok(Value::scalar(value))
     }
 

@@ -1038,6 +1038,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         if *op == BigOpKind::Int {
             return self.integral(parts, env);
         }
+        if *op == BigOpKind::Lim {
+            return self.limit_of(parts, env);
+        }
         let BigOpParts { lower, upper, body, span } = parts;
         let extremum = matches!(op, BigOpKind::Max | BigOpKind::Min);
         if !matches!(op, BigOpKind::Sum | BigOpKind::Prod) && !extremum {
