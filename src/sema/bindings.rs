@@ -448,6 +448,8 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         self.bindings.definitions_made += 1;
+        // A new meaning of a letter the section approximated ends the approximation.
+        self.words.approximated.retain(|(key, _)| *key != definition.key);
         // A definition inside a worked example, or offered in passing, holds from here to the
         // example's (or the paragraph's) end: the claims before it and after it do not see it.
         let until = match self.current.reach {

@@ -66,6 +66,11 @@ pub(super) struct SectionWords {
     /// Relations the section's words suppose and derivcheck does not model, in order: the
     /// letters each relates and its TeX ([`ClaimReading::hypothesis`]).
     pub(super) hypotheses: Vec<(BTreeSet<String>, String)>,
+    /// Letters the section defines and then approximates (`f(x) := e^x`, then `f(t+\Delta t)
+    /// \approx …`), in order, each with the line and column of the approximation: later steps
+    /// may write their approximate values with `=` ([`super::claim::WordsRole::Approximated`]),
+    /// until the letter is given another meaning.
+    pub(super) approximated: Vec<(String, String)>,
     /// What each formula's words say, read once: every later formula asks again.
     pub(super) words_read: std::cell::RefCell<WordsRead>,
     /// See [`SectionBuilder::first_renaming`].

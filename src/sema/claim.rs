@@ -242,6 +242,8 @@ pub enum WordsRole {
     SelfReferent,
     /// A sequence defined by a recursion the claim cannot be read through.
     RecurrenceNotRead,
+    /// A letter the text approximates before the claim (`f(t+\Delta t) \approx …`).
+    Approximated,
 }
 
 /// A formula (or chain) that is not checked, and why.

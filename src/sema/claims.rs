@@ -366,6 +366,26 @@ impl<'a> SectionBuilder<'a> {
                             earlier: None,
                         });
                 }
+                // `f(t+\Delta t) \approx f(t)(1+\Delta t)` before it: steps may write f's
+                // approximate values with `=`.
+                if reading.alternative.is_none() && link.op != RelOp::Approx && prose.is_some() {
+                    reading.alternative = self.words.approximated.iter().rev().find_map(|(key, at)| {
+                        (mentions_key(prev, key) || mentions_key(&link.rhs, key)).then(|| WordsReading {
+                            role: super::claim::WordsRole::Approximated,
+                            symbol: Some(key.clone()),
+                            earlier: Some(at.clone()),
+                        })
+                    });
+                }
+                // (Only a letter the text has given a meaning: the approximation is of that
+                // meaning, and a claim about a function nobody specified stays exact.)
+                if let (RelOp::Approx, Some(key), Origin::Notes { line, col, .. }) =
+                    (link.op, approximated_letter(prev), &origin)
+                {
+                    if self.bindings.defs.iter().any(|d| d.key == key) {
+                        self.words.approximated.push((key, format!("{line}:{col}")));
+                    }
+                }
                 reading.unrolled = how;
                 let explicit = |e: &Expr| print::explicit_tex(e, &|_| false);
                 if explicit(&lhs) != explicit(prev) || explicit(&rhs) != explicit(&link.rhs) {
@@ -408,6 +428,16 @@ impl<'a> SectionBuilder<'a> {
             between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
         let at = self.chapter.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
+    }
+}
+
+/// The letter an approximation `f(t+\Delta t) \approx …`, `y \approx …` is about: the function
+/// applied, or the letter itself.
+fn approximated_letter(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Call { func, .. } => func.symbol_key(),
+        ExprKind::Symbol(_) | ExprKind::Subscript { .. } => e.symbol_key(),
+        _ => None,
     }
 }
 
