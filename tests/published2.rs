@@ -38,14 +38,14 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("coursera-ml-ng-zh", 1),
     ("dl500q", 9),
     ("karpathy", 3),
-    ("lihang", 11),
+    ("lihang", 12),
     ("luweiagi-ml-notes", 14),
-    ("mbernste", 10),
+    ("mbernste", 16),
     ("quantecon-intro", 12),
 ];
 
 /// Planted errors, at least (each must be refuted at its line).
-const PLANTS_AT_LEAST: usize = 40;
+const PLANTS_AT_LEAST: usize = 42;
 
 fn load_keys() -> Key {
     let mut key = Key { lines: BTreeMap::new(), plants: Vec::new() };
