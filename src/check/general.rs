@@ -208,3 +208,90 @@ fn differentiates_by_an_index(claim: &Claim) -> bool {
     }
     walk(&claim.lhs) || walk(&claim.rhs)
 }
+
+/// The real functions notes spell without a backslash (`tanh(x)`, `log(1+x)`), read as the
+/// function where the letters are exactly the name and an argument in parentheses follows.
+const SPELLED_FUNCTIONS: [&str; 12] =
+    ["log", "ln", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh"];
+
+/// `f(x) = tanh(x) = \frac{e^x - e^{-x}}{e^x + e^{-x}}`, `log(1+x)`: a function's name written as
+/// letters side by side, which could be a product of the letters. Checked again with each such
+/// name (the whole run of letters, an argument in parentheses after it) read as the function;
+/// only a verification is kept, saying so (`tanh(…) read as \tanh(…)`) — a refutation would
+/// need the product reading ruled out, which the text does not do.
+pub(super) fn with_spelled_functions(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    let mut names = Vec::new();
+    let lhs = spelled_as_functions(&claim.lhs, &mut names);
+    let rhs = spelled_as_functions(&claim.rhs, &mut names);
+    if names.is_empty() {
+        return None;
+    }
+    let read = Claim { lhs, rhs, ..claim.clone() };
+    let again = super::judge::check_own_claim(scope, &read);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        names.sort();
+        names.dedup();
+        assuming.extend(names.iter().map(|n| format!("\\text{{{n}}}(\\cdot) = \\{n}(\\cdot)")));
+        Verdict { assuming, ..again }
+    })
+}
+
+/// `e` with every spelled function name (see [`SPELLED_FUNCTIONS`]) made an application of the
+/// function, the names pushed to `names`.
+fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
+    use crate::syntax::ast::{BinOp, Function, Span};
+    let letter = |f: &Expr| match &f.kind {
+        ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none() => {
+            let mut chars = s.name.chars();
+            chars.next().filter(|c| c.is_ascii_alphabetic() && chars.next().is_none())
+        }
+        _ => None,
+    };
+    if matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) {
+        let factors: Vec<Expr> = e.implicit_factors().into_iter().map(|f| spelled_as_functions(f, names)).collect();
+        let mut out: Vec<Expr> = Vec::new();
+        let mut k = 0;
+        while k < factors.len() {
+            // A run of adjacent letters ending in a letter applied to a parenthesis, whole.
+            let mut end = k;
+            while end + 1 < factors.len()
+                && letter(&factors[end]).is_some()
+                && factors[end].span.end == factors[end + 1].span.start
+            {
+                end += 1;
+            }
+            let call = match &factors[end].kind {
+                ExprKind::Call { func, args, .. } if letter(func).is_some() => Some((func, args)),
+                _ => None,
+            };
+            let starts_run =
+                k == 0 || letter(&factors[k - 1]).is_none() || factors[k - 1].span.end != factors[k].span.start;
+            if let (Some((func, args)), true) = (call, starts_run && end > k) {
+                let word: String = factors[k..end].iter().filter_map(letter).chain(letter(func)).collect();
+                if SPELLED_FUNCTIONS.contains(&word.as_str()) {
+                    names.push(word.clone());
+                    let function = Function { name: word, primes: 0, sub: None, sup: None };
+                    let span = Span::new(factors[k].span.start, factors[end].span.end);
+                    let kind = ExprKind::Apply { func: function, args: args.clone(), parenthesized: true };
+                    out.push(Expr::new(kind, span));
+                    k = end + 1;
+                    continue;
+                }
+            }
+            out.push(factors[k].clone());
+            k += 1;
+        }
+        let mut parts = out.into_iter();
+        let first = parts.next().expect("a product has a factor");
+        return parts.fold(first, |acc, next| {
+            let span = Span::new(acc.span.start, next.span.end);
+            Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(acc), rhs: Box::new(next) }, span)
+        });
+    }
+    let mut out = e.clone();
+    for child in out.children_mut() {
+        *child = spelled_as_functions(child, names);
+    }
+    out
+}
