@@ -212,6 +212,7 @@ fn unicode_letters_signs_and_invisible_spaces_read_as_their_commands() {
     assert_eq!(sx("\\bigtriangledown J"), sx("\\nabla J"));
     assert_eq!(sx("a \\centerdot b"), sx("a\\cdot b"));
     assert_eq!(sx("1\\text{+}e^x"), sx("1+e^x"));
+    assert_eq!(sx("f^{'}(x)"), sx("f'(x)"));
 }
 
 #[test]
