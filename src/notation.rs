@@ -278,7 +278,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "sums",
         written: r"\sum_i p_i\log p_i, \sum_k a_{ik}b_{kj} with no range anywhere",
-        meaning: "an index the notes give no range (neither limits, nor the spec, nor a vector whose entries it runs over), written as an index (a subscript, a sum's letter, the exponent of a matrix power: P^{k+1} = PP^k), is tried over 1..N for N = 1, 2, 3, 4, every such index of the claim over the same N; a claim that holds there is verified, listing i = 1, …, N among what it assumed; one that fails stays undecided (the range is the notes' to give)",
+        meaning: "an index the notes give no range (neither limits, nor the spec, nor a vector whose entries it runs over), written as an index (a subscript, a sum's letter, the exponent of a matrix power: P^{k+1} = PP^k), is tried over 1..N for N = 1, 2, 3, 4, every such index of the claim over the same N; a claim that holds there is verified, listing i = 1, …, N among what it assumed; one that fails stays undecided (the range is the notes' to give). An index of a family that a sum in the claim (or in the definition of a letter it writes) runs over 1..m runs over 1..m first (\\frac{\\partial y_i}{\\partial x_i} with y_i = e^{x_i}/\\sum_{k=1}^m e^{x_k}: i = 1, …, m). A letter the section defines entry by entry (y_i = …) takes no shape from its uses as a whole vector (\\delta y \\odot y): it is that family",
         example: "",
     },
     Notation {

@@ -51,6 +51,17 @@ pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &
     if let Some(verdict) = with_ranges_read_off(scope, claim, name, &index_letter, trial) {
         return Some(verdict);
     }
+    // `\frac{\partial y_i}{\partial x_i}` with `y_i = \frac{e^{x_i}}{\sum_{k=1}^m e^{x_k}}`: an
+    // index of the family a sum runs over 1..m runs over 1..m too.
+    if let Some(upper) = range_of_summed_family(scope, claim, name) {
+        let range = IndexRange::Size(upper.clone());
+        let (again, letters) = trial.verdict_with_indices(scope, &[name.to_string()], &range, &index_letter);
+        if again.status == Status::Verified {
+            let mut assuming = again.assuming.clone();
+            assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {upper}")));
+            return Some(Verdict { assuming, ..again });
+        }
+    }
     let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
     let mut free = scope.clone();
     free.sizes.insert(size.to_string(), FREE_RANGE_SIZES.to_vec());
@@ -207,6 +218,66 @@ fn differentiates_by_an_index(claim: &Claim) -> bool {
         matches!(e.kind, ExprKind::Subscript { .. }) || e.children().any(has_subscript)
     }
     walk(&claim.lhs) || walk(&claim.rhs)
+}
+
+/// The size m of `\sum_{k=1}^{m}` over the family that `name` subscripts (`x_i` beside
+/// `\sum_{k=1}^m e^{x_k}`), written in the claim or in the definition of a letter it writes; the
+/// one size, where every such sum agrees.
+fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<String> {
+    fn bases_indexed_by(e: &Expr, letter: &str, out: &mut Vec<String>) {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            if matches!(&index.kind, ExprKind::Symbol(s) if s.name == letter) {
+                out.extend(base.symbol_key());
+            }
+        }
+        e.children().for_each(|c| bases_indexed_by(c, letter, out));
+    }
+    // Sums `\sum_{k=1}^{m}` with m a size, over a body that subscripts one of `bases` by k.
+    fn sums_over(e: &Expr, bases: &[String], scope: &Scope, out: &mut Vec<String>) {
+        if let ExprKind::BigOp {
+            op: crate::syntax::ast::BigOpKind::Sum,
+            lower: Some(lower),
+            upper: Some(upper),
+            body: Some(body),
+        } = &e.kind
+        {
+            let letter = match &lower.kind {
+                ExprKind::Relation { chain } => chain.first.as_ref().and_then(|f| match &f.kind {
+                    ExprKind::Symbol(s) if chain.links.len() == 1 => Some(s.name.clone()),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            let size = upper.symbol_key().filter(|k| scope.sizes.contains_key(k));
+            if let (Some(letter), Some(size)) = (letter, size) {
+                let mut summed = Vec::new();
+                bases_indexed_by(body, &letter, &mut summed);
+                if summed.iter().any(|b| bases.contains(b)) {
+                    out.push(size);
+                }
+            }
+        }
+        e.children().for_each(|c| sums_over(c, bases, scope, out));
+    }
+    let mut bases = Vec::new();
+    bases_indexed_by(&claim.lhs, name, &mut bases);
+    bases_indexed_by(&claim.rhs, name, &mut bases);
+    let mut written: Vec<&Expr> = vec![&claim.lhs, &claim.rhs];
+    written.extend(scope.defs.values().filter(|d| bases.contains(&d.key) || mentions(claim, &d.key)).map(|d| &d.body));
+    // (A family defined by its members, `y_i = …`, brings its body's bases along: y_i's x_k.)
+    let families: Vec<&crate::sema::Definition> =
+        scope.defs.values().filter(|d| bases.contains(&d.key) && d.params.len() == 1).collect();
+    for d in families {
+        bases_indexed_by(&d.body, &d.params[0], &mut bases);
+    }
+    let mut sizes = Vec::new();
+    written.iter().for_each(|e| sums_over(e, &bases, scope, &mut sizes));
+    sizes.sort();
+    sizes.dedup();
+    match sizes.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// The real functions notes spell without a backslash (`tanh(x)`, `log(1+x)`), read as the

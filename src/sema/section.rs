@@ -204,6 +204,18 @@ impl<'a> SectionBuilder<'a> {
                     defined.insert(key);
                 }
             }
+            // `y_i = rac{1}{1+e^{-x_i}}`: the section defines y entry by entry, as a family; its
+            // uses as a whole vector (`\delta y \odot y`) give it no other shape.
+            if let (Some(first), Some(link)) = (&chain.first, chain.links.first()) {
+                if let ExprKind::Subscript { base, index } = &first.kind {
+                    let letter_index = matches!(&index.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1);
+                    if let (Some(key), true) = (base.symbol_key(), letter_index && link.op == RelOp::Eq) {
+                        if !mentions_key(&link.rhs, &key) {
+                            defined.insert(key);
+                        }
+                    }
+                }
+            }
         }
         // `\mathbf v = [3, 2]^\top`: a letter defined as a vector or matrix of numbers has that
         // shape for the unification (`\mathbf u - \mathbf v` then makes u a 2-vector).
