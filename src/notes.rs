@@ -510,8 +510,13 @@ impl Document {
         let blank = |c: char| c == '$' || c.is_whitespace() || is_invisible(c);
         let opens_with_relation = {
             let tex = source[next.clone()].trim_start_matches(|c: char| c.is_whitespace() || is_invisible(c));
-            const RELATIONS: [&str; 9] = ["=", "\\approx", "\\le", "\\ge", "<", ">", "\\ne", "\\equiv", "\\sim"];
-            RELATIONS.iter().any(|r| tex.starts_with(r)) && !tex.starts_with("==")
+            // (A command whole: `\le` is not the start of `\left`.)
+            const RELATIONS: [&str; 12] =
+                ["=", "<", ">", "\\approx", "\\leq", "\\le", "\\geq", "\\ge", "\\neq", "\\ne", "\\equiv", "\\sim"];
+            RELATIONS.iter().any(|r| {
+                tex.strip_prefix(r)
+                    .is_some_and(|rest| !(r.starts_with('\\') && rest.starts_with(|c: char| c.is_ascii_alphabetic())))
+            }) && !tex.starts_with("==")
         };
         if !(gap.contains('\n') && gap.chars().all(blank) && gap.matches('$').count() == 2 && opens_with_relation) {
             return false;
@@ -606,12 +611,12 @@ impl Prose {
     }
 }
 
-/// Removes `$`/`$$` from a math event's byte range.
 /// A character that prints as nothing (a zero-width space or joiner, a byte order mark).
 fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
+/// Removes `$`/`$$` from a math event's byte range.
 fn strip_delimiters(source: &str, range: Range<usize>) -> Range<usize> {
     let text = &source[range.clone()];
     let open = text.chars().take_while(|&c| c == '$').count().min(2);

@@ -39,7 +39,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("dl500q", 10),
     ("karpathy", 3),
     ("lihang", 12),
-    ("luweiagi-ml-notes", 16),
+    ("luweiagi-ml-notes", 20),
     ("mbernste", 16),
     ("quantecon-intro", 12),
 ];

@@ -257,6 +257,24 @@ impl Backend for Symbolic {
     }
 }
 
+/// Whether `a` applies a function other than log, sin and cos (one the notes do not specify) to
+/// something that uses `h`.
+fn has_unknown_function_of(a: AtomView<'_>, h: Symbol) -> bool {
+    match a {
+        AtomView::Fun(f) => {
+            let known = [Symbol::LOG, Symbol::SIN, Symbol::COS].contains(&f.get_symbol());
+            (!known && a.to_owned().contains_symbol(h)) || f.iter().any(|t| has_unknown_function_of(t, h))
+        }
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            has_unknown_function_of(base, h) || has_unknown_function_of(exponent, h)
+        }
+        AtomView::Add(x) => x.iter().any(|t| has_unknown_function_of(t, h)),
+        AtomView::Mul(x) => x.iter().any(|t| has_unknown_function_of(t, h)),
+        _ => false,
+    }
+}
+
 /// Whether `a` has a power with an exponent that is not a whole number whose base uses `h`.
 fn has_root_of(a: AtomView<'_>, h: Symbol) -> bool {
     match a {
@@ -294,6 +312,10 @@ fn limit_by_series(
     // (|x| is √(x²): its series about a point takes one side's branch.)
     if finite && has_root_of(value.as_view(), h) {
         return Err(no_limit("at a point of a root or absolute value, whose two sides may differ"));
+    }
+    // (`\lim_{x\to a} f(x) = f(a)` with f nobody specified: its series would assume f smooth.)
+    if has_unknown_function_of(value.as_view(), h) {
+        return Err(no_limit("of a function the notes do not specify, which may not be continuous there"));
     }
     let series = value.series(h, Atom::num(0), 0).map_err(|_| no_limit("whose series derivcheck cannot expand"))?;
     let grid = i64::try_from(series.get_ramification()).unwrap_or(1).max(1);

@@ -241,14 +241,27 @@ fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<St
             body: Some(body),
         } = &e.kind
         {
+            // (`k = 1` only: the family's range is then 1..m.)
             let letter = match &lower.kind {
-                ExprKind::Relation { chain } => chain.first.as_ref().and_then(|f| match &f.kind {
-                    ExprKind::Symbol(s) if chain.links.len() == 1 => Some(s.name.clone()),
+                ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
+                    (Some(Expr { kind: ExprKind::Symbol(s), .. }), [link])
+                        if link.op == crate::syntax::ast::RelOp::Eq
+                            && matches!(&link.rhs.kind, ExprKind::Number { value } if value == "1") =>
+                    {
+                        Some(s.name.clone())
+                    }
                     _ => None,
-                }),
+                },
                 _ => None,
             };
-            let size = upper.symbol_key().filter(|k| scope.sizes.contains_key(k));
+            // (`即$m=n$`: a size the words set equal to another is that one.)
+            let size = upper
+                .symbol_key()
+                .map(|k| match scope.defs.get(&k).and_then(|d| d.body.symbol_key()) {
+                    Some(other) if scope.sizes.contains_key(&other) => other,
+                    _ => k,
+                })
+                .filter(|k| scope.sizes.contains_key(k));
             if let (Some(letter), Some(size)) = (letter, size) {
                 let mut summed = Vec::new();
                 bases_indexed_by(body, &letter, &mut summed);

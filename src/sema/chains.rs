@@ -101,11 +101,11 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                         (tex[..at].trim_end(), tex[at..].trim_start())
                     });
                     let signed = around.is_some_and(|(before, at)| {
-                        at.starts_with(['+', '-']) || before.ends_with(['+', '-']) || at.starts_with("\\pm")
+                        at.starts_with(['+', '-', '−']) || before.ends_with(['+', '-', '−']) || at.starts_with("\\pm")
                     });
                     // (`& - r`, `&\quad + c`: written in the column of the row above.)
                     let aligned = around.is_some_and(|(before, _)| {
-                        let before = before.trim_end_matches(['+', '-']).trim_end();
+                        let before = before.trim_end_matches(['+', '-', '−']).trim_end();
                         before.trim_end_matches("\\qquad").trim_end_matches("\\quad").trim_end().ends_with('&')
                     });
                     match (&mut current, &piece.first, dangling.take()) {

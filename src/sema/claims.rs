@@ -154,9 +154,16 @@ impl<'a> SectionBuilder<'a> {
                     .iter()
                     .any(|d| d.key == key && d.params.is_empty() && print::explicit_tex(&d.body, &|_| false) == written)
             });
+        // `即$m=n$` where m bounds a sum and n is new: the sizes are equal, n named by m (as
+        // written right to left), so m keeps its values.
+        let size_named = prose.is_some()
+            && chain.links.len() == 1
+            && chain.links[0].op == RelOp::Eq
+            && self.names_a_size_by_a_size(first, body, site_origin);
         let mut defined = depicted
             || by_blocks.is_some()
             || restated
+            || size_named
             || (prose.is_some() && !approximates && self.try_define(first, body, site_origin, true));
         if restated {
             self.current.formula_role = Some(crate::model::FormulaRole::Definition);
@@ -428,6 +435,29 @@ impl<'a> SectionBuilder<'a> {
             between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
         let at = self.chapter.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
+    }
+}
+
+impl SectionBuilder<'_> {
+    /// `m = n` with m a size of the section (a sum's bound) and n a bare letter the section has
+    /// given no meaning: n is defined as m (the sizes are equal), and m keeps its values; with n
+    /// a size too, the formula is a condition on the sizes (taken, no claim).
+    fn names_a_size_by_a_size(&mut self, first: &Expr, body: &Expr, site_origin: &str) -> bool {
+        let bare =
+            |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 && s.accents.is_empty());
+        let (Some(size), Some(other)) = (first.symbol_key(), body.symbol_key()) else { return false };
+        let is_size = |k: &str| self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(k));
+        if !(bare(first) && bare(body) && is_size(&size)) {
+            return false;
+        }
+        // (Both sizes already: the words tie them, which the sizes tried apart do not; a
+        // condition, never a claim refuted at m = 2, n = 3.)
+        if is_size(&other) {
+            self.current.formula_role = Some(crate::model::FormulaRole::Condition);
+            return true;
+        }
+        let new = !self.letters.known.contains(&other) && !self.bindings.defs.iter().any(|d| d.key == other);
+        new && self.try_define(body, first, site_origin, true)
     }
 }
 

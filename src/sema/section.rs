@@ -204,12 +204,13 @@ impl<'a> SectionBuilder<'a> {
                     defined.insert(key);
                 }
             }
-            // `y_i = rac{1}{1+e^{-x_i}}`: the section defines y entry by entry, as a family; its
+            // `y_i = \frac{1}{1+e^{-x_i}}`: the section defines y entry by entry, as a family; its
             // uses as a whole vector (`\delta y \odot y`) give it no other shape.
             if let (Some(first), Some(link)) = (&chain.first, chain.links.first()) {
                 if let ExprKind::Subscript { base, index } = &first.kind {
                     let letter_index = matches!(&index.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1);
-                    if let (Some(key), true) = (base.symbol_key(), letter_index && link.op == RelOp::Eq) {
+                    let defines = matches!(link.op, RelOp::Eq | RelOp::Define);
+                    if let (Some(key), true) = (base.symbol_key(), letter_index && defines) {
                         if !mentions_key(&link.rhs, &key) {
                             defined.insert(key);
                         }
@@ -633,7 +634,7 @@ pub(super) fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &st
     // A picture of a general matrix (`\mathbf A = \begin{bmatrix} a_{11} & \cdots \end{bmatrix}`)
     // gives it no value, nor a vector written as its own entries (`\mathbf x = [x_1, x_2]^\top`,
     // which declares its shape), nor an equation of the letter with itself (`\mathbf A =
-    // \mathbf A^\top`, what symmetric means).
+    // \mathbf A^\top`, what symmetric means), nor another bare letter (`m = n`: sizes said equal).
     chains.into_iter().any(|c| {
         let Some(first) = c.first.as_ref().filter(|e| e.symbol_key().as_deref() == Some(name)) else { return false };
         c.links.first().is_some_and(|l| {
@@ -643,6 +644,8 @@ pub(super) fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &st
                 && entries_letter(first, &l.rhs).is_none()
                 && !names_own_entries(name, &l.rhs)
                 && !mentions_key(&l.rhs, name)
+                // (`即$m=n$`: two sizes said equal, not a value.)
+                && !matches!(&l.rhs.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 && s.accents.is_empty())
         })
     })
 }

@@ -416,17 +416,20 @@ fn relop_of(text: &str) -> RelOp {
 
 fn build_expr(pair: Pair<Rule>) -> Expr {
     let mut acc: Option<Expr> = None;
-    let mut negate_first = false;
+    // Where a leading minus sign starts (`−` is three bytes: the negation's span starts there).
+    let mut negate_first: Option<usize> = None;
     let mut pending: Option<BinOp> = None;
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::sign => negate_first = is_minus(p.as_str()),
+            Rule::sign => negate_first = is_minus(p.as_str()).then(|| p.as_span().start()),
             Rule::addop => pending = Some(addop_of(p.as_str())),
             Rule::term => {
                 let term = build_term(p);
                 acc = Some(match acc {
-                    None if negate_first => negate(term),
-                    None => term,
+                    None => match negate_first {
+                        Some(at) => negate(term, at),
+                        None => term,
+                    },
                     Some(lhs) => binary(pending.take().unwrap_or(BinOp::Add), lhs, term),
                 });
             }
@@ -436,9 +439,10 @@ fn build_expr(pair: Pair<Rule>) -> Expr {
     acc.expect("grammar: an expr has at least one term")
 }
 
-fn negate(operand: Expr) -> Expr {
-    let span = operand.span;
-    Expr::new(ExprKind::Neg { operand: Box::new(operand) }, Span::new(span.start.saturating_sub(1), span.end))
+/// `-x` with the sign written at `sign_start`.
+fn negate(operand: Expr, sign_start: usize) -> Expr {
+    let span = Span::new(sign_start.min(operand.span.start), operand.span.end);
+    Expr::new(ExprKind::Neg { operand: Box::new(operand) }, span)
 }
 
 fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
@@ -453,8 +457,11 @@ fn is_minus(sign: &str) -> bool {
 
 fn addop_of(text: &str) -> BinOp {
     match text.trim() {
-        "+" | "\\text{+}" => BinOp::Add,
-        "-" | "−" | "\\text{-}" => BinOp::Sub,
+        "+" => BinOp::Add,
+        "-" | "−" => BinOp::Sub,
+        // `\text{+}`, `\mbox{ - }`: a sign set in text.
+        t if t.starts_with("\\") && t.ends_with('}') && t.contains('+') && !t.contains("\\oplus") => BinOp::Add,
+        t if t.starts_with("\\") && t.ends_with('}') && t.contains('-') => BinOp::Sub,
         "\\oplus" => BinOp::DirectSum,
         _ => BinOp::PlusMinus,
     }
@@ -1004,7 +1011,7 @@ fn aliased_symbol(written: &str) -> &'static str {
         ("β", "beta"),
         ("γ", "gamma"),
         ("δ", "delta"),
-        ("ε", "epsilon"),
+        ("ε", "varepsilon"),
         ("ϵ", "epsilon"),
         ("ζ", "zeta"),
         ("η", "eta"),
@@ -1021,7 +1028,7 @@ fn aliased_symbol(written: &str) -> &'static str {
         ("σ", "sigma"),
         ("τ", "tau"),
         ("υ", "upsilon"),
-        ("φ", "phi"),
+        ("φ", "varphi"),
         ("ϕ", "phi"),
         ("χ", "chi"),
         ("ψ", "psi"),
@@ -1117,20 +1124,19 @@ fn build_big_operator(pair: Pair<Rule>) -> ExprKind {
 
 /// `sign? term` (the body of a big operator).
 fn build_signed_term(pair: Pair<Rule>) -> Expr {
-    let mut negative = false;
+    let mut negative = None;
     let mut out = None;
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::sign => negative = is_minus(p.as_str()),
+            Rule::sign => negative = is_minus(p.as_str()).then(|| p.as_span().start()),
             Rule::term => out = Some(build_term(p)),
             _ => {}
         }
     }
     let term = out.expect("grammar: body term");
-    if negative {
-        negate(term)
-    } else {
-        term
+    match negative {
+        Some(at) => negate(term, at),
+        None => term,
     }
 }
 
@@ -1139,8 +1145,10 @@ fn big_op_kind(text: &str) -> BigOpKind {
     if let Some(inner) = text.strip_prefix("\\mathop").map(braced_name).filter(|n| n.starts_with('\\')) {
         return big_op_kind(&inner);
     }
-    if let Some(rest) = text.strip_prefix("\\arg").map(str::trim_start).filter(|r| r.starts_with('\\')) {
-        return if rest == "\\min" { BigOpKind::Argmin } else { BigOpKind::Argmax };
+    match text.strip_prefix("\\arg").map(str::trim_start) {
+        Some("\\min") => return BigOpKind::Argmin,
+        Some("\\max") => return BigOpKind::Argmax,
+        _ => {}
     }
     match text {
         "\\sum" => BigOpKind::Sum,

@@ -46,7 +46,8 @@ pub fn parse_pieces(tex: &str, cuts: &[usize]) -> (Result<Statement, SyntaxError
 /// opening with a relation goes on with the chain above (or, after a piece left out, starts one
 /// at its first side); one with a relation of its own starts a new chain; anything else (a
 /// signed term continuing the expression above, a bare expression) ends the chain, as a piece
-/// that does not parse does. `None` where no piece gives a chain.
+/// that does not parse does — and since it may have continued the side above, that side's link
+/// is dropped, unless the piece opens with a relation. `None` where no piece gives a chain.
 fn piece_by_piece(tex: &str, cuts: &[usize]) -> Option<(Statement, Vec<SyntaxError>)> {
     let bounds: Vec<usize> = std::iter::once(0).chain(cuts.iter().copied()).chain([tex.len()]).collect();
     // (Blanks before the piece, nothing after it: its spans end where they would in the whole.)
@@ -58,17 +59,26 @@ fn piece_by_piece(tex: &str, cuts: &[usize]) -> Option<(Statement, Vec<SyntaxErr
         if text.trim().is_empty() {
             continue;
         }
+        // (The side above is whole only where this piece opens with a relation of its own.)
+        let end_chain = |current: &mut Option<Chain>, chains: &mut Vec<Chain>, text: &str| {
+            if let Some(mut open) = current.take() {
+                if !opens_with_relation(text) {
+                    open.links.pop();
+                }
+                chains.extend((!open.links.is_empty()).then_some(open));
+            }
+        };
         let statement = match parse_formula(&text) {
             Ok(statement) => statement,
             Err(error) => {
-                chains.extend(current.take());
+                end_chain(&mut current, &mut chains, &text);
                 errors.push(error);
                 continue;
             }
         };
         for chain in statement.chains {
             match (chain.first.is_some(), &mut current) {
-                (true, _) if k > 0 && chain.links.is_empty() => chains.extend(current.take()),
+                (true, _) if k > 0 && chain.links.is_empty() => end_chain(&mut current, &mut chains, &text),
                 (true, _) => {
                     chains.extend(current.take());
                     current = Some(chain);
@@ -109,9 +119,24 @@ const FRAMES: [&str; 14] = [
     "multline",
 ];
 
-/// Relations an alignment point `&` may stand next to.
-const RELATIONS: [&str; 12] =
-    ["=", "\\approx", "\\le", "\\ge", "<", ">", "\\ne", "\\equiv", "\\sim", "\\propto", "\\to", ":="];
+/// Relations an alignment point `&` may stand next to (a command whole: `\le` is not `\left`).
+const RELATIONS: [&str; 15] = [
+    "=", "<", ">", ":=", "\\approx", "\\leq", "\\le", "\\geq", "\\ge", "\\neq", "\\ne", "\\equiv", "\\sim", "\\propto",
+    "\\to",
+];
+
+/// Does `text` (blanks aside, and an alignment point) open with one of [`RELATIONS`]?
+fn opens_with_relation(text: &str) -> bool {
+    starts_with_relation(text.trim_start().trim_start_matches('&').trim_start())
+}
+
+/// Does `text` start with one of [`RELATIONS`], a command whole?
+fn starts_with_relation(text: &str) -> bool {
+    RELATIONS.iter().any(|r| {
+        text.strip_prefix(r)
+            .is_some_and(|rest| !(r.starts_with('\\') && rest.starts_with(|c: char| c.is_ascii_alphabetic())))
+    })
+}
 
 /// `\begin{aligned} a &= b \\ &= c \end{aligned}` as rows: the TeX with the frame, the row
 /// breaks and the alignment points written as spaces (so every byte keeps its place), and where
@@ -141,7 +166,19 @@ fn aligned_rows(tex: &str) -> Option<(String, Vec<usize>)> {
                 }
                 seen = true;
                 frames += if begin { 1 } else { -1 };
+                // (`\begin{alignat}{2}`: the count of column pairs goes too.)
+                let columns = tex[end..].strip_prefix('{').and_then(|r| r.find('}').map(|at| (at, &r[..at])));
+                let end = match columns {
+                    Some((at, count))
+                        if begin && name.starts_with("alignat") && count.chars().all(|c| c.is_ascii_digit()) =>
+                    {
+                        end + at + 2
+                    }
+                    _ => end,
+                };
                 blank(&mut out, i, end);
+                i = end;
+                continue;
             } else {
                 nested += if begin { 1 } else { -1 };
             }
@@ -188,7 +225,7 @@ fn alignment_points_ok(tex: &str, from: usize, to: usize, points: &[usize]) -> O
     let beside_relation = |&at: &usize| {
         let before = tex[from..at].trim_end();
         let after = tex[at + 1..to].trim_start();
-        before.is_empty() || RELATIONS.iter().any(|r| after.starts_with(r) || before.ends_with(r))
+        before.is_empty() || starts_with_relation(after) || RELATIONS.iter().any(|r| before.ends_with(r))
     };
     points.iter().all(beside_relation).then_some(())
 }
@@ -213,10 +250,10 @@ mod tests {
         let statement = statement.unwrap();
         assert_eq!(left_out.len(), 1);
         assert!(left_out[0].span.start > cuts[0] && left_out[0].span.start < cuts[1], "{:?}", left_out[0].span);
-        assert_eq!(statement.chains.len(), 2, "{:?}", statement.chains.iter().map(print::chain).collect::<Vec<_>>());
-        assert!(statement.chains[0].links.is_empty());
-        assert_eq!(statement.chains[1].links.len(), 1);
-        let c = statement.chains[1].first.as_ref().unwrap();
+        // (The bare first piece claims nothing and is not kept.)
+        assert_eq!(statement.chains.len(), 1, "{:?}", statement.chains.iter().map(print::chain).collect::<Vec<_>>());
+        assert_eq!(statement.chains[0].links.len(), 1);
+        let c = statement.chains[0].first.as_ref().unwrap();
         assert_eq!(tex[c.span.start..c.span.end].trim_end(), "a^2+2ab+b^2");
         // No piece parses: the whole's error.
         let (none, _) = parse_pieces("\\frac{ \n =)", &[4]);
@@ -235,12 +272,29 @@ mod tests {
         assert_eq!(statement.chains[1].links.len(), 1, "a^2+2ab+b^2 = b^2+2ab+a^2: {chains:?}");
         let row = statement.chains[1].first.as_ref().unwrap();
         assert_eq!(tex[row.span.start..row.span.end].trim_end(), "a^2+2ab+b^2");
-        // A new equation in a row starts a chain; a signed row continuing the one above ends it.
-        let tex = "\\begin{align} x &= 1 \\\\ y = 2) \\\\ &\\quad - 3 \\\\ &= 4 \\\\ z &= 5 \\end{align}";
+        // A new equation in a row starts a chain; a signed row continuing the one above ends it,
+        // and takes the link above along (its side went on); so does a row that does not parse
+        // and opens with no relation (`y = 2)`: a new equation, or more of the side above?).
+        let tex = "\\begin{align} w &= 0 \\\\ x &= 1 \\\\ y = 2) \\\\ v &= 3 \\\\ &\\quad - 3 \\\\ &= 4 \\\\ z &= 5 \\end{align}";
         let (statement, _) = parse_pieces(tex, &[]);
         let claims: Vec<String> =
             statement.unwrap().chains.iter().filter(|c| !c.links.is_empty()).map(print::chain).collect();
-        assert_eq!(claims, ["(= x 1)", "(= z 5)"]);
+        assert_eq!(claims, ["(= w 0)", "(= z 5)"]);
+    }
+
+    #[test]
+    fn a_row_continuing_the_side_above_takes_that_link_with_it() {
+        // `&\quad + b^2` goes on with a^2+2ab: the link (a+b)^2 = a^2+2ab is no claim.
+        let tex = "\\begin{aligned}(a+b)^2 &= a^2+2ab \\\\ &\\quad + b^2 \\\\ &= \\myop{x} \\\\ x &= y\\end{aligned}";
+        let (statement, _) = parse_pieces(tex, &[]);
+        let claims: Vec<String> =
+            statement.unwrap().chains.iter().filter(|c| !c.links.is_empty()).map(print::chain).collect();
+        assert_eq!(claims, ["(= x y)"]);
+        // `\begin{alignat}{2}`: the column count is no factor.
+        let (rows, _) = aligned_rows("\\begin{alignat}{2} (a+b)^2 &= c \\\\ &= d \\end{alignat}").unwrap();
+        assert!(!rows.contains('2') || rows.trim_start().starts_with("(a+b)^2"), "{rows}");
+        // `\left` opens no relation.
+        assert!(!opens_with_relation("& \\left(a\\right)") && opens_with_relation(" &\\leq b"));
     }
 
     #[test]
