@@ -7,7 +7,7 @@
 //! verification with its assumptions, or `None` (the first verdict stands, and the readings of
 //! [`super::readings`] weigh a refutation). Tried before every reading there.
 
-use super::letters::{expr_mentions, mentions};
+use super::letters::{expr_mentions, letters_indexed_by, mentions, sum_from_one};
 use super::readings::{later_definitions, with_letters_general, Trial};
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::IndexRange;
@@ -224,47 +224,13 @@ fn differentiates_by_an_index(claim: &Claim) -> bool {
 /// `\sum_{k=1}^m e^{x_k}`), written in the claim or in the definition of a letter it writes; the
 /// one size, where every such sum agrees.
 fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<String> {
-    fn bases_indexed_by(e: &Expr, letter: &str, out: &mut Vec<String>) {
-        if let ExprKind::Subscript { base, index } = &e.kind {
-            if matches!(&index.kind, ExprKind::Symbol(s) if s.name == letter) {
-                out.extend(base.symbol_key());
-            }
-        }
-        e.children().for_each(|c| bases_indexed_by(c, letter, out));
-    }
-    // Sums `\sum_{k=1}^{m}` with m a size, over a body that subscripts one of `bases` by k.
+    // Sums `\sum_{k=1}^{m}` (`k = 1` only: the family's range is then 1..m) with m a size, over a
+    // body that subscripts one of `bases` by k.
     fn sums_over(e: &Expr, bases: &[String], scope: &Scope, out: &mut Vec<String>) {
-        if let ExprKind::BigOp {
-            op: crate::syntax::ast::BigOpKind::Sum,
-            lower: Some(lower),
-            upper: Some(upper),
-            body: Some(body),
-        } = &e.kind
-        {
-            // (`k = 1` only: the family's range is then 1..m.)
-            let letter = match &lower.kind {
-                ExprKind::Relation { chain } => match (&chain.first, chain.links.as_slice()) {
-                    (Some(Expr { kind: ExprKind::Symbol(s), .. }), [link])
-                        if link.op == crate::syntax::ast::RelOp::Eq
-                            && matches!(&link.rhs.kind, ExprKind::Number { value } if value == "1") =>
-                    {
-                        Some(s.name.clone())
-                    }
-                    _ => None,
-                },
-                _ => None,
-            };
-            // (`即$m=n$`: a size the words set equal to another is that one.)
-            let size = upper
-                .symbol_key()
-                .map(|k| match scope.defs.get(&k).and_then(|d| d.body.symbol_key()) {
-                    Some(other) if scope.sizes.contains_key(&other) => other,
-                    _ => k,
-                })
-                .filter(|k| scope.sizes.contains_key(k));
-            if let (Some(letter), Some(size)) = (letter, size) {
+        if let Some((index, upper, body)) = sum_from_one(e) {
+            if let Some(size) = upper.symbol_key().filter(|k| scope.sizes.contains_key(k)) {
                 let mut summed = Vec::new();
-                bases_indexed_by(body, &letter, &mut summed);
+                letters_indexed_by(body, &index, &mut summed);
                 if summed.iter().any(|b| bases.contains(b)) {
                     out.push(size);
                 }
@@ -273,15 +239,15 @@ fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<St
         e.children().for_each(|c| sums_over(c, bases, scope, out));
     }
     let mut bases = Vec::new();
-    bases_indexed_by(&claim.lhs, name, &mut bases);
-    bases_indexed_by(&claim.rhs, name, &mut bases);
+    letters_indexed_by(&claim.lhs, name, &mut bases);
+    letters_indexed_by(&claim.rhs, name, &mut bases);
     let mut written: Vec<&Expr> = vec![&claim.lhs, &claim.rhs];
     written.extend(scope.defs.values().filter(|d| bases.contains(&d.key) || mentions(claim, &d.key)).map(|d| &d.body));
     // (A family defined by its members, `y_i = …`, brings its body's bases along: y_i's x_k.)
     let families: Vec<&crate::sema::Definition> =
         scope.defs.values().filter(|d| bases.contains(&d.key) && d.params.len() == 1).collect();
     for d in families {
-        bases_indexed_by(&d.body, &d.params[0], &mut bases);
+        letters_indexed_by(&d.body, &d.params[0], &mut bases);
     }
     let mut sizes = Vec::new();
     written.iter().for_each(|e| sums_over(e, &bases, scope, &mut sizes));

@@ -69,48 +69,54 @@ pub(super) fn truncated_digits(claim: &Claim, verdict: &Verdict) -> Option<Strin
     agrees.then(|| format!("{written} = {computed} truncated to {digits} decimals"))
 }
 
+/// `\sum_{k=1}^{m} body` (its index a letter, starting at 1): the index's key, the upper
+/// limit and the body.
+pub(super) fn sum_from_one(e: &Expr) -> Option<(String, &Expr, &Expr)> {
+    let ExprKind::BigOp {
+        op: crate::syntax::ast::BigOpKind::Sum,
+        lower: Some(lower),
+        upper: Some(upper),
+        body: Some(body),
+    } = &e.kind
+    else {
+        return None;
+    };
+    let ExprKind::Relation { chain } = &lower.kind else { return None };
+    let (Some(index), [link]) = (chain.first.as_ref(), chain.links.as_slice()) else { return None };
+    let from_one = link.op == crate::syntax::ast::RelOp::Eq
+        && matches!(&link.rhs.kind, ExprKind::Number { value } if value == "1");
+    Some((index.symbol_key()?, upper.as_ref(), body.as_ref())).filter(|_| from_one)
+}
+
+/// The letters `e` subscripts by the index `index` (`y` and `x` of `y_k x_k`), each once.
+pub(super) fn letters_indexed_by(e: &Expr, index: &str, out: &mut Vec<String>) {
+    if let ExprKind::Subscript { base, index: i } = &e.kind {
+        if i.symbol_key().as_deref() == Some(index) {
+            if let Some(key) = base.symbol_key().filter(|k| !out.contains(k)) {
+                out.push(key);
+            }
+        }
+    }
+    e.children().for_each(|c| letters_indexed_by(c, index, out));
+}
+
 /// `\sum_{j=1}^q y_j = 1` for each letter the claim sums over an index with a size
 /// (`\sum_{j=1}^q y_j \log \hat y_j`), in the claim or in a definition it uses: the entries
 /// summing to 1, as an assumption to check again under, with the letter's name.
 pub(super) fn sums_to_one(scope: &Scope, claim: &Claim) -> Vec<(String, crate::sema::Assumption)> {
     fn walk(e: &Expr, out: &mut Vec<(String, String)>) {
-        if let ExprKind::BigOp {
-            op: crate::syntax::ast::BigOpKind::Sum,
-            lower: Some(lower),
-            upper: Some(upper),
-            body: Some(body),
-        } = &e.kind
-        {
-            if let ExprKind::Relation { chain } = &lower.kind {
-                let (index, start) = match (chain.first.as_ref(), chain.links.as_slice()) {
-                    (Some(index), [link]) if link.op == crate::syntax::ast::RelOp::Eq => (index, &link.rhs),
-                    _ => return e.children().for_each(|c| walk(c, out)),
-                };
-                let from_one = matches!(&start.kind, ExprKind::Number { value } if value == "1");
-                if let (Some(index), true) = (index.symbol_key(), from_one) {
-                    let mut members = Vec::new();
-                    entries_indexed_by(body, &index, &mut members);
-                    for member in members {
-                        let upper = crate::syntax::print::explicit_tex(upper, &|_| false);
-                        let tex = format!("\\sum_{{{index}=1}}^{{{upper}}} {member}_{{{index}}} = 1");
-                        if !out.iter().any(|(_, t)| *t == tex) {
-                            out.push((member, tex));
-                        }
-                    }
+        if let Some((index, upper, body)) = sum_from_one(e) {
+            let mut members = Vec::new();
+            letters_indexed_by(body, &index, &mut members);
+            for member in members {
+                let upper = crate::syntax::print::explicit_tex(upper, &|_| false);
+                let tex = format!("\\sum_{{{index}=1}}^{{{upper}}} {member}_{{{index}}} = 1");
+                if !out.iter().any(|(_, t)| *t == tex) {
+                    out.push((member, tex));
                 }
             }
         }
         e.children().for_each(|c| walk(c, out));
-    }
-    fn entries_indexed_by(e: &Expr, index: &str, out: &mut Vec<String>) {
-        if let ExprKind::Subscript { base, index: i } = &e.kind {
-            if i.symbol_key().as_deref() == Some(index) {
-                if let Some(key) = base.symbol_key().filter(|k| !out.contains(k)) {
-                    out.push(key);
-                }
-            }
-        }
-        e.children().for_each(|c| entries_indexed_by(c, index, out));
     }
     let mut found = Vec::new();
     walk(&claim.lhs, &mut found);
