@@ -38,6 +38,11 @@ pub(super) fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
     }
 }
 
+/// `m`, `n`: one letter, unaccented (a size or a letter a size may be said equal to).
+pub(super) fn bare_letter(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 && s.accents.is_empty())
+}
+
 /// Does `e` use the symbol (or name-like subscripted symbol) `key` anywhere?
 pub(super) fn mentions_key(e: &Expr, key: &str) -> bool {
     match e.symbol_key() {

@@ -3,7 +3,7 @@
 
 use super::bindings::{notes_definition, origin_text};
 use super::builder::SectionBuilder;
-use super::chains::{claim_kind, leading_names, mentions_key};
+use super::chains::{bare_letter, claim_kind, leading_names, mentions_key};
 use super::claim::{read_sides, Claim, Origin, Skipped, WordsReading, WrittenSides};
 use super::cues::Prose;
 use super::forms::{
@@ -443,11 +443,9 @@ impl SectionBuilder<'_> {
     /// given no meaning: n is defined as m (the sizes are equal), and m keeps its values; with n
     /// a size too, the formula is a condition on the sizes (taken, no claim).
     fn names_a_size_by_a_size(&mut self, first: &Expr, body: &Expr, site_origin: &str) -> bool {
-        let bare =
-            |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 && s.accents.is_empty());
         let (Some(size), Some(other)) = (first.symbol_key(), body.symbol_key()) else { return false };
         let is_size = |k: &str| self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(k));
-        if !(bare(first) && bare(body) && is_size(&size)) {
+        if !(bare_letter(first) && bare_letter(body) && is_size(&size)) {
             return false;
         }
         // (Both sizes already: the words tie them, which the sizes tried apart do not; a

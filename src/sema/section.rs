@@ -645,7 +645,7 @@ pub(super) fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &st
                 && !names_own_entries(name, &l.rhs)
                 && !mentions_key(&l.rhs, name)
                 // (`即$m=n$`: two sizes said equal, not a value.)
-                && !matches!(&l.rhs.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 && s.accents.is_empty())
+                && !super::chains::bare_letter(&l.rhs)
         })
     })
 }
