@@ -200,21 +200,31 @@ const MAX_FRACTIONAL_EXPONENT_PART: u64 = 1000;
 /// Does `v` hold a power whose exponent is a fraction p/q with p or q past
 /// [`MAX_FRACTIONAL_EXPONENT_PART`]?
 fn has_fine_fractional_power(v: AtomView) -> bool {
-    match v {
-        AtomView::Num(_) | AtomView::Var(_) => false,
-        AtomView::Pow(p) => {
-            let (base, exponent) = p.get_base_exp();
-            let fine = matches!(exponent, AtomView::Num(_))
-                && exponent.to_owned().to_string().split('/').any(|part| {
-                    part.trim_start_matches('-').parse::<u64>().map_or(true, |n| n > MAX_FRACTIONAL_EXPONENT_PART)
-                })
-                && integer(exponent).is_none();
-            fine || has_fine_fractional_power(base) || has_fine_fractional_power(exponent)
+    any_node(v, &|node| {
+        let AtomView::Pow(p) = node else { return false };
+        let (_, exponent) = p.get_base_exp();
+        matches!(exponent, AtomView::Num(_))
+            && exponent.to_owned().to_string().split('/').any(|part| {
+                part.trim_start_matches('-').parse::<u64>().map_or(true, |n| n > MAX_FRACTIONAL_EXPONENT_PART)
+            })
+            && integer(exponent).is_none()
+    })
+}
+
+/// Does `test` hold at some node of `v` (`v` itself, a power's base or exponent, a sum's terms, a
+/// product's factors, a function's arguments)?
+pub(super) fn any_node(v: AtomView, test: &dyn Fn(AtomView) -> bool) -> bool {
+    test(v)
+        || match v {
+            AtomView::Num(_) | AtomView::Var(_) => false,
+            AtomView::Pow(p) => {
+                let (base, exponent) = p.get_base_exp();
+                any_node(base, test) || any_node(exponent, test)
+            }
+            AtomView::Fun(f) => f.iter().any(|a| any_node(a, test)),
+            AtomView::Add(sum) => sum.iter().any(|a| any_node(a, test)),
+            AtomView::Mul(product) => product.iter().any(|a| any_node(a, test)),
         }
-        AtomView::Fun(f) => f.iter().any(has_fine_fractional_power),
-        AtomView::Add(sum) => sum.iter().any(has_fine_fractional_power),
-        AtomView::Mul(product) => product.iter().any(has_fine_fractional_power),
-    }
 }
 
 /// Distinct powers of ℯ, roots and function applications in `a`.

@@ -260,34 +260,19 @@ impl Backend for Symbolic {
 /// Whether `a` applies a function other than log, sin and cos (one the notes do not specify) to
 /// something that uses `h`.
 fn has_unknown_function_of(a: AtomView<'_>, h: Symbol) -> bool {
-    match a {
-        AtomView::Fun(f) => {
-            let known = [Symbol::LOG, Symbol::SIN, Symbol::COS].contains(&f.get_symbol());
-            (!known && a.to_owned().contains_symbol(h)) || f.iter().any(|t| has_unknown_function_of(t, h))
-        }
-        AtomView::Pow(p) => {
-            let (base, exponent) = p.get_base_exp();
-            has_unknown_function_of(base, h) || has_unknown_function_of(exponent, h)
-        }
-        AtomView::Add(x) => x.iter().any(|t| has_unknown_function_of(t, h)),
-        AtomView::Mul(x) => x.iter().any(|t| has_unknown_function_of(t, h)),
-        _ => false,
-    }
+    compare::any_node(a, &|node| {
+        let AtomView::Fun(f) = node else { return false };
+        ![Symbol::LOG, Symbol::SIN, Symbol::COS].contains(&f.get_symbol()) && node.to_owned().contains_symbol(h)
+    })
 }
 
 /// Whether `a` has a power with an exponent that is not a whole number whose base uses `h`.
 fn has_root_of(a: AtomView<'_>, h: Symbol) -> bool {
-    match a {
-        AtomView::Pow(p) => {
-            let (base, exponent) = p.get_base_exp();
-            let whole = compare::integer(exponent).is_some();
-            (!whole && base.to_owned().contains_symbol(h)) || has_root_of(base, h) || has_root_of(exponent, h)
-        }
-        AtomView::Add(x) => x.iter().any(|t| has_root_of(t, h)),
-        AtomView::Mul(x) => x.iter().any(|t| has_root_of(t, h)),
-        AtomView::Fun(f) => f.iter().any(|t| has_root_of(t, h)),
-        _ => false,
-    }
+    compare::any_node(a, &|node| {
+        let AtomView::Pow(p) = node else { return false };
+        let (base, exponent) = p.get_base_exp();
+        compare::integer(exponent).is_none() && base.to_owned().contains_symbol(h)
+    })
 }
 
 /// The constant term of the body's series in h about 0, where the point is `a + h` (or `±1/h`

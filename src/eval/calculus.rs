@@ -342,11 +342,8 @@ impl<B: Backend> Instance<'_, B> {
         };
         let (lower, upper) = (self.limit(lower, env)?, self.limit(upper, env)?);
         let at = |t: &B::S| -> Result<B::S, EvalError> {
-            let mut frame = self.bound.borrow().last().cloned().unwrap_or_default();
-            frame.insert(key.clone(), Value::scalar(t.clone()));
-            self.bound.borrow_mut().push(frame);
-            let value = self.nested_integral(inner_limits, inner_keys, integrand, span, env);
-            self.bound.borrow_mut().pop();
+            let value =
+                self.with_bound(key, t, || self.nested_integral(inner_limits, inner_keys, integrand, span, env));
             Ok(value?.as_scalar(span, "an integrand")?.clone())
         };
         let unsupported = || EvalErrorKind::Unsupported { category: NotRead::Outside, what: "\\int".into() }.at(span);
@@ -373,15 +370,22 @@ impl<B: Backend> Instance<'_, B> {
         };
         let at = self.limit(point, env)?;
         let value_at = |t: &B::S| -> Result<B::S, EvalError> {
-            let mut frame = self.bound.borrow().last().cloned().unwrap_or_default();
-            frame.insert(key.clone(), Value::scalar(t.clone()));
-            self.bound.borrow_mut().push(frame);
-            let value = self.eval(body, env);
-            self.bound.borrow_mut().pop();
+            let value = self.with_bound(&key, t, || self.eval(body, env));
             Ok(value?.as_scalar(span, "the expression of a limit")?.clone())
         };
         let value = self.backend.limit(&value_at, at, span).ok_or_else(|| outside("\\lim"))??;
         Ok(Value::scalar(value))
+    }
+
+    /// `work` done with the letter `key` bound to the value `t` (an integration or limit
+    /// variable), over the letters bound already.
+    fn with_bound<T>(&self, key: &str, t: &B::S, work: impl FnOnce() -> T) -> T {
+        let mut frame = self.bound.borrow().last().cloned().unwrap_or_default();
+        frame.insert(key.to_string(), Value::scalar(t.clone()));
+        self.bound.borrow_mut().push(frame);
+        let value = work();
+        self.bound.borrow_mut().pop();
+        value
     }
 
     /// An integral's limit: `\infty`, `-\infty`, `+\infty`, or a scalar.
