@@ -314,8 +314,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "probability",
-        written: r"E[X], \mathbb E[X], E_{x \sim P}[f(x)], \mathrm{Var}[X], \textrm{Var}(X), \mathrm{Cov}(X,Y)",
-        meaning: "expectations over the same joint distributions; E_{x∼P}[f(x)] is Σ_x f(x)P(X=x); a random variable outside every expectation makes the claim one between random quantities, checked at every outcome. A small letter inside an expectation may be random or a constant: both readings are tried and must agree (a `claim` mark reads it as a constant). Not read: E[X | Y], sets (∪, ∩, \\mathcal A), densities over a continuum, letters the notes define",
+        written: r"E[X], \mathbb E[X], E_{x \sim P}[f(x)], \mathrm{Var}[X], \textrm{Var}(X), \mathrm{Cov}(X,Y), E(X)^2, Var(X)",
+        meaning: "expectations over the same joint distributions; E_{x∼P}[f(x)] is Σ_x f(x)P(X=x); a random variable outside every expectation makes the claim one between random quantities, checked at every outcome. A small letter inside an expectation may be random or a constant: both readings are tried and must agree (a `claim` mark reads it as a constant). A power after an expectation's parentheses, E(X)^2, squares the expectation or what is inside it: each reading is tried, and one under which the claim holds verifies it, named in the verdict (not one that makes the two sides one expression); such a claim is never refuted. Var(X) and Cov(X, Y) written as letters side by side are checked again read as the moments, only to verify. The letters of events the words name (`for any events $A$ and $B$`, `设$A, B$是两个事件`) are random variables whatever an earlier formula made them. Not read: E[X | Y], sets (∪, ∩, \\mathcal A), densities over a continuum, letters the notes define",
         example: r"\mathrm{Var}[X] = E[X^2] - E[X]^2",
     },
     Notation {

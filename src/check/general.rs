@@ -260,9 +260,27 @@ fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<St
 }
 
 /// The real functions notes spell without a backslash (`tanh(x)`, `log(1+x)`), read as the
-/// function where the letters are exactly the name and an argument in parentheses follows.
-const SPELLED_FUNCTIONS: [&str; 12] =
-    ["log", "ln", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh"];
+/// function where the letters are exactly the name and an argument in parentheses follows; and
+/// the moments of probability (`Var(x)`, `Cov(x, y)`), read as the variance and covariance.
+/// Each: the letters, the function's name, how the verdict writes it.
+const SPELLED_FUNCTIONS: [(&str, &str, &str); 16] = [
+    ("log", "log", "\\log"),
+    ("ln", "ln", "\\ln"),
+    ("exp", "exp", "\\exp"),
+    ("sin", "sin", "\\sin"),
+    ("cos", "cos", "\\cos"),
+    ("tan", "tan", "\\tan"),
+    ("sec", "sec", "\\sec"),
+    ("csc", "csc", "\\csc"),
+    ("cot", "cot", "\\cot"),
+    ("sinh", "sinh", "\\sinh"),
+    ("cosh", "cosh", "\\cosh"),
+    ("tanh", "tanh", "\\tanh"),
+    ("Var", "Var", "\\mathrm{Var}"),
+    ("var", "Var", "\\mathrm{Var}"),
+    ("Cov", "Cov", "\\mathrm{Cov}"),
+    ("cov", "Cov", "\\mathrm{Cov}"),
+];
 
 /// `f(x) = tanh(x) = \frac{e^x - e^{-x}}{e^x + e^{-x}}`, `log(1+x)`: a function's name written as
 /// letters side by side, which could be a product of the letters. Checked again with each such
@@ -282,7 +300,10 @@ pub(super) fn with_spelled_functions(scope: &Scope, claim: &Claim) -> Option<Ver
         let mut assuming = again.assuming.clone();
         names.sort();
         names.dedup();
-        assuming.extend(names.iter().map(|n| format!("\\text{{{n}}}(\\cdot) = \\{n}(\\cdot)")));
+        assuming.extend(names.iter().filter_map(|n| {
+            let (_, _, tex) = SPELLED_FUNCTIONS.iter().find(|(spelled, _, _)| spelled == n)?;
+            Some(format!("\\text{{{n}}}(\\cdot) = {tex}(\\cdot)"))
+        }));
         Verdict { assuming, ..again }
     })
 }
@@ -319,9 +340,9 @@ fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
                 k == 0 || letter(&factors[k - 1]).is_none() || factors[k - 1].span.end != factors[k].span.start;
             if let (Some((func, args)), true) = (call, starts_run && end > k) {
                 let word: String = factors[k..end].iter().filter_map(letter).chain(letter(func)).collect();
-                if SPELLED_FUNCTIONS.contains(&word.as_str()) {
+                if let Some((_, name, _)) = SPELLED_FUNCTIONS.iter().find(|(spelled, _, _)| *spelled == word) {
                     names.push(word.clone());
-                    let function = Function { name: word, primes: 0, sub: None, sup: None };
+                    let function = Function { name: name.to_string(), primes: 0, sub: None, sup: None };
                     let span = Span::new(factors[k].span.start, factors[end].span.end);
                     let kind = ExprKind::Apply { func: function, args: args.clone(), parenthesized: true };
                     out.push(Expr::new(kind, span));

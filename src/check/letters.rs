@@ -375,6 +375,14 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
     if let (Some(own), Some(_)) = (left.difference(&right).next(), right.difference(&left).next()) {
         return Some(own.clone());
     }
+    // `\int_a^b \delta(x-\mu)\,dx = 1`: one side integrates a function nobody specified, the
+    // other has none. No rule of calculus gives such an integral's value: it is a property of
+    // the function meant.
+    for (side, own, other) in [(&claim.lhs, &left, &right), (&claim.rhs, &right, &left)] {
+        if let (Some(f), true, true) = (own.iter().next(), other.is_empty(), has_integral(side)) {
+            return Some(f.clone());
+        }
+    }
     let own = claim_scope(scope, claim);
     let with_bindings = own.as_ref().unwrap_or(scope);
     if derivative(&claim.lhs, with_bindings) || derivative(&claim.rhs, with_bindings) {
@@ -620,4 +628,9 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
         e.children().find_map(|c| find(c, known))
     }
     find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
+}
+
+/// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
+pub(super) fn has_integral(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)
 }

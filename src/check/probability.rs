@@ -15,6 +15,101 @@ use std::collections::{BTreeMap, BTreeSet};
 /// distributed and 0/1-valued variables too, and both sides speak of the distribution; else it
 /// is undecided, naming the reading under which it holds.
 pub(super) fn probability_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    let verdict = verdict_as_written(scope, claim);
+    if verdict.is_some() {
+        return verdict;
+    }
+    with_postfix_readings(scope, claim)
+}
+
+/// `E(X)^2`, `\mathbb{E}(\bar x - \mu)^2`: a power written after the parentheses of an
+/// expectation squares the expectation or the quantity inside it, and authors write both. Each
+/// such power is read both ways (at most [`MAX_POSTFIXED`] of them in a claim); a reading under
+/// which the claim holds verifies it, the verdict saying how each was read, unless it makes the
+/// two sides one expression. Only a verification is kept: a refutation would need the text to
+/// settle the reading.
+fn with_postfix_readings(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    let count = postfixed_expectations(&claim.lhs) + postfixed_expectations(&claim.rhs);
+    if count == 0 || count > MAX_POSTFIXED {
+        return None;
+    }
+    (0..1u32 << count).find_map(|choice| {
+        let mut said = Vec::new();
+        let mut next = 0;
+        let mut inside = || {
+            next += 1;
+            choice >> (next - 1) & 1 == 1
+        };
+        let lhs = postfix_read(&claim.lhs, &mut inside, &mut said);
+        let rhs = postfix_read(&claim.rhs, &mut inside, &mut said);
+        // A reading that makes both sides one expression (`E(X)^2 = E(X^2)` read inside) is not
+        // what the author meant: nobody writes a claim that says nothing.
+        let tex = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| true);
+        if tex(&lhs) == tex(&rhs) {
+            return None;
+        }
+        let verdict = verdict_as_written(scope, &Claim { lhs, rhs, ..claim.clone() })?;
+        (verdict.status == Status::Verified).then(|| {
+            let mut assuming = verdict.assuming.clone();
+            assuming.extend(said);
+            Verdict { assuming, ..verdict }
+        })
+    })
+}
+
+/// The most powers after an expectation's parentheses read both ways in one claim.
+const MAX_POSTFIXED: usize = 3;
+
+/// `E(…)^k` of an expectation's operator, the power after the parentheses: the call and the power.
+fn postfixed_expectation(e: &Expr) -> Option<(&Expr, &Expr, &Expr)> {
+    let ExprKind::Power { base, exponent } = &e.kind else { return None };
+    match &base.kind {
+        ExprKind::Call { func, args, postfixed: true } if numeric::probability::is_expectation_operator(func) => {
+            match args.as_slice() {
+                [argument] => Some((func, argument, exponent)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn postfixed_expectations(e: &Expr) -> usize {
+    usize::from(postfixed_expectation(e).is_some()) + e.children().map(postfixed_expectations).sum::<usize>()
+}
+
+/// `e` with each power after an expectation's parentheses read inside (`E[(a)^k]`) or outside
+/// (`(E[a])^k`) as `inside` says, in the order met; each reading said in TeX.
+fn postfix_read(e: &Expr, inside: &mut dyn FnMut() -> bool, said: &mut Vec<String>) -> Expr {
+    use crate::syntax::print;
+    if let Some((func, argument, exponent)) = postfixed_expectation(e) {
+        let argument = postfix_read(argument, inside, said);
+        let tex = |x: &Expr| print::explicit_tex(x, &|_| true);
+        let (head, written, power) = (tex(func), tex(&argument), tex(exponent));
+        let call = |args: Vec<Expr>| {
+            Expr::new(ExprKind::Call { func: Box::new(func.clone()), args, postfixed: false }, e.span)
+        };
+        let power_of = |base: Expr| {
+            Expr::new(ExprKind::Power { base: Box::new(base), exponent: Box::new(exponent.clone()) }, e.span)
+        };
+        return if inside() {
+            said.push(format!("{head}({written})^{{{power}}} = {head}[({written})^{{{power}}}]"));
+            let atom =
+                matches!(argument.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Fenced { .. });
+            call(vec![power_of(if atom { argument } else { Expr::parenthesized(argument, e.span) })])
+        } else {
+            said.push(format!("{head}({written})^{{{power}}} = ({head}[{written}])^{{{power}}}"));
+            power_of(call(vec![argument]))
+        };
+    }
+    let mut out = e.clone();
+    for child in out.children_mut() {
+        *child = postfix_read(child, inside, said);
+    }
+    out
+}
+
+fn verdict_as_written(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::model::Reading;
     use numeric::probability::{self, Outcome};
     // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random

@@ -2,7 +2,7 @@
 //! small letter), and what needs quadrature.
 
 use super::backends::{printed_tolerance, within_run, EXACT_GRACE};
-use super::letters::{expr_mentions, letters_reached, mentions};
+use super::letters::{expr_mentions, has_integral, letters_reached, mentions};
 use super::{guarded, section_seed, CLAIM_TIME, MAX_BYTES, MAX_SERIES_ORDER, MAX_STEPS};
 use crate::cas::{self, Symbolic};
 use crate::eval::{Budget, Env, Instance};
@@ -267,11 +267,6 @@ pub(super) fn compare_as_series(scope: &Scope, claim: &Claim, series: Series, po
             powers,
         ),
     }
-}
-
-/// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
-pub(super) fn has_integral(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)
 }
 
 /// Does the claim, or a definition it uses (`F(x)=\int_0^x f(y)\,dy`), hold an integral?

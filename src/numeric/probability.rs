@@ -29,8 +29,8 @@ use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod reader;
-pub use reader::is_moment;
 use reader::*;
+pub use reader::{is_expectation_operator, is_moment};
 
 /// What the check found.
 #[derive(Debug, Clone, PartialEq)]

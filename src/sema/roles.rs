@@ -468,14 +468,16 @@ pub fn calls_deterministic(trail: &str) -> bool {
 /// sentence speaks of any random variables so named, not of a letter an earlier formula defined?
 /// Before (`For any random variables $X, Y$`, `任意随机变量 $X$`), with perhaps earlier letters of
 /// the same list between; or after (`$X$ and $Y$ are two independent random variables`,
-/// `consider $X$ as any random variable`).
+/// `consider $X$ as any random variable`). Events are named the same way (`设$A, B$是两个事件`,
+/// `for any events $A$ and $B$`): a letter of an event is a random variable (its indicator).
 pub fn names_random_variables(lead: &str, trail: &str) -> bool {
     static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"(?i)(\brandom variables?|随机变量)\s*(\$\s*(,|and|和|与|、|，)\s*)*$").expect("valid regex")
+        regex::Regex::new(r"(?i)(\brandom variables?|\bevents?|随机变量|事件)\s*(\$\s*(,|and|和|与|、|，)\s*)*$")
+            .expect("valid regex")
     });
     static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)^\s*(are|is|be|as|是|为)\s+((any|all|some|two|three|a|an|arbitrary|independent|identically distributed|real|discrete|continuous|,)\s+)*random variables?\b|^\s*(是|为)?\s*(任意|两个|独立的?)*\s*随机变量",
+            r"(?i)^\s*(are|is|be|as|是|为)\s+((any|all|some|two|three|a|an|arbitrary|independent|identically distributed|real|discrete|continuous|,)\s+)*(random variables?|events?)\b|^\s*(是|为)?\s*(任意|两个|三个|独立的?|互斥的?)*\s*(随机变量|事件)",
         )
         .expect("valid regex")
     });

@@ -96,6 +96,11 @@ pub(super) enum Op {
     Cov,
 }
 
+/// Does `e` name the expectation (`E`, `\mathbb{E}`, `\mathrm{E}`) before a bracket?
+pub fn is_expectation_operator(e: &Expr) -> bool {
+    op_of(e) == Some(Op::Expect)
+}
+
 pub(super) fn op_of(e: &Expr) -> Option<Op> {
     match &e.kind {
         ExprKind::Symbol(s) if s.accents.is_empty() && s.label.is_none() => match (s.name.as_str(), s.style) {
