@@ -368,15 +368,16 @@ impl Document {
                 Event::InlineMath(_) | Event::DisplayMath(_) => {
                     let display = matches!(event, Event::DisplayMath(_));
                     let joined = match &last_inline {
-                        Some((i, before, block)) if !display && *block == prose.block && pending.is_none() => {
+                        // (Its own paragraph too: `$J = …$`, a blank line, `$= …$`.)
+                        Some((i, before, block)) if !display && prose.block <= *block + 1 && pending.is_none() => {
                             self.continue_inline_chain(&source, &lines, *i, before.clone(), range.clone())
                         }
                         _ => false,
                     };
                     if joined {
-                        let (i, before, block) = last_inline.take().expect("matched");
+                        let (i, before, _) = last_inline.take().expect("matched");
                         self.formulas[i].trail.clear();
-                        last_inline = Some((i, before.start..range.end, block));
+                        last_inline = Some((i, before.start..range.end, prose.block));
                         trailing = Some(i);
                         prose.push("$");
                         continue;
@@ -491,7 +492,8 @@ impl Document {
         }
     }
 
-    /// `$A$` with `$=B$` at the start of the next line (nothing but spaces between): one chain
+    /// `$A$` with `$=B$` at the start of the next line, or of the next paragraph (nothing but
+    /// spaces and blank lines between): one chain
     /// written a line at a time, as notes pasted from an equation editor do; the second formula,
     /// opening with a relation, has its left side in the first. The formula `before` (at
     /// `before` in `source`, number `i`) takes in the one at `range`: its TeX runs on over the
@@ -506,7 +508,8 @@ impl Document {
     ) -> bool {
         let first = strip_delimiters(source, before);
         let next = strip_delimiters(source, range);
-        let gap = &source[first.end..next.start];
+        // (An HTML comment between, which a reader never sees, is blank too: byte for byte.)
+        let gap = without_html_comments(&source[first.end..next.start]);
         let blank = |c: char| c == '$' || c.is_whitespace() || is_invisible(c);
         let opens_with_relation = {
             let tex = source[next.clone()].trim_start_matches(|c: char| c.is_whitespace() || is_invisible(c));
@@ -616,6 +619,21 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
+/// `text` with each HTML comment (`<!-- … -->`) written as spaces, one per byte, so that every
+/// byte keeps its place.
+fn without_html_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        let Some(len) = rest[start..].find("-->").map(|end| end + 3) else { break };
+        out.push_str(&rest[..start]);
+        out.extend(std::iter::repeat_n(' ', len));
+        rest = &rest[start + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Removes `$`/`$$` from a math event's byte range.
 fn strip_delimiters(source: &str, range: Range<usize>) -> Range<usize> {
     let text = &source[range.clone()];
@@ -710,6 +728,14 @@ mod tests {
 
     fn doc(text: &str) -> Document {
         Document::parse("t.md", text.to_string())
+    }
+
+    #[test]
+    fn a_chain_goes_on_in_the_next_paragraph_past_a_comment() {
+        let d = doc("$J = (a+b)^2$ <!-- seen by nobody -->\n\n\u{200b} $= a^2 + 2ab + b^2$\n\nThen $x = 1$.\n");
+        assert_eq!(d.formulas.len(), 2, "{:?}", d.formulas.iter().map(|f| &f.tex).collect::<Vec<_>>());
+        assert!(d.formulas[0].tex.starts_with("J = (a+b)^2") && d.formulas[0].tex.ends_with("= a^2 + 2ab + b^2"));
+        assert_eq!(without_html_comments("a<!-- b -->c"), format!("a{}c", " ".repeat(10)));
     }
 
     #[test]

@@ -31,6 +31,16 @@ pub(super) fn inverse<S: Scalar>(
     }
     let n = m.rows;
     let det = determinant(m, span, on_time)?;
+    let entries: Vec<S> = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| m.at(i, j).clone()).collect();
+    if S::negligible_determinant(&det, &entries, n) {
+        return Err(EvalErrorKind::Unsupported {
+            category: NotRead::Outside,
+            what: format!(
+                "the inverse of a {n}×{n} matrix that is singular here (its determinant is 0 up to rounding)"
+            ),
+        }
+        .at(span));
+    }
     if n == 1 {
         return Ok(Value::scalar(S::int(1).over(&det)));
     }

@@ -55,6 +55,15 @@ impl Scalar for Num {
     fn over(&self, o: &Self) -> Self {
         Num::of(self.value / o.value)
     }
+    /// Against Hadamard's bound (|det| ≤ the product of the rows' lengths): below 10⁻¹⁰ of it,
+    /// the matrix is singular as far as floats can tell (`(X^\top X)^{-1}` with more columns
+    /// than rows).
+    fn negligible_determinant(det: &Self, entries: &[Self], n: usize) -> bool {
+        let bound: f64 =
+            entries.chunks(n.max(1)).map(|row| row.iter().map(|x| x.value * x.value).sum::<f64>().sqrt()).product();
+        // (A NaN determinant is noise too.)
+        det.value.abs().partial_cmp(&(1e-10 * bound)) != Some(std::cmp::Ordering::Greater)
+    }
     fn negate(&self) -> Self {
         Num::of(-self.value)
     }
@@ -353,6 +362,16 @@ mod tests {
 
     fn leaves(backend: &Numeric, names: &[(&str, f64)]) -> Vec<u32> {
         names.iter().map(|(n, _)| backend.leaf(n, n).leaf.unwrap()).collect()
+    }
+
+    #[test]
+    fn a_determinant_below_rounding_makes_the_inverse_noise() {
+        let num = |v: f64| Num::of(v);
+        // X^T X of a 2×3 X has rank 2: its 3×3 determinant is rounding noise.
+        let rank_two = [1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.5, 1.0, 1.5].map(num);
+        assert!(Num::negligible_determinant(&num(3e-16), &rank_two, 3));
+        let invertible = [2.0, 1.0, 1.0, 1.0].map(num);
+        assert!(!Num::negligible_determinant(&num(1.0), &invertible, 2));
     }
 
     #[test]

@@ -416,20 +416,76 @@ pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Ve
             out.extend(letters.into_iter().map(|key| (key, shape.clone())));
         }
     }
+    out.extend(shapes_by_rows_and_columns(doc, formulas));
     out
+}
+
+/// `$X$为$m$行$n$列的矩阵`, `$\theta$为$n$行1列的矩阵`, `$x$为$n$维向量`, `$X$ is an $m$ by $n$
+/// matrix`, `$x$ is an $n$-dimensional vector`: a size the words give in rows and columns, or a
+/// vector's dimension. The letters, then the rows, then the columns (a number, or a formula of
+/// one plain letter or number), all in one paragraph.
+fn shapes_by_rows_and_columns(doc: &Document, formulas: &[&ParsedFormula]) -> Vec<(String, [String; 2])> {
+    use regex::Regex;
+    use std::sync::LazyLock;
+    static COPULA: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*[,，]?\s*(?:是|为|均为|都是|皆为|is|are|be|denotes?)\s*(?:an?|一个|任意)?\s*$")
+            .expect("valid regex")
+    });
+    // After the rows: the columns in words, or the formula of the columns follows.
+    static ROWS_THEN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:行\s*(?P<cols>\d+)\s*列\s*(?:的)?\s*(?:矩阵|向量)|(?P<open>行|by)\s*$|(?:维|-dimensional\b)\s*(?:的)?\s*(?:列)?\s*(?:向量|(?:column\s+)?vector\b))")
+            .expect("valid regex")
+    });
+    static COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:列\s*(?:的)?\s*(?:矩阵|向量)|matri(?:x|ces)\b)").expect("valid regex")
+    });
+    let site = |f: &ParsedFormula| &doc.formulas[f.index];
+    let size = |f: &ParsedFormula| written_size_letter(f.statement);
+    let mut out = Vec::new();
+    for (k, f) in formulas.iter().enumerate() {
+        let (Some(rows_formula), Some(letters)) = (formulas.get(k + 1), matrix_letters(f.statement)) else { continue };
+        let (here, rows_site) = (site(f), site(rows_formula));
+        if here.block != rows_site.block || !COPULA.is_match(&rows_site.since_previous) {
+            continue;
+        }
+        let Some(rows) = size(rows_formula) else { continue };
+        let Some(words) = ROWS_THEN_COLUMNS.captures(&rows_site.trail) else { continue };
+        let cols = if let Some(cols) = words.name("cols") {
+            Some(cols.as_str().to_string())
+        } else if words.name("open").is_some() {
+            formulas
+                .get(k + 2)
+                .filter(|c| site(c).block == here.block && COLUMNS.is_match(&site(c).trail))
+                .and_then(|c| size(c))
+        } else {
+            Some("1".to_string())
+        };
+        if let Some(cols) = cols {
+            out.extend(letters.into_iter().map(|key| (key, [rows.clone(), cols.clone()])));
+        }
+    }
+    out
+}
+
+/// A size written alone in a formula (`$m$`, `$3$`).
+fn written_size_letter(statement: &crate::syntax::ast::Statement) -> Option<String> {
+    let [chain] = statement.chains.as_slice() else { return None };
+    plain_size(chain.first.as_ref().filter(|_| chain.links.is_empty())?)
+}
+
+/// A size as words write one: a number or one plain letter.
+fn plain_size(e: &Expr) -> Option<String> {
+    let plain = match &e.kind {
+        ExprKind::Number { .. } => true,
+        ExprKind::Symbol(s) => s.accents.is_empty() && s.name.chars().count() == 1,
+        _ => false,
+    };
+    plain.then(|| super::declarations::dimension(e)).flatten()
 }
 
 /// `m \times n` -> [m, n]; `n` -> [n, n] where the kind of matrix is square (阶, 方阵, square).
 fn written_size(statement: &crate::syntax::ast::Statement, kind: &str) -> Option<[String; 2]> {
-    // (In words, a size is a number or one plain letter.)
-    let dim = |e: &Expr| {
-        let plain = match &e.kind {
-            ExprKind::Number { .. } => true,
-            ExprKind::Symbol(s) => s.accents.is_empty() && s.name.chars().count() == 1,
-            _ => false,
-        };
-        plain.then(|| super::declarations::dimension(e)).flatten()
-    };
+    let dim = plain_size;
     let [chain] = statement.chains.as_slice() else { return None };
     if !chain.links.is_empty() {
         return None;
