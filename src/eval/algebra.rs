@@ -31,8 +31,7 @@ pub(super) fn inverse<S: Scalar>(
     }
     let n = m.rows;
     let det = determinant(m, span, on_time)?;
-    let entries: Vec<S> = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| m.at(i, j).clone()).collect();
-    if S::negligible_determinant(&det, &entries, n) {
+    if S::negligible_determinant(&det, &m.data, n) {
         return Err(EvalErrorKind::Unsupported {
             category: NotRead::Outside,
             what: format!(

@@ -485,17 +485,18 @@ fn plain_size(e: &Expr) -> Option<String> {
 
 /// `m \times n` -> [m, n]; `n` -> [n, n] where the kind of matrix is square (阶, 方阵, square).
 fn written_size(statement: &crate::syntax::ast::Statement, kind: &str) -> Option<[String; 2]> {
-    let dim = plain_size;
     let [chain] = statement.chains.as_slice() else { return None };
     if !chain.links.is_empty() {
         return None;
     }
     let first = chain.first.as_ref()?;
     match &first.kind {
-        ExprKind::Binary { op: crate::syntax::ast::BinOp::Times, lhs, rhs } => Some([dim(lhs)?, dim(rhs)?]),
+        ExprKind::Binary { op: crate::syntax::ast::BinOp::Times, lhs, rhs } => {
+            Some([plain_size(lhs)?, plain_size(rhs)?])
+        }
         _ => {
             let square = kind.contains('阶') || kind.contains('方') || kind.to_lowercase().starts_with("square");
-            let n = dim(first)?;
+            let n = plain_size(first)?;
             square.then(|| [n.clone(), n])
         }
     }
