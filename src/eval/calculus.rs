@@ -32,6 +32,9 @@ impl<B: Backend> Instance<'_, B> {
         if let Some(key) = wrt.symbol_key().filter(|k| self.is_defined_value(k)) {
             return self.derivative_through(key.as_str(), wrt.span, &|inner| inner.eval(of, env));
         }
+        if let Some((key, indices)) = self.family_member(wrt, env)? {
+            return self.derivative_through_member(&key, &indices, env, wrt.span, &|inner| inner.eval(of, env));
+        }
         let x = self.eval(wrt, env)?;
         let f = || self.in_plain(|i| i.eval(of, env));
         self.backend.differentiate(&f, &x, wrt.span)
@@ -145,6 +148,44 @@ impl<B: Backend> Instance<'_, B> {
         let recompute = || {
             let inner = self.fresh(Some(key));
             inner.opaque_shape.set(Some(leaf.shape()));
+            f(&inner)
+        };
+        let gradient = self.backend.differentiate(&recompute, &leaf, span)?;
+        Ok(self.backend.substitute(gradient, &leaf, &actual))
+    }
+
+    /// `y_i` (i bound to a number here) of a family definition `y_i = \sigma(x_i)`: its key and
+    /// index values. `None` for anything else.
+    fn family_member(&self, wrt: &Expr, env: &Env) -> Result<Option<(String, Vec<i64>)>, EvalError> {
+        let ExprKind::Subscript { base, index } = &wrt.kind else { return Ok(None) };
+        let Some(key) = base.symbol_key() else { return Ok(None) };
+        let Some(def) = self.scope.defs.get(&key).filter(|d| !d.function && !d.params.is_empty()) else {
+            return Ok(None);
+        };
+        if wrt.symbol_key().is_some_and(|k| self.resolves(&k, env)) || self.opaque == Some(key.as_str()) {
+            return Ok(None);
+        }
+        let indices = self.indices(index, env)?;
+        Ok((indices.len() == def.params.len()).then_some((key, indices)))
+    }
+
+    /// ∂f/∂y_i for a member of a family definition: f evaluated with that member a leaf (the
+    /// other members expanded), differentiated by it, and the member's value substituted back.
+    fn derivative_through_member(
+        &self,
+        key: &str,
+        indices: &[i64],
+        env: &Env,
+        span: Span,
+        f: &super::instance::Recompute<'_, B>,
+    ) -> Result<Value<B::S>, EvalError> {
+        let actual = self.definition(key, indices, env, span)?;
+        let leaf = Value::scalar(self.leaf(&format!("{key}°"), indices));
+        actual.as_scalar(span, key)?;
+        self.backend.bind(&leaf, &actual);
+        let recompute = || {
+            let inner = self.fresh(self.opaque);
+            *inner.opaque_member.borrow_mut() = Some((key.to_string(), indices.to_vec()));
             f(&inner)
         };
         let gradient = self.backend.differentiate(&recompute, &leaf, span)?;

@@ -64,6 +64,9 @@ pub struct Instance<'a, B: Backend> {
     pub(super) opaque: Option<&'a str>,
     /// The opaque definition's shape, once known (so it is not expanded again).
     pub(super) opaque_shape: Cell<Option<(usize, usize)>>,
+    /// One member of a family definition kept as a leaf (`y_2` of `y_i = \sigma(x_i)`): how
+    /// ∂E/∂y_i treats y_i, the other members expanded.
+    pub(super) opaque_member: RefCell<Option<(String, Vec<i64>)>>,
     pub(super) budget: Budget,
     steps: Cell<usize>,
     cache: RefCell<HashMap<DefinitionAt, Value<B::S>>>,
@@ -96,6 +99,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             sizes,
             opaque,
             opaque_shape: Cell::new(None),
+            opaque_member: RefCell::new(None),
             budget,
             steps: Cell::new(0),
             cache: RefCell::new(HashMap::new()),
@@ -480,7 +484,13 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// The value of a definition at parameter values, expanded once and cached. Indices the
     /// definition uses without declaring them as parameters (`y` in `L=-\ln p_y`) keep the value
     /// they have where it is used.
-    fn definition(&self, key: &str, args: &[i64], outer: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
+    pub(super) fn definition(
+        &self,
+        key: &str,
+        args: &[i64],
+        outer: &Env,
+        span: Span,
+    ) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
         // A size is never an index inside a definition: in `(x_1-M)^2+\cdots+(x_n-M)^2` the run
         // binds n, while M = (x_1+\cdots+x_n)/n means the size n.
@@ -670,6 +680,9 @@ impl<'a, B: Backend> Instance<'a, B> {
     ) -> Result<Option<Value<B::S>>, EvalError> {
         if self.opaque == Some(key) {
             return Ok(None);
+        }
+        if self.opaque_member.borrow().as_ref().is_some_and(|(k, at)| k == key && at == indices) {
+            return Ok(Some(Value::scalar(self.leaf(&format!("{key}°"), indices))));
         }
         if self.scope.defs.get(key).is_some_and(|d| !d.function && d.params.len() == indices.len()) {
             return self.definition(key, indices, env, span).map(Some);

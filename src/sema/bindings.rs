@@ -395,6 +395,12 @@ impl<'a> SectionBuilder<'a> {
             return true;
         }
         let Some((key, params)) = self.definable(target) else { return false };
+        // (A family the words give no index range is the section's: the next one may write
+        // y for something else.)
+        let (key, params, family) = match self.family_by_free_index(target, body) {
+            Some((key, letters)) if params.is_empty() && from_notes => (key, letters, true),
+            _ => (key, params, false),
+        };
         // `A = (a_{ij})` with a_{ij} read as A's entries: A named with its entries, no value.
         if declarations::names_own_entries(&key, body) {
             return true;
@@ -408,8 +414,57 @@ impl<'a> SectionBuilder<'a> {
         if taken || own_entries || (!shares_function && mentions_key(body, &key)) {
             return false;
         }
-        self.record(new(key, params, false));
+        let definition = new(key, params, false);
+        self.record(Definition { section_only: definition.section_only || family, ..definition });
         true
+    }
+
+    /// `y_i = \frac{1}{1+e^{-x_i}}`, `z_j = \sum_k w_{jk} x_k + b_j`, `a_n = 2n + 1`: a letter
+    /// subscripted by letters that mean nothing here, with a body that uses those letters too,
+    /// defines every member of the family (y_1, y_j, y_{i-1}), as a spec's index would: the key
+    /// of the letter, and the index letters its parameters. Not `x_k = 1` (one member set to a
+    /// value), nor a letter that already has a meaning (an entry of something known, a
+    /// recurrence `a_i = a_{i-1} + d`).
+    fn family_by_free_index(&self, target: &Expr, body: &Expr) -> Option<(String, Vec<String>)> {
+        // (In a subscript too: the i of `x_i`.)
+        fn uses_letter(e: &Expr, letter: &str) -> bool {
+            e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| uses_letter(c, letter))
+        }
+        // Every use of `letter` in `e` indexes something (`x_i`, `\sum_{j \neq i}`): a letter
+        // the body uses as a quantity (`z_x = 6x + y`, a partial derivative's name) is no index.
+        fn only_as_index(e: &Expr, letter: &str, within: bool) -> bool {
+            match &e.kind {
+                ExprKind::Symbol(_) if e.symbol_key().is_some_and(|k| k == letter) => within,
+                ExprKind::Subscript { base, index } => {
+                    only_as_index(base, letter, within) && only_as_index(index, letter, true)
+                }
+                ExprKind::BigOp { lower, upper, body, .. } => {
+                    lower.iter().chain(upper.iter()).all(|b| only_as_index(b, letter, true))
+                        && body.iter().all(|b| only_as_index(b, letter, within))
+                }
+                _ => e.children().all(|c| only_as_index(c, letter, within)),
+            }
+        }
+        let ExprKind::Subscript { base, index } = &target.kind else { return None };
+        let ExprKind::Symbol(s) = &base.kind else { return None };
+        let letters = crate::syntax::ast::index_letters(index)?;
+        let means_nothing = |l: &String| {
+            l.chars().count() == 1
+                && l.chars().all(|c| c.is_ascii_lowercase())
+                && !self.letters.known.contains(l)
+                && !self.bindings.defs.iter().any(|d| d.key == *l)
+                && uses_letter(body, l)
+                && only_as_index(body, l, false)
+        };
+        let key = s.key();
+        let has_meaning = self.letters.known.contains(&key) || self.bindings.defs.iter().any(|d| d.key == key);
+        let distinct = letters.iter().collect::<BTreeSet<_>>().len() == letters.len();
+        (!letters.is_empty()
+            && distinct
+            && letters.iter().all(means_nothing)
+            && !has_meaning
+            && !uses_letter(body, &key))
+        .then_some((key, letters))
     }
 
     /// `[\eta_1; \eta_2] = [a; b]`: each entry written on the left is defined by the value in
@@ -657,5 +712,19 @@ mod tests {
         let next = plans[1].scope.as_ref().expect("a scope");
         assert!(next.defs.get("f").is_some_and(|d| d.inherited), "{:?}", next.defs.keys().collect::<Vec<_>>());
         assert_eq!(plans[1].claims.len(), 1);
+    }
+
+    #[test]
+    fn a_member_with_a_free_index_defines_the_family_for_its_section() {
+        let text = "## 1 S\n\nLet $$y_i = \\frac{1}{1+e^{-x_i}}$$\n\nand $$z_x = 6x + y$$\n\n## 2 T\n\n$$y = 2$$\n";
+        let plans = plans(text);
+        let own = plans[0].scope.as_ref().expect("a scope");
+        let family = own.defs.get("y").expect("y_i defines the family y");
+        assert_eq!(family.params, ["i"]);
+        // x is a quantity in the body, not an index: z_x is a name of its own.
+        assert!(own.defs.get("z_x").is_some_and(|d| d.params.is_empty()), "{:?}", own.defs.keys().collect::<Vec<_>>());
+        // The family is the section's: the next one's y is its own.
+        let next = plans[1].scope.as_ref().expect("a scope");
+        assert!(next.defs.get("y").is_none_or(|d| d.params.is_empty()));
     }
 }

@@ -13,6 +13,7 @@ use super::shapes;
 use super::scope::{Assumption, Definition, FunctionKind, MatrixClass};
 use crate::notes::Document;
 use crate::spec::Spec;
+use crate::syntax::ast::Chain;
 use std::collections::BTreeSet;
 
 /// A section's plan under construction: the chapter's inputs, the section's words and letters,
@@ -87,6 +88,9 @@ pub(super) struct SectionWords {
 #[derive(Default)]
 pub(super) struct SectionLetters {
     pub(super) index_letters: Vec<String>,
+    /// Letters the section writes as a subscript of one letter (`x_i`, `y_j`): indices, though
+    /// no sum runs over them.
+    pub(super) subscript_letters: BTreeSet<String>,
     pub(super) known: Vec<String>,
     /// Every symbol key the section's formulas before this one write.
     pub(super) written: std::collections::BTreeSet<String>,
@@ -117,6 +121,10 @@ pub(super) struct Bindings {
     pub(super) given: Vec<Given>,
     /// Equations read as conditions so far, with their block (see [`ClaimReading::stated`]).
     pub(super) stated: Vec<(usize, Assumption)>,
+    /// Relations among index letters the words state as conditions (`如果$i=j$，则`, `if $i
+    /// \neq j$`), with their block: the claims of that block and the next that write those
+    /// letters hold for the index values that satisfy them.
+    pub(super) index_conditions: Vec<(usize, Chain)>,
     /// Sequences defined by recursion, in this section and the ones before (newest last).
     pub(super) recurrences: Vec<recurrence::Recurrence>,
     /// The moment letters each named distribution of the section gives a meaning (`\mu_X`,
@@ -151,6 +159,9 @@ pub(super) struct CurrentFormula {
     pub(super) reach: Reach,
     /// The letter the words call small around the formula being added.
     pub(super) small: Option<String>,
+    /// The index conditions the words state before the formula being added
+    /// ([`Bindings::index_conditions`]).
+    pub(super) index_conditions: Vec<Chain>,
 }
 
 /// What the words around each formula say, by formula index (see `words_read`).

@@ -7,7 +7,8 @@ use super::chains::{bare_letter, claim_kind, leading_names, mentions_key};
 use super::claim::{read_sides, Claim, Origin, Skipped, WordsReading, WrittenSides};
 use super::cues::Prose;
 use super::forms::{
-    depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution, GREEK_LETTERS,
+    collect_keys, depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution,
+    GREEK_LETTERS,
 };
 use super::recurrence;
 use super::roles;
@@ -17,6 +18,7 @@ use super::scope::Assumption;
 use crate::notes::Mark;
 use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
 use crate::syntax::print;
+use std::collections::BTreeSet;
 
 impl<'a> SectionBuilder<'a> {
     /// The first link may define its left side, bind it, or give it a new meaning; every other
@@ -402,6 +404,15 @@ impl<'a> SectionBuilder<'a> {
                         recurrences: self.bindings.recurrences.clone(),
                     }));
                 }
+                // (An index condition of the words only where the claim writes all its letters:
+                // `i = j` says nothing of a step that writes only i.)
+                let mut conditions = conditions.to_vec();
+                let writes = |c: &Chain| {
+                    let mut letters = BTreeSet::new();
+                    c.exprs().for_each(|e| collect_keys(e, &mut letters));
+                    letters.iter().all(|l| writes_letter(&lhs, l) || writes_letter(&rhs, l))
+                };
+                conditions.extend(self.current.index_conditions.iter().filter(|c| writes(c)).cloned());
                 self.out.claims.push(Claim {
                     id: claim_id,
                     section: self.number.clone(),
@@ -410,7 +421,7 @@ impl<'a> SectionBuilder<'a> {
                     kind: claim_kind(prev, &link.rhs),
                     lhs,
                     rhs,
-                    conditions: conditions.to_vec(),
+                    conditions,
                     holds,
                     variant: false,
                     approx: link.op == RelOp::Approx,
@@ -461,6 +472,11 @@ impl SectionBuilder<'_> {
 
 /// The letter an approximation `f(t+\Delta t) \approx …`, `y \approx …` is about: the function
 /// applied, or the letter itself.
+/// Does `e` write the letter `letter`, a subscript's included (the i of `x_i`)?
+fn writes_letter(e: &Expr, letter: &str) -> bool {
+    e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| writes_letter(c, letter))
+}
+
 fn approximated_letter(e: &Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Call { func, .. } => func.symbol_key(),

@@ -235,7 +235,14 @@ pub(super) fn summation_letters(e: &Expr, out: &mut std::collections::BTreeSet<S
     use crate::syntax::ast::{indexes_by, BigOpKind};
     if let ExprKind::BigOp { op, lower: Some(lower), body, .. } = &e.kind {
         // An integral's lower limit is a number, not the letter it runs over (`\int_a^b`).
-        if let Some(letters) = crate::syntax::ast::index_letters(lower).filter(|_| !op.is_integral()) {
+        // (`\sum_{j \neq i}`: j runs over what it indexes, but for one value.)
+        let excluding = match &lower.kind {
+            ExprKind::Relation { chain } if chain.links.iter().all(|l| l.op == RelOp::Ne) => {
+                chain.first.as_ref().and_then(crate::syntax::ast::index_letters)
+            }
+            _ => None,
+        };
+        if let Some(letters) = crate::syntax::ast::index_letters(lower).or(excluding).filter(|_| !op.is_integral()) {
             // A sum or product runs over indices; a maximum, an arg max, a limit or a supremum
             // runs over the values of its letter (`\arg\max_x f(x)`), which is an index only
             // where the body writes it as one (`\max_i x_i`).

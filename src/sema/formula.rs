@@ -121,6 +121,7 @@ impl<'a> SectionBuilder<'a> {
         let classes = self.matrix_classes_named_before(f.index);
         let kinds = self.kinds_named_before(f.index);
         let alternatives = alternative_definitions(&equations, &site.tex);
+        self.index_conditions_at(site, &conditions, equations.is_empty());
         for (k, chain) in equations.iter().enumerate() {
             let id = if equations.len() == 1 { site.id.clone() } else { format!("{}.{}", site.id, k + 1) };
             if alternatives.contains(&k) {
@@ -248,6 +249,32 @@ impl<'a> SectionBuilder<'a> {
         }
     }
 
+    /// `如果$i\neq j$，则`, `if $i = j$`: a relation among indices alone (the formula's
+    /// `conditions`, with no equation beside them), in words of condition, restricts the indices
+    /// of the claims after it, in this paragraph and the next; a newer one on the same letters
+    /// replaces it (`如果$i=j$ … 如果$i\neq j$`: cases one after the other). Sets the conditions
+    /// in force for the formula at `site`.
+    fn index_conditions_at(&mut self, site: &crate::notes::FormulaSite, conditions: &[Chain], alone: bool) {
+        if alone && !conditions.is_empty() && roles::cue(&site.lead) == roles::Cue::Condition {
+            let letters_of = |c: &Chain| {
+                let mut letters = BTreeSet::new();
+                c.exprs().for_each(|e| collect_keys(e, &mut letters));
+                letters
+            };
+            let new: BTreeSet<String> = conditions.iter().flat_map(letters_of).collect();
+            self.bindings.index_conditions.retain(|(_, c)| letters_of(c).is_disjoint(&new));
+            self.bindings.index_conditions.extend(conditions.iter().map(|c| (site.block, c.clone())));
+            self.current.formula_role = Some(crate::model::FormulaRole::Condition);
+        }
+        self.current.index_conditions = self
+            .bindings
+            .index_conditions
+            .iter()
+            .filter(|(block, _)| *block <= site.block && site.block <= block + 1)
+            .map(|(_, c)| c.clone())
+            .collect();
+    }
+
     /// A relation among index letters, numbers and sizes only, and not an equation: `k \ne j`,
     /// `j<1`, `i\le n`; or an index given a value, `j=1`; or an event, `A=a`.
     pub(super) fn is_condition(&self, chain: &Chain) -> bool {
@@ -264,11 +291,13 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         let sizes: Vec<String> = self.spec.as_ref().map(|s| s.sizes.keys().cloned().collect()).unwrap_or_default();
-        let uses_letter =
-            chain.exprs().any(|e| e.symbol_key().is_some_and(|k| self.letters.index_letters.contains(&k)));
+        // (`如果$i=j$`: a letter the section only writes as a subscript, `x_i`, is an index too,
+        // though no sum runs over it.)
+        let mut letters = self.letters.index_letters.clone();
+        letters.extend(self.letters.subscript_letters.iter().filter(|l| self.index_like(l)).cloned());
+        let uses_letter = chain.exprs().any(|e| e.symbol_key().is_some_and(|k| letters.contains(&k)));
         // `j=1` (as in `j=1,\dots,K` or `p_j=0,\ j=1`) names an index value; it claims nothing.
-        let index_first =
-            chain.first.as_ref().and_then(Expr::symbol_key).is_some_and(|k| self.letters.index_letters.contains(&k));
+        let index_first = chain.first.as_ref().and_then(Expr::symbol_key).is_some_and(|k| letters.contains(&k));
         let relation = |op: RelOp| match op {
             RelOp::Ne | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge => true,
             RelOp::Eq => index_first,
@@ -277,7 +306,17 @@ impl<'a> SectionBuilder<'a> {
         !chain.links.is_empty()
             && uses_letter
             && chain.links.iter().all(|l| relation(l.op))
-            && chain.exprs().all(|e| integer_like(e, &self.letters.index_letters, &sizes))
+            && chain.exprs().all(|e| integer_like(e, &letters, &sizes))
+    }
+
+    /// A single small Latin letter with no meaning in the section (not defined, not known): one
+    /// that may be an index where the section writes it as one.
+    fn index_like(&self, letter: &str) -> bool {
+        letter.chars().count() == 1
+            && letter.chars().all(|c| c.is_ascii_lowercase())
+            && !self.letters.known.iter().any(|k| k == letter)
+            && !self.bindings.defs.iter().any(|d| d.key == letter)
+            && !self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(letter))
     }
 }
 

@@ -149,6 +149,7 @@ impl<'a> SectionBuilder<'a> {
             collect_matrix_like(e, &mut matrix_like);
             collect_single_entries(e, &mut entries);
         }
+        self.letters.subscript_letters = entries.values().flatten().cloned().collect();
         for (key, letters) in entries {
             let ranges: std::collections::BTreeSet<&String> = letters
                 .iter()
