@@ -490,7 +490,8 @@ pub enum Reading {
     /// the value the words give): the formula states a convention (a limit), not an identity.
     Convention,
     /// `\frac{\partial E}{\partial x_i}` with nothing defining E: its derivative is unknown, not
-    /// the 0 an independent letter would give; a verification through it is no evidence.
+    /// the 0 an independent letter would give; a verification through it is no evidence, unless
+    /// the claim holds with E any function of the letters it is differentiated through.
     UnknownDerivative,
     /// `a_{ij}` beside a matrix `\mathbf A`: the entries of A, or a letter of its own?
     EntryOf,
@@ -602,7 +603,7 @@ impl Reading {
             Reading::ClassValues => "`P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?",
             Reading::HoldsThroughLater => "`1 = \\sum_k \\frac1Z \\exp(w_k\\cdot x)`, then `得到 $Z = \\sum_k \\exp(w_k\\cdot x)$`: true only through a definition written after it, which the text may derive from it.",
             Reading::Convention => "`if $p = 0$, then $p\\log_2 p = 0$`: a function taken where it is not defined (log 0, under the value the words give): the formula states a convention (a limit), not an identity.",
-            Reading::UnknownDerivative => "`\\frac{\\partial E}{\\partial x_i}` with nothing defining E: its derivative is unknown, not the 0 an independent letter would give; a verification through it is no evidence.",
+            Reading::UnknownDerivative => "`\\frac{\\partial E}{\\partial x_i}` with nothing defining E: its derivative is unknown, not the 0 an independent letter would give; a verification through it is no evidence. Unless the claim holds with E any function of the defined letters it differentiates E by, those another's definition reaches left out (`\\frac{\\partial E}{\\partial x_i} = \\frac{\\partial E}{\\partial y_i}\\frac{\\partial y_i}{\\partial x_i}` with y_i defined from x_i: E of y): then it is verified, saying `\\forall\\, E(y)`.",
             Reading::EntryOf => "`a_{ij}` beside a matrix `\\mathbf A`: the entries of A, or a letter of its own?",
             Reading::Symmetric => "A matrix the notes never declare: false for a general one, true where it is symmetric (the words may say it is: a covariance, a Hessian, a similarity matrix).",
             Reading::Diagonal => "As [`Reading::Symmetric`], true where the matrix is diagonal.",

@@ -283,6 +283,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "sums",
+        written: r"y_i = \frac{1}{1+e^{-x_i}}, r_i = \sum_{j \neq i} |a_{ij}|, 如果 i \neq j 则, if i = j",
+        meaning: "a letter subscripted by letters that mean nothing in the section, with a body that writes those letters only as indices (and not the letter itself), defines every member of the family for its section: y_1, y_j, \\sum_j y_j^2 are its values. A derivative by a member (\\frac{\\partial E}{\\partial y_i}) is taken with that member a variable, the others as defined. A body that uses the letter as a quantity (z_x = 6x + y) names z_x alone. \\sum_{j \\neq i} runs j over what it indexes but i. A relation among indices alone (i = j, i \\neq j) in words of condition restricts the index values of the claims of its paragraph and the next that write its letters; a newer one on the same letters replaces it (the cases of a softmax derivative)",
+        example: "",
+    },
+    Notation {
+        group: "sums",
         written: r"\int_a^b f(x)\,dx, \int_a^b f(x)\,\mathrm{d}x, \int_0^\infty, \int_{-\infty}^{\infty}, \int_0^\infty\int_0^{2\pi} … \,d\theta\,dr",
         meaning: "a definite integral over the variable of its differential (bound: not an index), limits numbers, letters or ±∞; nested integrals take the differentials innermost first. Evaluated in floating point only (adaptive Gauss–Kronrod quadrature, 10⁻¹⁰ relative) at 4 random draws of the other letters: agreement to 10⁻⁷ verifies, labelled numeric; a difference above 10⁻³ refutes; a divergent or singular integral is undecided. Sides applying different unknown functions (F(b)−F(a)) are undecided; an indefinite ∫ is refused",
         example: r"\int_0^1 3x^2\,dx=1",
@@ -654,7 +660,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`$\frac{\partial E}{\partial x_i}=\frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial x_i}$` with E given no formula; `if $p=0$, then $p\log_2 p=0$`; `$1=\sum_k\frac1Z\exp(a_k)$`, then `we get $Z=\sum_k\exp(a_k)$`",
-        meaning: "no verification without evidence: a claim that differentiates a letter nothing defines (its derivative unknown, not the 0 of an independent letter), a function taken where a value the words give leaves it undefined (log 0: a convention, the value of a limit), and a claim that holds only through a definition the words then derive from it (and fails with that letter general) are undecided, naming the letter",
+        meaning: "no verification without evidence: a claim that differentiates a letter nothing defines (its derivative unknown, not the 0 of an independent letter), a function taken where a value the words give leaves it undefined (log 0: a convention, the value of a limit), and a claim that holds only through a definition the words then derive from it (and fails with that letter general) are undecided, naming the letter. A claim that differentiates such a letter and holds with it any function of the defined letters it is differentiated by, those another's definition reaches left out (E of y, with y defined from x; a general quadratic in their entries, coefficients free), is verified, saying \\forall\\, E(y): the chain rule through a layer holds for whatever loss the text means, as long as the loss depends on x through y",
         example: "",
     },
     Notation {

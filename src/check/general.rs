@@ -295,7 +295,7 @@ pub(super) fn with_spelled_functions(scope: &Scope, claim: &Claim) -> Option<Ver
         return None;
     }
     let read = Claim { lhs, rhs, ..claim.clone() };
-    let again = super::judge::check_own_claim(scope, &read);
+    let again = super::check_own_claim(scope, &read);
     (again.status == Status::Verified).then(|| {
         let mut assuming = again.assuming.clone();
         names.sort();

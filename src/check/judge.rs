@@ -42,6 +42,18 @@ impl Trial for Checks<'_> {
     ) -> (Verdict, Vec<String>) {
         checked_with_indices(scope, self.claim, letters, range, joins)
     }
+
+    fn verdict_with_free_indices(&self, scope: &Scope) -> Verdict {
+        let verdict = self.verdict_in(scope);
+        match &verdict.reason {
+            Reason::UnboundIndex { name } if verdict.status != Status::Verified => {
+                super::general::with_free_range(scope, self.claim, name, self)
+                    .or_else(|| super::general::with_labels_general(scope, self.claim, name, self))
+                    .unwrap_or(verdict)
+            }
+            _ => verdict,
+        }
+    }
 }
 
 /// A claim's verdict after the other readings of it the text allows
@@ -52,7 +64,7 @@ pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[St
     let trial = Checks { claim };
     let verdict = with_repair(scope, claim, readings::other_readings(scope, claim, verdict, &trial), terms);
     let verdict = readings::slip_or_constraint(scope, claim, verdict);
-    readings::as_evidence(scope, claim, verdict)
+    readings::as_evidence(scope, claim, verdict, &trial)
 }
 
 /// `claim` checked in `scope` with the index `letters` given `range`, and each index found

@@ -630,6 +630,61 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
     find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
 }
 
+/// The letters a claim differentiates `letter` (defined nowhere) by, as the arguments of a
+/// function nobody specified ([`Scope::general_functions`]): each a defined letter (a family's
+/// key for a member, `y` of `y_i`), less those another one's definition reaches (x, when y is
+/// defined from x). `None` where one of them is neither defined nor reached through one that
+/// is: E would not depend on it, and its derivative by it would be 0 for no reason the text
+/// gives.
+pub(super) fn general_function_arguments(scope: &Scope, claim: &Claim, letter: &str) -> Option<Vec<String>> {
+    fn by(e: &Expr, letter: &str, scope: &Scope, out: &mut BTreeSet<String>) {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            if of.symbol_key().as_deref() == Some(letter) {
+                let family = |b: &Expr| {
+                    b.symbol_key().filter(|k| scope.defs.get(k).is_some_and(|d| !d.function && !d.params.is_empty()))
+                };
+                let key = match &wrt.kind {
+                    ExprKind::Subscript { base, .. } => family(base).or_else(|| wrt.symbol_key()),
+                    _ => wrt.symbol_key(),
+                };
+                out.extend(key);
+            }
+        }
+        e.children().for_each(|c| by(c, letter, scope, out));
+    }
+    // Does the definition of `key` reach `leaf`: write it, or (a family's) write a member of
+    // the same letter by the family's index (`x_i` of `y_i = \sigma(x_i)` reaches x_1, x_j)?
+    fn reaches(scope: &Scope, key: &str, leaf: &str, depth: usize) -> bool {
+        let Some(def) = scope.defs.get(key) else { return false };
+        let mut written = BTreeSet::new();
+        keys_in(&def.body, &mut written);
+        let member = |w: &String| {
+            def.params.iter().any(|p| {
+                w.strip_suffix(&format!("_{{{p}}}"))
+                    .is_some_and(|base| leaf.strip_prefix(base).is_some_and(|rest| rest.starts_with("_{")))
+            })
+        };
+        written.iter().any(|w| w == leaf || member(w))
+            || (depth < 8 && written.iter().any(|w| w != key && reaches(scope, w, leaf, depth + 1)))
+    }
+    fn keys_in(e: &Expr, out: &mut BTreeSet<String>) {
+        out.extend(e.symbol_key());
+        e.children().for_each(|c| keys_in(c, out));
+    }
+    let mut by_letters = BTreeSet::new();
+    by(&claim.lhs, letter, scope, &mut by_letters);
+    by(&claim.rhs, letter, scope, &mut by_letters);
+    by_letters.remove(letter);
+    let defined = |k: &String| scope.defs.get(k).is_some_and(|d| !d.function);
+    let arguments: Vec<String> = by_letters
+        .iter()
+        .filter(|k| defined(k) && !by_letters.iter().any(|other| other != *k && reaches(scope, other, k, 0)))
+        .cloned()
+        .collect();
+    let accounted = |k: &String| arguments.contains(k) || arguments.iter().any(|a| reaches(scope, a, k, 0));
+    (!arguments.is_empty() && by_letters.iter().all(accounted)).then_some(arguments)
+}
+
 /// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
 pub(super) fn has_integral(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)

@@ -24,8 +24,9 @@
 use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
     applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, derivative_of_a_free_letter,
-    expr_mentions, inverse_applied, letters_reached, make_square, mentions, operator_letter, order_of_magnitude,
-    power_or_index, shapes_from_use, sums_to_one, truncated_digits, unknown_function_property, written_entries_scope,
+    expr_mentions, general_function_arguments, inverse_applied, letters_reached, make_square, mentions,
+    operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one, truncated_digits,
+    unknown_function_property, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -53,6 +54,11 @@ pub(super) trait Trial {
         range: &IndexRange,
         joins: &dyn Fn(&str) -> bool,
     ) -> (Verdict, Vec<String>);
+    /// As [`Trial::verdict_in`], an index found without a value then run over small ranges or
+    /// read as a label, as the claim's first check does (a verification only).
+    fn verdict_with_free_indices(&self, scope: &Scope) -> Verdict {
+        self.verdict_in(scope)
+    }
 }
 
 /// When a reading is tried.
@@ -841,15 +847,19 @@ pub(super) fn slip_or_constraint(scope: &Scope, claim: &Claim, verdict: Verdict)
 /// where the evidence may not be about what the text means: a change written as Δ before a
 /// letter, a derivative of a letter nothing defines, a convention at log 0, a supposition the
 /// words make and derivcheck does not model.
-pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
+pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial: &dyn Trial) -> Verdict {
     let verdict = change_as_one_quantity(scope, claim, verdict);
     let open_to_readings = !claim.reading.marked && !scope.pinned;
     // `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
-    // x_i}` with E given no formula: 0 = 0, which says nothing.
+    // x_i}` with E given no formula: 0 = 0, which says nothing; unless it holds with E any
+    // function of the letters it is differentiated through.
     if let Some(letter) = (verdict.status == Status::Verified && open_to_readings)
         .then(|| derivative_of_a_free_letter(scope, claim))
         .flatten()
     {
+        if let Some(general) = with_a_general_function(scope, claim, &letter, &verdict, trial) {
+            return general;
+        }
         return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
     }
     // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
@@ -1041,6 +1051,33 @@ pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -
 
 /// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
 /// open, naming `symbol` (and where the other meaning is written), with no repair offered.
+/// `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial
+/// y_i}{\partial x_i}`, E defined nowhere, y from x: the claim checked again with E a function
+/// nobody specified of the defined letters the claim differentiates it by, those upstream of
+/// another left out (E of y, not of x, which reaches E through y)
+/// ([`super::letters::general_function_arguments`]). Verified there, it holds for whatever E
+/// the text means, as long as E depends on x through y, which the verdict states
+/// (`\forall\, E(y)`); `None` otherwise (the claim stays undecided, never refuted so).
+fn with_a_general_function(
+    scope: &Scope,
+    claim: &Claim,
+    letter: &str,
+    verdict: &Verdict,
+    trial: &dyn Trial,
+) -> Option<Verdict> {
+    let arguments = general_function_arguments(scope, claim, letter)?;
+    let mut general = scope.clone();
+    general.general_functions.insert(letter.to_string(), arguments.clone());
+    let again = trial.verdict_with_free_indices(&general);
+    if again.status != Status::Verified {
+        return None;
+    }
+    let mut assuming = verdict.assuming.clone();
+    assuming.extend(again.assuming.iter().filter(|a| !verdict.assuming.contains(a)).cloned());
+    assuming.push(format!("\\forall\\, {letter}({})", arguments.join(", ")));
+    Some(Verdict { assuming, ..again })
+}
+
 pub(super) fn undecided_under(
     reading: crate::model::Reading,
     symbol: Option<String>,

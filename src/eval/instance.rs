@@ -330,6 +330,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         if self.opaque == Some(key) {
             return self.opaque_leaf(key, e.span);
         }
+        if let Some(arguments) = self.scope.general_functions.get(key) {
+            return self.general_function(key, arguments, env, e.span);
+        }
         if let Some(def) = self.scope.defs.get(key) {
             if def.function {
                 return Err(EvalErrorKind::Unsupported {
@@ -521,6 +524,33 @@ impl<'a, B: Backend> Instance<'a, B> {
         Ok(value)
     }
 
+    /// A letter read as a function nobody specified of `arguments`
+    /// ([`Scope::general_functions`]): c + Σ_k a_k u_k + Σ_{k≤l} b_{kl} u_k u_l over the entries u
+    /// of the arguments, with leaves of its own for c, a and b. Its value and its first and second
+    /// derivatives at a point are then free numbers, as they are for a function in general.
+    fn general_function(
+        &self,
+        key: &str,
+        arguments: &[String],
+        env: &Env,
+        span: Span,
+    ) -> Result<Value<B::S>, EvalError> {
+        let anywhere = Expr::new(ExprKind::Empty, span);
+        let mut entries = Vec::new();
+        for argument in arguments {
+            entries.extend(self.named(argument, &anywhere, env)?.data);
+        }
+        let mut total = self.leaf(&format!("{key}°"), &[]);
+        for (k, u) in entries.iter().enumerate() {
+            let k1 = k as i64 + 1;
+            total = total.plus(&self.leaf(&format!("{key}°"), &[k1]).times(u));
+            for (l, w) in entries.iter().enumerate().skip(k) {
+                total = total.plus(&self.leaf(&format!("{key}°"), &[k1, l as i64 + 1]).times(&u.times(w)));
+            }
+        }
+        Ok(Value::scalar(total))
+    }
+
     /// A family definition `a_j = …` assembled into a vector (one parameter) or matrix (two).
     fn assemble(&self, key: &str, env: &Env, span: Span) -> Result<Value<B::S>, EvalError> {
         let def = &self.scope.defs[key];
@@ -545,6 +575,11 @@ impl<'a, B: Backend> Instance<'a, B> {
             for j in 0..cols {
                 let args: Vec<i64> =
                     if ranges.len() == 1 { vec![j as i64 + 1] } else { vec![i as i64 + 1, j as i64 + 1] };
+                // (The member a derivative is taken by stays a variable.)
+                if self.opaque_member.borrow().as_ref().is_some_and(|(k, at)| k == key && *at == args) {
+                    data.push(self.leaf(&format!("{key}°"), &args));
+                    continue;
+                }
                 data.push(self.definition(key, &args, env, span)?.as_scalar(span, key)?.clone());
             }
         }

@@ -118,6 +118,12 @@ pub struct Scope {
     /// How the section's formulas and words use its letters, beyond what declares and defines
     /// them: values, vectors, shapes read off use, functions nobody specified.
     pub usage: LetterUsage,
+    /// Letters nothing defines, read as a function nobody specified of the letters listed (a
+    /// claim's second look: `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial
+    /// y_i}\frac{\partial y_i}{\partial x_i}` with E a general function of y). The evaluator
+    /// gives such a letter a general quadratic in the entries of its arguments, with
+    /// coefficients of its own.
+    pub general_functions: BTreeMap<String, Vec<String>>,
 }
 
 /// How a section's formulas and words use its letters (see [`Scope::usage`]).
@@ -222,6 +228,7 @@ impl Scope {
             classes: BTreeMap::new(),
             given_values: Vec::new(),
             usage: LetterUsage::default(),
+            general_functions: BTreeMap::new(),
         })
     }
 
@@ -231,7 +238,10 @@ impl Scope {
 
     /// Is `key` already given a meaning (declared, defined, a size)?
     pub fn knows(&self, key: &str) -> bool {
-        self.decls.contains_key(key) || self.defs.contains_key(key) || self.sizes.contains_key(key)
+        self.decls.contains_key(key)
+            || self.defs.contains_key(key)
+            || self.sizes.contains_key(key)
+            || self.general_functions.contains_key(key)
     }
 
     /// Every combination of the declared sizes: `N = [2,3]`, `d = [2]` gives two assignments.
