@@ -37,6 +37,17 @@ impl OffsetMap {
     }
 }
 
+impl OffsetMap {
+    /// This map, for a rewrite made of the output of the one `first` maps back.
+    fn on_top_of(mut self, first: OffsetMap) -> OffsetMap {
+        self.before = Some(Box::new(match self.before.take() {
+            Some(before) => before.on_top_of(first),
+            None => first,
+        }));
+        self
+    }
+}
+
 /// Display environments that are formulas on their own in Markdown.
 const ENVIRONMENTS: [&str; 10] =
     ["equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "eqnarray*"];
@@ -47,6 +58,15 @@ const LONGEST: usize = 20_000;
 /// The text with every other math delimiter made a dollar one, and the map back; `None` when
 /// there is nothing to rewrite.
 pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
+    let Some((joined, first)) = displays_across_blank_lines(source) else { return rewrite_joined(source) };
+    Some(match rewrite_joined(&joined) {
+        Some((text, map)) => (text, map.on_top_of(first)),
+        None => (joined, first),
+    })
+}
+
+/// [`rewrite`] after [`displays_across_blank_lines`].
+fn rewrite_joined(source: &str) -> Option<(String, OffsetMap)> {
     let Some((directed, before)) = myst_math(source) else { return rewrite_delimiters(source) };
     Some(match rewrite_delimiters(&directed) {
         Some((text, map)) => (text, OffsetMap { before: Some(Box::new(before)), ..map }),
@@ -109,6 +129,86 @@ fn myst_math(source: &str) -> Option<(String, OffsetMap)> {
     }
     copy(&mut out, &mut map, source, copied..source.len());
     Some((out, map))
+}
+
+/// How a row that goes on with the relation or sum of the row before it opens.
+const CONTINUATIONS: [&str; 12] =
+    ["=", "&", "+", "-", "<", ">", "\\approx", "\\le", "\\ge", "\\cdot", "\\times", "\\quad"];
+
+/// Lines a display may span between its `$$` lines, at most.
+const LONGEST_DISPLAY_LINES: usize = 100;
+
+/// A display written between two lines that hold only `$$`, with blank lines inside it (as
+/// Typora, VS Code and markdown-it read it, where CommonMark would end the paragraph at the first
+/// blank line): the blank lines made TeX comments (`%`), every other line copied as it is. A
+/// `$$` line opens only where the `$$` before it pair up (`$$x = 1` and a lone `$$` closing it
+/// open nothing), and a display another `$$` or a code fence interrupts is left alone. `None`
+/// when there is none.
+fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
+    if !source.contains("$$") {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for piece in source.split_inclusive('\n') {
+        let text = piece.trim_end_matches(['\n', '\r']);
+        lines.push(start..start + text.len());
+        start += piece.len();
+    }
+    let fence = |line: &str| line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
+    let (mut out, mut map, mut copied) = (String::with_capacity(source.len() + 16), OffsetMap::default(), 0);
+    let (mut in_code, mut dollars_before) = (false, 0usize);
+    let mut k = 0;
+    while k < lines.len() {
+        let line = &source[lines[k].clone()];
+        if fence(line) {
+            in_code = !in_code;
+        }
+        if in_code {
+            k += 1;
+            continue;
+        }
+        let opens = line.trim() == "$$" && dollars_before % 2 == 0;
+        dollars_before += outside_code_spans(line).matches("$$").count();
+        if !opens {
+            k += 1;
+            continue;
+        }
+        let last = (k + LONGEST_DISPLAY_LINES).min(lines.len());
+        let stop = (k + 1..last).find(|&j| {
+            let inner = &source[lines[j].clone()];
+            inner.contains("$$") || fence(inner)
+        });
+        let Some(end) = stop.filter(|&j| source[lines[j].clone()].trim() == "$$") else {
+            k += 1;
+            continue;
+        };
+        dollars_before += 1;
+        let text = |j: usize| source[lines[j].clone()].trim();
+        for j in (k + 1..end).filter(|&j| text(j).is_empty()) {
+            // A blank line between two rows of a chain (the next opens with `=`, `+`, …) is
+            // nothing; between two equations it breaks the line, as `\\` would (unless the
+            // row before ends with one).
+            let before = (k + 1..j).rev().map(text).find(|t| !t.is_empty());
+            let after = (j + 1..end).map(text).find(|t| !t.is_empty());
+            let continues = after.is_none_or(|t| CONTINUATIONS.iter().any(|c| t.starts_with(c)));
+            let broken = before.is_none_or(|t| t.ends_with("\\\\"));
+            copy(&mut out, &mut map, source, copied..lines[j].start);
+            out.push_str(if continues || broken { "%" } else { "\\\\" });
+            copied = lines[j].end;
+        }
+        k = end + 1;
+    }
+    if copied == 0 {
+        return None;
+    }
+    copy(&mut out, &mut map, source, copied..source.len());
+    Some((out, map))
+}
+
+/// `line` without its code spans (`` `$$` `` is no delimiter).
+fn outside_code_spans(line: &str) -> String {
+    line.split('`').step_by(2).collect()
 }
 
 /// [`rewrite`] of every delimiter but MyST's directive.
@@ -360,5 +460,27 @@ mod tests {
             assert_eq!(rewritten(code), code);
         }
         assert_eq!(rewritten("~~~~{math}\na=b\n~~~~\n"), "$$\na=b\n$$\n");
+    }
+
+    #[test]
+    fn a_display_between_dollar_lines_goes_on_across_blank_lines() {
+        let text = "计算：\n\n$$\nnet = w_1 * i_1 \\\\\n\nnet = 0.15 * 0.05 = 0.0075\n$$\n\nand \\(t\\)\n";
+        let (new, map) = rewrite(text).unwrap();
+        assert_eq!(new, "计算：\n\n$$\nnet = w_1 * i_1 \\\\\n%\nnet = 0.15 * 0.05 = 0.0075\n$$\n\nand $t$\n");
+        for needle in ["net = 0.15", "and"] {
+            assert_eq!(map.original(new.find(needle).unwrap()), text.find(needle).unwrap(), "{needle}");
+        }
+        // Through both rewrites: the t of `\\(t\\)`.
+        assert_eq!(map.original(new.rfind('t').unwrap()), text.rfind('t').unwrap());
+        // Displays that close before a blank line, and a `$$` that closes `$$x = 1`, are left
+        // alone: the text between two displays is never joined.
+        for alone in ["$$\na = b\n$$\n\ntext\n\n$$\nc = d\n$$\n", "$$x = 1\n$$\n\ntext\n\n$$\ny = 2\n$$\n"] {
+            assert_eq!(rewritten(alone), alone);
+        }
+        // Two equations a blank line parts are two rows.
+        assert_eq!(rewritten("$$\na = b\n\nc = d\n$$\n"), "$$\na = b\n\\\\\nc = d\n$$\n");
+        // A code fence inside is no display.
+        let code = "$$\n\n```\nx\n```\n$$\n";
+        assert_eq!(rewritten(code), code);
     }
 }

@@ -441,9 +441,17 @@ impl<'a> SectionBuilder<'a> {
         if !tex.contains('\n') {
             return origin.clone();
         }
-        let between = tex.get(lhs.span.end..rhs.span.start).unwrap_or("");
-        let skip =
-            between.len() - between.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\').len();
+        // (Past white space, `&`, `\\` and TeX comments, `%` to the end of its line.)
+        let mut rest = tex.get(lhs.span.end..rhs.span.start).unwrap_or("");
+        let whole = rest.len();
+        loop {
+            rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '&' || c == '\\');
+            match rest.strip_prefix('%') {
+                Some(comment) => rest = comment.find('\n').map_or("", |end| &comment[end..]),
+                None => break,
+            }
+        }
+        let skip = whole - rest.len();
         let at = self.chapter.doc.position_in_formula(site, lhs.span.end + skip);
         Origin::Notes { formula: formula.clone(), line: at.line, col: at.col, range: *range }
     }
@@ -470,13 +478,13 @@ impl SectionBuilder<'_> {
     }
 }
 
-/// The letter an approximation `f(t+\Delta t) \approx …`, `y \approx …` is about: the function
-/// applied, or the letter itself.
 /// Does `e` write the letter `letter`, a subscript's included (the i of `x_i`)?
 fn writes_letter(e: &Expr, letter: &str) -> bool {
     e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| writes_letter(c, letter))
 }
 
+/// The letter an approximation `f(t+\Delta t) \approx …`, `y \approx …` is about: the function
+/// applied, or the letter itself.
 fn approximated_letter(e: &Expr) -> Option<String> {
     match &e.kind {
         ExprKind::Call { func, .. } => func.symbol_key(),
