@@ -155,13 +155,44 @@ pub fn check_claim(
     let restricted = scope.size_assignments_of(&|name| used.contains(name));
     let all = scope.size_combinations();
     if restricted.len() == all {
-        return check_at(scope, claim, &scope.size_assignments(), floats, shared);
+        return where_defined(scope, claim, &scope.size_assignments(), floats, shared);
     }
-    let verdict = check_at(scope, claim, &restricted, floats, shared);
+    let verdict = where_defined(scope, claim, &restricted, floats, shared);
     if verdict.status == Status::Undecided && !verdict.inconsistent && all <= crate::spec::MAX_SIZE_COMBINATIONS {
-        return check_at(scope, claim, &scope.size_assignments(), floats, shared);
+        return where_defined(scope, claim, &scope.size_assignments(), floats, shared);
     }
     verdict
+}
+
+/// [`check_at`]; where an inverse the claim takes is of a matrix singular at some of the sizes
+/// (`(X^\top X)^{-1}` with X of more columns than rows, singular for every value there), checked
+/// again at the other sizes alone, which the verdict lists: the claim says nothing where its
+/// inverse is undefined.
+fn where_defined(
+    scope: &Scope,
+    claim: &Claim,
+    size_sets: &[BTreeMap<String, i64>],
+    floats: Option<&Instance<numeric::Numeric>>,
+    shared: Option<&SharedPoints>,
+) -> Verdict {
+    let verdict = check_at(scope, claim, size_sets, floats, shared);
+    if verdict.status != Status::Undecided || !crate::eval::is_singular_here(&verdict.reason) || size_sets.len() < 2 {
+        return verdict;
+    }
+    let defined: Vec<BTreeMap<String, i64>> = size_sets
+        .iter()
+        .filter(|sizes| {
+            let alone = check_at(scope, claim, std::slice::from_ref(*sizes), None, None);
+            !(alone.status == Status::Undecided && crate::eval::is_singular_here(&alone.reason))
+        })
+        .cloned()
+        .collect();
+    if defined.is_empty() || defined.len() == size_sets.len() {
+        return verdict;
+    }
+    // (The float cross-check runs at its own, larger sizes, where the inverse may be singular
+    // too: not here.)
+    check_at(scope, claim, &defined, None, None)
 }
 
 /// Checks one claim at the given size assignments: randomized exact testing first (fast, no

@@ -7,6 +7,16 @@ use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
 use crate::syntax::ast::{Expr, ExprKind, Span};
 
+/// How the reason of an inverse refused at a size where the matrix is singular says so: the
+/// checker tells such sizes apart by it ([`is_singular_here`]).
+pub const SINGULAR_HERE: &str = "that is singular here";
+
+/// Was the claim left unread because an inverse it takes is of a singular matrix at the sizes
+/// tried (`(X^\top X)^{-1}` with more columns than rows)?
+pub fn is_singular_here(reason: &crate::model::Reason) -> bool {
+    matches!(reason, crate::model::Reason::NotRead { detail, .. } if detail.contains(SINGULAR_HERE))
+}
+
 /// max(a, b) = (a + b + |a − b|)/2, min(a, b) = (a + b − |a − b|)/2: exact, and differentiable
 /// wherever a ≠ b.
 pub(super) fn extremum<S: Scalar>(a: &S, b: &S, max: bool) -> S {
@@ -34,9 +44,7 @@ pub(super) fn inverse<S: Scalar>(
     if S::negligible_determinant(&det, &m.data, n) {
         return Err(EvalErrorKind::Unsupported {
             category: NotRead::Outside,
-            what: format!(
-                "the inverse of a {n}×{n} matrix that is singular here (its determinant is 0 up to rounding)"
-            ),
+            what: format!("the inverse of a {n}×{n} matrix {SINGULAR_HERE} (its determinant is 0 up to rounding)"),
         }
         .at(span));
     }

@@ -7,6 +7,7 @@
 //! Budgets (steps, bytes, time) turn blow-ups into errors, never hangs.
 
 mod algebra;
+pub use algebra::is_singular_here;
 mod backend;
 mod builtins;
 mod calculus;

@@ -82,14 +82,7 @@ fn myst_math(source: &str) -> Option<(String, OffsetMap)> {
     if !source.contains("{math}") {
         return None;
     }
-    // Each line with its byte range (without its line ending).
-    let mut lines = Vec::new();
-    let mut start = 0;
-    for piece in source.split_inclusive('\n') {
-        let text = piece.trim_end_matches(['\n', '\r']);
-        lines.push(start..start + text.len());
-        start += piece.len();
-    }
+    let lines = line_ranges(source);
     let fence_of = |line: &str| {
         let line = line.trim_start();
         let marker: String = line.chars().take_while(|c| *c == '`' || *c == '~').collect();
@@ -140,7 +133,8 @@ const LONGEST_DISPLAY_LINES: usize = 100;
 
 /// A display written between two lines that hold only `$$`, with blank lines inside it (as
 /// Typora, VS Code and markdown-it read it, where CommonMark would end the paragraph at the first
-/// blank line): the blank lines made TeX comments (`%`), every other line copied as it is. A
+/// blank line): a blank line before a row that goes on (`= 2`) made a TeX comment (`%`), one
+/// between two equations a line break (`\\`), every other line copied as it is. A
 /// `$$` line opens only where the `$$` before it pair up (`$$x = 1` and a lone `$$` closing it
 /// open nothing), and a display another `$$` or a code fence interrupts is left alone. `None`
 /// when there is none.
@@ -148,13 +142,7 @@ fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
     if !source.contains("$$") {
         return None;
     }
-    let mut lines = Vec::new();
-    let mut start = 0;
-    for piece in source.split_inclusive('\n') {
-        let text = piece.trim_end_matches(['\n', '\r']);
-        lines.push(start..start + text.len());
-        start += piece.len();
-    }
+    let lines = line_ranges(source);
     let fence = |line: &str| line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
     let (mut out, mut map, mut copied) = (String::with_capacity(source.len() + 16), OffsetMap::default(), 0);
     let (mut in_code, mut dollars_before) = (false, 0usize);
@@ -209,6 +197,18 @@ fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
 /// `line` without its code spans (`` `$$` `` is no delimiter).
 fn outside_code_spans(line: &str) -> String {
     line.split('`').step_by(2).collect()
+}
+
+/// Each line's byte range in `source`, without its line ending.
+fn line_ranges(source: &str) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for piece in source.split_inclusive('\n') {
+        let text = piece.trim_end_matches(['\n', '\r']);
+        lines.push(start..start + text.len());
+        start += piece.len();
+    }
+    lines
 }
 
 /// [`rewrite`] of every delimiter but MyST's directive.
