@@ -635,8 +635,21 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
 /// key for a member, `y` of `y_i`), less those another one's definition reaches (x, when y is
 /// defined from x). `None` where one of them is neither defined nor reached through one that
 /// is: E would not depend on it, and its derivative by it would be 0 for no reason the text
-/// gives.
+/// gives. `None` too where the claim takes a derivative of E's derivative (`\frac{\partial^2
+/// E}{\partial y^2}`): the general function is a quadratic, general in its value and first
+/// derivatives only.
 pub(super) fn general_function_arguments(scope: &Scope, claim: &Claim, letter: &str) -> Option<Vec<String>> {
+    fn of_a_derivative(e: &Expr, letter: &str) -> bool {
+        let here = matches!(&e.kind, ExprKind::Derivative { of, .. }
+            if of.symbol_key().as_deref() != Some(letter) && expr_mentions(of, letter) && has_derivative(of));
+        here || e.children().any(|c| of_a_derivative(c, letter))
+    }
+    fn has_derivative(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Derivative { .. }) || e.children().any(has_derivative)
+    }
+    if of_a_derivative(&claim.lhs, letter) || of_a_derivative(&claim.rhs, letter) {
+        return None;
+    }
     fn by(e: &Expr, letter: &str, scope: &Scope, out: &mut BTreeSet<String>) {
         if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
             if of.symbol_key().as_deref() == Some(letter) {
