@@ -192,8 +192,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "ones and indicators",
-        written: r"\mathbf 1_{j=y}, \mathbf 1_{a>0}, \mathbb 1[a>0]",
-        meaning: "an indicator: of a condition between indices, 0 or 1; of real values, the step function (1 + d/|d|)/2, exact wherever d ≠ 0",
+        written: r"\mathbf 1_{j=y}, \mathbf 1_{a>0}, \mathbb 1[a>0], 1\{i=j\}",
+        meaning: "an indicator: of a condition between indices, 0 or 1; of real values, the step function (1 + d/|d|)/2, exact wherever d ≠ 0. The digit 1 before a condition in braces (1\\{i=j\\}) is one too",
         example: r"\mathbf 1_{a>0}+\mathbf 1_{a<0}=1",
     },
     // ------------------------------------------------------------------ functions

@@ -39,7 +39,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("dl500q", 15),
     ("karpathy", 3),
     ("lihang", 12),
-    ("luweiagi-ml-notes", 25),
+    ("luweiagi-ml-notes", 27),
     ("mbernste", 16),
     ("quantecon-intro", 12),
 ];

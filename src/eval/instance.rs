@@ -758,6 +758,15 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
             .at(span));
         }
+        // `1\{i=j\}`, `1\{y^{(i)} = k\}`: the digit 1 before a condition in braces is its
+        // indicator (1 times a set holding a relation means nothing else).
+        if let (BinOp::Implicit, ExprKind::Number { value }, ExprKind::Fenced { open, inner: Some(inner), .. }) =
+            (op, &lhs.kind, &rhs.kind)
+        {
+            if value == "1" && open.ends_with('{') && matches!(inner.kind, ExprKind::Relation { .. }) {
+                return self.indicator(inner, env);
+            }
+        }
         if op == BinOp::Implicit {
             if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
                 if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
