@@ -176,6 +176,20 @@ pub(super) fn with_labels_general(scope: &Scope, claim: &Claim, name: &str, tria
     None
 }
 
+/// A verdict left undecided by an index without a value, checked again with that index over a
+/// small range ([`with_free_range`]) or as a label ([`with_labels_general`]); the verification
+/// only, else the verdict as it was.
+pub(super) fn with_free_indices(scope: &Scope, claim: &Claim, verdict: Verdict, trial: &dyn Trial) -> Verdict {
+    let Reason::UnboundIndex { name } = &verdict.reason else { return verdict };
+    if verdict.status == Status::Verified {
+        return verdict;
+    }
+    let name = name.clone();
+    with_free_range(scope, claim, &name, trial)
+        .or_else(|| with_labels_general(scope, claim, &name, trial))
+        .unwrap_or(verdict)
+}
+
 /// Is `letter` written in a subscript of `e` (`x_t`, `x_{t-1}`)? Narrower than
 /// [`with_free_range`]'s test, which takes a sum's letter and a matrix power's exponent too: a
 /// label only ever names terms it subscripts.

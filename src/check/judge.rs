@@ -44,15 +44,7 @@ impl Trial for Checks<'_> {
     }
 
     fn verdict_with_free_indices(&self, scope: &Scope) -> Verdict {
-        let verdict = self.verdict_in(scope);
-        match &verdict.reason {
-            Reason::UnboundIndex { name } if verdict.status != Status::Verified => {
-                super::general::with_free_range(scope, self.claim, name, self)
-                    .or_else(|| super::general::with_labels_general(scope, self.claim, name, self))
-                    .unwrap_or(verdict)
-            }
-            _ => verdict,
-        }
+        super::general::with_free_indices(scope, self.claim, self.verdict_in(scope), self)
     }
 }
 

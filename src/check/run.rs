@@ -9,7 +9,7 @@
 //! chapter that needs no exact work starts no process, and a book starts one (and one more for
 //! each claim that had to be stopped), not one per claim.
 
-use super::general::{with_free_range, with_labels_general, with_later_letters_general, with_spelled_functions};
+use super::general::{with_free_indices, with_later_letters_general, with_spelled_functions};
 use super::readings::{derived_under_constraint, through_later_only};
 use super::{
     checked_claim, claim_scope, class_tex, expected_to_fail, guarded, judged, out_of_time, past, section_seed,
@@ -369,11 +369,8 @@ fn with_section<R>(
                 _ => verdict,
             };
             let verdict = match &verdict.reason {
-                Reason::UnboundIndex { name } if claim.holds => {
-                    let scope = own.as_ref().unwrap_or(scope);
-                    with_free_range(scope, claim, name, &trial)
-                        .or_else(|| with_labels_general(scope, claim, name, &trial))
-                        .unwrap_or(verdict)
+                Reason::UnboundIndex { .. } if claim.holds => {
+                    with_free_indices(own.as_ref().unwrap_or(scope), claim, verdict, &trial)
                 }
                 // `tanh(x)`, `log(1+x)` spelled as letters: read as the function, to verify.
                 Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. } if claim.holds => {

@@ -144,14 +144,26 @@ impl<B: Backend> Instance<'_, B> {
         let probe = self.fresh(Some(key));
         probe.opaque_shape.set(Some(actual.shape()));
         let leaf = probe.opaque_leaf(key, span)?;
-        self.backend.bind(&leaf, &actual);
-        let recompute = || {
+        let shape = leaf.shape();
+        self.through_leaf(&leaf, &actual, span, &|| {
             let inner = self.fresh(Some(key));
-            inner.opaque_shape.set(Some(leaf.shape()));
+            inner.opaque_shape.set(Some(shape));
             f(&inner)
-        };
-        let gradient = self.backend.differentiate(&recompute, &leaf, span)?;
-        Ok(self.backend.substitute(gradient, &leaf, &actual))
+        })
+    }
+
+    /// The derivative by `leaf`, standing for `actual`, of what `recompute` evaluates with it
+    /// (the leaf bound to `actual`'s values for the floats), `actual` substituted back.
+    fn through_leaf(
+        &self,
+        leaf: &Value<B::S>,
+        actual: &Value<B::S>,
+        span: Span,
+        recompute: &dyn Fn() -> Result<Value<B::S>, EvalError>,
+    ) -> Result<Value<B::S>, EvalError> {
+        self.backend.bind(leaf, actual);
+        let gradient = self.backend.differentiate(&recompute, leaf, span)?;
+        Ok(self.backend.substitute(gradient, leaf, actual))
     }
 
     /// `y_i` (i bound to a number here) of a family definition `y_i = \sigma(x_i)`: its key and
@@ -180,16 +192,13 @@ impl<B: Backend> Instance<'_, B> {
         f: &super::instance::Recompute<'_, B>,
     ) -> Result<Value<B::S>, EvalError> {
         let actual = self.definition(key, indices, env, span)?;
-        let leaf = Value::scalar(self.leaf(&format!("{key}°"), indices));
         actual.as_scalar(span, key)?;
-        self.backend.bind(&leaf, &actual);
-        let recompute = || {
+        let leaf = Value::scalar(self.leaf(&format!("{key}°"), indices));
+        self.through_leaf(&leaf, &actual, span, &|| {
             let inner = self.fresh(self.opaque);
             *inner.opaque_member.borrow_mut() = Some((key.to_string(), indices.to_vec()));
             f(&inner)
-        };
-        let gradient = self.backend.differentiate(&recompute, &leaf, span)?;
-        Ok(self.backend.substitute(gradient, &leaf, &actual))
+        })
     }
 
     /// The key of Y when `barred` (`\bar Y`, `\bar W_O`) is to be read as the adjoint ∂L/∂Y

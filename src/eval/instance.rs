@@ -540,15 +540,23 @@ impl<'a, B: Backend> Instance<'a, B> {
         for argument in arguments {
             entries.extend(self.named(argument, &anywhere, env)?.data);
         }
-        let mut total = self.leaf(&format!("{key}°"), &[]);
+        let coefficients = format!("{key}°");
+        let mut total = self.leaf(&coefficients, &[]);
         for (k, u) in entries.iter().enumerate() {
             let k1 = k as i64 + 1;
-            total = total.plus(&self.leaf(&format!("{key}°"), &[k1]).times(u));
+            total = total.plus(&self.leaf(&coefficients, &[k1]).times(u));
             for (l, w) in entries.iter().enumerate().skip(k) {
-                total = total.plus(&self.leaf(&format!("{key}°"), &[k1, l as i64 + 1]).times(&u.times(w)));
+                total = total.plus(&self.leaf(&coefficients, &[k1, l as i64 + 1]).times(&u.times(w)));
             }
         }
         Ok(Value::scalar(total))
+    }
+
+    /// The leaf of member `indices` of the family `key`, where a derivative by that member keeps
+    /// it a variable ([`Instance::opaque_member`]).
+    pub(super) fn opaque_member_leaf(&self, key: &str, indices: &[i64]) -> Option<B::S> {
+        let kept = self.opaque_member.borrow().as_ref().is_some_and(|(k, at)| k == key && at == indices);
+        kept.then(|| self.leaf(&format!("{key}°"), indices))
     }
 
     /// A family definition `a_j = …` assembled into a vector (one parameter) or matrix (two).
@@ -576,11 +584,10 @@ impl<'a, B: Backend> Instance<'a, B> {
                 let args: Vec<i64> =
                     if ranges.len() == 1 { vec![j as i64 + 1] } else { vec![i as i64 + 1, j as i64 + 1] };
                 // (The member a derivative is taken by stays a variable.)
-                if self.opaque_member.borrow().as_ref().is_some_and(|(k, at)| k == key && *at == args) {
-                    data.push(self.leaf(&format!("{key}°"), &args));
-                    continue;
+                match self.opaque_member_leaf(key, &args) {
+                    Some(leaf) => data.push(leaf),
+                    None => data.push(self.definition(key, &args, env, span)?.as_scalar(span, key)?.clone()),
                 }
-                data.push(self.definition(key, &args, env, span)?.as_scalar(span, key)?.clone());
             }
         }
         Ok(Value::matrix(rows, cols, data))
@@ -716,8 +723,8 @@ impl<'a, B: Backend> Instance<'a, B> {
         if self.opaque == Some(key) {
             return Ok(None);
         }
-        if self.opaque_member.borrow().as_ref().is_some_and(|(k, at)| k == key && at == indices) {
-            return Ok(Some(Value::scalar(self.leaf(&format!("{key}°"), indices))));
+        if let Some(leaf) = self.opaque_member_leaf(key, indices) {
+            return Ok(Some(Value::scalar(leaf)));
         }
         if self.scope.defs.get(key).is_some_and(|d| !d.function && d.params.len() == indices.len()) {
             return self.definition(key, indices, env, span).map(Some);

@@ -2,7 +2,7 @@
 //! definitions, recurrences, distributions) and the tests of whether a target can be defined.
 
 use super::builder::{Given, Reach, SectionBuilder};
-use super::chains::mentions_key;
+use super::chains::{mentions_key, writes_key};
 use super::claim::{Origin, SpecProblem, WordsReading};
 use super::cues::Prose;
 use super::declarations;
@@ -426,10 +426,6 @@ impl<'a> SectionBuilder<'a> {
     /// value), nor a letter that already has a meaning (an entry of something known, a
     /// recurrence `a_i = a_{i-1} + d`).
     fn family_by_free_index(&self, target: &Expr, body: &Expr) -> Option<(String, Vec<String>)> {
-        // (In a subscript too: the i of `x_i`.)
-        fn uses_letter(e: &Expr, letter: &str) -> bool {
-            e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| uses_letter(c, letter))
-        }
         // Every use of `letter` in `e` indexes something (`x_i`, `\sum_{j \neq i}`): a letter
         // the body uses as a quantity (`z_x = 6x + y`, a partial derivative's name) is no index.
         fn only_as_index(e: &Expr, letter: &str, within: bool) -> bool {
@@ -448,14 +444,8 @@ impl<'a> SectionBuilder<'a> {
         let ExprKind::Subscript { base, index } = &target.kind else { return None };
         let ExprKind::Symbol(s) = &base.kind else { return None };
         let letters = crate::syntax::ast::index_letters(index)?;
-        let means_nothing = |l: &String| {
-            l.chars().count() == 1
-                && l.chars().all(|c| c.is_ascii_lowercase())
-                && !self.letters.known.contains(l)
-                && !self.bindings.defs.iter().any(|d| d.key == *l)
-                && uses_letter(body, l)
-                && only_as_index(body, l, false)
-        };
+        let means_nothing =
+            |l: &String| self.small_letter_unused(l) && writes_key(body, l) && only_as_index(body, l, false);
         let key = s.key();
         let has_meaning = self.letters.known.contains(&key) || self.bindings.defs.iter().any(|d| d.key == key);
         let distinct = letters.iter().collect::<BTreeSet<_>>().len() == letters.len();
@@ -463,8 +453,16 @@ impl<'a> SectionBuilder<'a> {
             && distinct
             && letters.iter().all(means_nothing)
             && !has_meaning
-            && !uses_letter(body, &key))
+            && !writes_key(body, &key))
         .then_some((key, letters))
+    }
+
+    /// A single small Latin letter the section gives no meaning (neither knows nor defines it).
+    pub(super) fn small_letter_unused(&self, letter: &str) -> bool {
+        letter.chars().count() == 1
+            && letter.chars().all(|c| c.is_ascii_lowercase())
+            && !self.letters.known.iter().any(|k| k == letter)
+            && !self.bindings.defs.iter().any(|d| d.key == letter)
     }
 
     /// `[\eta_1; \eta_2] = [a; b]`: each entry written on the left is defined by the value in

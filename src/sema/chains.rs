@@ -201,6 +201,12 @@ pub(super) fn contains(e: &Expr, pred: &dyn Fn(&Expr) -> bool) -> bool {
     pred(e) || e.children().any(|c| contains(c, pred))
 }
 
+/// Does `e` write the key `key` anywhere, a subscript included (the i of `x_i`)? Wider than
+/// [`mentions_key`], which takes `W_Q` as a name.
+pub(super) fn writes_key(e: &Expr, key: &str) -> bool {
+    contains(e, &|x| x.symbol_key().is_some_and(|k| k == key))
+}
+
 /// `\text{Error}=E=\frac12\sum_i(x_i-t_i)^2`, `L = J = …`: a chain that opens with two or more
 /// names (a letter, a letter with a subscript, a word in `\text`), each equal to the next, before
 /// the value they name: the names, and the index of the link whose right side is that value.

@@ -3,11 +3,11 @@
 
 use super::bindings::{notes_definition, origin_text};
 use super::builder::SectionBuilder;
-use super::chains::{bare_letter, claim_kind, leading_names, mentions_key};
+use super::chains::{bare_letter, claim_kind, leading_names, mentions_key, writes_key};
 use super::claim::{read_sides, Claim, Origin, Skipped, WordsReading, WrittenSides};
 use super::cues::Prose;
 use super::forms::{
-    collect_keys, depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution,
+    chain_keys, depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution,
     GREEK_LETTERS,
 };
 use super::recurrence;
@@ -18,7 +18,6 @@ use super::scope::Assumption;
 use crate::notes::Mark;
 use crate::syntax::ast::{Chain, Expr, ExprKind, RelOp};
 use crate::syntax::print;
-use std::collections::BTreeSet;
 
 impl<'a> SectionBuilder<'a> {
     /// The first link may define its left side, bind it, or give it a new meaning; every other
@@ -407,11 +406,7 @@ impl<'a> SectionBuilder<'a> {
                 // (An index condition of the words only where the claim writes all its letters:
                 // `i = j` says nothing of a step that writes only i.)
                 let mut conditions = conditions.to_vec();
-                let writes = |c: &Chain| {
-                    let mut letters = BTreeSet::new();
-                    c.exprs().for_each(|e| collect_keys(e, &mut letters));
-                    letters.iter().all(|l| writes_letter(&lhs, l) || writes_letter(&rhs, l))
-                };
+                let writes = |c: &Chain| chain_keys(c).iter().all(|l| writes_key(&lhs, l) || writes_key(&rhs, l));
                 conditions.extend(self.current.index_conditions.iter().filter(|c| writes(c)).cloned());
                 self.out.claims.push(Claim {
                     id: claim_id,
@@ -476,11 +471,6 @@ impl SectionBuilder<'_> {
         let new = !self.letters.known.contains(&other) && !self.bindings.defs.iter().any(|d| d.key == other);
         new && self.try_define(body, first, site_origin, true)
     }
-}
-
-/// Does `e` write the letter `letter`, a subscript's included (the i of `x_i`)?
-fn writes_letter(e: &Expr, letter: &str) -> bool {
-    e.symbol_key().is_some_and(|k| k == letter) || e.children().any(|c| writes_letter(c, letter))
 }
 
 /// The letter an approximation `f(t+\Delta t) \approx …`, `y \approx …` is about: the function

@@ -300,6 +300,13 @@ pub(super) fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String
     e.children().for_each(|c| collect_keys(c, out));
 }
 
+/// Every symbol key a chain writes ([`collect_keys`] of each of its expressions).
+pub(super) fn chain_keys(chain: &Chain) -> std::collections::BTreeSet<String> {
+    let mut keys = std::collections::BTreeSet::new();
+    chain.exprs().for_each(|e| collect_keys(e, &mut keys));
+    keys
+}
+
 /// Keys of symbols written as values (`x` in `x^2`, `ab`), not as the head of `x(…)`.
 pub(super) fn is_bare_symbol(chain: &Chain) -> bool {
     chain.links.is_empty() && chain.first.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Symbol(_)))

@@ -7,7 +7,7 @@ use super::claim::{Origin, ParsedFormula, Skipped};
 use super::cues::Prose;
 use super::declarations::{shape_declaration, shape_declarations};
 use super::distributions;
-use super::forms::{alternative_definitions, collect_keys, is_event, numbers_only};
+use super::forms::{alternative_definitions, chain_keys, collect_keys, is_event, numbers_only};
 use super::roles;
 
 use crate::notes::Mark;
@@ -189,9 +189,7 @@ impl<'a> SectionBuilder<'a> {
                 };
                 let supposed = matches!(roles::cue(&site.lead), roles::Cue::Condition);
                 if supposed && chain.links.iter().any(|l| unmodelled(l.op) && between_letters(&l.rhs)) {
-                    let mut letters = BTreeSet::new();
-                    chain.exprs().for_each(|e| collect_keys(e, &mut letters));
-                    self.words.hypotheses.push((letters, site.tex.trim().to_string()));
+                    self.words.hypotheses.push((chain_keys(chain), site.tex.trim().to_string()));
                 }
                 self.out.skipped.push(Skipped { formula: id, reason: crate::model::SkipReason::NotAnEquation });
                 continue;
@@ -256,13 +254,8 @@ impl<'a> SectionBuilder<'a> {
     /// in force for the formula at `site`.
     fn index_conditions_at(&mut self, site: &crate::notes::FormulaSite, conditions: &[Chain], alone: bool) {
         if alone && !conditions.is_empty() && roles::cue(&site.lead) == roles::Cue::Condition {
-            let letters_of = |c: &Chain| {
-                let mut letters = BTreeSet::new();
-                c.exprs().for_each(|e| collect_keys(e, &mut letters));
-                letters
-            };
-            let new: BTreeSet<String> = conditions.iter().flat_map(letters_of).collect();
-            self.bindings.index_conditions.retain(|(_, c)| letters_of(c).is_disjoint(&new));
+            let new: BTreeSet<String> = conditions.iter().flat_map(chain_keys).collect();
+            self.bindings.index_conditions.retain(|(_, c)| chain_keys(c).is_disjoint(&new));
             self.bindings.index_conditions.extend(conditions.iter().map(|c| (site.block, c.clone())));
             self.current.formula_role = Some(crate::model::FormulaRole::Condition);
         }
@@ -309,14 +302,10 @@ impl<'a> SectionBuilder<'a> {
             && chain.exprs().all(|e| integer_like(e, &letters, &sizes))
     }
 
-    /// A single small Latin letter with no meaning in the section (not defined, not known): one
-    /// that may be an index where the section writes it as one.
+    /// A letter with no meaning ([`SectionBuilder::small_letter_unused`]) that is no size: one that
+    /// may be an index where the section writes it as one.
     fn index_like(&self, letter: &str) -> bool {
-        letter.chars().count() == 1
-            && letter.chars().all(|c| c.is_ascii_lowercase())
-            && !self.letters.known.iter().any(|k| k == letter)
-            && !self.bindings.defs.iter().any(|d| d.key == letter)
-            && !self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(letter))
+        self.small_letter_unused(letter) && !self.spec.as_ref().is_some_and(|s| s.sizes.contains_key(letter))
     }
 }
 
