@@ -7,6 +7,7 @@
 //! reads the file.
 
 mod delimiters;
+mod directives;
 pub mod notebook;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -119,6 +120,10 @@ pub struct FormulaSite {
     /// What the author says the formula is for, in a mark before it
     /// (`<!-- derivcheck: condition -->`): it overrides what the words and shape suggest.
     pub mark: Option<Mark>,
+    /// The worked example, exercise, solution or proof a MyST directive boxes it in (counted in
+    /// the notes from 0), if any: its definitions reach the end of that box.
+    #[serde(skip)]
+    pub worked_box: Option<usize>,
 }
 
 /// An author's mark: an HTML comment `<!-- derivcheck: WORD -->` (invisible when the chapter is
@@ -249,6 +254,18 @@ pub fn is_notes_path(path: &std::path::Path) -> bool {
     path.extension().and_then(|x| x.to_str()).is_some_and(|x| NOTES_EXTENSIONS.contains(&x))
 }
 
+/// The bodies of the worked `directives` and the box each is: its own (counted from 0), or, for
+/// a solution naming the exercise it solves (`{solution-start} mc1_ex_1`), that exercise's (the
+/// letters an exercise gives are its solution's too).
+fn worked_boxes(directives: Vec<directives::Directive>) -> Vec<(Range<usize>, usize)> {
+    let worked: Vec<directives::Directive> = directives.into_iter().filter(|d| d.is_worked()).collect();
+    let solved = |d: &directives::Directive| {
+        let target = d.argument.as_deref()?;
+        worked.iter().position(|e| e.name.ends_with("exercise") && e.label.as_deref() == Some(target))
+    };
+    worked.iter().enumerate().map(|(k, d)| (d.body.clone(), solved(d).unwrap_or(k))).collect()
+}
+
 /// A 1-based line and character column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Position {
@@ -286,7 +303,8 @@ impl Document {
         let original = std::mem::take(&mut self.source);
         // `\(…\)`, `\[…\]` and lone display environments are read as if written in dollars.
         let (source, map) = delimiters::rewrite(&original).unwrap_or_else(|| (original.clone(), Default::default()));
-        let lines = Positions { lines: LineIndex::new(&original), map };
+        let worked = worked_boxes(directives::directives(&original));
+        let lines = Positions { lines: LineIndex::new(&original), map, worked };
         let mut counters: Vec<usize> = Vec::new();
         let mut before_first = 0;
         let mut block_start: Option<usize> = None;
@@ -470,6 +488,7 @@ impl Document {
         let tex_line_starts =
             tex.match_indices('\n').map(|(at, _)| lines.map.original(tex_range.start + at + 1)).collect();
         let tex_range = lines.map.original(tex_range.start)..lines.map.original(tex_range.end);
+        let start = tex_range.start;
         let section = self.sections.len().checked_sub(1);
         let number = section.map(|i| self.sections[i].number.as_str()).unwrap_or("0");
         let pos = lines.position(range.start);
@@ -489,6 +508,8 @@ impl Document {
             block: 0,
             trail: String::new(),
             mark: None,
+            // (The innermost box: the last to open of those holding it.)
+            worked_box: lines.worked.iter().rev().find(|(body, _)| body.contains(&start)).map(|(_, id)| *id),
         }
     }
 
@@ -693,6 +714,10 @@ fn split_numbered_title(line: &str) -> Option<(String, String)> {
 struct Positions<'a> {
     lines: LineIndex<'a>,
     map: delimiters::OffsetMap,
+    /// The bodies of the worked examples, exercises, solutions and proofs MyST directives box
+    /// ([`directives::Directive::is_worked`]), in the original's offsets, in the order they open,
+    /// each with the number of its box ([`worked_boxes`]).
+    worked: Vec<(Range<usize>, usize)>,
 }
 
 impl Positions<'_> {

@@ -1,6 +1,8 @@
 //! The formats notes come in (issue 49): `.markdown` and `.mdx` files are read as Markdown
 //! (an MDX file's `import` lines and JSX components hold no formula), MyST's math directive
-//! (```` ```{math} ````, its `:label:` a comment) is a display formula, each row at its own line, a Jupyter notebook is read
+//! (```` ```{math} ````, its `:label:` a comment) is a display formula, each row at its own line,
+//! a directive whose body is Markdown (an example, a note, an exercise and its solution) is read
+//! as the notes' text, its letters its own, a Jupyter notebook is read
 //! by its Markdown cells (at the lines of the `.ipynb` file, with the cell and its line), and a
 //! folder's walk picks them all up. Each has a wrong formula refuted at its line (a directive's: its fence's) and a
 //! right one verified.
@@ -62,6 +64,18 @@ fn markdown_mdx_and_myst_files_are_read_and_refuted_at_their_lines() {
     ];
     let got: Vec<(&str, u64, &str)> = claims.iter().map(|(f, l, s)| (f.as_str(), *l, s.as_str())).collect();
     assert_eq!(got, expected);
+}
+
+#[test]
+fn a_myst_directive_whose_body_is_markdown_is_read_and_an_exercise_keeps_its_letters() {
+    // An example's display (with `=` alone on its row, no heading's underline), a note's slip, an
+    // exercise whose P = 2 its solution uses, and the same claim after them, where P is no
+    // longer 2 (an equation in P, no claim: with the exercise's P it would verify); a code cell
+    // is not read.
+    let myst = "## 1 Matrices\n\n```{prf:example}\n:label: ex_add\n\n$$\n\\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}\n+\n\\begin{bmatrix} 3 \\\\ 4 \\end{bmatrix}\n=\n\\begin{bmatrix} 4 \\\\ 6 \\end{bmatrix}\n$$\n```\n\n```{note}\nA slip: $(a+b)^2 = a^2 + b^2$.\n```\n\n````{exercise}\n:label: ex1\nLet $P = 2$. Show that $P^2 = 4$.\n\n```{code-cell} python\nx = 1 + 1 == 3\n```\n````\n\n```{solution-start} ex1\n:class: dropdown\n```\n\nIndeed $P^3 = 8$.\n\n```{solution-end}\n```\n\nAfter it, $P^2 = 4$ says nothing of a P.\n";
+    let claims = checked(&[("myst.md", myst)]);
+    let got: Vec<(u64, &str)> = claims.iter().map(|(_, l, s)| (*l, s.as_str())).collect();
+    assert_eq!(got, [(10, "verified"), (16, "refuted"), (21, "verified"), (32, "verified")], "{myst}");
 }
 
 /// A notebook as Jupyter writes it: a Markdown cell with a right formula, a code cell (whose

@@ -55,17 +55,26 @@ const ENVIRONMENTS: [&str; 10] =
 /// Longest formula looked for between a pair of delimiters, in bytes.
 const LONGEST: usize = 20_000;
 
-/// The text with every other math delimiter made a dollar one, and the map back; `None` when
-/// there is nothing to rewrite.
+/// The text with every other math delimiter made a dollar one (after MyST's Markdown-bodied
+/// directives are unwrapped, [`super::directives`]), and the map back; `None` when there is
+/// nothing to rewrite.
 pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
-    let Some((joined, first)) = displays_across_blank_lines(source) else { return rewrite_joined(source) };
+    let unwrapped = super::directives::unwrap(source, &super::directives::directives(source));
+    let Some((joined, first)) = displays_as_blocks(&unwrapped) else {
+        return match (rewrite_joined(&unwrapped), unwrapped) {
+            (Some(rewritten), _) => Some(rewritten),
+            // Unwrapping moved no offset: the map back is the identity.
+            (None, std::borrow::Cow::Owned(text)) => Some((text, OffsetMap::default())),
+            (None, std::borrow::Cow::Borrowed(_)) => None,
+        };
+    };
     Some(match rewrite_joined(&joined) {
         Some((text, map)) => (text, map.on_top_of(first)),
         None => (joined, first),
     })
 }
 
-/// [`rewrite`] after [`displays_across_blank_lines`].
+/// [`rewrite`] after [`displays_as_blocks`].
 fn rewrite_joined(source: &str) -> Option<(String, OffsetMap)> {
     let Some((directed, before)) = myst_math(source) else { return rewrite_delimiters(source) };
     Some(match rewrite_delimiters(&directed) {
@@ -131,14 +140,16 @@ const CONTINUATIONS: [&str; 12] =
 /// Lines a display may span between its `$$` lines, at most.
 const LONGEST_DISPLAY_LINES: usize = 100;
 
-/// A display written between two lines that hold only `$$`, with blank lines inside it (as
-/// Typora, VS Code and markdown-it read it, where CommonMark would end the paragraph at the first
-/// blank line): a blank line before a row that goes on (`= 2`) made a TeX comment (`%`), one
-/// between two equations a line break (`\\`), every other line copied as it is. A
+/// A display written between two lines that hold only `$$` is one block, as Typora, VS Code and
+/// markdown-it read it, where CommonMark would end the paragraph at the first blank line and read
+/// a row holding only `=` as a heading's underline: a blank line before a row that goes on
+/// (`= 2`) made a TeX comment (`%`), one between two equations a line break (`\\`), a row that
+/// opens block syntax ([`opens_block`]) indented four spaces (a lazy continuation line to
+/// Markdown, a space to TeX), every other line copied as it is. A
 /// `$$` line opens only where the `$$` before it pair up (`$$x = 1` and a lone `$$` closing it
 /// open nothing), and a display another `$$` or a code fence interrupts is left alone. `None`
 /// when there is none.
-fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
+fn displays_as_blocks(source: &str) -> Option<(String, OffsetMap)> {
     if !source.contains("$$") {
         return None;
     }
@@ -173,7 +184,17 @@ fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
         };
         dollars_before += 1;
         let text = |j: usize| source[lines[j].clone()].trim();
-        for j in (k + 1..end).filter(|&j| text(j).is_empty()) {
+        for (j, line) in lines.iter().enumerate().take(end).skip(k + 1) {
+            if !text(j).is_empty() {
+                // A row Markdown would read as block syntax (`=` alone: a heading's underline)
+                // is indented past it, a space to TeX.
+                if opens_block(text(j)) {
+                    copy(&mut out, &mut map, source, copied..line.start);
+                    out.push_str("    ");
+                    copied = line.start;
+                }
+                continue;
+            }
             // A blank line between two rows of a chain (the next opens with `=`, `+`, …) is
             // nothing; between two equations it breaks the line, as `\\` would (unless the
             // row before ends with one).
@@ -181,9 +202,9 @@ fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
             let after = (j + 1..end).map(text).find(|t| !t.is_empty());
             let continues = after.is_none_or(|t| CONTINUATIONS.iter().any(|c| t.starts_with(c)));
             let broken = before.is_none_or(|t| t.ends_with("\\\\"));
-            copy(&mut out, &mut map, source, copied..lines[j].start);
+            copy(&mut out, &mut map, source, copied..line.start);
             out.push_str(if continues || broken { "%" } else { "\\\\" });
-            copied = lines[j].end;
+            copied = line.end;
         }
         k = end + 1;
     }
@@ -192,6 +213,16 @@ fn displays_across_blank_lines(source: &str) -> Option<(String, OffsetMap)> {
     }
     copy(&mut out, &mut map, source, copied..source.len());
     Some((out, map))
+}
+
+/// Would Markdown read `row` (trimmed), inside a paragraph, as block syntax rather than its text:
+/// a setext heading's underline (`=`, `---`), a list item (`- a`, `+ b`, `1. c`), an ATX
+/// heading or a block quote? A display between `$$` lines is such a paragraph.
+fn opens_block(row: &str) -> bool {
+    let underline = |c: char| !row.is_empty() && row.chars().all(|x| x == c);
+    let bullet = ["- ", "+ ", "* "].iter().any(|m| row.starts_with(m));
+    let ordered = row.strip_prefix('1').is_some_and(|r| r.starts_with(". ") || r.starts_with(") "));
+    underline('=') || underline('-') || bullet || ordered || row.starts_with('#') || row.starts_with('>')
 }
 
 /// `line` without its code spans (`` `$$` `` is no delimiter).
@@ -482,5 +513,26 @@ mod tests {
         // A code fence inside is no display.
         let code = "$$\n\n```\nx\n```\n$$\n";
         assert_eq!(rewritten(code), code);
+    }
+
+    #[test]
+    fn a_display_row_markdown_would_read_as_block_syntax_is_indented_past_it() {
+        // `=` alone under a row would underline a heading; `- x` would open a list.
+        let text = "$$
+A
+=
+B
+- x
+$$
+";
+        let (new, map) = rewrite(text).unwrap();
+        assert_eq!(new, "$$\nA\n    =\nB\n    - x\n$$\n");
+        assert_eq!(map.original(new.find("B").unwrap()), text.find("B").unwrap());
+        let doc = crate::notes::Document::parse("t.md", format!("# T\n\n{text}"));
+        assert_eq!(doc.sections.len(), 1, "{:?}", doc.sections);
+        assert_eq!(doc.formulas.len(), 1);
+        assert_eq!(doc.position_in_formula(&doc.formulas[0], doc.formulas[0].tex.find('B').unwrap()).line, 6);
+        // Rows that open nothing stay as they are: `-2`, `=B`.
+        assert_eq!(rewritten("$$\n-2\n=B\n$$\n"), "$$\n-2\n=B\n$$\n");
     }
 }

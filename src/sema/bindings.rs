@@ -507,11 +507,12 @@ impl<'a> SectionBuilder<'a> {
         // example's (or the paragraph's) end: the claims before it and after it do not see it.
         let until = match self.current.reach {
             Reach::Section => None,
-            Reach::Example => Some(None),
+            Reach::Example | Reach::Boxed => Some(None),
             Reach::Paragraph(block) => Some(Some(block)),
         };
-        let scoped =
-            definition.from_notes && !definition.inherited && example_scoped(definition.function, &definition.body);
+        let scoped = definition.from_notes
+            && !definition.inherited
+            && (self.current.reach == Reach::Boxed || example_scoped(definition.function, &definition.body));
         if let Some(until) = until.filter(|_| scoped) {
             let target = if definition.function {
                 format!("{}({})", definition.key, definition.params.join(", "))

@@ -205,6 +205,9 @@ pub(super) enum Reach {
     Section,
     /// From here to the end of the worked example it stands in.
     Example,
+    /// From here to the end of the worked example, exercise, solution or proof a MyST directive
+    /// boxes it in: everything it defines (a matrix, a function) is the box's.
+    Boxed,
     /// Its own paragraph (block): a definition offered in passing (`like $X = Y^2$`).
     Paragraph(usize),
 }

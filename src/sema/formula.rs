@@ -77,21 +77,29 @@ impl<'a> SectionBuilder<'a> {
     /// example opens (`For example`, `Returning to our example`, `例如`) and lasts until the next
     /// one or until the text turns general (`in general`, `for any`), and takes the values its
     /// sentences gave (inline formulas; a display defines for the section) with it; a formula
-    /// offered in passing (`like $X = Y^2$`) defines for its paragraph only. Where a spec entry
-    /// pins the section, or the author marks the formula, every definition is the section's.
+    /// offered in passing (`like $X = Y^2$`) defines for its paragraph only. A worked example,
+    /// exercise, solution or proof that a MyST directive boxes is an example from its first
+    /// formula to its last, displays and all. Where a spec entry pins the section, or the author
+    /// marks the formula, every definition is the section's.
     pub(super) fn example_steps(&self, formulas: &[&ParsedFormula]) -> Vec<Step> {
         let mut in_example = false;
+        let mut last_box = None;
         formulas
             .iter()
             .map(|f| {
                 let site = &self.chapter.doc.formulas[f.index];
-                let opens = roles::opens_example(&site.since_previous);
-                let ends_example = opens || (in_example && roles::turns_general(&site.since_previous));
+                let (boxed, left_box) = (site.worked_box, last_box.is_some() && site.worked_box != last_box);
+                let opens = (boxed.is_some() && boxed != last_box) || roles::opens_example(&site.since_previous);
+                last_box = boxed;
+                let turns_general = boxed.is_none() && roles::turns_general(&site.since_previous);
+                let ends_example = opens || left_box || (in_example && turns_general);
                 in_example = opens || (in_example && !ends_example);
                 let reach = if self.pinned || site.mark.is_some() {
                     Reach::Section
                 } else if roles::in_passing(&site.lead) {
                     Reach::Paragraph(site.block)
+                } else if boxed.is_some() {
+                    Reach::Boxed
                 } else if in_example && !site.display {
                     // (A display stands apart from the example's sentences: `Putting these two
                     // pieces together gives us the softmax function:` then the definition, for

@@ -411,7 +411,7 @@ impl<'a> SectionBuilder<'a> {
                 let function = self.function_target(chain.first.as_ref()?).is_some();
                 if !signature(chain)
                     && step.reach != Reach::Section
-                    && example_scoped(function, &chain.links.first()?.rhs)
+                    && (step.reach == Reach::Boxed || example_scoped(function, &chain.links.first()?.rhs))
                 {
                     return None;
                 }
