@@ -161,8 +161,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "delimiters",
-        written: r"\|x\|, ||x||, \lVert x\rVert, \Vert x\Vert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p, \|x\|_\infty",
-        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; _p of a vector, for a number p (a letter or a value), (Σ|x_i|^p)^{1/p}; _∞ of a vector the largest |x_i|, _{-∞} the smallest; other norms (of a matrix but the Frobenius) are refused. A bare || is a norm, never |(|x|)|",
+        written: r"\|x\|, ||x||, \lVert x\rVert, \Vert x\Vert, \left\|x\right\|, \|x\|_2, \|A\|_F, \|x\|_1, \|x\|_p, \|x\|_\infty, \max{|x_i|}",
+        meaning: "the 2-norm of a vector, the Frobenius norm of a matrix (also written _F); _1 the sum of absolute values; _p of a vector, for a number p (a letter or a value), (Σ|x_i|^p)^{1/p}; _∞ of a vector the largest |x_i|, _{-∞} the smallest; other norms (of a matrix but the Frobenius) are refused. A bare || is a norm, never |(|x|)|. A \\max or \\min with no index under it, of one expression (not a list: \\max(a, b) is of its values), runs over the index that expression leaves free: \\max{|x_i|} is \\max_i |x_i|",
         example: r"\|u\|^2=u^\top u",
     },
     Notation {
@@ -514,8 +514,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"\bar x, 0.632^T, x^1, \text{tr}(X)",
-        meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); \\text{tr} (det, diag, exp, log, ln) before parentheses is that function",
+        written: r"\bar x, 0.632^T, x^1, \text{tr}(X), \text{ln}L, \text{log}\frac{p}{q}",
+        meaning: "where no spec pins the section, a bar is a letter (a mean), not an adjoint; ^T on a number is a power of T; a first power x^1 is refused (a power, or a superscript that numbers a coordinate?); a classic operator's name set as text (\\text{ln}, log, exp, sin, cos, tan, det, tr) is that operator, as \\ln is; diag, softmax, sigmoid and sign set as text are that function before parentheses",
         example: "",
     },
     // ------------------------------------------------------------------ relations

@@ -36,16 +36,16 @@ struct Key {
 /// Keyed lines decided per source, at least: the figures the guide states; they may rise, never fall.
 const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("coursera-ml-ng-zh", 5),
-    ("dl500q", 15),
+    ("dl500q", 17),
     ("karpathy", 3),
     ("lihang", 12),
     ("luweiagi-ml-notes", 27),
     ("mbernste", 16),
-    ("quantecon-intro", 12),
+    ("quantecon-intro", 15),
 ];
 
 /// Planted errors, at least (each must be refuted at its line).
-const PLANTS_AT_LEAST: usize = 42;
+const PLANTS_AT_LEAST: usize = 43;
 
 fn load_keys() -> Key {
     let mut key = Key { lines: BTreeMap::new(), plants: Vec::new() };

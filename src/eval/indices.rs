@@ -291,6 +291,10 @@ fn collect_free(e: &Expr, scope: &Scope, bound: &mut Vec<String>, found: &mut BT
         bound.pop();
         return;
     }
+    // `\max |x_i|`: a maximum of one expression runs over the indices it leaves free.
+    if let Some(body) = crate::syntax::ast::lone_extremum(e) {
+        return collect_free(body, scope, bound, &mut BTreeSet::new());
+    }
     // An integral binds its variable, not an index: its limits are expressions like any other.
     if let ExprKind::BigOp { op, lower: Some(lower), upper, body, .. } = &e.kind {
         if op.is_integral() {

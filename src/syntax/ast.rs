@@ -958,3 +958,21 @@ pub fn applied_function(e: &Expr) -> Option<(String, Vec<Expr>)> {
         _ => None,
     }
 }
+
+/// `\max |x_i|`, `\min{x_i}`: a maximum or minimum with no index under it, of one expression
+/// (not a list, `\max(a, b)`): it runs over the indices the expression leaves free. Its body.
+pub fn lone_extremum(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::BigOp { op: BigOpKind::Max | BigOpKind::Min, lower: None, body: Some(body), .. }
+            if !is_listed(body) =>
+        {
+            Some(body)
+        }
+        _ => None,
+    }
+}
+
+/// `(a, b)`: a list in parentheses, the values of `\max(a, b)`.
+pub fn is_listed(body: &Expr) -> bool {
+    matches!(&body.kind, ExprKind::Fenced { inner: Some(inner), .. } if matches!(inner.kind, ExprKind::Tuple { .. }))
+}
