@@ -8,6 +8,7 @@
 
 mod delimiters;
 mod directives;
+mod lines;
 pub mod notebook;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -302,8 +303,10 @@ impl Document {
     fn scan(&mut self) {
         let original = std::mem::take(&mut self.source);
         // `\(…\)`, `\[…\]` and lone display environments are read as if written in dollars.
-        let (source, map) = delimiters::rewrite(&original).unwrap_or_else(|| (original.clone(), Default::default()));
-        let worked = worked_boxes(directives::directives(&original));
+        let found = directives::directives(&original);
+        let (source, map) =
+            delimiters::rewrite(&original, &found).unwrap_or_else(|| (original.clone(), Default::default()));
+        let worked = worked_boxes(found);
         let lines = Positions { lines: LineIndex::new(&original), map, worked };
         let mut counters: Vec<usize> = Vec::new();
         let mut before_first = 0;

@@ -1113,24 +1113,20 @@ impl<'a, B: Backend> Instance<'a, B> {
             );
         }
         let pick = |a: &B::S, b: &B::S| super::algebra::extremum(a, b, *op == BigOpKind::Max);
-        if extremum && lower.is_none() && !crate::syntax::ast::is_listed(body) {
-            // `\max |x_i|`: the largest of one value is that value, so a lone expression whose
-            // index has no value here is taken over that index's range, as `\max_i |x_i|`
-            // ([`crate::syntax::ast::lone_extremum`]).
-            if let Err(EvalError { kind: EvalErrorKind::UnboundIndex { name }, .. }) = self.eval(body, env) {
-                let index = Expr::new(ExprKind::Symbol(crate::syntax::ast::Symbol::plain(&name)), span);
-                return self.big_op(op, BigOpParts { lower: Some(&index), upper, body, span }, env);
-            }
-        }
         if extremum && lower.is_none() {
-            // `\max(a, b)`, `\max(0, x)`: of the listed values, entry by entry.
-            let items: Vec<&Expr> = match &body.kind {
-                ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
-                    ExprKind::Tuple { items, .. } => items.iter().collect(),
-                    _ => vec![inner.as_ref()],
-                },
-                _ => vec![body],
+            let Some(items) = crate::syntax::ast::listed(body) else {
+                // `\max |x_i|`: the largest of one value is that value, so a lone expression whose
+                // index has no value here is taken over that index's range, as `\max_i |x_i|`
+                // ([`crate::syntax::ast::lone_extremum`]).
+                return match self.eval(body, env) {
+                    Err(EvalError { kind: EvalErrorKind::UnboundIndex { name }, .. }) => {
+                        let index = Expr::new(ExprKind::Symbol(crate::syntax::ast::Symbol::plain(&name)), span);
+                        self.big_op(op, BigOpParts { lower: Some(&index), upper, body, span }, env)
+                    }
+                    one => one,
+                };
             };
+            // `\max(a, b)`, `\max(0, x)`: of the listed values, entry by entry.
             let mut acc: Option<Value<B::S>> = None;
             for item in items {
                 let v = self.eval(item, env)?;

@@ -9,6 +9,8 @@
 //! HTML and formulas already in dollars are left alone. The TeX between the delimiters is never
 //! changed, byte for byte.
 
+use super::directives::{self, Directive};
+use super::lines::{closes_fence, line_ranges, opening_fence};
 use pulldown_cmark::{Event, Options, Parser, Tag};
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -56,10 +58,10 @@ const ENVIRONMENTS: [&str; 10] =
 const LONGEST: usize = 20_000;
 
 /// The text with every other math delimiter made a dollar one (after MyST's Markdown-bodied
-/// directives are unwrapped, [`super::directives`]), and the map back; `None` when there is
-/// nothing to rewrite.
-pub fn rewrite(source: &str) -> Option<(String, OffsetMap)> {
-    let unwrapped = super::directives::unwrap(source, &super::directives::directives(source));
+/// `directives`, found in it by [`directives::directives`], are unwrapped), and the map back;
+/// `None` when there is nothing to rewrite.
+pub fn rewrite(source: &str, directives: &[Directive]) -> Option<(String, OffsetMap)> {
+    let unwrapped = directives::unwrap(source, directives);
     let Some((joined, first)) = displays_as_blocks(&unwrapped) else {
         return match (rewrite_joined(&unwrapped), unwrapped) {
             (Some(rewritten), _) => Some(rewritten),
@@ -92,23 +94,15 @@ fn myst_math(source: &str) -> Option<(String, OffsetMap)> {
         return None;
     }
     let lines = line_ranges(source);
-    let fence_of = |line: &str| {
-        let line = line.trim_start();
-        let marker: String = line.chars().take_while(|c| *c == '`' || *c == '~').collect();
-        let uniform = marker.chars().all(|c| c == marker.chars().next().unwrap_or('`'));
-        (marker.len() >= 3 && uniform && line[marker.len()..].trim() == "{math}").then_some(marker)
-    };
+    let fence_of = |line| opening_fence(line).filter(|(_, name, argument)| *name == "math" && argument.is_none());
     let (mut out, mut map, mut copied) = (String::with_capacity(source.len()), OffsetMap::default(), 0);
     let mut k = 0;
     while k < lines.len() {
-        let Some(marker) = fence_of(&source[lines[k].clone()]) else {
+        let Some((marker, ..)) = fence_of(&source[lines[k].clone()]) else {
             k += 1;
             continue;
         };
-        let closes = |line: &str| {
-            line.trim().starts_with(&marker) && line.trim().chars().all(|c| c == marker.chars().next().unwrap_or('`'))
-        };
-        let Some(end) = (k + 1..lines.len()).find(|&j| closes(&source[lines[j].clone()])) else { break };
+        let Some(end) = (k + 1..lines.len()).find(|&j| closes_fence(&source[lines[j].clone()], marker)) else { break };
         copy(&mut out, &mut map, source, copied..lines[k].start);
         out.push_str("$$");
         let mut options = true;
@@ -228,18 +222,6 @@ fn opens_block(row: &str) -> bool {
 /// `line` without its code spans (`` `$$` `` is no delimiter).
 fn outside_code_spans(line: &str) -> String {
     line.split('`').step_by(2).collect()
-}
-
-/// Each line's byte range in `source`, without its line ending.
-fn line_ranges(source: &str) -> Vec<Range<usize>> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    for piece in source.split_inclusive('\n') {
-        let text = piece.trim_end_matches(['\n', '\r']);
-        lines.push(start..start + text.len());
-        start += piece.len();
-    }
-    lines
 }
 
 /// [`rewrite`] of every delimiter but MyST's directive.
@@ -435,7 +417,12 @@ mod tests {
     use super::*;
 
     fn rewritten(text: &str) -> String {
-        rewrite(text).map(|(t, _)| t).unwrap_or_else(|| text.to_string())
+        rewrite_all(text).map(|(t, _)| t).unwrap_or_else(|| text.to_string())
+    }
+
+    /// [`rewrite`] with the text's own directives.
+    fn rewrite_all(text: &str) -> Option<(String, OffsetMap)> {
+        rewrite(text, &directives::directives(text))
     }
 
     #[test]
@@ -465,7 +452,7 @@ mod tests {
     #[test]
     fn offsets_map_back_to_the_original() {
         let text = r"ab \\(x\\) cd \(y\) ef";
-        let (new, map) = rewrite(text).unwrap();
+        let (new, map) = rewrite_all(text).unwrap();
         for (needle, original) in
             [("x", text.find('x').unwrap()), ("y", text.find('y').unwrap()), ("ef", text.find("ef").unwrap())]
         {
@@ -476,7 +463,7 @@ mod tests {
     #[test]
     fn a_myst_math_directive_is_a_display_with_its_options_made_comments() {
         let text = "Demand:\n\n```{math}\n:label: demand\n\nq = 100 - 10 p \\\\\nr = \\(s\\)\n```\n\nafter \\(t\\)\n";
-        let (new, map) = rewrite(text).unwrap();
+        let (new, map) = rewrite_all(text).unwrap();
         assert_eq!(new, "Demand:\n\n$$\n%\n%\nq = 100 - 10 p \\\\\nr = \\(s\\)\n$$\n\nafter $t$\n");
         for needle in ["q = 100", "r = ", "after"] {
             assert_eq!(map.original(new.find(needle).unwrap()), text.find(needle).unwrap(), "{needle}");
@@ -496,7 +483,7 @@ mod tests {
     #[test]
     fn a_display_between_dollar_lines_goes_on_across_blank_lines() {
         let text = "计算：\n\n$$\nnet = w_1 * i_1 \\\\\n\nnet = 0.15 * 0.05 = 0.0075\n$$\n\nand \\(t\\)\n";
-        let (new, map) = rewrite(text).unwrap();
+        let (new, map) = rewrite_all(text).unwrap();
         assert_eq!(new, "计算：\n\n$$\nnet = w_1 * i_1 \\\\\n%\nnet = 0.15 * 0.05 = 0.0075\n$$\n\nand $t$\n");
         for needle in ["net = 0.15", "and"] {
             assert_eq!(map.original(new.find(needle).unwrap()), text.find(needle).unwrap(), "{needle}");
@@ -525,7 +512,7 @@ B
 - x
 $$
 ";
-        let (new, map) = rewrite(text).unwrap();
+        let (new, map) = rewrite_all(text).unwrap();
         assert_eq!(new, "$$\nA\n    =\nB\n    - x\n$$\n");
         assert_eq!(map.original(new.find("B").unwrap()), text.find("B").unwrap());
         let doc = crate::notes::Document::parse("t.md", format!("# T\n\n{text}"));

@@ -9,6 +9,7 @@
 //! was. A directive whose body is not Markdown (`{code-cell}`, `{index}`, `{raw}`, one this list
 //! does not know) stays code; `{math}` is [`super::delimiters`]'s.
 
+use super::lines::{closes_fence, line_ranges, opening_fence};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -81,24 +82,6 @@ impl Directive {
     }
 }
 
-/// The fence a line opens: its marker (```` ``` ````, `~~~~`), the directive's name and the
-/// word after it, if any.
-fn opening_fence(line: &str) -> Option<(&str, &str, Option<&str>)> {
-    let line = line.trim_start_matches(' ');
-    let first = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let marker_len = line.len() - line.trim_start_matches(first).len();
-    let (marker, info) = line.split_at(marker_len);
-    let (name, argument) = info.trim().strip_prefix('{')?.split_once('}')?;
-    (marker_len >= 3).then_some((marker, name, argument.split_whitespace().next()))
-}
-
-/// Does `line` close a fence opened by `marker` (the same character, at least as many)?
-fn closes(line: &str, marker: &str) -> bool {
-    let line = line.trim();
-    let first = marker.chars().next().unwrap_or('`');
-    line.len() >= marker.len() && line.chars().all(|c| c == first)
-}
-
 /// Every directive of `source` whose body is Markdown, in the order they open (an enclosing one
 /// before those it holds): fenced (```` ```{note} ```` … ```` ``` ````) or paired
 /// (`{solution-start}` … `{solution-end}`, whose fences are code around a Markdown body).
@@ -106,14 +89,7 @@ pub fn directives(source: &str) -> Vec<Directive> {
     if !source.contains("```{") && !source.contains("~~~{") {
         return Vec::new();
     }
-    let lines: Vec<Range<usize>> = source
-        .split_inclusive('\n')
-        .scan(0, |start, piece| {
-            let at = *start;
-            *start += piece.len();
-            Some(at..at + piece.trim_end_matches(['\n', '\r']).len())
-        })
-        .collect();
+    let lines = line_ranges(source);
     let text = |j: usize| &source[lines[j].clone()];
     let mut found = Vec::new();
     let mut k = 0;
@@ -122,7 +98,7 @@ pub fn directives(source: &str) -> Vec<Directive> {
             k += 1;
             continue;
         };
-        let Some(end) = (k + 1..lines.len()).find(|&j| closes(text(j), marker)) else { break };
+        let Some(end) = (k + 1..lines.len()).find(|&j| closes_fence(text(j), marker)) else { break };
         if let Some(paired) = name.strip_suffix("-start").filter(|n| has_markdown_body(n)) {
             let closing = format!("{paired}-end");
             let last = (end + 1..lines.len()).find(|&j| opening_fence(text(j)).is_some_and(|(_, n, _)| n == closing));

@@ -8,7 +8,7 @@ use super::cues::Prose;
 use super::declarations;
 use super::declarations::{entries_letter, own_entries_shape, vector_cells};
 use super::distributions;
-use super::forms::{example_scoped, names_a_builtin, value_is_number};
+use super::forms::{names_a_builtin, value_is_number};
 use super::recurrence;
 use super::roles;
 
@@ -512,7 +512,7 @@ impl<'a> SectionBuilder<'a> {
         };
         let scoped = definition.from_notes
             && !definition.inherited
-            && (self.current.reach == Reach::Boxed || example_scoped(definition.function, &definition.body));
+            && self.current.reach.keeps_local(definition.function, &definition.body);
         if let Some(until) = until.filter(|_| scoped) {
             let target = if definition.function {
                 format!("{}({})", definition.key, definition.params.join(", "))

@@ -7,13 +7,14 @@ use super::claim::{Claim, Shadowing, Skipped, SpecProblem};
 
 use super::distributions::Law;
 use super::entries;
+use super::forms::example_scoped;
 use super::recurrence;
 use super::shapes;
 
 use super::scope::{Assumption, Definition, FunctionKind, MatrixClass};
 use crate::notes::Document;
 use crate::spec::Spec;
-use crate::syntax::ast::Chain;
+use crate::syntax::ast::{Chain, Expr};
 use std::collections::BTreeSet;
 
 /// A section's plan under construction: the chapter's inputs, the section's words and letters,
@@ -210,6 +211,20 @@ pub(super) enum Reach {
     Boxed,
     /// Its own paragraph (block): a definition offered in passing (`like $X = Y^2$`).
     Paragraph(usize),
+}
+
+impl Reach {
+    /// Does a definition made at this reach (of a function or not, with this body) hold there
+    /// only? Made for the section, no; in a box a directive draws, yes, whatever it defines; in
+    /// an example or in passing, as [`example_scoped`] says (a letter given a value does, a
+    /// function or a matrix stays the section's).
+    pub(super) fn keeps_local(self, function: bool, body: &Expr) -> bool {
+        match self {
+            Reach::Section => false,
+            Reach::Boxed => true,
+            Reach::Example | Reach::Paragraph(_) => example_scoped(function, body),
+        }
+    }
 }
 
 /// What the words before a formula do to worked examples: how far its definitions reach, and

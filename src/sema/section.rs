@@ -15,8 +15,8 @@ use super::declarations::{
 use super::distributions;
 use super::entries;
 use super::forms::{
-    collect_bold_bases, collect_keys, depicts_a_general_matrix, example_scoped, family_member, is_bare_symbol,
-    signature_of, GREEK_LETTERS,
+    collect_bold_bases, collect_keys, depicts_a_general_matrix, family_member, is_bare_symbol, signature_of,
+    GREEK_LETTERS,
 };
 use super::givens;
 use super::roles;
@@ -405,14 +405,12 @@ impl<'a> SectionBuilder<'a> {
                             names.iter().any(|n| target_key(n).is_some_and(|k| k == def.key))
                         })
                 })?;
-                // A definition inside a worked example, or in passing, shadows nothing for the
+                // A definition that holds where it is made only (a worked example, a box a
+                // directive draws, in passing: [`Reach::keeps_local`]) shadows nothing for the
                 // section.
                 // (A signature gives no value, whatever example its sentence opens.)
                 let function = self.function_target(chain.first.as_ref()?).is_some();
-                if !signature(chain)
-                    && step.reach != Reach::Section
-                    && (step.reach == Reach::Boxed || example_scoped(function, &chain.links.first()?.rhs))
-                {
+                if !signature(chain) && step.reach.keeps_local(function, &chain.links.first()?.rhs) {
                     return None;
                 }
                 let site = &self.chapter.doc.formulas[f.index];

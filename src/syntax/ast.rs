@@ -964,7 +964,7 @@ pub fn applied_function(e: &Expr) -> Option<(String, Vec<Expr>)> {
 pub fn lone_extremum(e: &Expr) -> Option<&Expr> {
     match &e.kind {
         ExprKind::BigOp { op: BigOpKind::Max | BigOpKind::Min, lower: None, body: Some(body), .. }
-            if !is_listed(body) =>
+            if listed(body).is_none() =>
         {
             Some(body)
         }
@@ -972,7 +972,13 @@ pub fn lone_extremum(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// `(a, b)`: a list in parentheses, the values of `\max(a, b)`.
-pub fn is_listed(body: &Expr) -> bool {
-    matches!(&body.kind, ExprKind::Fenced { inner: Some(inner), .. } if matches!(inner.kind, ExprKind::Tuple { .. }))
+/// `(a, b)`: a list in parentheses, the values of `\max(a, b)`. Its items.
+pub fn listed(body: &Expr) -> Option<&[Expr]> {
+    match &body.kind {
+        ExprKind::Fenced { inner: Some(inner), .. } => match &inner.kind {
+            ExprKind::Tuple { items, .. } => Some(items),
+            _ => None,
+        },
+        _ => None,
+    }
 }
