@@ -75,6 +75,10 @@ pub struct Section {
     pub number: String,
     pub title: String,
     pub line: usize,
+    /// How deep the heading nests (`#` 1, `##` 2; a numbered title line `15.3 标题` as many as
+    /// its number has parts): a section ends where a heading as deep or shallower begins.
+    #[serde(skip)]
+    pub depth: usize,
 }
 
 /// Where one formula stands in the notes.
@@ -373,16 +377,18 @@ impl Document {
                     block_start = Some(range.start);
                 }
                 Event::Start(Tag::Paragraph) => block_start = Some(range.start),
-                Event::End(TagEnd::Heading(_)) => {
+                Event::End(TagEnd::Heading(level)) => {
                     if let Some(start) = block_start.take() {
                         let text = heading_text(&source[start..range.end]);
-                        self.push_section(section_from_heading(&text), lines.position(start).line, &mut counters);
+                        let (line, depth) = (lines.position(start).line, level as usize);
+                        self.push_section(section_from_heading(&text), line, depth, &mut counters);
                     }
                 }
                 Event::End(TagEnd::Paragraph) => {
                     if let Some(start) = block_start.take() {
                         if let Some(section) = numbered_title_line(&source[start..range.end]) {
-                            self.push_section(section, lines.position(start).line, &mut counters);
+                            let depth = section.0.split('.').count();
+                            self.push_section(section, lines.position(start).line, depth, &mut counters);
                         }
                     }
                 }
@@ -473,8 +479,14 @@ impl Document {
         }
     }
 
-    fn push_section(&mut self, (number, title): (String, String), line: usize, counters: &mut Vec<usize>) {
-        self.sections.push(Section { number, title, line });
+    fn push_section(
+        &mut self,
+        (number, title): (String, String),
+        line: usize,
+        depth: usize,
+        counters: &mut Vec<usize>,
+    ) {
+        self.sections.push(Section { number, title, line, depth });
         counters.push(0);
     }
 
@@ -487,7 +499,7 @@ impl Document {
         k: usize,
     ) -> FormulaSite {
         let tex_range = strip_delimiters(source, range.clone());
-        let tex = source[tex_range.clone()].to_string();
+        let tex = without_quote_markers(source, tex_range.clone());
         let tex_line_starts =
             tex.match_indices('\n').map(|(at, _)| lines.map.original(tex_range.start + at + 1)).collect();
         let tex_range = lines.map.original(tex_range.start)..lines.map.original(tex_range.end);
@@ -685,6 +697,37 @@ fn section_from_heading(text: &str) -> (String, String) {
         return (c[1].to_string(), c[2].to_string());
     }
     split_numbered_title(text).unwrap_or_else(|| (text.to_string(), text.to_string()))
+}
+
+/// The TeX at `range` of `source`, where the formula stands in a block quote (`> $$`, `> \begin{align}`
+/// on the lines after): the quote markers that open its later lines are blanked, one space each,
+/// so that each byte keeps its place and TeX sees what the quote holds.
+fn without_quote_markers(source: &str, range: Range<usize>) -> String {
+    let tex = &source[range.clone()];
+    let line_start = source[..range.start].rfind('\n').map_or(0, |at| at + 1);
+    let quoted = source[line_start..range.start].trim_start().starts_with('>');
+    if !quoted || !tex.contains('\n') {
+        return tex.to_string();
+    }
+    let mut out = String::with_capacity(tex.len());
+    for (i, row) in tex.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            let indent = row.len() - row.trim_start().len();
+            let mut rest = &row[indent..];
+            out.push_str(&row[..indent]);
+            while let Some(after) = rest.strip_prefix('>') {
+                out.push(' ');
+                let spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
+                out.push_str(&after[..spaces]);
+                rest = &after[spaces..];
+            }
+            out.push_str(rest);
+        } else {
+            out.push_str(row);
+        }
+    }
+    out
 }
 
 /// A paragraph that is one short line of the form `15.3 标题` or `第 15 章：标题`.

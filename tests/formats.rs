@@ -148,3 +148,15 @@ fn a_chain_written_a_line_at_a_time_is_read_as_one_and_survives_a_broken_line() 
     let text = stderr(&run(&["check", path.to_str().unwrap(), "--no-cache"]));
     assert!(text.contains("c.md:10:"), "{text}");
 }
+
+#[test]
+fn a_display_in_a_block_quote_and_rows_without_a_frame_are_read_row_by_row() {
+    // The quote markers that open a display's later lines are not TeX; rows broken by `\\` with
+    // no environment around them are rows, and a row that does not parse (`N.A.`) costs only
+    // itself.
+    let notes = "## 1 Quoted\n\n> 注意：\n>\n> $$\n> (a+b)^2 = a^2 + b^2\n> $$\n\n## 2 Rows\n\n$$\n(a-b)^2 = a^2 - 2ab + b^2 \\\\\n\\delta w = N.A. \\\\\n(a+b)^2 = a^2 + 2b^2\n$$\n";
+    let got = checked(&[("q.md", notes)]);
+    let want = [(6, "refuted"), (12, "verified"), (14, "refuted")];
+    let got: Vec<(u64, &str)> = got.iter().map(|(_, line, v)| (*line, v.as_str())).collect();
+    assert_eq!(got, want, "{got:?}");
+}

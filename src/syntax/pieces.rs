@@ -71,7 +71,11 @@ fn piece_by_piece(tex: &str, cuts: &[usize]) -> Option<(Statement, Vec<SyntaxErr
         let statement = match parse_formula(&text) {
             Ok(statement) => statement,
             Err(error) => {
-                end_chain(&mut current, &mut chains, &text);
+                if opens_new_equation(&text) {
+                    chains.extend(current.take());
+                } else {
+                    end_chain(&mut current, &mut chains, &text);
+                }
                 errors.push(error);
                 continue;
             }
@@ -99,6 +103,15 @@ fn piece_by_piece(tex: &str, cuts: &[usize]) -> Option<(Statement, Vec<SyntaxErr
     }
     chains.extend(current);
     (!chains.is_empty()).then(|| (Statement { chains, span: Span::new(0, tex.len()) }, errors))
+}
+
+/// Does a piece that does not parse open an equation of its own (`\delta w = N.A.`: a side that
+/// parses alone, then `=`)? Then the side above ended with the row above, whatever follows.
+fn opens_new_equation(text: &str) -> bool {
+    let Some(at) = text.find('=') else { return false };
+    let before = &text[..at];
+    !before.trim().is_empty()
+        && matches!(parse_formula(before), Ok(s) if s.chains.len() == 1 && s.chains[0].links.is_empty())
 }
 
 /// The environments that only lay rows out (their rows are a formula's statements).
@@ -148,6 +161,12 @@ fn aligned_rows(tex: &str) -> Option<(String, Vec<usize>)> {
     let mut out = bytes.to_vec();
     let blank = |out: &mut Vec<u8>, from: usize, to: usize| out[from..to].iter_mut().for_each(|b| *b = b' ');
     let (mut braces, mut nested, mut frames, mut seen) = (0i32, 0i32, 0i32, false);
+    // `\delta x = x - t \\ \delta w = N.A.`: rows broken by `\\` with no frame around them
+    // are rows all the same (the display is their frame).
+    let frameless = !FRAMES.iter().any(|f| tex.contains(&format!("\\begin{{{f}}}")));
+    if frameless {
+        (frames, seen) = (1, true);
+    }
     let (mut cuts, mut row_start, mut points) = (Vec::new(), 0usize, Vec::new());
     let mut i = 0;
     while i < bytes.len() {
@@ -212,6 +231,9 @@ fn aligned_rows(tex: &str) -> Option<(String, Vec<usize>)> {
     }
     alignment_points_ok(tex, row_start, tex.len(), &points)?;
     points.iter().for_each(|&a| out[a] = b' ');
+    if frameless {
+        return (frames == 1 && !cuts.is_empty()).then(|| String::from_utf8(out).ok()).flatten().map(|t| (t, cuts));
+    }
     let after_frame = tex.rfind("\\end{").map_or("", |at| &tex[at..]);
     let trailing = after_frame.find('}').map_or("", |at| &after_frame[at + 1..]);
     if !seen || frames != 0 || !trailing.trim().trim_matches(['.', ',']).is_empty() {
@@ -274,12 +296,24 @@ mod tests {
         assert_eq!(tex[row.span.start..row.span.end].trim_end(), "a^2+2ab+b^2");
         // A new equation in a row starts a chain; a signed row continuing the one above ends it,
         // and takes the link above along (its side went on); so does a row that does not parse
-        // and opens with no relation (`y = 2)`: a new equation, or more of the side above?).
+        // unless it opens an equation of its own (`y = 2)`: a side that parses alone, then `=`;
+        // `+ 2)` or `\frac{ = 2` may be more of the side above).
         let tex = "\\begin{align} w &= 0 \\\\ x &= 1 \\\\ y = 2) \\\\ v &= 3 \\\\ &\\quad - 3 \\\\ &= 4 \\\\ z &= 5 \\end{align}";
         let (statement, _) = parse_pieces(tex, &[]);
         let claims: Vec<String> =
             statement.unwrap().chains.iter().filter(|c| !c.links.is_empty()).map(print::chain).collect();
+        assert_eq!(claims, ["(= w 0)", "(= x 1)", "(= z 5)"]);
+        let tex = "\\begin{align} w &= 0 \\\\ x &= 1 \\\\ + 2) = 3 \\\\ z &= 5 \\end{align}";
+        let (statement, _) = parse_pieces(tex, &[]);
+        let claims: Vec<String> =
+            statement.unwrap().chains.iter().filter(|c| !c.links.is_empty()).map(print::chain).collect();
         assert_eq!(claims, ["(= w 0)", "(= z 5)"]);
+        // Rows with no frame around them (`\\delta w = N.A.` beside a row that parses).
+        let tex = "\\delta x = x-t\\\\ \n\\delta w = N.A.";
+        let (statement, left_out) = parse_pieces(tex, &[]);
+        assert_eq!(left_out.len(), 1);
+        let claims: Vec<String> = statement.unwrap().chains.iter().map(print::chain).collect();
+        assert_eq!(claims.len(), 1, "{claims:?}");
     }
 
     #[test]
