@@ -74,10 +74,27 @@ pub fn plan(
         .for_each(|e| collect_keys(e, &mut document_keys));
     let document_keys = std::rc::Rc::new(document_keys);
     let statistics = std::rc::Rc::new(cues::statistics_named(doc.formulas.iter()));
+    // How deep the section each carried definition was made in: a section's definitions reach
+    // the end of the section that holds it (a `###` subsection's, the end of its `##`), as a
+    // block's bindings reach the end of the enclosing block.
+    let mut made_at_depth: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let mut previous_section: Option<usize> = None;
+    let mut depth_of_number: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for (section, fs) in by_section {
         let (number, title) = section
             .map(|i| (doc.sections[i].number.clone(), doc.sections[i].title.clone()))
             .unwrap_or_else(|| ("0".into(), String::new()));
+        let depth = section.map_or(0, |i| doc.sections[i].depth);
+        // (The shallowest heading since the section before with formulas closes what it
+        // nests in: `### 1.1.4`'s definitions end at `## 1.6`, which holds no formula itself.)
+        let passed = section.map_or(0, |i| {
+            let from = previous_section.map_or(0, |p: usize| p + 1);
+            doc.sections[from.min(i)..=i].iter().map(|s| s.depth).min().unwrap_or(depth)
+        });
+        previous_section = section.or(previous_section);
+        chapter_defs.retain(|d| made_at_depth.get(&d.key).is_none_or(|made| *made <= passed));
+        shapes.retain(|(_, _, made_in)| depth_of_number.get(made_in).is_none_or(|made| *made <= passed));
+        depth_of_number.insert(number.clone(), depth);
         // Shapes the notes declare (`X\in\mathbb R^{n\times d}`) hold from their section on.
         let here = number.clone();
         shapes.extend(
@@ -111,6 +128,7 @@ pub fn plan(
             if differs {
                 contested.insert(def.key.clone());
             }
+            made_at_depth.insert(def.key.clone(), depth);
             chapter_defs.push(def);
         }
         chapter_defs.retain(|d| !contested.contains(&d.key));

@@ -132,12 +132,15 @@ impl<'a> SectionBuilder<'a> {
             let new = !self.letters.known.contains(&key) && !self.bindings.defs.iter().any(|d| d.key == key);
             // A value given under a condition (`if $x = 10$`) holds where the words say, not for
             // the whole section.
-            if new && at == 1 && !prose.conditional() && !matches!(target.kind, ExprKind::Power { .. }) {
+            if new && at == 1 && !prose.conditional() && !prose.point && !matches!(target.kind, ExprKind::Power { .. })
+            {
                 self.record(definition);
             } else if !matches!(target.kind, ExprKind::Power { .. }) {
+                // (A point the words name, `the minimum is at $x = 5$`, is the sentence's only.)
+                let point_only = prose.point && !prose.conditional();
                 self.bindings.given.push(Given {
                     definition,
-                    until: Some(prose.block + 1),
+                    until: Some(if point_only { prose.block } else { prose.block + 1 }),
                     tex: written,
                     example: false,
                 });
@@ -168,14 +171,17 @@ impl<'a> SectionBuilder<'a> {
     }
 
     /// A definition under words of condition (`for $f(x)=\frac12x^2$ we have …`, `对于$f(x)=…$`,
-    /// `if $g(x)=x^3$, then …`): it holds for its sentence and the next paragraph only, like a
+    /// `if $g(x)=x^3$, then …`), or a letter's value at a point the words name (`attained at
+    /// $x=\mu$`, which reaches its own paragraph only): it holds for its sentence and the next paragraph only, like a
     /// binding, and neither defines the letter for the section nor is checked against an
     /// earlier meaning. Not where a spec entry pins the section's letters.
     pub(super) fn conditional_definition(&mut self, target: &Expr, body: &Expr, prose: &Prose, origin: &str) -> bool {
-        if !prose.conditional() || self.pinned {
+        if !(prose.conditional() || prose.point) || self.pinned {
             return false;
         }
         let (key, params, function) = match self.function_target(target) {
+            // (`look at $f(x) = x^2$`: a function is no point.)
+            Some(_) if !prose.conditional() => return false,
             Some((key, params)) => (key, params, true),
             // `if $x_k=1$`: one member of the family, not a definition of all of them.
             None => match self.definable(target) {
@@ -193,7 +199,10 @@ impl<'a> SectionBuilder<'a> {
             print::explicit_tex(body, &|_| false)
         );
         let definition = notes_definition(key, params, body, origin, function, true);
-        self.bindings.given.push(Given { definition, until: Some(prose.block + 1), tex, example: false });
+        // (A point the sentence names holds for that sentence's block only; words of condition
+        // reach the paragraph after them too: `if $x = 1$, … . Then …`.)
+        let until = if prose.conditional() { prose.block + 1 } else { prose.block };
+        self.bindings.given.push(Given { definition, until: Some(until), tex, example: false });
         true
     }
 

@@ -63,6 +63,7 @@ impl<'a> SectionBuilder<'a> {
             })
         };
         match roles::cue(lead) {
+            _ if roles::asks_which_value(lead) => roles::Cue::Solve,
             roles::Cue::None if supposed() => roles::Cue::Condition,
             // `令样本被中心化，即 $…$`, `Let the data be centred, i.e. $…$`: the formula restates
             // what the sentence supposes.
@@ -191,6 +192,8 @@ pub(super) struct Prose<'a> {
     /// Independence the words state.
     pub(super) independence: Option<crate::model::Independence>,
     pub(super) block: usize,
+    /// The words around it name a point (`at $x=\mu$`, `在$x=0$处`): [`roles::names_a_point`].
+    pub(super) point: bool,
     pub(super) cue: roles::Cue,
     /// The author's mark, which overrides the words.
     pub(super) mark: Option<Mark>,

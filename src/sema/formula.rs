@@ -240,6 +240,7 @@ impl<'a> SectionBuilder<'a> {
                 kinds: &kinds,
                 lead: &lead,
                 block: site.block,
+                point: roles::names_a_point(&lead, &site.trail),
                 cue: self.cue_of(&lead, f.index),
                 mark: site.mark,
                 after_condition,

@@ -305,6 +305,35 @@ pub fn is_conditional(lead: &str) -> bool {
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
 }
 
+/// Do the words around a formula make it a point the sentence speaks of (`the maximum is
+/// attained at $x=\mu$`, `evaluated at $t = 0$`, `最大点在$x=\mu$处取得`, `在$t=0$时刻`)? Such an
+/// equation gives its letter a value for the sentence, as `if $x = 0$` does, never a meaning
+/// for the section: the letter stays free wherever the text speaks in general.
+pub fn names_a_point(lead: &str, trail: &str) -> bool {
+    let before = lead.rsplit('$').next().unwrap_or_default().trim_end().to_lowercase();
+    let mut words = before.rsplit(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    // (`we arrive at $…$`, `look at $…$`: a result reached, a formula looked at.)
+    const NO_POINT: &[&str] = &["arrive", "arrives", "arrived", "look", "looks", "looked", "looking", "glance"];
+    let english = words.next() == Some("at") && words.next().is_none_or(|w| !NO_POINT.contains(&w));
+    let after = trail.trim_start();
+    let chinese =
+        (before.ends_with('在') || before.ends_with('于')) && ["处", "点", "时"].iter().any(|w| after.starts_with(w));
+    english || chinese
+}
+
+/// Do the words ask which value makes the formula true (`for what $p$ does $…$`, `at which
+/// $x$ is $…$`, `$x$ 取何值时`)? The formula is then an equation to solve, not a claim.
+pub fn asks_which_value(lead: &str) -> bool {
+    static QUESTION: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(\b(for|at|with)\s+(what|which)(\s+values?\s+of)?\s*\$\s*(does|do|is|are|will|would|can|makes?)\s*$)|((什么|何)\s*(值)?\s*(时|使)\s*$)",
+        )
+        .expect("valid regex")
+    });
+    let tail: String = lead.chars().rev().take(80).collect::<Vec<_>>().into_iter().rev().collect();
+    QUESTION.is_match(&tail)
+}
+
 /// Does the lead make what follows the exception to what the sentence says (`unless $\mu =
 /// \bar x$, we have …`, `除非$\mu=\bar{x}$，否则一定有`)? The formula holds where the rest does
 /// not: neither a value for the sentence (as `if $x = 1$` gives) nor a claim.
