@@ -481,6 +481,10 @@ pub enum Reading {
     /// `\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power
     /// n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.
     EulerOrLetter,
+    /// `\begin{bmatrix} a & b \\ c & d \end{bmatrix} = ad - bc`: a square matrix written out
+    /// beside a number stands for its determinant (bars or `\det` left out); a matrix is no
+    /// number, so the literal reading is not the one meant.
+    MatrixForDeterminant,
     /// `P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?
     ClassValues,
     /// `1 = \sum_k \frac1Z \exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot x)$`: true only
@@ -600,6 +604,7 @@ impl Reading {
             Reading::Hypothesis => "`若 $A \\sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked without it, neither a verification nor a counterexample is evidence.",
             Reading::ChangeOrProduct => "`\\Delta t`, `\\delta y_i` with Δ, δ undefined and written before different letters (or alone): the change of each letter, or a number times it? The readings differ.",
             Reading::EulerOrLetter => "`\\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.",
+            Reading::MatrixForDeterminant => "`\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix} = ad - bc`: a square matrix written out beside a number stands for its determinant (bars or `\\det` left out); a matrix is no number, so the literal reading is not the one meant. Read as the determinant, a claim that holds is verified, saying so; one that does not is left undecided.",
             Reading::ClassValues => "`P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?",
             Reading::HoldsThroughLater => "`1 = \\sum_k \\frac1Z \\exp(w_k\\cdot x)`, then `得到 $Z = \\sum_k \\exp(w_k\\cdot x)$`: true only through a definition written after it, which the text may derive from it.",
             Reading::Convention => "`if $p = 0$, then $p\\log_2 p = 0$`: a function taken where it is not defined (log 0, under the value the words give): the formula states a convention (a limit), not an identity.",

@@ -218,7 +218,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "functions",
         written: r"\textrm{MSE}(\hat\theta_n, \theta) = E[(\hat\theta_n - \theta)^2], f(x_1, x_2) = x_1^2 + 2x_2^2",
-        meaning: "a function the notes define: a letter, an \\operatorname or \\mathrm name, or a word in \\textrm or \\text (not Var, Cov, E, P, Pr) applied to parameters — letters, accented or with a subscript — is that function wherever it is applied after. An equation whose left side is a name the section has not written before (no spec pinning it, no bar, not P, E or p), stated without a cue that asserts it, defines that name even where derivcheck cannot read the right side: no claim; a claim using the name later is undecided where the body is not read",
+        meaning: "a function the notes define: a letter, an \\operatorname or \\mathrm name, or a word in \\textrm or \\text (not Var, Cov, E, P, Pr) applied to parameters — letters, accented or with a subscript — is that function wherever it is applied after. An equation whose left side is a name the section has not written before (no spec pinning it, no bar, not P, E or p), stated without a cue that asserts it, defines that name even where derivcheck cannot read the right side: no claim; a claim using the name later is undecided where the body is not read. A body that never writes a parameter (`E(X) = \\sum_i x_i p_i`, tied to X only by the words) is read at that parameter only: at another argument nothing says what it is",
         example: "",
     },
     Notation {
@@ -545,8 +545,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"\begin{aligned} a&=b\\&=c\end{aligned}, align, gather, array",
-        meaning: "each `&=` row is a link of one chain; a row starting with + or − goes on with the expression above; other rows start new chains. `cases` is read as a definition that cannot be evaluated (undecided)",
+        written: r"\begin{aligned} a&=b\\&=c\end{aligned}, align, gather, array; rows broken by \\ with no environment",
+        meaning: "each `&=` row is a link of one chain; a row starting with + or − goes on with the expression above; other rows start new chains. Rows broken by \\\\ in a display with no environment around them are rows the same way. A row that does not parse costs only itself (and the link above it, unless it opens an equation of its own: a side that parses alone, then =). In a block quote, the > markers opening a display's later lines are not TeX. `cases` is read as a definition that cannot be evaluated (undecided)",
         example: "",
     },
     Notation {
@@ -558,19 +558,19 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"binding by words: `for $f(x)=\frac12x^2$ we have …`, `if $g(x)=x^3$`, `对于$f(x)=…$`, `若`, `当`, `假设`",
-        meaning: "a definition after if, for, when, suppose, assume (对于, 若, 如果, 当, 假设, 给定) holds for its paragraph and the next only, and is never checked against an earlier meaning",
+        meaning: "a definition after if, for, when, suppose, assume (对于, 若, 如果, 当, 假设, 给定) holds for its paragraph and the next only, and is never checked against an earlier meaning. A letter's value at a point the words name (`the maximum is attained at $x=\\mu$`, `在$x=\\mu$处取得`; not `we arrive at`, `look at`) holds for its own paragraph only",
         example: "",
     },
     Notation {
         group: "relations",
-        written: r"condition: `solve $2x+y=1$`, `such that $\sum_i\alpha_i=1$`, `使得$\mathbf A\mathbf v=\lambda\mathbf v$`, `$0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)$`",
-        meaning: "an equation to solve or a constraint: after solve, find, where, such that, if and only if, satisfies (解, 求解, 使得, 满足, 其中, 若), a restatement of what the sentence supposes (`Let the data be centred, i.e. $…$`, `令样本被中心化，即 $…$`: a sentence opening with let, suppose, assume, 令, 设, 假设, and i.e., that is, namely, 即, 也就是 before the formula), or a side that is a number against letters the notes never define. Never refuted, and not a claim unless it holds as an identity (listed as a condition, with why); in a chain, the links after it between two expressions are still claims",
+        written: r"condition: `solve $2x+y=1$`, `for what $p$ does $a+4\sqrt{2p}=a+2$`, `such that $\sum_i\alpha_i=1$`, `使得$\mathbf A\mathbf v=\lambda\mathbf v$`, `$0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)$`",
+        meaning: "an equation to solve or a constraint: after solve, find, where, such that, if and only if, satisfies (解, 求解, 使得, 满足, 其中, 若), or a question for the value (for what, at which … does, 取何值时), a restatement of what the sentence supposes (`Let the data be centred, i.e. $…$`, `令样本被中心化，即 $…$`: a sentence opening with let, suppose, assume, 令, 设, 假设, and i.e., that is, namely, 即, 也就是 before the formula), or a side that is a number against letters the notes never define. Never refuted, and not a claim unless it holds as an identity (listed as a condition, with why); in a chain, the links after it between two expressions are still claims",
         example: "",
     },
     Notation {
         group: "relations",
         written: r"example definition: `take $f(x)=\exp(x)$`, `例如，取$g(x)=\exp(x)$`, `$\mathbf A=\begin{bmatrix}…\end{bmatrix}$` for a letter defined before",
-        meaning: "a definition-shaped formula of a letter that already has a meaning, with a value written out or words that define (take, let, consider, 设, 令, 取): the letter means this from here on in its section. Without such words, a claim about the earlier meaning that is refuted only under it is undecided, naming both places. A letter two sections define differently is not carried into the sections after",
+        meaning: "a definition-shaped formula of a letter that already has a meaning, with a value written out or words that define (take, let, consider, 设, 令, 取): the letter means this from here on in its section. Without such words, a claim about the earlier meaning that is refuted only under it is undecided, naming both places. A letter two sections define differently is not carried into the sections after; what a section defines or declares reaches the end of the section holding it (a `###` subsection's letters end where the next `##` or `#` begins), as a block's names end with the block",
         example: "",
     },
     Notation {

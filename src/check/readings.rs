@@ -96,7 +96,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 44] = [
+pub const TRIED: [(Reading, Phase); 45] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -135,6 +135,7 @@ pub const TRIED: [(Reading, Phase); 44] = [
     (Reading::EarlierMeaning, Phase::Letters),
     (Reading::DeclaredElsewhere, Phase::Letters),
     (Reading::EulerOrLetter, Phase::Slip),
+    (Reading::MatrixForDeterminant, Phase::Slip),
     (Reading::SuperscriptLabel, Phase::Slip),
     (Reading::Constraint, Phase::Slip),
     (Reading::HoldsThroughLater, Phase::Evidence),
@@ -344,9 +345,42 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
     verdict
 }
 
+/// `\begin{bmatrix} a & b \\ c & d \end{bmatrix} = ad - bc` ("the determinant is given by"):
+/// a square matrix written out on one side and a number on the other, which no claim can mean
+/// as written. Checked again with the matrix read as its determinant: a verification under that
+/// reading is kept, saying so; anything else is undecided ([`Reading::MatrixForDeterminant`]).
+fn matrix_for_its_determinant(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
+    let Reason::ShapeMismatch { left, right, .. } = verdict.reason else { return None };
+    let square = |(rows, cols): (usize, usize)| rows == cols && rows >= 2;
+    if !(square(left) && right == (1, 1) || square(right) && left == (1, 1)) {
+        return None;
+    }
+    let written_out = |e: &Expr| matches!(&e.kind, ExprKind::Matrix { rows, .. } if rows.len() >= 2);
+    let as_determinant = |e: &Expr| {
+        let func = crate::syntax::ast::Function { name: "det".into(), primes: 0, sub: None, sup: None };
+        Expr::new(ExprKind::Apply { func, args: vec![e.clone()], parenthesized: true }, e.span)
+    };
+    let (lhs, rhs) = match (written_out(&claim.lhs), written_out(&claim.rhs)) {
+        (true, false) => (as_determinant(&claim.lhs), claim.rhs.clone()),
+        (false, true) => (claim.lhs.clone(), as_determinant(&claim.rhs)),
+        _ => return None,
+    };
+    let matrix = crate::syntax::print::explicit_tex(if written_out(&claim.lhs) { &lhs } else { &rhs }, &|_| false);
+    let again = super::check_own_claim(scope, &Claim { lhs, rhs, ..claim.clone() });
+    if again.status == Status::Verified {
+        let mut assuming = again.assuming.clone();
+        assuming.push(format!(r"{matrix}\ (\text{{the matrix written out for its determinant}})"));
+        return Some(Verdict { assuming, ..again });
+    }
+    Some(undecided_under(Reading::MatrixForDeterminant, Some(matrix), None, verdict.clone()))
+}
+
 /// The shapes the claim's letters were read with, where the counterexample is a shape that does
 /// not fit: a letter read as a number by default, a list read as a row, a shape read off use.
 fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
+    if let Some(read) = matrix_for_its_determinant(scope, claim, verdict) {
+        return Some(read);
+    }
     // Shapes read off use that do not fit this claim say the reading of a letter is in doubt,
     // not that the formula is wrong.
     let by_shape = matches!(verdict.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
@@ -1144,12 +1178,13 @@ mod tests {
             Reading::EarlierMeaning => 35,
             Reading::DeclaredElsewhere => 36,
             Reading::EulerOrLetter => 37,
-            Reading::SuperscriptLabel => 38,
-            Reading::Constraint => 39,
-            Reading::HoldsThroughLater => 40,
-            Reading::ChangeOrProduct => 41,
-            Reading::Convention => 42,
-            Reading::Hypothesis => 43,
+            Reading::MatrixForDeterminant => 38,
+            Reading::SuperscriptLabel => 39,
+            Reading::Constraint => 40,
+            Reading::HoldsThroughLater => 41,
+            Reading::ChangeOrProduct => 42,
+            Reading::Convention => 43,
+            Reading::Hypothesis => 44,
         }
     }
 

@@ -408,6 +408,16 @@ impl<B: Backend> Instance<'_, B> {
             let what = format!("`{key}` takes {} argument(s), given {}", def.params.len(), args.len());
             return Err(EvalErrorKind::Unsupported { category: NotRead::Malformed, what }.at(span));
         }
+        // `E(X) = \sum_i x_i p_i`: a body that never writes its parameter depends on it through
+        // letters the text ties to it in words (x_i, the values of X); at another argument
+        // (`E(C_1X + C_2)`) nothing says what it is.
+        let unwritten = |p: &String| !writes_key(&def.body, p);
+        if let Some((param, _)) =
+            def.params.iter().zip(args).find(|(p, a)| unwritten(p) && a.symbol_key().as_ref() != Some(*p))
+        {
+            let what = format!("`{key}` at another argument than its `{param}`: its definition never writes `{param}`, so how it depends on it is not said");
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
+        }
         let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
         // `f(\mathbf x)=\frac12\mathbf x^\top\mathbf Q\mathbf x`: a parameter written as a vector
         // takes the vector whole.
@@ -598,6 +608,11 @@ impl<B: Backend> Instance<'_, B> {
         Ok(difference
             .map(|d| B::S::int(1).plus(&d.over(&B::S::elementary(Elementary::Abs, d))).times(&B::S::ratio(1, 2))))
     }
+}
+
+/// Does `e` write the letter `key` anywhere (`x` in `x^2`, `\mathbf x` in `\mathbf x^\top \mathbf x`)?
+fn writes_key(e: &Expr, key: &str) -> bool {
+    e.symbol_key().is_some_and(|k| k == key) || e.children().any(|c| writes_key(c, key))
 }
 
 #[cfg(test)]
