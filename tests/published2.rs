@@ -35,17 +35,17 @@ struct Key {
 
 /// Keyed lines decided per source, at least: the figures the guide states; they may rise, never fall.
 const DECIDED_AT_LEAST: &[(&str, usize)] = &[
-    ("coursera-ml-ng-zh", 5),
-    ("dl500q", 17),
+    ("coursera-ml-ng-zh", 6),
+    ("dl500q", 20),
     ("karpathy", 3),
     ("lihang", 12),
     ("luweiagi-ml-notes", 27),
     ("mbernste", 16),
-    ("quantecon-intro", 15),
+    ("quantecon-intro", 16),
 ];
 
 /// Planted errors, at least (each must be refuted at its line).
-const PLANTS_AT_LEAST: usize = 43;
+const PLANTS_AT_LEAST: usize = 45;
 
 fn load_keys() -> Key {
     let mut key = Key { lines: BTreeMap::new(), plants: Vec::new() };

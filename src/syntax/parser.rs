@@ -373,6 +373,10 @@ fn relop_of(text: &str) -> RelOp {
     }
     match t {
         "=" => RelOp::Eq,
+        // `x^{(2)}\text{=}\begin{bmatrix}…`: an equals sign set as text, as editors export it.
+        _ if t.starts_with("\\text") && t.ends_with('}') && t.trim_end_matches('}').trim_end().ends_with('=') => {
+            RelOp::Eq
+        }
         _ if t.starts_with("\\not") && t.ends_with('=') => RelOp::Ne,
         _ if t.starts_with("\\not") => RelOp::NotIn,
         "\\leqslant" => RelOp::Le,
