@@ -692,7 +692,17 @@ fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
 /// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
 /// Whether it is an application or a product is decided later, from what the symbol is.
 fn is_call(head: &Expr, next: &Expr) -> bool {
-    bare_head(head) && is_paren(next) && head.span.end == next.span.start
+    bare_head(head) && is_paren(next) && head.span.end == next.span.start || is_probability_of_braced_event(head, next)
+}
+
+/// `\mathbb P\{X = 1\}`, `P \{X_{t+1} = y \}`: a probability written with the event in braces,
+/// as `P(X = 1)` (space between or not: P times a set means nothing).
+fn is_probability_of_braced_event(head: &Expr, next: &Expr) -> bool {
+    let probability = matches!(&head.kind, ExprKind::Symbol(s) if s.name == "P" && s.accents.is_empty() && s.label.is_none()
+        && matches!(s.style, None | Some(Style::Blackboard | Style::Roman)));
+    let braced = matches!(&next.kind, ExprKind::Fenced { open, inner: Some(_), .. }
+        if matches!(open.as_str(), "\\{" | "\\left\\{" | "\\lbrace" | "\\left\\lbrace"));
+    probability && braced
 }
 
 /// A head that may be applied: a bare symbol, primed (`f'`) or under `\partial`.

@@ -281,6 +281,12 @@ impl Reader {
             let operator =
                 op_of(f).map(|op| (op, None)).or_else(|| expectation_subscript(f).map(|s| (Op::Expect, Some(s))));
             let node = match (operator, next) {
+                // `\mathbb E X`, `\mathbb E X_t`: the expectation of the random variable written
+                // right after it, without a bracket (not `\mathbb E X^2`, which may be either).
+                (Some((Op::Expect, None)), Some(arg)) if bare_variable(arg) => {
+                    i += 1;
+                    self.expectation(arg)?
+                }
                 (Some((op, sub)), Some(arg)) => {
                     i += 1;
                     let (inner, power) = bracketed(arg).ok_or(Refused)?;
@@ -626,6 +632,16 @@ pub(super) fn expectation_subscript(e: &Expr) -> Option<Option<Vec<(String, Stri
 /// `p_X`, `p_{X, Y}`, `P_X`: the variables a density or mass function is of (capitals; not `p_\theta`).
 pub(super) fn density_variables(func: &Expr) -> Option<Vec<String>> {
     crate::syntax::ast::density_variables(func).filter(|vs| vs.iter().all(|v| !matches!(v.as_str(), "P" | "Q")))
+}
+
+/// A random variable written alone (a capital, `X`, `X_t`, `X_{t+1}`), no power after it.
+fn bare_variable(e: &Expr) -> bool {
+    let capital = |k: &String| is_capital(k);
+    match &e.kind {
+        ExprKind::Symbol(_) => e.symbol_key().is_some_and(|k| capital(&k)),
+        ExprKind::Subscript { base, .. } => base.symbol_key().is_some_and(|k| capital(&k)),
+        _ => false,
+    }
 }
 
 /// The inside of `[…]`/`(…)` after an operator, and a power written after the bracket
