@@ -172,9 +172,9 @@ impl<'a> SectionBuilder<'a> {
 
     /// A definition under words of condition (`for $f(x)=\frac12x^2$ we have …`, `对于$f(x)=…$`,
     /// `if $g(x)=x^3$, then …`), or a letter's value at a point the words name (`attained at
-    /// $x=\mu$`, which reaches its own paragraph only): it holds for its sentence and the next paragraph only, like a
-    /// binding, and neither defines the letter for the section nor is checked against an
-    /// earlier meaning. Not where a spec entry pins the section's letters.
+    /// $x=\mu$`): under a condition it holds for its sentence and the next paragraph only (at a
+    /// point, for its own paragraph only), like a binding, and neither defines the letter for the
+    /// section nor is checked against an earlier meaning. Not where a spec entry pins the section's letters.
     pub(super) fn conditional_definition(&mut self, target: &Expr, body: &Expr, prose: &Prose, origin: &str) -> bool {
         if !(prose.conditional() || prose.point) || self.pinned {
             return false;

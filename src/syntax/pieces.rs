@@ -160,13 +160,11 @@ fn aligned_rows(tex: &str) -> Option<(String, Vec<usize>)> {
     let bytes = tex.as_bytes();
     let mut out = bytes.to_vec();
     let blank = |out: &mut Vec<u8>, from: usize, to: usize| out[from..to].iter_mut().for_each(|b| *b = b' ');
-    let (mut braces, mut nested, mut frames, mut seen) = (0i32, 0i32, 0i32, false);
     // `\delta x = x - t \\ \delta w = N.A.`: rows broken by `\\` with no frame around them
-    // are rows all the same (the display is their frame).
+    // are rows all the same (the display is their frame, open from the start).
     let frameless = !FRAMES.iter().any(|f| tex.contains(&format!("\\begin{{{f}}}")));
-    if frameless {
-        (frames, seen) = (1, true);
-    }
+    let (mut braces, mut nested) = (0i32, 0i32);
+    let (mut frames, mut seen) = if frameless { (1i32, true) } else { (0i32, false) };
     let (mut cuts, mut row_start, mut points) = (Vec::new(), 0usize, Vec::new());
     let mut i = 0;
     while i < bytes.len() {
@@ -232,6 +230,7 @@ fn aligned_rows(tex: &str) -> Option<(String, Vec<usize>)> {
     alignment_points_ok(tex, row_start, tex.len(), &points)?;
     points.iter().for_each(|&a| out[a] = b' ');
     if frameless {
+        // (One row is no rows: nothing to read apart.)
         return (frames == 1 && !cuts.is_empty()).then(|| String::from_utf8(out).ok()).flatten().map(|t| (t, cuts));
     }
     let after_frame = tex.rfind("\\end{").map_or("", |at| &tex[at..]);
