@@ -7,16 +7,12 @@
 //! verification with its assumptions, or `None` (the first verdict stands, and the readings of
 //! [`super::readings`] weigh a refutation). Tried before every reading there.
 
-use super::letters::{expr_mentions, letters_indexed_by, mentions, sum_from_one};
+use super::letters::{expr_mentions, letters_indexed_by, mentions, sum_from_one, FREE_RANGE_SIZES};
 use super::readings::{later_definitions, with_letters_general, Trial};
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::IndexRange;
 use crate::sema::{Claim, Decl, Scope};
 use crate::syntax::ast::{Expr, ExprKind};
-
-/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
-/// for N = 1..4).
-pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
 
 /// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
 /// checked again with every such index of it (`name`, and the sums' letters whose range no shape

@@ -1,11 +1,15 @@
 //! What a claim's letters are, for the readings: entries, derivatives by an entry, applied
 //! letters, shapes from use, letters reached through definitions, printed precision.
 
-use crate::model::{Method, Verdict};
+use crate::model::{Method, Status, Verdict};
 use crate::sema::Claim;
 use crate::sema::{Decl, Scope};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// How many values an index the notes give no range is tried at (`\sum_i p_i \log p_i`: i = 1..N
+/// for N = 1..4).
+pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
 
 /// The first letter (sorted) that `claim` writes both bare and as the base of a subscript, which
 /// the scope neither declares nor defines (`y` beside `y_1, \ldots, y_n`).
@@ -35,6 +39,105 @@ pub(super) fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> 
             !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.usage.unknown_functions.contains(*k)
         })
         .cloned()
+}
+
+/// The letters the claim writes bare (`x - t`) and, in it or in a definition it reaches, with
+/// entries (`x_i`; `t_i` of `E = \frac12\sum_i (x_i - t_i)^2`), which nothing declares or
+/// defines: vectors read as numbers by default. With each, the size a sum over its entries runs
+/// to (`\sum_{i=1}^m`), where one such sum has a size for its upper limit.
+pub(super) fn vectors_by_their_entries(scope: &Scope, claim: &Claim) -> Vec<(String, Option<String>)> {
+    fn bare_letters(e: &Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::Symbol(s) => {
+                out.insert(s.key());
+            }
+            ExprKind::Subscript { .. } => {}
+            _ => e.children().for_each(|c| bare_letters(c, out)),
+        }
+    }
+    fn entries(e: &Expr, out: &mut BTreeSet<String>) {
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            if let (ExprKind::Symbol(s), true) = (&base.kind, entry_index(index)) {
+                out.insert(s.key());
+            }
+        }
+        e.children().for_each(|c| entries(c, out));
+    }
+    let (mut bare, mut with_entries) = (BTreeSet::new(), BTreeSet::new());
+    for side in [&claim.lhs, &claim.rhs] {
+        bare_letters(side, &mut bare);
+        entries(side, &mut with_entries);
+    }
+    let reached: Vec<&Expr> =
+        crate::eval::dependencies(scope, claim).iter().filter_map(|k| scope.defs.get(k)).map(|d| &d.body).collect();
+    reached.iter().for_each(|body| entries(body, &mut with_entries));
+    let free = |k: &String| {
+        !scope.decls.contains_key(k)
+            && !scope.defs.contains_key(k)
+            && !scope.usage.unknown_functions.contains(k)
+            && !scope.sizes.contains_key(k)
+    };
+    // `\sum_{i=1}^m (x_i - t_i)^2`: the entries of x and t run to m.
+    fn summed_to(e: &Expr, letter: &str, scope: &Scope, out: &mut BTreeSet<String>) {
+        if let Some((index, upper, body)) = sum_from_one(e) {
+            let mut members = Vec::new();
+            letters_indexed_by(body, &index, &mut members);
+            if let Some(size) = upper.symbol_key().filter(|k| scope.sizes.contains_key(k)) {
+                if members.iter().any(|m| m == letter) {
+                    out.insert(size);
+                }
+            }
+        }
+        e.children().for_each(|c| summed_to(c, letter, scope, out));
+    }
+    bare.intersection(&with_entries)
+        .filter(|k| free(k))
+        .map(|k| {
+            let mut sizes = BTreeSet::new();
+            for e in [&claim.lhs, &claim.rhs].into_iter().chain(reached.iter().copied()) {
+                summed_to(e, k, scope, &mut sizes);
+            }
+            let size = (sizes.len() == 1).then(|| sizes.into_iter().next()).flatten();
+            (k.clone(), size)
+        })
+        .collect()
+}
+
+/// `\delta x = [\frac{\partial E}{\partial x_i}]_i = x - t` with `E = \frac12\sum_i (x_i - t_i)^2`:
+/// a letter the claim (or a definition it reaches) writes bare and with entries, which nothing
+/// declares, is the vector of those entries. Checked again with it a column of a size of its own
+/// (tried at 1 to 4, its entry indices over it); only a verification is kept, saying
+/// `x\in\mathbb R^{N}`.
+pub(super) fn as_a_vector_of_its_entries(
+    scope: &Scope,
+    claim: &Claim,
+    check: &dyn Fn(&Scope) -> Verdict,
+) -> Option<Verdict> {
+    if scope.pinned || claim.reading.marked {
+        return None;
+    }
+    let vectors = vectors_by_their_entries(scope, claim);
+    if vectors.is_empty() {
+        return None;
+    }
+    // (One fresh size for the vectors no sum gives one: they meet in the claim, x - t.)
+    let fresh = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
+    let mut vector = scope.clone();
+    let mut said = Vec::new();
+    for (letter, size) in &vectors {
+        let size = size.clone().unwrap_or_else(|| {
+            vector.sizes.insert(fresh.to_string(), FREE_RANGE_SIZES.to_vec());
+            fresh.to_string()
+        });
+        vector.decls.insert(letter.clone(), Decl::Matrix { rows: size.clone(), cols: "1".to_string() });
+        said.push(format!("{}\\in\\mathbb{{R}}^{{{size}}}", bold_letter(letter)));
+    }
+    let again = check(&vector);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.extend(said);
+        Verdict { assuming, ..again }
+    })
 }
 
 /// An index that names an entry: numbers and small Latin letters (`1`, `i`, `ij`, `i,j`, `t-1`).

@@ -23,10 +23,10 @@
 
 use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, bare_with_entries, claim_scope, derivative_by_an_entry, derivative_of_a_free_letter,
-    expr_mentions, general_function_arguments, inverse_applied, letters_reached, make_square, mentions,
-    operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one, truncated_digits,
-    unknown_function_property, written_entries_scope,
+    applied_letters, as_a_vector_of_its_entries, bare_with_entries, claim_scope, derivative_by_an_entry,
+    derivative_of_a_free_letter, expr_mentions, general_function_arguments, inverse_applied, letters_reached,
+    make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one,
+    truncated_digits, unknown_function_property, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -487,6 +487,9 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
             let reason = other_reading(Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
             return Some(undecided(reason, verdict));
         }
+    }
+    if let Some(read) = as_a_vector_of_its_entries(scope, claim, &|s: &Scope| trial.verdict_with_free_indices(s)) {
+        return Some(read);
     }
     if let (true, Some(symbol)) = (
         by_shape,
