@@ -7,7 +7,7 @@
 //! verification with its assumptions, or `None` (the first verdict stands, and the readings of
 //! [`super::readings`] weigh a refutation). Tried before every reading there.
 
-use super::letters::{expr_mentions, letters_indexed_by, mentions, sum_from_one, FREE_RANGE_SIZES};
+use super::letters::{expr_mentions, letters_indexed_by, mentions, sizes_of_sums_over, FREE_RANGE_SIZES};
 use super::readings::{later_definitions, with_letters_general, Trial};
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::IndexRange;
@@ -234,20 +234,6 @@ fn differentiates_by_an_index(claim: &Claim) -> bool {
 /// `\sum_{k=1}^m e^{x_k}`), written in the claim or in the definition of a letter it writes; the
 /// one size, where every such sum agrees.
 fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<String> {
-    // Sums `\sum_{k=1}^{m}` (`k = 1` only: the family's range is then 1..m) with m a size, over a
-    // body that subscripts one of `bases` by k.
-    fn sums_over(e: &Expr, bases: &[String], scope: &Scope, out: &mut Vec<String>) {
-        if let Some((index, upper, body)) = sum_from_one(e) {
-            if let Some(size) = upper.symbol_key().filter(|k| scope.sizes.contains_key(k)) {
-                let mut summed = Vec::new();
-                letters_indexed_by(body, &index, &mut summed);
-                if summed.iter().any(|b| bases.contains(b)) {
-                    out.push(size);
-                }
-            }
-        }
-        e.children().for_each(|c| sums_over(c, bases, scope, out));
-    }
     let mut bases = Vec::new();
     letters_indexed_by(&claim.lhs, name, &mut bases);
     letters_indexed_by(&claim.rhs, name, &mut bases);
@@ -260,7 +246,7 @@ fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<St
         letters_indexed_by(&d.body, &d.params[0], &mut bases);
     }
     let mut sizes = Vec::new();
-    written.iter().for_each(|e| sums_over(e, &bases, scope, &mut sizes));
+    written.iter().for_each(|e| sizes_of_sums_over(e, &bases, scope, &mut sizes));
     sizes.sort();
     sizes.dedup();
     match sizes.as_slice() {

@@ -14,26 +14,9 @@ pub(super) const FREE_RANGE_SIZES: [i64; 4] = [1, 2, 3, 4];
 /// The first letter (sorted) that `claim` writes both bare and as the base of a subscript, which
 /// the scope neither declares nor defines (`y` beside `y_1, \ldots, y_n`).
 pub(super) fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> {
-    fn walk(e: &Expr, bare: &mut BTreeSet<String>, based: &mut BTreeSet<String>) {
-        match &e.kind {
-            ExprKind::Symbol(s) => {
-                bare.insert(s.key());
-            }
-            ExprKind::Subscript { base, index } => match &base.kind {
-                // (An entry's index is a number or small letters: `\mu_X`, `\sigma_Y` name the
-                // moment of a variable, `h_{\text{inv}}` a label.)
-                ExprKind::Symbol(s) if entry_index(index) => {
-                    based.insert(s.key());
-                }
-                ExprKind::Symbol(_) => {}
-                _ => walk(base, bare, based),
-            },
-            _ => e.children().for_each(|c| walk(c, bare, based)),
-        }
-    }
     let (mut bare, mut based) = (BTreeSet::new(), BTreeSet::new());
-    walk(&claim.lhs, &mut bare, &mut based);
-    walk(&claim.rhs, &mut bare, &mut based);
+    bare_and_entries(&claim.lhs, &mut bare, &mut based);
+    bare_and_entries(&claim.rhs, &mut bare, &mut based);
     bare.intersection(&based)
         .find(|k| {
             !scope.decls.contains_key(*k) && !scope.defs.contains_key(*k) && !scope.usage.unknown_functions.contains(*k)
@@ -41,66 +24,75 @@ pub(super) fn bare_with_entries(scope: &Scope, claim: &Claim) -> Option<String> 
         .cloned()
 }
 
+/// The letters `e` writes bare (into `bare`) and as the base of an entry (into `based`: `x_i`).
+fn bare_and_entries(e: &Expr, bare: &mut BTreeSet<String>, based: &mut BTreeSet<String>) {
+    match &e.kind {
+        ExprKind::Symbol(s) => {
+            bare.insert(s.key());
+        }
+        ExprKind::Subscript { base, index } => match &base.kind {
+            // (An entry's index is a number or small letters: `\mu_X`, `\sigma_Y` name the
+            // moment of a variable, `h_{\text{inv}}` a label.)
+            ExprKind::Symbol(s) if entry_index(index) => {
+                based.insert(s.key());
+            }
+            ExprKind::Symbol(_) => {}
+            _ => bare_and_entries(base, bare, based),
+        },
+        _ => e.children().for_each(|c| bare_and_entries(c, bare, based)),
+    }
+}
+
 /// The letters the claim writes bare (`x - t`) and, in it or in a definition it reaches, with
 /// entries (`x_i`; `t_i` of `E = \frac12\sum_i (x_i - t_i)^2`), which nothing declares or
 /// defines: vectors read as numbers by default. With each, the size a sum over its entries runs
 /// to (`\sum_{i=1}^m`), where one such sum has a size for its upper limit.
 pub(super) fn vectors_by_their_entries(scope: &Scope, claim: &Claim) -> Vec<(String, Option<String>)> {
-    fn bare_letters(e: &Expr, out: &mut BTreeSet<String>) {
-        match &e.kind {
-            ExprKind::Symbol(s) => {
-                out.insert(s.key());
-            }
-            ExprKind::Subscript { .. } => {}
-            _ => e.children().for_each(|c| bare_letters(c, out)),
-        }
-    }
-    fn entries(e: &Expr, out: &mut BTreeSet<String>) {
-        if let ExprKind::Subscript { base, index } = &e.kind {
-            if let (ExprKind::Symbol(s), true) = (&base.kind, entry_index(index)) {
-                out.insert(s.key());
-            }
-        }
-        e.children().for_each(|c| entries(c, out));
-    }
     let (mut bare, mut with_entries) = (BTreeSet::new(), BTreeSet::new());
-    for side in [&claim.lhs, &claim.rhs] {
-        bare_letters(side, &mut bare);
-        entries(side, &mut with_entries);
-    }
+    bare_and_entries(&claim.lhs, &mut bare, &mut with_entries);
+    bare_and_entries(&claim.rhs, &mut bare, &mut with_entries);
     let reached: Vec<&Expr> =
         crate::eval::dependencies(scope, claim).iter().filter_map(|k| scope.defs.get(k)).map(|d| &d.body).collect();
-    reached.iter().for_each(|body| entries(body, &mut with_entries));
+    // (What a definition writes bare is no use of the claim's.)
+    reached.iter().for_each(|body| bare_and_entries(body, &mut BTreeSet::new(), &mut with_entries));
     let free = |k: &String| {
         !scope.decls.contains_key(k)
             && !scope.defs.contains_key(k)
             && !scope.usage.unknown_functions.contains(k)
             && !scope.sizes.contains_key(k)
     };
-    // `\sum_{i=1}^m (x_i - t_i)^2`: the entries of x and t run to m.
-    fn summed_to(e: &Expr, letter: &str, scope: &Scope, out: &mut BTreeSet<String>) {
-        if let Some((index, upper, body)) = sum_from_one(e) {
-            let mut members = Vec::new();
-            letters_indexed_by(body, &index, &mut members);
-            if let Some(size) = upper.symbol_key().filter(|k| scope.sizes.contains_key(k)) {
-                if members.iter().any(|m| m == letter) {
-                    out.insert(size);
-                }
-            }
-        }
-        e.children().for_each(|c| summed_to(c, letter, scope, out));
-    }
     bare.intersection(&with_entries)
         .filter(|k| free(k))
         .map(|k| {
-            let mut sizes = BTreeSet::new();
+            // `\sum_{i=1}^m (x_i - t_i)^2`: the entries of x and t run to m.
+            let mut sizes = Vec::new();
             for e in [&claim.lhs, &claim.rhs].into_iter().chain(reached.iter().copied()) {
-                summed_to(e, k, scope, &mut sizes);
+                sizes_of_sums_over(e, std::slice::from_ref(k), scope, &mut sizes);
             }
-            let size = (sizes.len() == 1).then(|| sizes.into_iter().next()).flatten();
+            sizes.sort();
+            sizes.dedup();
+            let size = match sizes.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            };
             (k.clone(), size)
         })
         .collect()
+}
+
+/// The sizes m of the sums `\sum_{k=1}^{m}` in `e` (`k = 1` only: the range is then 1..m; m a
+/// size of the scope) over a body that subscripts one of `bases` by k, pushed to `out`.
+pub(super) fn sizes_of_sums_over(e: &Expr, bases: &[String], scope: &Scope, out: &mut Vec<String>) {
+    if let Some((index, upper, body)) = sum_from_one(e) {
+        if let Some(size) = upper.symbol_key().filter(|k| scope.sizes.contains_key(k)) {
+            let mut summed = Vec::new();
+            letters_indexed_by(body, &index, &mut summed);
+            if summed.iter().any(|b| bases.contains(b)) {
+                out.push(size);
+            }
+        }
+    }
+    e.children().for_each(|c| sizes_of_sums_over(c, bases, scope, out));
 }
 
 /// `\delta x = [\frac{\partial E}{\partial x_i}]_i = x - t` with `E = \frac12\sum_i (x_i - t_i)^2`:

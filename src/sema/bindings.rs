@@ -136,11 +136,9 @@ impl<'a> SectionBuilder<'a> {
             {
                 self.record(definition);
             } else if !matches!(target.kind, ExprKind::Power { .. }) {
-                // (A point the words name, `the minimum is at $x = 5$`, is the sentence's only.)
-                let point_only = prose.point && !prose.conditional();
                 self.bindings.given.push(Given {
                     definition,
-                    until: Some(if point_only { prose.block } else { prose.block + 1 }),
+                    until: Some(prose.given_until()),
                     tex: written,
                     example: false,
                 });
@@ -199,10 +197,7 @@ impl<'a> SectionBuilder<'a> {
             print::explicit_tex(body, &|_| false)
         );
         let definition = notes_definition(key, params, body, origin, function, true);
-        // (A point the sentence names holds for that sentence's block only; words of condition
-        // reach the paragraph after them too: `if $x = 1$, … . Then …`.)
-        let until = if prose.conditional() { prose.block + 1 } else { prose.block };
-        self.bindings.given.push(Given { definition, until: Some(until), tex, example: false });
+        self.bindings.given.push(Given { definition, until: Some(prose.given_until()), tex, example: false });
         true
     }
 

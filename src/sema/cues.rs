@@ -218,6 +218,17 @@ impl Prose<'_> {
     pub(super) fn conditional(&self) -> bool {
         self.mark == Some(Mark::Binding) || roles::is_conditional(self.lead)
     }
+
+    /// The last block a value the words give here reaches: a point the sentence names (`the
+    /// minimum is at $x = 5$`) its own block only; words of condition, and a value given
+    /// otherwise, the paragraph after it too (`if $x = 1$, … . Then …`).
+    pub(super) fn given_until(&self) -> usize {
+        if self.point && !self.conditional() {
+            self.block
+        } else {
+            self.block + 1
+        }
+    }
 }
 
 /// The letters a formula names: a list of bare letters (`a`, `X, Y`), or the letter a
