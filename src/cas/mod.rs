@@ -98,7 +98,9 @@ pub fn compare_series(
     let mut method = Method::Symbolic;
     for (power, (a, b)) in (0u32..).zip(of_whole.into_iter().zip(of_written)) {
         match compare(inst, &Value::scalar(a), &Value::scalar(b), span, seed, &Assumptions { printed: None })? {
-            Agreement::Equal(m) => method = weaker(method, m),
+            Agreement::Equal(m, positive) if positive.is_empty() => method = weaker(method, m),
+            // (A coefficient equal only where the logarithms are defined: not this check's.)
+            Agreement::Equal(..) => return Ok(SeriesAgreement::NotASeries),
             Agreement::Different(mismatch) => return Ok(SeriesAgreement::Different { power, mismatch }),
         }
     }

@@ -10,7 +10,7 @@ use crate::numeric;
 use crate::sema::Scope;
 use crate::sema::{Claim, ClaimKind, Origin};
 use crate::syntax::ast::Statement;
-use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::ast::{BigOpKind, BinOp, Expr, ExprKind};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -346,6 +346,7 @@ pub(super) fn symbolic_inline(job: Exact) -> Verdict {
     let sizes_text = describe_sizes(size_sets);
     let mut method = Method::Symbolic;
     let mut assignments_checked = 0usize;
+    let mut where_logs_defined: Vec<String> = Vec::new();
     for sizes in size_sets {
         let inst = Instance::new(&Symbolic, scope, sizes, None, budget);
         let envs = match index_assignments(&inst, &free, &claim.conditions, claim, &Env::new()) {
@@ -355,7 +356,11 @@ pub(super) fn symbolic_inline(job: Exact) -> Verdict {
         for env in envs {
             assignments_checked += 1;
             match compare_at(&inst, claim, &env) {
-                Ok(Agreement::Equal(m)) => method = cas::weaker(method, m),
+                Ok(Agreement::Equal(m, positive)) => {
+                    method = cas::weaker(method, m);
+                    where_logs_defined
+                        .extend(positive.into_iter().filter(|p| !where_logs_defined.contains(p)).collect::<Vec<_>>());
+                }
                 Ok(Agreement::Different(mismatch)) => {
                     let reason = refutation(&mismatch, sizes, &env);
                     let method = mismatch.method;
@@ -383,7 +388,13 @@ pub(super) fn symbolic_inline(job: Exact) -> Verdict {
         return Verdict::undecided(Reason::NoAssignment { conditions }, sizes_text);
     }
     let reason = Reason::Checked { assignments: assignments_checked, rounded: method == Method::Rounded };
-    let verified = Verdict::new(Status::Verified, Some(method), sizes_text, reason);
+    let mut verified = Verdict::new(Status::Verified, Some(method), sizes_text, reason);
+    // (Proven where the claim's own logarithms are defined: their arguments are listed, as
+    // written where the claim writes them.)
+    if !where_logs_defined.is_empty() {
+        let written = written_log_arguments(claim);
+        verified.assuming.extend(if written.is_empty() { where_logs_defined } else { written });
+    }
     match floats {
         Some(floats) if method != Method::Rounded => with_numeric_crosscheck(scope, floats, claim, &free, verified),
         _ => verified,
@@ -454,6 +465,60 @@ pub(super) fn with_numeric_crosscheck(
 
 /// Where in the claim's link an evaluation error points, when it points inside the link (a
 /// spec claim's positions are in the spec and are not used).
+/// The arguments of the logarithms a claim writes, each as TeX `u > 0`, leaving out one built
+/// from the others by products, quotients, powers and `\prod` (`\frac{\pi(x_i)}{1-\pi(x_i)}`
+/// beside `\pi(x_i)` and `1-\pi(x_i)`): where a claim is meant, each is positive.
+fn written_log_arguments(claim: &Claim) -> Vec<String> {
+    fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        if let ExprKind::Apply { func, args, .. } = &e.kind {
+            if matches!(func.name.as_str(), "ln" | "log" | "lg") && func.primes == 0 && args.len() == 1 {
+                out.push(&args[0]);
+            }
+        }
+        e.children().for_each(|c| walk(c, out));
+    }
+    let mut found = Vec::new();
+    walk(&claim.lhs, &mut found);
+    walk(&claim.rhs, &mut found);
+    let key = |e: &Expr| crate::syntax::print::expr(unfenced(e));
+    let keys: Vec<String> = found.iter().map(|e| key(e)).collect();
+    // Built from the other arguments (and numbers) by ×, ÷, powers and products over an index.
+    fn built(e: &Expr, keys: &[String], own: &str) -> bool {
+        let e = unfenced(e);
+        let k = crate::syntax::print::expr(e);
+        if k != own && keys.contains(&k) {
+            return true;
+        }
+        match &e.kind {
+            ExprKind::Number { .. } => true,
+            ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times | BinOp::Div, lhs, rhs } => {
+                built(lhs, keys, own) && built(rhs, keys, own)
+            }
+            ExprKind::Frac { num, den } => built(num, keys, own) && built(den, keys, own),
+            ExprKind::Power { base, .. } => built(base, keys, own),
+            ExprKind::BigOp { op: BigOpKind::Prod, body: Some(body), .. } => built(body, keys, own),
+            _ => false,
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<&String> = Vec::new();
+    for (e, k) in found.iter().zip(&keys) {
+        if !built(e, &keys, k) && !seen.contains(&k) {
+            seen.push(k);
+            out.push(format!("{} > 0", crate::syntax::print::explicit_tex(unfenced(e), &|_| true)));
+        }
+    }
+    out
+}
+
+/// `e` without the parentheses or brackets around it.
+fn unfenced(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Fenced { inner: Some(inner), .. } => unfenced(inner),
+        _ => e,
+    }
+}
+
 pub(super) fn focus_of(e: &EvalError, claim: &Claim) -> Option<(usize, usize)> {
     let span = e.span();
     let inside = claim.lhs.span.start <= span.start && span.end <= claim.rhs.span.end && span.start < span.end;
