@@ -527,7 +527,7 @@ pub(super) fn letters_reached(scope: &Scope, e: &Expr) -> BTreeSet<String> {
             }
             let other = scope.sizes.contains_key(&key)
                 || matches!(scope.decls.get(&key), Some(Decl::Index { .. } | Decl::Function(_) | Decl::Set { .. }))
-                || matches!(key.as_str(), "\\pi" | "e" | "\\mathrm{e}" | "\\mathbf{1}" | "1");
+                || matches!(key.as_str(), "\\pi" | "e" | "\\mathrm{e}" | "\\mathbf{1}" | "1" | "\\infty");
             if !other {
                 out.insert(key);
             }

@@ -399,6 +399,11 @@ impl<'a> SectionBuilder<'a> {
             return true;
         }
         let Some((key, params)) = self.definable(target) else { return false };
+        // `e = \lim_{n\to\infty}(1+\frac1n)^n`, `e \approx 2.71828` in notes that write `e^x`: a
+        // claim about Euler's number, not a letter given a value.
+        if self.chapter.euler && params.is_empty() && matches!(key.as_str(), "e" | "\\mathrm{e}") {
+            return false;
+        }
         // (A family the words give no index range is the section's: the next one may write
         // y for something else.)
         let (key, params, family) = match self.family_by_free_index(target, body) {

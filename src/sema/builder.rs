@@ -52,6 +52,8 @@ pub(super) struct ChapterInputs<'a> {
     pub(super) information: bool,
     /// The notes speak of random variables or distributions ([`names_probability`]).
     pub(super) probabilistic: bool,
+    /// The notes write `e` as a power's base: it is Euler's number ([`writes_euler_powers`]).
+    pub(super) euler: bool,
     /// Letters the words call a statistic of others, each with the letter it is one of (the
     /// cues' `statistics_named`), read once for the chapter.
     pub(super) statistics: std::rc::Rc<std::collections::BTreeMap<String, String>>,

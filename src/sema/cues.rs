@@ -388,6 +388,15 @@ pub(super) fn names_probability(source: &str) -> bool {
     NAMES.is_match(source)
 }
 
+/// Do the notes write `e` as the base of a power anywhere (`e^x`, `e^{-z}`, `\mathrm{e}^{x}`)?
+/// Then `e` is Euler's number in them, and a formula `e = …` is a claim about that number.
+pub(super) fn writes_euler_powers(doc: &Document) -> bool {
+    static POWER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:^|[^\\A-Za-z])(?:e|\\mathrm\{e\}|\{e\})\s*\^").expect("valid regex")
+    });
+    doc.formulas.iter().any(|f| POWER.is_match(&f.tex))
+}
+
 /// `设$A$是$m \times n$矩阵`, `$A, B$ are $n \times n$ matrices`, `$A$是$n$阶方阵`, `an $m\times n$
 /// matrix $\mathbf A$`, `$n$阶方阵$A$`: letters the words call a matrix of the size the formula
 /// beside them writes (`m \times n`; one letter for a square matrix, after 阶 or `square`). Each

@@ -273,9 +273,12 @@ fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
         for phrase in phrases.iter().filter(|p| kind == Cue::Condition || !except.contains(p)) {
             let at = if phrase.is_ascii() {
                 let parts: Vec<&str> = phrase.split(' ').collect();
+                // (`we find that $…$` reports a result: `find` then `that` asks for nothing.)
+                let reports = |i: usize| kind == Cue::Solve && tail.get(i + parts.len()) == Some(&"that");
                 (0..tail.len().saturating_sub(parts.len() - 1))
                     .rev()
                     .find(|&i| parts.iter().enumerate().all(|(k, p)| tail[i + k].trim_matches(['.', ':', ';']) == *p))
+                    .filter(|&i| !reports(i))
                     .map(|i| (i + parts.len()) * 100)
             } else {
                 // Chinese: within the last dozen characters; position in characters.
@@ -798,6 +801,8 @@ mod tests {
             ("when we set the learning rate to", Cue::Define),
             ("which are those matrices where", Cue::Condition),
             ("To find the associated vectors, we then need to solve", Cue::Solve),
+            ("If we do so, we find that", Cue::Assert),
+            ("we find that the roots solve", Cue::Solve),
             ("This yields the linear system", Cue::Solve),
             ("we see this is equivalent to the polynomial equation", Cue::Solve),
             ("Thus, we have", Cue::Assert),

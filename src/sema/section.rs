@@ -6,7 +6,7 @@
 use super::builder::*;
 use super::chains::{flatten_environments, leading_names, mentions_key};
 use super::claim::{ExamplePlan, Origin, ParsedFormula, SectionPlan, Shadowing, SpecProblem, WrittenSides};
-use super::cues::{deterministic_in, names_information, names_probability};
+use super::cues::{deterministic_in, names_information, names_probability, writes_euler_powers};
 use super::declarations;
 use super::declarations::{
     bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values, entries_letter,
@@ -45,6 +45,7 @@ impl<'a> SectionBuilder<'a> {
                 owns_spec: false,
                 information: names_information(&doc.source),
                 probabilistic: names_probability(&doc.source),
+                euler: writes_euler_powers(doc),
                 statistics: Default::default(),
             },
             words: SectionWords::default(),
