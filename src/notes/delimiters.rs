@@ -1,8 +1,9 @@
 //! Math written in the other ways notes write it, rewritten to dollars so that one Markdown
 //! reader finds every formula: MathJax's `\(…\)` and `\[…\]`, the doubled backslashes Jekyll and
 //! kramdown sites need (`\\(…\\)`, `\\[…\\]`), and display environments standing on their own
-//! (`\begin{equation}…\end{equation}`, `align`, `gather`, `multline`, `eqnarray`), and MyST's
-//! math directive (a ```` ```{math} ```` fence, its option lines such as `:label:` dropped).
+//! (`\begin{equation}…\end{equation}`, `align`, `gather`, `multline`, `eqnarray`), MyST's
+//! math directive (a ```` ```{math} ```` fence, its option lines such as `:label:` dropped), and
+//! displays an HTML block wraps for their look alone (`<center>$$…$$</center>`, `<div>`).
 //!
 //! Takes: the notes' text. Gives: the rewritten text and an [`OffsetMap`] from its byte offsets
 //! back to the original's, so every position reported stays exact. Code (spans and blocks),
@@ -76,13 +77,79 @@ pub fn rewrite(source: &str, directives: &[Directive]) -> Option<(String, Offset
     })
 }
 
-/// [`rewrite`] after [`displays_as_blocks`].
+/// A rewritten text and the map back to the text it was made of.
+type Rewritten = (String, OffsetMap);
+
+/// One rewrite of the text; `None` when it has nothing to rewrite.
+type Pass = fn(&str) -> Option<Rewritten>;
+
+/// [`rewrite`] after [`displays_as_blocks`]: [`myst_math`], [`html_wrapped_displays`] and
+/// [`rewrite_delimiters`], each on the text the one before gave.
 fn rewrite_joined(source: &str) -> Option<(String, OffsetMap)> {
-    let Some((directed, before)) = myst_math(source) else { return rewrite_delimiters(source) };
-    Some(match rewrite_delimiters(&directed) {
-        Some((text, map)) => (text, OffsetMap { before: Some(Box::new(before)), ..map }),
-        None => (directed, before),
+    let passes: [Pass; 3] = [myst_math, html_wrapped_displays, rewrite_delimiters];
+    passes.iter().fold(None, |done: Option<Rewritten>, pass| match done {
+        None => pass(source),
+        Some((text, map)) => Some(match pass(&text) {
+            Some((again, next)) => (again, next.on_top_of(map)),
+            None => (text, map),
+        }),
     })
+}
+
+/// Tags an HTML block may wrap a display in for its look alone (`<center>`, `<span
+/// style="color:…">`, `<div align="center">`, `<p>`, `<font>`).
+const LOOK_TAGS: [&str; 6] = ["center", "span", "div", "p", "font", "br"];
+
+/// `<center><span style="color:#0060C6">$$e = \lim_{n\to\infty}(1+\frac1n)^n$$</span></center>`:
+/// an HTML block holding displays, which MathJax typesets as it does any other, but Markdown
+/// reads as HTML. Where every tag of the block is one of [`LOOK_TAGS`], the block becomes its
+/// displays alone, one line each; blocks with other tags (`<pre>`, `<script>`, a table) or
+/// without a display are left alone. `None` when there is no such block.
+fn html_wrapped_displays(source: &str) -> Option<(String, OffsetMap)> {
+    static TAG: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"</?([A-Za-z][A-Za-z0-9]*)\b[^<>]*>").expect("valid regex"));
+    if !source.contains("$$") || !source.contains('<') {
+        return None;
+    }
+    let (mut out, mut map, mut copied) = (String::with_capacity(source.len()), OffsetMap::default(), 0);
+    for (event, block) in Parser::new_ext(source, Options::ENABLE_MATH).into_offset_iter() {
+        if !matches!(event, Event::Start(Tag::HtmlBlock)) || block.start < copied {
+            continue;
+        }
+        let text = &source[block.clone()];
+        let tags: Vec<regex::Captures> = TAG.captures_iter(text).collect();
+        let only_look = tags.iter().all(|t| LOOK_TAGS.contains(&t[1].to_ascii_lowercase().as_str()));
+        // Outside the tags, nothing but the displays and white space.
+        let mut between = TAG.replace_all(text, "").to_string();
+        let displays: Vec<Range<usize>> =
+            display_pairs(text).into_iter().map(|r| block.start + r.start..block.start + r.end).collect();
+        for d in &displays {
+            between = between.replacen(&source[d.clone()], "", 1);
+        }
+        if tags.is_empty() || !only_look || displays.is_empty() || !between.trim().is_empty() {
+            continue;
+        }
+        copy(&mut out, &mut map, source, copied..block.start);
+        for (k, display) in displays.iter().enumerate() {
+            if k > 0 {
+                out.push_str("\n\n");
+            }
+            copy(&mut out, &mut map, source, display.clone());
+        }
+        out.push('\n');
+        copied = block.end;
+    }
+    if copied == 0 {
+        return None;
+    }
+    copy(&mut out, &mut map, source, copied..source.len());
+    Some((out, map))
+}
+
+/// The `$$…$$` pairs of `text`, in order (each range with its dollars).
+fn display_pairs(text: &str) -> Vec<Range<usize>> {
+    let marks: Vec<usize> = text.match_indices("$$").map(|(i, _)| i).collect();
+    marks.chunks_exact(2).map(|pair| pair[0]..pair[1] + 2).collect()
 }
 
 /// MyST's math directive, a fence whose info is `{math}` (```` ```{math} ````, `~~~{math}`),
@@ -521,5 +588,27 @@ $$
         assert_eq!(doc.position_in_formula(&doc.formulas[0], doc.formulas[0].tex.find('B').unwrap()).line, 6);
         // Rows that open nothing stay as they are: `-2`, `=B`.
         assert_eq!(rewritten("$$\n-2\n=B\n$$\n"), "$$\n-2\n=B\n$$\n");
+    }
+
+    #[test]
+    fn a_display_an_html_block_wraps_for_its_look_is_read() {
+        let text = "Theorem:\n\n<center><span style=\"color:#0060C6\">$$e = \\lim_{n \\to \\infty} (1+\\frac1n)^n$$</span></center>\n\nProof.\n";
+        let (new, map) = rewrite_all(text).unwrap();
+        assert!(new.contains("\n$$e = \\lim"), "{new}");
+        assert!(!new.contains("<center>"), "{new}");
+        assert_eq!(map.original(new.find("\\lim").unwrap()), text.find("\\lim").unwrap());
+        let doc = crate::notes::Document::parse("t.md", format!("# T\n\n{text}"));
+        assert_eq!(doc.formulas.len(), 1, "{:?}", doc.formulas);
+        let at = doc.position_in_formula(&doc.formulas[0], 0);
+        assert_eq!((at.line, at.col), (5, 39), "the TeX after the tags and the dollars");
+        // Not through code, scripts or tables, nor a block with text besides its displays.
+        for kept in [
+            "<pre>$$x = 1$$</pre>\n",
+            "<script>$$x = 1$$</script>\n",
+            "<div>Note: $$x = 1$$</div>\n",
+            "<table><tr><td>$$x = 1$$</td></tr></table>\n",
+        ] {
+            assert_eq!(rewritten(kept), kept);
+        }
     }
 }

@@ -107,6 +107,10 @@ impl<'a> SectionBuilder<'a> {
         let mut targets = Vec::new();
         for e in &exprs[..at] {
             let key = roles::value_target(e)?;
+            // (Euler's number is given no value: see `try_define`.)
+            if self.euler_number(&key) {
+                return None;
+            }
             // `x_k=1` with k an index: one member of a family set (a condition), not every one.
             if self.definable(e).is_some_and(|(_, params)| !params.is_empty()) {
                 return None;
@@ -183,7 +187,7 @@ impl<'a> SectionBuilder<'a> {
             Some((key, params)) => (key, params, true),
             // `if $x_k=1$`: one member of the family, not a definition of all of them.
             None => match self.definable(target) {
-                Some((key, params)) if params.is_empty() => (key, params, false),
+                Some((key, params)) if params.is_empty() && !self.euler_number(&key) => (key, params, false),
                 _ => return false,
             },
         };
@@ -325,6 +329,11 @@ impl<'a> SectionBuilder<'a> {
         (!taken).then_some(key)
     }
 
+    /// Is `key` Euler's number, in notes that write `e^x` ([`super::cues::writes_euler_powers`])?
+    pub(super) fn euler_number(&self, key: &str) -> bool {
+        self.chapter.euler && matches!(key, "e" | "\\mathrm{e}")
+    }
+
     /// Does the worked example open here give `key` a meaning?
     pub(super) fn example_gives(&self, key: &str) -> bool {
         self.bindings.given.iter().any(|g| g.open_example() && g.definition.key == key)
@@ -401,7 +410,7 @@ impl<'a> SectionBuilder<'a> {
         let Some((key, params)) = self.definable(target) else { return false };
         // `e = \lim_{n\to\infty}(1+\frac1n)^n`, `e \approx 2.71828` in notes that write `e^x`: a
         // claim about Euler's number, not a letter given a value.
-        if self.chapter.euler && params.is_empty() && matches!(key.as_str(), "e" | "\\mathrm{e}") {
+        if params.is_empty() && self.euler_number(&key) {
             return false;
         }
         // (A family the words give no index range is the section's: the next one may write

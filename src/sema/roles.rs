@@ -302,7 +302,8 @@ fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
 pub fn is_conditional(lead: &str) -> bool {
     const CONDITIONAL: &[&str] =
         &["for", "if", "when", "suppose", "assume", "assuming", "given", "对于", "若", "如果", "当", "假设", "给定"];
-    let lead = lead.to_lowercase().replace("for instance", "").replace("for example", "");
+    // (`is given by $…$` states what a thing is: no supposition.)
+    let lead = lead.to_lowercase().replace("for instance", "").replace("for example", "").replace("given by", "");
     let mut table: Vec<(Cue, &[&str])> = vec![(Cue::Condition, CONDITIONAL)];
     table.extend(CUES.iter().filter(|(kind, _)| *kind != Cue::Condition).copied());
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
@@ -1023,6 +1024,7 @@ mod tests {
         assert!(!is_conditional("Given a convex hyperbolic cosine function"));
         assert!(!is_conditional("where"));
         assert!(!is_conditional("If $, then"));
+        assert!(!is_conditional("The value for $e$ is given by the following limit:"));
     }
 
     #[test]
