@@ -401,6 +401,28 @@ impl<B: Backend> Instance<'_, B> {
     /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
     /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
     /// function); `primes` = 1 applies its derivative.
+    /// `\frac{\partial f(q,z)}{\partial x}` after `q(x,y) = x + y`: a function written bare is its
+    /// value at its own parameters, q for q(x, y), as Leibniz notation writes it. `None` where
+    /// [`Self::own_parameters`] gives none.
+    pub(super) fn at_own_parameters(&self, key: &str, env: &Env, span: Span) -> Option<Result<Value<B::S>, EvalError>> {
+        let args = self.own_parameters(key, env, span)?;
+        Some(self.apply_defined(Application { key, primes: 0, args: &args, span }, env))
+    }
+
+    /// The parameters of the function `key` defines, as letters to apply it to: `None` unless it
+    /// is a function of parameters that are plain letters, none an index or bound here.
+    pub(super) fn own_parameters(&self, key: &str, env: &Env, span: Span) -> Option<Vec<Expr>> {
+        let def = self.scope.defs.get(key).filter(|d| d.function && !d.params.is_empty())?;
+        let letter = |param: &String| {
+            let statement = crate::syntax::parse_formula(param).ok()?;
+            let [chain] = statement.chains.as_slice() else { return None };
+            let first =
+                chain.first.clone().filter(|f| chain.links.is_empty() && matches!(f.kind, ExprKind::Symbol(_)))?;
+            (!self.scope.is_index(param) && !env.contains_key(param)).then_some(Expr { span, ..first })
+        };
+        def.params.iter().map(letter).collect()
+    }
+
     fn apply_defined(&self, call: Application, env: &Env) -> Result<Value<B::S>, EvalError> {
         let Application { key, primes, args, span } = call;
         let def = &self.scope.defs[key];

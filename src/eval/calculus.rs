@@ -29,7 +29,9 @@ impl<B: Backend> Instance<'_, B> {
         if let Some(prime) = self.derivative_of_function_expr(of, wrt, env) {
             return self.call(&prime, std::slice::from_ref(wrt), false, wrt.span, env);
         }
-        if let Some(key) = wrt.symbol_key().filter(|k| self.is_defined_value(k)) {
+        // (`\frac{\partial f(q,z)}{\partial q}` after `q(x,y) = x + y`: by q, as Leibniz writes it.)
+        let leibniz = |k: &String| self.own_parameters(k, env, wrt.span).is_some();
+        if let Some(key) = wrt.symbol_key().filter(|k| self.is_defined_value(k) || leibniz(k)) {
             return self.derivative_through(key.as_str(), wrt.span, &|inner| inner.eval(of, env));
         }
         if let Some((key, indices)) = self.family_member(wrt, env)? {

@@ -334,6 +334,9 @@ impl<'a, B: Backend> Instance<'a, B> {
             return self.general_function(key, arguments, env, e.span);
         }
         if let Some(def) = self.scope.defs.get(key) {
+            if let Some(value) = self.at_own_parameters(key, env, e.span) {
+                return value;
+            }
             if def.function {
                 return Err(EvalErrorKind::Unsupported {
                     category: NotRead::Malformed,

@@ -67,6 +67,46 @@ pub(super) fn nested_relations(e: &Expr) -> Option<String> {
     }
 }
 
+/// `f(q,z) = q z \implies \frac{\partial f(q,z)}{\partial q} = z`: what an implication (`\implies`,
+/// `\Rightarrow`, `\Longrightarrow`) joins are statements, each a chain of its own, in order: the
+/// premise (a definition, a condition, or a claim, as it reads alone) and what follows from it.
+/// Gives the chains, and the start of each that follows an implication. Split only where the
+/// premise is an equation (`X \sim N(0,1) \Rightarrow \varphi(0) = \frac{1}{\sqrt{2\pi}}`
+/// supposes what derivcheck does not read: the chain stays whole, and is not checked); a
+/// chain without an implication passes through.
+pub(super) fn split_at_implications(chains: Vec<Chain>) -> (Vec<Chain>, Vec<usize>) {
+    let (mut out, mut follows) = (Vec::with_capacity(chains.len()), Vec::new());
+    for chain in chains {
+        let premise = chain.links.iter().take_while(|l| l.op != RelOp::Implies);
+        let equation =
+            premise.clone().count() > 0 && premise.clone().all(|l| matches!(l.op, RelOp::Eq | RelOp::Define));
+        if !chain.links.iter().any(|l| l.op == RelOp::Implies) || !equation || chain.first.is_none() {
+            out.push(chain);
+            continue;
+        }
+        let mut piece = Chain { first: chain.first.clone(), links: Vec::new(), span: chain.span };
+        for link in chain.links {
+            if link.op != RelOp::Implies {
+                piece.links.push(link);
+                continue;
+            }
+            follows.push(link.rhs.span.start);
+            let next = Chain { first: Some(link.rhs.clone()), links: Vec::new(), span: link.rhs.span };
+            out.push(with_own_span(std::mem::replace(&mut piece, next)));
+        }
+        out.push(with_own_span(piece));
+    }
+    (out, follows)
+}
+
+/// A chain's span from its first expression to its last.
+fn with_own_span(mut chain: Chain) -> Chain {
+    let start = chain.first.as_ref().map_or(chain.span.start, |e| e.span.start);
+    let end = chain.links.last().map(|l| l.rhs.span.end).or(chain.first.as_ref().map(|e| e.span.end));
+    chain.span = Span::new(start, end.unwrap_or(chain.span.end));
+    chain
+}
+
 /// The rows of an `aligned`/`align`/`gather`/`array` block as relation chains: a row starting
 /// with a relation (`&= b`) continues the chain above, a row starting with `+`/`-` continues
 /// the expression above (`&\quad - c`), any other row starts a new chain. A signed row with a

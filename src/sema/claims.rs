@@ -42,7 +42,8 @@ impl<'a> SectionBuilder<'a> {
         // `除非$\mu=\bar{x}$，否则…`: the exception, read as written: a condition by its words,
         // never a value for what follows.
         let excepted = prose.as_ref().is_some_and(Prose::excepts);
-        let as_written = marked || excepted || (chain.links[0].op != RelOp::Define && here);
+        let follows = prose.as_ref().is_some_and(|p| p.follows);
+        let as_written = marked || excepted || follows || (chain.links[0].op != RelOp::Define && here);
         let site = ChainSite { chain, first, id, tex, origin: &origin, conditions, prose: &prose, marked };
         let Some((skip, alternative)) = self.taken_links(&site, &site_origin, as_written) else { return };
         self.link_claims(&site, skip, alternative);

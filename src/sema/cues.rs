@@ -199,6 +199,9 @@ pub(super) struct Prose<'a> {
     pub(super) mark: Option<Mark>,
     /// A relation before it in the same formula is a condition: this one may follow from it.
     pub(super) after_condition: bool,
+    /// It follows an implication (`… \implies` it): what it concludes, read as written, never a
+    /// definition or a value ([`super::chains::split_at_implications`]).
+    pub(super) follows: bool,
     /// The words before it say the derivation substitutes equations written elsewhere.
     pub(super) substitutes: bool,
 }

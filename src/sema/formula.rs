@@ -2,7 +2,7 @@
 
 use super::bindings::origin_text;
 use super::builder::{Reach, SectionBuilder, Step};
-use super::chains::{flatten_environments, nested_relations};
+use super::chains::{flatten_environments, nested_relations, split_at_implications};
 use super::claim::{Origin, ParsedFormula, Skipped};
 use super::cues::Prose;
 use super::declarations::{shape_declaration, shape_declarations};
@@ -116,12 +116,12 @@ impl<'a> SectionBuilder<'a> {
     /// The claims and definitions of one formula's chains.
     pub(super) fn add_chains(&mut self, f: &ParsedFormula) {
         let site = &self.chapter.doc.formulas[f.index];
-        let chains = flatten_environments(&f.statement.chains, &site.tex);
+        let (chains, follows) = split_at_implications(flatten_environments(&f.statement.chains, &site.tex));
         let conditions: Vec<Chain> = chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
         let range = (site.tex_range.start, site.tex_range.end);
         let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range };
         let equations: Vec<&Chain> = chains.iter().filter(|c| !self.is_condition(c)).collect();
-        let mut after_condition = false;
+        let (mut after_condition, mut premise_defines) = (false, false);
         let mut written = BTreeSet::new();
         f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| collect_keys(e, &mut written));
         let constants = self.constants_named_before(f.index, &written);
@@ -229,6 +229,7 @@ impl<'a> SectionBuilder<'a> {
             }
             // Words written between this relation and the one before it in the same formula
             // (`…, \textrm{ where } \sum_i p_i = 1`) are its lead; otherwise the sentence's.
+            let follows_here = follows.contains(&chain.span.start);
             let between = k.checked_sub(1).and_then(|p| site.tex.get(equations[p].span.end..chain.span.start));
             let words = between.map(roles::words_in_formula).unwrap_or_default();
             let lead = if words.is_empty() { site.lead.clone() } else { format!("{} $ {words}", site.lead) };
@@ -243,11 +244,21 @@ impl<'a> SectionBuilder<'a> {
                 point: roles::names_a_point(&lead, &site.trail),
                 cue: self.cue_of(&lead, f.index),
                 mark: site.mark,
-                after_condition,
+                // (What follows an implication follows from its premise: refuted only where the
+                // premise gave a meaning, a definition; after a premise that is itself an
+                // equation or a claim, a false step may still follow from it.)
+                after_condition: after_condition || (follows_here && !premise_defines),
+                follows: follows_here,
                 substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };
             let before = self.out.claims.len();
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
+            if !follows_here {
+                let here = origin_text(&origin, &self.chapter.doc.path);
+                premise_defines = self.out.claims.len() == before
+                    && (self.bindings.defs.iter().any(|d| d.origin == here)
+                        || self.bindings.given.iter().any(|g| g.definition.origin == here));
+            }
             // `… = 0 \textrm{ and hence } \mathbf X^\top\mathbf y = …`: what follows a condition in
             // the same formula follows from it.
             after_condition |= self.out.claims[before..]
