@@ -254,10 +254,7 @@ impl<'a> SectionBuilder<'a> {
             let before = self.out.claims.len();
             self.chain_claims(chain, &id, &site.tex, origin.clone(), &conditions, Some(prose));
             if !follows_here {
-                let here = origin_text(&origin, &self.chapter.doc.path);
-                premise_defines = self.out.claims.len() == before
-                    && (self.bindings.defs.iter().any(|d| d.origin == here)
-                        || self.bindings.given.iter().any(|g| g.definition.origin == here));
+                premise_defines = self.out.claims.len() == before && self.defines_at(&origin);
             }
             // `… = 0 \textrm{ and hence } \mathbf X^\top\mathbf y = …`: what follows a condition in
             // the same formula follows from it.
@@ -265,6 +262,13 @@ impl<'a> SectionBuilder<'a> {
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition));
         }
+    }
+
+    /// Did the formula at `origin` give a letter a meaning (a definition, or a value)?
+    fn defines_at(&self, origin: &Origin) -> bool {
+        let here = origin_text(origin, &self.chapter.doc.path);
+        self.bindings.defs.iter().any(|d| d.origin == here)
+            || self.bindings.given.iter().any(|g| g.definition.origin == here)
     }
 
     /// `如果$i\neq j$，则`, `if $i = j$`: a relation among indices alone (the formula's
