@@ -38,14 +38,14 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("coursera-ml-ng-zh", 6),
     ("dl500q", 20),
     ("karpathy", 3),
-    ("lihang", 12),
-    ("luweiagi-ml-notes", 27),
-    ("mbernste", 16),
-    ("quantecon-intro", 16),
+    ("lihang", 15),
+    ("luweiagi-ml-notes", 30),
+    ("mbernste", 21),
+    ("quantecon-intro", 17),
 ];
 
 /// Planted errors, at least (each must be refuted at its line).
-const PLANTS_AT_LEAST: usize = 45;
+const PLANTS_AT_LEAST: usize = 46;
 
 fn load_keys() -> Key {
     let mut key = Key { lines: BTreeMap::new(), plants: Vec::new() };

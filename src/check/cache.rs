@@ -8,7 +8,7 @@ use crate::syntax::print;
 use sha2::Digest;
 
 /// Raised whenever what a key covers changes.
-const CACHE_SCHEMA: u32 = 5;
+const CACHE_SCHEMA: u32 = 6;
 
 /// Verdicts of earlier runs, by [`fingerprint`].
 pub trait VerdictCache: Send + Sync {
@@ -40,12 +40,13 @@ pub fn fingerprint(scope: &Scope, claim: &Claim) -> String {
     ));
     // What the words make of it: marked a claim, letters they call numbers, independence.
     text.push_str(&format!(
-        "reading marked {} constants {:?} random {:?} classes {:?} independence {:?}\n",
+        "reading marked {} constants {:?} random {:?} classes {:?} independence {:?} function {:?}\n",
         claim.reading.marked,
         claim.reading.named.constants,
         claim.reading.named.random,
         claim.reading.named.classes,
-        claim.reading.independence
+        claim.reading.independence,
+        claim.reading.named.function
     ));
     for condition in &claim.conditions {
         text.push_str(&format!("when {}\n", print::chain(condition)));

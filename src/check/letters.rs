@@ -3,7 +3,7 @@
 
 use crate::model::{Method, Status, Verdict};
 use crate::sema::Claim;
-use crate::sema::{Decl, Scope};
+use crate::sema::{Decl, Definition, Scope};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -424,6 +424,32 @@ pub(super) fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
 
 /// The unknown function a claim applies when it takes no derivative anywhere (see
 /// [`Scope::unknown_functions`]).
+/// `Sigmoid function有一个很好的性质：$\phi'(z)=\phi(z)(1-\phi(z))$`: the function letter
+/// `letter`, which nothing defines, read as the function the words name (the claim's
+/// [`crate::sema::NamedLetters::function`]): the scope with it defined so, and the assumption
+/// the verdict states. `None` where the words name none.
+pub(super) fn as_the_function_named(scope: &Scope, claim: &Claim, letter: &str) -> Option<(Scope, String)> {
+    let named = claim.reading.named.function?;
+    let statement = crate::syntax::parse_formula(named.tex()).ok()?;
+    let body = statement.chains.first()?.first.clone()?;
+    let mut read = scope.clone();
+    read.usage.unknown_functions.remove(letter);
+    read.defs.insert(
+        letter.to_string(),
+        Definition {
+            key: letter.to_string(),
+            params: vec!["z".into()],
+            body,
+            origin: String::new(),
+            from_notes: true,
+            function: true,
+            inherited: false,
+            section_only: false,
+        },
+    );
+    Some((read, format!("{letter}(z) = {}, the {} the words name", named.tex(), named.name())))
+}
+
 pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
     // A derivative of something built from functions (`(fg)'`, `\frac{d}{dx}F(u(x))`), or of
     // a function the notes define: a rule of calculus decides it. Derivatives of an unknown
@@ -441,10 +467,16 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
             _ => false,
         }
     }
+    // (A derivative of an expression without such a function, `(\frac{1}{1+e^{-z}})'`, is a
+    // value calculus gives; it decides nothing about the function.)
     fn derivative(e: &Expr, scope: &Scope) -> bool {
+        let of_unknown = |of: &Expr| {
+            let reached = crate::eval::reached(scope, vec![of]);
+            !bare(of, scope) && scope.usage.unknown_functions.iter().any(|f| reached.contains(f))
+        };
         let compound = match &e.kind {
-            ExprKind::Derivative { of, .. } => !bare(of, scope),
-            ExprKind::Prime { operand } => !bare(operand, scope),
+            ExprKind::Derivative { of, .. } => of_unknown(of),
+            ExprKind::Prime { operand } => of_unknown(operand),
             ExprKind::Partial { .. } | ExprKind::Differential { .. } => true,
             _ => false,
         };

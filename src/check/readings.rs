@@ -23,10 +23,10 @@
 
 use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, as_a_vector_of_its_entries, bare_with_entries, claim_scope, derivative_by_an_entry,
-    derivative_of_a_free_letter, expr_mentions, general_function_arguments, inverse_applied, letters_reached,
-    make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one,
-    truncated_digits, unknown_function_property, written_entries_scope,
+    applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, claim_scope,
+    derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments, inverse_applied,
+    letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use,
+    sums_to_one, truncated_digits, unknown_function_property, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -637,6 +637,14 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
     // its values alone states a property of the function the text means.
     // (Not `H(X)`, `I(X, Y)` the probability check read as entropy and mutual information.)
     if let Some(f) = unknown_function_property(scope, claim).filter(|_| !claim.reading.marked && !by_distributions) {
+        // (A function the words name instead of defining it — `Sigmoid function有一个很好的性质` —
+        // verifies it; only a verification is kept: the letter may be another function.)
+        if let Some((read, assumption)) = as_the_function_named(base, claim, &f) {
+            let again = trial.verdict_in(&read);
+            if again.status == Status::Verified {
+                return Some(Verdict { assuming: [again.assuming.clone(), vec![assumption]].concat(), ..again });
+            }
+        }
         return Some(undecided(other_reading(Reading::FunctionProperty, Some(f), None), verdict));
     }
     if let Some(verdict) = under_conditions(base, claim, verdict, trial) {

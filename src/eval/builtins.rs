@@ -367,6 +367,27 @@ impl<B: Backend> Instance<'_, B> {
         self.after_factor(before, value, span, env).map(Some)
     }
 
+    /// `f[g(x)]` of a function f the notes define: f applied, as brackets write it in many
+    /// textbooks (a function times a bracket means nothing). `None` for any other letter.
+    pub(super) fn bracket_application(
+        &self,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+        env: &Env,
+    ) -> Result<Option<Value<B::S>>, EvalError> {
+        let Some((before, head, arg)) = crate::syntax::ast::bracket_applied(lhs, rhs) else { return Ok(None) };
+        let Some(key) = head.symbol_key().filter(|k| self.opaque != Some(k.as_str()) && !env.contains_key(k)) else {
+            return Ok(None);
+        };
+        if !self.scope.defs.get(&key).is_some_and(|d| d.function && d.params.len() == 1) {
+            return Ok(None);
+        }
+        let value =
+            self.apply_defined(Application { key: &key, primes: 0, args: std::slice::from_ref(arg), span }, env)?;
+        self.after_factor(before, value, span, env).map(Some)
+    }
+
     /// `value` times the factor written before its head (`\frac1n f_i(\mathbf x)`), if any.
     fn after_factor(
         &self,
@@ -402,8 +423,9 @@ impl<B: Backend> Instance<'_, B> {
     /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
     /// function); `primes` = 1 applies its derivative.
     /// `\frac{\partial f(q,z)}{\partial x}` after `q(x,y) = x + y`: a function written bare is its
-    /// value at its own parameters, q for q(x, y), as Leibniz notation writes it. `None` where
-    /// [`Self::own_parameters`] gives none.
+    /// value at its own parameters ([`Self::own_parameters`]), q for q(x, y), as Leibniz notation
+    /// writes it; `None` where it has none to be applied to. (Never where brackets follow it:
+    /// `f[g(x)]` is f applied, [`Self::bracket_application`].)
     pub(super) fn at_own_parameters(&self, key: &str, env: &Env, span: Span) -> Option<Result<Value<B::S>, EvalError>> {
         let args = self.own_parameters(key, env, span)?;
         Some(self.apply_defined(Application { key, primes: 0, args: &args, span }, env))

@@ -42,6 +42,31 @@ impl<B: Backend> Instance<'_, B> {
         self.backend.differentiate(&f, &x, wrt.span)
     }
 
+    /// `\left(\frac{1}{1+e^{-z}}\right)'`: a prime on an expression (not on a function's name)
+    /// whose one letter without a meaning here is the variable: that letter, to differentiate
+    /// by. `None` with no such letter, or several (`(uv)'`: by what?).
+    pub(super) fn sole_variable(&self, operand: &Expr, env: &Env) -> Option<Expr> {
+        fn letters<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match &e.kind {
+                ExprKind::Symbol(_) => out.push(e),
+                // (A function applied is no letter; its arguments may be.)
+                ExprKind::Call { args, .. } | ExprKind::Apply { args, .. } => args.iter().for_each(|a| letters(a, out)),
+                _ => e.children().for_each(|c| letters(c, out)),
+            }
+        }
+        if matches!(operand.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }) {
+            return None;
+        }
+        let mut found = Vec::new();
+        letters(operand, &mut found);
+        let free: Vec<&Expr> = found
+            .into_iter()
+            .filter(|e| e.symbol_key().is_some_and(|k| !self.resolves(&k, env) && !matches!(k.as_str(), "e" | "\\pi")))
+            .collect();
+        let key = free.first()?.symbol_key()?;
+        free.iter().all(|e| e.symbol_key().as_deref() == Some(key.as_str())).then(|| free[0].clone())
+    }
+
     /// `\frac{\partial}{\partial \theta_1} J(\theta)`, `\frac{\partial}{\partial x} (x_1 + x_2)`:
     /// the variable and a letter of the expression are one letter with and without an index,
     /// neither with a meaning here. θ₁ may be an entry of θ or a letter of its own; read as two
@@ -142,7 +167,11 @@ impl<B: Backend> Instance<'_, B> {
         span: Span,
         f: &super::instance::Recompute<'_, B>,
     ) -> Result<Value<B::S>, EvalError> {
-        let actual = self.named(key, &Expr::new(ExprKind::Empty, span), &Env::new())?;
+        // (A function by its value at its own parameters, as Leibniz notation writes it.)
+        let actual = match self.at_own_parameters(key, &Env::new(), span) {
+            Some(value) => value?,
+            None => self.named(key, &Expr::new(ExprKind::Empty, span), &Env::new())?,
+        };
         let probe = self.fresh(Some(key));
         probe.opaque_shape.set(Some(actual.shape()));
         let leaf = probe.opaque_leaf(key, span)?;

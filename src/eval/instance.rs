@@ -184,6 +184,9 @@ impl<'a, B: Backend> Instance<'a, B> {
                     if let Some(value) = self.word_application(lhs, rhs, e.span, env)? {
                         return Ok(value);
                     }
+                    if let Some(value) = self.bracket_application(lhs, rhs, e.span, env)? {
+                        return Ok(value);
+                    }
                 }
                 let applied = (*op == BinOp::Implicit).then(|| self.applied_derivative(lhs, rhs, env)).flatten();
                 let Some((before, prime, arg)) = applied else { return self.binary(*op, lhs, rhs, e.span, env) };
@@ -223,6 +226,10 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Apply { func, args, .. } => self.apply(func, args, e.span, env),
             ExprKind::Differential { operand } => self.differential(operand, env),
             ExprKind::Derivative { of, wrt, .. } => self.derivative(of, wrt, env),
+            ExprKind::Prime { operand } if self.sole_variable(operand, env).is_some() => {
+                let variable = self.sole_variable(operand, env).expect("checked");
+                self.derivative(operand, &variable, env)
+            }
             ExprKind::Call { func, args, postfixed } => self.call(func, args, *postfixed, e.span, env),
             ExprKind::Fenced { inner: Some(inner), open, .. } => match open.as_str() {
                 "(" | "[" | "\\left(" => self.eval(inner, env),
@@ -334,6 +341,8 @@ impl<'a, B: Backend> Instance<'a, B> {
             return self.general_function(key, arguments, env, e.span);
         }
         if let Some(def) = self.scope.defs.get(key) {
+            // (`\frac{\partial f}{\partial z} = q` after `q(x,y) = x + y`: q's value, as Leibniz
+            // notation writes it.)
             if let Some(value) = self.at_own_parameters(key, env, e.span) {
                 return value;
             }

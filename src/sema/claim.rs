@@ -163,6 +163,10 @@ pub struct NamedLetters {
     /// \rightarrow 0$`, `对于很小的$h$`): a `\approx` in it holds to the order of that letter
     /// written on its approximate side.
     pub small: Option<String>,
+    /// The function every reader knows by name that the words before it name (`Sigmoid
+    /// function有一个很好的性质`, a section titled `Sigmoid求导性质`): a function letter nothing
+    /// defines may be that one.
+    pub function: Option<super::roles::NamedFunction>,
 }
 
 /// The conditions the text states before a claim, and a relation it supposes.

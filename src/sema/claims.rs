@@ -334,6 +334,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.named.random = prose.random.to_vec();
                     reading.named.classes = prose.classes.to_vec();
                     reading.named.kinds = prose.kinds.to_vec();
+                    reading.named.function = prose.function;
                     reading.independence = prose.independence;
                 }
                 reading.information = self.chapter.information;

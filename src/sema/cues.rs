@@ -199,6 +199,9 @@ pub(super) struct Prose<'a> {
     pub(super) mark: Option<Mark>,
     /// A relation before it in the same formula is a condition: this one may follow from it.
     pub(super) after_condition: bool,
+    /// The function every reader knows by name that the words before it or the section's title
+    /// name (`Sigmoid function有一个很好的性质`): [`roles::function_named`].
+    pub(super) function: Option<roles::NamedFunction>,
     /// It follows an implication (`… \implies` it): what it concludes, read as written, never a
     /// definition or a value ([`super::chains::split_at_implications`]).
     pub(super) follows: bool,

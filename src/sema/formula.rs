@@ -166,10 +166,7 @@ impl<'a> SectionBuilder<'a> {
             }
             // `X \sim \mathrm{Bernoulli}(p)`: X's mean and standard deviation are the table's.
             // (The words may settle a name with two readings: `U(n)` under `Discrete Uniform`.)
-            let words = || {
-                let title = site.section.map_or("", |i| self.chapter.doc.sections[i].title.as_str());
-                format!("{title}\n{}\n{}", site.since_previous, site.lead)
-            };
+            let words = || format!("{}\n{}\n{}", self.section_title(site), site.since_previous, site.lead);
             let stated = chain.links.iter().any(|l| l.op == RelOp::Sim);
             if let Some(named) = stated.then(|| distributions::named_distribution_in(chain, &words())).flatten() {
                 self.add_distribution(&named, &origin_text(&origin, &self.chapter.doc.path));
@@ -249,6 +246,7 @@ impl<'a> SectionBuilder<'a> {
                 // equation or a claim, a false step may still follow from it.)
                 after_condition: after_condition || (follows_here && !premise_defines),
                 follows: follows_here,
+                function: roles::function_named(&format!("{}\n{lead}", self.section_title(site))),
                 substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };
             let before = self.out.claims.len();
@@ -262,6 +260,11 @@ impl<'a> SectionBuilder<'a> {
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition));
         }
+    }
+
+    /// The title of the section the formula at `site` stands in.
+    fn section_title(&self, site: &crate::notes::FormulaSite) -> &str {
+        site.section.map_or("", |i| self.chapter.doc.sections[i].title.as_str())
     }
 
     /// Did the formula at `origin` give a letter a meaning (a definition, or a value)?

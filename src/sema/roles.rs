@@ -309,6 +309,50 @@ pub fn is_conditional(lead: &str) -> bool {
     nearest_cue(&lead, &table, CONDITIONAL) == Cue::Condition
 }
 
+/// A function every reader knows by name, which the words may name instead of defining.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedFunction {
+    /// `sigmoid`, `logistic function`, `S 形函数`: 1/(1+e^{-z}).
+    Sigmoid,
+    /// `tanh`, `hyperbolic tangent`, `双曲正切`.
+    Tanh,
+}
+
+impl NamedFunction {
+    /// The function's value at `z`, as TeX.
+    pub fn tex(self) -> &'static str {
+        match self {
+            NamedFunction::Sigmoid => "\\frac{1}{1+e^{-z}}",
+            NamedFunction::Tanh => "\\tanh(z)",
+        }
+    }
+
+    /// Its name, as the verdict says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            NamedFunction::Sigmoid => "sigmoid",
+            NamedFunction::Tanh => "tanh",
+        }
+    }
+}
+
+/// `Sigmoid function有一个很好的性质：$\phi'(z)=\phi(z)(1-\phi(z))$`, a section titled `Sigmoid
+/// 求导性质`: the one function every reader knows by name that the words name (the sigmoid, tanh);
+/// `None` where they name none, or both.
+pub fn function_named(words: &str) -> Option<NamedFunction> {
+    static SIGMOID: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bsigmoid|\blogistic function|\blogistic sigmoid|S\s*[形型]函数|逻辑斯[谛蒂]函数")
+            .expect("valid regex")
+    });
+    static TANH: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)\btanh\b|hyperbolic tangent|双曲正切").expect("valid regex"));
+    match (SIGMOID.is_match(words), TANH.is_match(words)) {
+        (true, false) => Some(NamedFunction::Sigmoid),
+        (false, true) => Some(NamedFunction::Tanh),
+        _ => None,
+    }
+}
+
 /// Do the words around a formula make it a point the sentence speaks of (`the maximum is
 /// attained at $x=\mu$`, `evaluated at $t = 0$`, `最大点在$x=\mu$处取得`, `在$t=0$时刻`)? Such an
 /// equation gives its letter a value for the sentence, as `if $x = 0$` does, never a meaning

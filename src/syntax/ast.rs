@@ -732,6 +732,24 @@ pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e
     }
 }
 
+/// A letter applied to a bracket, alone or ending a product: `f[g(x)]` gives (None, f, g(x)),
+/// `2f[g(x)]` (which parses as (2·f)·[g(x)]) gives (Some(2), f, g(x)). Whether the letter is a
+/// function the brackets apply is the reader's to say.
+pub fn bracket_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
+    let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
+    if open != "[" {
+        return None;
+    }
+    let letter = |e: &Expr| matches!(e.kind, ExprKind::Symbol(_));
+    match &lhs.kind {
+        _ if letter(lhs) => Some((None, lhs, arg)),
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } if letter(last) => {
+            Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
+        }
+        _ => None,
+    }
+}
+
 /// The arguments of `H(…)`: the variables, then those after `\mid` (`H(Y \mid X)`,
 /// `H(X, Y \mid Z)`); `None` unless every one is a capital letter (not P or Q, the
 /// distributions) and each is written once.
