@@ -63,7 +63,11 @@ pub(super) fn shape_declaration(chain: &Chain) -> Option<(String, [String; 2])> 
 pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<EntriesLetter> {
     let ExprKind::Symbol(matrix) = &target.kind else { return None };
     let ExprKind::Fenced { open, close, inner: Some(inner) } = &entries_fence(body).0.kind else { return None };
-    let paired = matches!((open.as_str(), close.as_str()), ("(", ")") | ("[", "]") | ("\\left(", "\\right)"));
+    // (`W=\{w_{ij}\}`, the set of its entries, names them as the parentheses do.)
+    let paired = matches!(
+        (open.as_str(), close.as_str()),
+        ("(", ")") | ("[", "]") | ("\\left(", "\\right)") | ("\\{", "\\}") | ("\\left\\{", "\\right\\}")
+    );
     let ExprKind::Subscript { base, index } = &inner.kind else { return None };
     let ExprKind::Symbol(entry) = &base.kind else { return None };
     let letters = crate::syntax::ast::index_letters(index)?;
@@ -71,12 +75,12 @@ pub(super) fn entries_letter(target: &Expr, body: &Expr) -> Option<EntriesLetter
     (paired && distinct && entry.key() != matrix.key()).then(|| (entry.key(), letters, (**index).clone()))
 }
 
-/// `A = (A_{ij})`, `A = [A_{ij}]`: the letter `key` written as the matrix of its own entries (as
+/// `A = (A_{ij})`, `A = [A_{ij}]`, `A = \{A_{ij}\}`: the letter `key` written as the matrix of its own entries (as
 /// `A = (a_{ij})` reads once a_{ij} is A's entry), which gives it no value.
 pub(super) fn names_own_entries(key: &str, body: &Expr) -> bool {
     let ExprKind::Fenced { open, inner: Some(inner), .. } = &entries_fence(body).0.kind else { return false };
     let ExprKind::Subscript { base, index } = &inner.kind else { return false };
-    matches!(open.as_str(), "(" | "[" | "\\left(" | "\\left[")
+    matches!(open.as_str(), "(" | "[" | "\\left(" | "\\left[" | "\\{" | "\\left\\{")
         && matches!(base.kind, ExprKind::Symbol(_))
         && base.symbol_key().as_deref() == Some(key)
         && crate::syntax::ast::index_letters(index).is_some_and(|l| l.len() == 2)
