@@ -329,6 +329,25 @@ impl<'a> SectionBuilder<'a> {
         (!taken).then_some(key)
     }
 
+    /// Does `body` write `key`, itself or through the definitions of the plain letters it writes
+    /// (not families, whose members may be a recursion's earlier steps)?
+    fn reaches_through_definitions(&self, body: &Expr, key: &str) -> bool {
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut todo: Vec<&Expr> = vec![body];
+        while let Some(e) = todo.pop() {
+            if mentions_key(e, key) {
+                return true;
+            }
+            for d in self.bindings.defs.iter().filter(|d| d.params.is_empty() && !d.function) {
+                if !seen.contains(&d.key) && mentions_key(e, &d.key) {
+                    seen.insert(d.key.clone());
+                    todo.push(&d.body);
+                }
+            }
+        }
+        false
+    }
+
     /// Is `key` Euler's number, in notes that write `e^x` ([`super::cues::writes_euler_powers`])?
     pub(super) fn euler_number(&self, key: &str) -> bool {
         self.chapter.euler && matches!(key, "e" | "\\mathrm{e}")
@@ -429,7 +448,10 @@ impl<'a> SectionBuilder<'a> {
             || self.example_gives(&key)
             || (self.letters.known.contains(&key) && !shares_function);
         let own_entries = own_entries_shape(target, body).is_some();
-        if taken || own_entries || (!shares_function && mentions_key(body, &key)) {
+        // (`o=\frac{p}{1-p}`, then `p=\frac{o}{1+o}`: a body that reaches its own letter through
+        // what is defined is no definition, but a claim relating them.)
+        let circular = mentions_key(body, &key) || (params.is_empty() && self.reaches_through_definitions(body, &key));
+        if taken || own_entries || (!shares_function && circular) {
             return false;
         }
         let definition = new(key, params, false);
