@@ -118,6 +118,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"\left(\frac{1}{1+e^{-t}}\right)', (t^3)'",
+        meaning: "a prime on an expression (not on a function's name) is the derivative by the expression's one letter without a meaning; with several such letters ((x^2y)': by what?) it is not read",
+        example: r"(t^3+\sin t)'=3t^2+\cos t",
+    },
+    Notation {
+        group: "derivatives",
+        written: r"q(x,y)=x+y, f(q,z)=qz, \frac{\partial f(q,z)}{\partial x}, \frac{\partial f(q,z)}{\partial q}",
+        meaning: "Leibniz notation through definitions: a function the notes define, written bare where nothing applies it (an argument, a side), is its value at its own parameters (q for q(x, y)); a derivative by it is by that value",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
         written: r"\frac{dF}{dx} = f, f = \frac{dF}{dx}",
         meaning: "an equation between a derivative of a letter and a bare function letter (one the notes define as a function or only ever apply) is an equation of functions: read at the derivative's variable, \\frac{dF}{dx} = f(x)",
         example: "",
@@ -232,6 +244,24 @@ pub const NOTATION: &[Notation] = &[
         written: r"\operatorname{softmax}, \operatorname{softmax}_J, \operatorname{sigmoid}",
         meaning: "softmax of a vector over its entries (either orientation), of a matrix row by row, masked by a spec set J; sigmoid 1/(1+e^{−x})",
         example: r"\sum_i\operatorname{softmax}(u)_i=1",
+    },
+    Notation {
+        group: "functions",
+        written: r"f[g(x)]",
+        meaning: "brackets after a function the notes define apply it, as many textbooks write (a function times a bracket means nothing)",
+        example: "",
+    },
+    Notation {
+        group: "functions",
+        written: r"\phi'(z)=\phi(z)(1-\phi(z)) after `Sigmoid function…`, `# Sigmoid求导性质`",
+        meaning: "a function letter nothing defines, where the words before the claim or the section's title name the sigmoid (logistic, S 形函数) or tanh (双曲正切), is tried as that function: only a verification is kept, stating the function; otherwise the claim stays a property of the function meant",
+        example: "",
+    },
+    Notation {
+        group: "functions",
+        written: r"\ln u, \log u",
+        meaning: "a logarithm the claim writes is real only where its argument is positive, and there the claim is checked: the normal form may split \\ln of a product or power over such arguments (the log of a likelihood), the verdict listing them (`u > 0`); a point there where the sides differ refutes, both sides real",
+        example: r"\ln(ab)=\ln a+\ln b",
     },
     Notation {
         group: "functions",
@@ -443,7 +473,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"\pi, e, \mathrm e",
-        meaning: "the constants π and Euler's number",
+        meaning: "the constants π and Euler's number; in notes that write e as a power's base (e^x), `e = \\lim_{n\\to\\infty}(1+\\frac1n)^n` and `e \\approx 2.71828` are claims about the number, never a letter given a value",
         example: r"\cos(\pi)=-1",
     },
     Notation {
@@ -524,6 +554,12 @@ pub const NOTATION: &[Notation] = &[
         written: r"a=b=c, :=, \text{=}",
         meaning: "an equation whose left side is a new symbol (or f(x) with new f) defines it; every other equation and link is a claim (an entry of something known, a declared leaf, `x=x+1`). An equals, plus or minus sign set as text (`\\text{=}`, `\\text{+}`, as editors export them) is the sign",
         example: r"(a+b)^2=(a+b)(a+b)=a^2+2ab+b^2",
+    },
+    Notation {
+        group: "relations",
+        written: r"A \implies B, A \Rightarrow B, A \Longrightarrow B",
+        meaning: "two statements: the premise, read alone (a definition, a condition or a claim), and what follows it, read as written (never a definition or a value), refuted only where the premise gave a meaning by definition; a premise that is no equation (X \\sim N(0,1) \\Rightarrow …) leaves the chain unread",
+        example: "",
     },
     Notation {
         group: "relations",
@@ -678,7 +714,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`\log a b=\log a+\log b`, `\sqrt{x^2}=x`",
-        meaning: "a claim false only where a letter is zero or negative (a log, a root, a real power) and true for positive values: undecided, saying so (holds for positive a, b), unless `--strict`",
+        meaning: "a claim false only where a letter is zero or negative (a root, a real power) and true for positive values: undecided, saying so (holds for positive x), unless `--strict`. A logarithm the claim writes is the exception: real only for a positive argument, it is checked there (\\ln u above), so \\log a b = \\log a + \\log b verifies, listing a > 0 and b > 0",
         example: "",
     },
     Notation {
