@@ -678,7 +678,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`$f(t) + \Delta t f(t) = f(t)(1 + \Delta t)$`, `$\delta y_i$`",
-        meaning: "Δ or δ that nothing defines, before a letter: the change of it, or a number times it. A claim verified with Δ·t holds for Δt as one quantity where every Δ stands before the same letter (Δt takes every value Δ does): verified, saying so; where Δ stands before several letters or alone, undecided, naming it",
+        meaning: "Δ or δ that nothing defines, before a letter: the change of it, or a number times it. A claim verified with Δ·t holds for Δt as one quantity where every Δ stands before the same letter (Δt takes every value Δ does): verified, saying so; where Δ stands before several letters or alone, undecided, naming it. Where the notes set one such pair alone on the left of an equation (δx = [\\partial E/\\partial x_i]_i) and δ stands before several letters and never alone, δ names a quantity per letter in the whole chapter: δx is one symbol (\\mathrm{deltax}), δy_i a member of the family δy",
         example: "",
     },
     Notation {

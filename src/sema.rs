@@ -9,6 +9,7 @@
 mod bindings;
 mod builder;
 mod chains;
+mod changes;
 mod claim;
 mod claims;
 mod cues;
@@ -53,8 +54,14 @@ pub fn plan(
     with_spec_only: bool,
 ) -> Vec<SectionPlan> {
     let doc = parsed.doc;
-    let formulas: Vec<ParsedFormula> =
-        parsed.statements().map(|(index, statement)| ParsedFormula { index, statement }).collect();
+    // `\delta x = …` beside `\delta y_i`: a prefix that names a quantity per letter, made one
+    // symbol in every formula of the chapter.
+    let statements: Vec<(usize, &Statement)> = parsed.statements().collect();
+    let renamed = changes::changes_as_names(&statements);
+    let formulas: Vec<ParsedFormula> = match &renamed {
+        Some(renamed) => renamed.iter().map(|(index, statement)| ParsedFormula { index: *index, statement }).collect(),
+        None => statements.iter().map(|&(index, statement)| ParsedFormula { index, statement }).collect(),
+    };
     let mut by_section: BTreeMap<Option<usize>, Vec<&ParsedFormula>> = BTreeMap::new();
     for f in &formulas {
         by_section.entry(doc.formulas[f.index].section).or_default().push(f);

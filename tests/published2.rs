@@ -39,7 +39,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("dl500q", 20),
     ("karpathy", 3),
     ("lihang", 15),
-    ("luweiagi-ml-notes", 30),
+    ("luweiagi-ml-notes", 32),
     ("mbernste", 21),
     ("quantecon-intro", 17),
 ];
