@@ -38,7 +38,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("coursera-ml-ng-zh", 6),
     ("dl500q", 20),
     ("karpathy", 3),
-    ("lihang", 15),
+    ("lihang", 16),
     ("luweiagi-ml-notes", 32),
     ("mbernste", 21),
     ("quantecon-intro", 17),
