@@ -338,53 +338,51 @@ impl<B: Backend> Instance<'_, B> {
         Ok(Value::scalar(self.backend.unknown(key, &variables, &partials)))
     }
 
-    /// `f_i(\mathbf x)` of a family of functions nobody specified ([`Scope::unknown_families`]):
-    /// the member for the index's value, a function of its own (`f_{2}`); a factor written
-    /// before it (`\frac1n f_i(\mathbf x)`, which parses as (1/n·f_i)·(x)) multiplies. `None`
-    /// where the head is no such member.
-    pub(super) fn family_application(
+    /// A function applied though the product reads otherwise, with the factor written before
+    /// its head multiplying (`\frac1n f_i(\mathbf x)`, which parses as (1/n·f_i)·(x)):
+    /// - `f_i(\mathbf x)` of a family of functions nobody specified ([`Scope::unknown_families`]):
+    ///   the member for the index's value, a function of its own (`f_{2}`);
+    /// - `f[g(x)]` of a function f the notes define: f applied, as brackets write it in many
+    ///   textbooks (a function times a bracket means nothing).
+    ///
+    /// `None` where the head is neither.
+    pub(super) fn applied_in_product(
         &self,
         lhs: &Expr,
         rhs: &Expr,
         span: Span,
         env: &Env,
     ) -> Result<Option<Value<B::S>>, EvalError> {
-        let Some((before, member, arg)) = crate::syntax::ast::subscript_applied(lhs, rhs) else { return Ok(None) };
-        let ExprKind::Subscript { base, index } = &member.kind else { return Ok(None) };
-        let Some(family) = base.symbol_key().filter(|k| self.scope.usage.unknown_families.contains(k)) else {
-            return Ok(None);
+        let written =
+            crate::syntax::ast::subscript_applied(lhs, rhs).or_else(|| crate::syntax::ast::bracket_applied(lhs, rhs));
+        let Some((before, head, arg)) = written else { return Ok(None) };
+        let value = match &head.kind {
+            ExprKind::Subscript { base, index } => {
+                let Some(family) = base.symbol_key().filter(|k| self.scope.usage.unknown_families.contains(k)) else {
+                    return Ok(None);
+                };
+                if head.symbol_key().is_some_and(|k| self.resolves(&k, env)) {
+                    return Ok(None);
+                }
+                let indices = self.indices(index, env)?;
+                let (_, name) = super::instance::leaf_name(&family, &indices);
+                let args: Vec<Expr> = match &arg.kind {
+                    ExprKind::Tuple { items, .. } => items.clone(),
+                    _ => vec![arg.clone()],
+                };
+                self.apply_unknown(Application { key: &name, primes: 0, args: &args, span }, env)?
+            }
+            _ => {
+                let defined = |k: &String| {
+                    self.opaque != Some(k.as_str())
+                        && !env.contains_key(k)
+                        && self.scope.defs.get(k).is_some_and(|d| d.function && d.params.len() == 1)
+                };
+                let Some(key) = head.symbol_key().filter(defined) else { return Ok(None) };
+                let args = std::slice::from_ref(arg);
+                self.apply_defined(Application { key: &key, primes: 0, args, span }, env)?
+            }
         };
-        if member.symbol_key().is_some_and(|k| self.resolves(&k, env)) {
-            return Ok(None);
-        }
-        let indices = self.indices(index, env)?;
-        let (_, name) = super::instance::leaf_name(&family, &indices);
-        let args: Vec<Expr> = match &arg.kind {
-            ExprKind::Tuple { items, .. } => items.clone(),
-            _ => vec![arg.clone()],
-        };
-        let value = self.apply_unknown(Application { key: &name, primes: 0, args: &args, span }, env)?;
-        self.after_factor(before, value, span, env).map(Some)
-    }
-
-    /// `f[g(x)]` of a function f the notes define: f applied, as brackets write it in many
-    /// textbooks (a function times a bracket means nothing). `None` for any other letter.
-    pub(super) fn bracket_application(
-        &self,
-        lhs: &Expr,
-        rhs: &Expr,
-        span: Span,
-        env: &Env,
-    ) -> Result<Option<Value<B::S>>, EvalError> {
-        let Some((before, head, arg)) = crate::syntax::ast::bracket_applied(lhs, rhs) else { return Ok(None) };
-        let Some(key) = head.symbol_key().filter(|k| self.opaque != Some(k.as_str()) && !env.contains_key(k)) else {
-            return Ok(None);
-        };
-        if !self.scope.defs.get(&key).is_some_and(|d| d.function && d.params.len() == 1) {
-            return Ok(None);
-        }
-        let value =
-            self.apply_defined(Application { key: &key, primes: 0, args: std::slice::from_ref(arg), span }, env)?;
         self.after_factor(before, value, span, env).map(Some)
     }
 
@@ -425,7 +423,7 @@ impl<B: Backend> Instance<'_, B> {
     /// `\frac{\partial f(q,z)}{\partial x}` after `q(x,y) = x + y`: a function written bare is its
     /// value at its own parameters ([`Self::own_parameters`]), q for q(x, y), as Leibniz notation
     /// writes it; `None` where it has none to be applied to. (Never where brackets follow it:
-    /// `f[g(x)]` is f applied, [`Self::bracket_application`].)
+    /// `f[g(x)]` is f applied, [`Self::applied_in_product`].)
     pub(super) fn at_own_parameters(&self, key: &str, env: &Env, span: Span) -> Option<Result<Value<B::S>, EvalError>> {
         let args = self.own_parameters(key, env, span)?;
         Some(self.apply_defined(Application { key, primes: 0, args: &args, span }, env))

@@ -178,13 +178,10 @@ impl<'a, B: Backend> Instance<'a, B> {
                         let what = format!("`{word}` written as letters side by side: the function or name `\\{word}`, or a product of its letters? (write `\\{word}`)");
                         return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(e.span));
                     }
-                    if let Some(value) = self.family_application(lhs, rhs, e.span, env)? {
+                    if let Some(value) = self.applied_in_product(lhs, rhs, e.span, env)? {
                         return Ok(value);
                     }
                     if let Some(value) = self.word_application(lhs, rhs, e.span, env)? {
-                        return Ok(value);
-                    }
-                    if let Some(value) = self.bracket_application(lhs, rhs, e.span, env)? {
                         return Ok(value);
                     }
                 }

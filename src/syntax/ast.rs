@@ -717,33 +717,33 @@ pub fn derivative_of_letter(e: &Expr) -> Option<(&Expr, &Expr)> {
 /// gives (None, f_i, x), `\frac1n f_i(\mathbf x)` or `\frac1n \cdot f_i(\mathbf x)` — which
 /// parse as (1/n·f_i)·(x) — gives (Some(1/n), f_i, x).
 pub fn subscript_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
-    let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
     let member =
         |e: &Expr| matches!(&e.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)));
-    if open != "(" {
-        return None;
-    }
-    match &lhs.kind {
-        _ if member(lhs) => Some((None, lhs, arg)),
-        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } if member(last) => {
-            Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
-        }
-        _ => None,
-    }
+    head_applied(lhs, rhs, "(", &member)
 }
 
 /// A letter applied to a bracket, alone or ending a product: `f[g(x)]` gives (None, f, g(x)),
 /// `2f[g(x)]` (which parses as (2·f)·[g(x)]) gives (Some(2), f, g(x)). Whether the letter is a
 /// function the brackets apply is the reader's to say.
 pub fn bracket_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
-    let ExprKind::Fenced { open, inner: Some(arg), .. } = &rhs.kind else { return None };
-    if open != "[" {
+    head_applied(lhs, rhs, "[", &|e: &Expr| matches!(e.kind, ExprKind::Symbol(_)))
+}
+
+/// A head (`is_head`) followed by a group opened with `open`, alone or ending a product: (the
+/// factor before it, the head, what the group holds).
+fn head_applied<'e>(
+    lhs: &'e Expr,
+    rhs: &'e Expr,
+    open: &str,
+    is_head: &dyn Fn(&Expr) -> bool,
+) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
+    let ExprKind::Fenced { open: opened, inner: Some(arg), .. } = &rhs.kind else { return None };
+    if opened != open {
         return None;
     }
-    let letter = |e: &Expr| matches!(e.kind, ExprKind::Symbol(_));
     match &lhs.kind {
-        _ if letter(lhs) => Some((None, lhs, arg)),
-        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } if letter(last) => {
+        _ if is_head(lhs) => Some((None, lhs, arg)),
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs: before, rhs: last } if is_head(last) => {
             Some((Some(before.as_ref()), last.as_ref(), arg.as_ref()))
         }
         _ => None,
