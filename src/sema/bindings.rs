@@ -108,7 +108,7 @@ impl<'a> SectionBuilder<'a> {
         for e in &exprs[..at] {
             let key = roles::value_target(e)?;
             // (Euler's number is given no value: see `try_define`.)
-            if self.euler_number(&key) {
+            if self.euler_number(&key, exprs[at]) {
                 return None;
             }
             // `x_k=1` with k an index: one member of a family set (a condition), not every one.
@@ -187,7 +187,7 @@ impl<'a> SectionBuilder<'a> {
             Some((key, params)) => (key, params, true),
             // `if $x_k=1$`: one member of the family, not a definition of all of them.
             None => match self.definable(target) {
-                Some((key, params)) if params.is_empty() && !self.euler_number(&key) => (key, params, false),
+                Some((key, params)) if params.is_empty() && !self.euler_number(&key, body) => (key, params, false),
                 _ => return false,
             },
         };
@@ -348,9 +348,11 @@ impl<'a> SectionBuilder<'a> {
         false
     }
 
-    /// Is `key` Euler's number, in notes that write `e^x` ([`super::cues::writes_euler_powers`])?
-    pub(super) fn euler_number(&self, key: &str) -> bool {
-        self.chapter.euler && matches!(key, "e" | "\\mathrm{e}")
+    /// Is `key` Euler's number set equal to `value`, in notes that write `e^x`
+    /// ([`super::cues::writes_euler_powers`])? Only where the value is a number (no letter but
+    /// bound ones: `\lim_{n\to\infty}(1+\frac1n)^n`, `2.71828`); `e = y - \hat y` names a letter.
+    pub(super) fn euler_number(&self, key: &str, value: &Expr) -> bool {
+        self.chapter.euler && matches!(key, "e" | "\\mathrm{e}") && !has_free_letter(value, &mut Vec::new())
     }
 
     /// Does the worked example open here give `key` a meaning?
@@ -429,7 +431,7 @@ impl<'a> SectionBuilder<'a> {
         let Some((key, params)) = self.definable(target) else { return false };
         // `e = \lim_{n\to\infty}(1+\frac1n)^n`, `e \approx 2.71828` in notes that write `e^x`: a
         // claim about Euler's number, not a letter given a value.
-        if params.is_empty() && self.euler_number(&key) {
+        if params.is_empty() && self.euler_number(&key, body) {
             return false;
         }
         // (A family the words give no index range is the section's: the next one may write
@@ -736,6 +738,23 @@ pub(super) fn origin_text(origin: &Origin, path: &str) -> String {
     match origin {
         Origin::Notes { line, col, .. } => format!("{path}:{line}:{col}"),
         Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+    }
+}
+
+/// Does `e` write a letter no sum, product or limit in it binds (constants aside)?
+fn has_free_letter(e: &Expr, bound: &mut Vec<String>) -> bool {
+    match &e.kind {
+        ExprKind::BigOp { op, lower, body, .. } => {
+            let before = bound.len();
+            bound.extend(crate::syntax::ast::bound_letters(op, lower.as_deref(), body.as_deref()));
+            let found = e.children().any(|c| has_free_letter(c, bound));
+            bound.truncate(before);
+            found
+        }
+        ExprKind::Symbol(_) => e
+            .symbol_key()
+            .is_some_and(|k| !matches!(k.as_str(), "e" | "\\mathrm{e}" | "\\pi" | "\\infty") && !bound.contains(&k)),
+        _ => e.children().any(|c| has_free_letter(c, bound)),
     }
 }
 
