@@ -81,6 +81,7 @@ pub fn plan(
         .for_each(|e| collect_keys(e, &mut document_keys));
     let document_keys = std::rc::Rc::new(document_keys);
     let statistics = std::rc::Rc::new(cues::statistics_named(doc.formulas.iter()));
+    let facts = cues::chapter_facts(doc);
     // How deep the section each carried definition was made in: a section's definitions reach
     // the end of the section that holds it (a `###` subsection's, the end of its `##`), as a
     // block's bindings reach the end of the enclosing block.
@@ -116,7 +117,7 @@ pub fn plan(
             .flat_map(|r| r.statements.iter().map(|(index, statement)| ParsedFormula { index: *index, statement }))
             .collect();
         let fs: Vec<&ParsedFormula> = if rewritten.is_some() { reread.iter().collect() } else { fs };
-        let mut builder = SectionBuilder::new(doc, &number, spec, spec_text);
+        let mut builder = SectionBuilder::new(doc, &number, spec, spec_text, facts);
         builder.words.entry_letters = rewritten.as_ref().map(|r| r.letters.clone()).unwrap_or_default();
         builder.letters.notes_shapes = shapes.clone();
         builder.bindings.inherited = chapter_defs.clone();
@@ -144,7 +145,7 @@ pub fn plan(
     if let (Some(spec), true) = (spec, with_spec_only) {
         let present: Vec<String> = plans.iter().map(|p| p.number.clone()).collect();
         for number in spec.extra_sections(&present) {
-            let mut builder = SectionBuilder::new(doc, number, Some(spec), spec_text);
+            let mut builder = SectionBuilder::new(doc, number, Some(spec), spec_text, facts);
             builder.chapter.owns_spec = true;
             plans.push(builder.build(String::new(), &[]));
         }

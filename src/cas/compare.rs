@@ -237,6 +237,10 @@ fn where_logs_defined(
     seed: u64,
     span: Span,
 ) -> Option<OnLogsDomain> {
+    // (Most differences take no logarithm: nothing to expand for them.)
+    if !diff.contains_symbol(Symbol::LOG) {
+        return None;
+    }
     let arguments: Vec<Atom> =
         log_arguments(&diff.expand()).into_iter().filter(|a| !is_positive(a.as_view())).collect();
     if arguments.is_empty() {

@@ -463,8 +463,6 @@ pub(super) fn with_numeric_crosscheck(
     v
 }
 
-/// Where in the claim's link an evaluation error points, when it points inside the link (a
-/// spec claim's positions are in the spec and are not used).
 /// The arguments of the logarithms a claim writes, each as TeX `u > 0`, leaving out one built
 /// from the others by products, quotients, powers and `\prod` (`\frac{\pi(x_i)}{1-\pi(x_i)}`
 /// beside `\pi(x_i)` and `1-\pi(x_i)`): where a claim is meant, each is positive.
@@ -519,6 +517,8 @@ fn unfenced(e: &Expr) -> &Expr {
     }
 }
 
+/// Where in the claim's link an evaluation error points, when it points inside the link (a
+/// spec claim's positions are in the spec and are not used).
 pub(super) fn focus_of(e: &EvalError, claim: &Claim) -> Option<(usize, usize)> {
     let span = e.span();
     let inside = claim.lhs.span.start <= span.start && span.end <= claim.rhs.span.end && span.start < span.end;

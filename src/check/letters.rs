@@ -422,8 +422,6 @@ pub(super) fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
     }
 }
 
-/// The unknown function a claim applies when it takes no derivative anywhere (see
-/// [`Scope::unknown_functions`]).
 /// `Sigmoid function有一个很好的性质：$\phi'(z)=\phi(z)(1-\phi(z))$`: the function letter
 /// `letter`, which nothing defines, read as the function the words name (the claim's
 /// [`crate::sema::NamedLetters::function`]): the scope with it defined so, and the assumption
@@ -450,6 +448,8 @@ pub(super) fn as_the_function_named(scope: &Scope, claim: &Claim, letter: &str) 
     Some((read, format!("{letter}(z) = {}, the {} the words name", named.tex(), named.name())))
 }
 
+/// The unknown function a claim applies when it takes no derivative anywhere (see
+/// [`Scope::unknown_functions`]).
 pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<String> {
     // A derivative of something built from functions (`(fg)'`, `\frac{d}{dx}F(u(x))`), or of
     // a function the notes define: a rule of calculus decides it. Derivatives of an unknown
@@ -471,8 +471,10 @@ pub(super) fn unknown_function_property(scope: &Scope, claim: &Claim) -> Option<
     // value calculus gives; it decides nothing about the function.)
     fn derivative(e: &Expr, scope: &Scope) -> bool {
         let of_unknown = |of: &Expr| {
-            let reached = crate::eval::reached(scope, vec![of]);
-            !bare(of, scope) && scope.usage.unknown_functions.iter().any(|f| reached.contains(f))
+            !bare(of, scope) && {
+                let reached = crate::eval::reached(scope, vec![of]);
+                scope.usage.unknown_functions.iter().any(|f| reached.contains(f))
+            }
         };
         let compound = match &e.kind {
             ExprKind::Derivative { of, .. } => of_unknown(of),

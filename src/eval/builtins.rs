@@ -417,9 +417,6 @@ impl<B: Backend> Instance<'_, B> {
         self.after_factor(before, value, span, env).map(Some)
     }
 
-    /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
-    /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
-    /// function); `primes` = 1 applies its derivative.
     /// `\frac{\partial f(q,z)}{\partial x}` after `q(x,y) = x + y`: a function written bare is its
     /// value at its own parameters ([`Self::own_parameters`]), q for q(x, y), as Leibniz notation
     /// writes it; `None` where it has none to be applied to. (Never where brackets follow it:
@@ -443,6 +440,9 @@ impl<B: Backend> Instance<'_, B> {
         def.params.iter().map(letter).collect()
     }
 
+    /// A function the notes define (`\sigma(z)=\frac{1}{1+e^{-z}}`), applied: with one argument
+    /// that is a vector or matrix, entry by entry (unless the spec declares it a `vector`
+    /// function); `primes` = 1 applies its derivative.
     fn apply_defined(&self, call: Application, env: &Env) -> Result<Value<B::S>, EvalError> {
         let Application { key, primes, args, span } = call;
         let def = &self.scope.defs[key];

@@ -223,10 +223,10 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Apply { func, args, .. } => self.apply(func, args, e.span, env),
             ExprKind::Differential { operand } => self.differential(operand, env),
             ExprKind::Derivative { of, wrt, .. } => self.derivative(of, wrt, env),
-            ExprKind::Prime { operand } if self.sole_variable(operand, env).is_some() => {
-                let variable = self.sole_variable(operand, env).expect("checked");
-                self.derivative(operand, &variable, env)
-            }
+            ExprKind::Prime { operand } => match self.sole_variable(operand, env) {
+                Some(variable) => self.derivative(operand, &variable, env),
+                None => Err(unsupported(e)),
+            },
             ExprKind::Call { func, args, postfixed } => self.call(func, args, *postfixed, e.span, env),
             ExprKind::Fenced { inner: Some(inner), open, .. } => match open.as_str() {
                 "(" | "[" | "\\left(" => self.eval(inner, env),

@@ -38,6 +38,18 @@ pub(super) struct SectionBuilder<'a> {
     pub(super) current: CurrentFormula,
 }
 
+/// What the whole chapter says once, read before its sections are built (each section's
+/// builder takes it, rather than reading the whole text again).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ChapterFacts {
+    /// The notes speak of entropy or mutual information (`cues::names_information`).
+    pub(super) information: bool,
+    /// The notes speak of random variables or distributions (`cues::names_probability`).
+    pub(super) probabilistic: bool,
+    /// The notes write `e` as a power's base (`cues::writes_euler_powers`).
+    pub(super) euler: bool,
+}
+
 /// What the whole chapter gives every section: its text, its spec, and what its words say once.
 pub(super) struct ChapterInputs<'a> {
     pub(super) doc: &'a Document,
@@ -48,11 +60,11 @@ pub(super) struct ChapterInputs<'a> {
     /// This document plans the spec's own claims (one document of a chapter does, so each
     /// appears once).
     pub(super) owns_spec: bool,
-    /// The notes speak of entropy or mutual information ([`names_information`]).
+    /// The notes speak of entropy or mutual information ([`ChapterFacts::information`]).
     pub(super) information: bool,
-    /// The notes speak of random variables or distributions ([`names_probability`]).
+    /// The notes speak of random variables or distributions ([`ChapterFacts::probabilistic`]).
     pub(super) probabilistic: bool,
-    /// The notes write `e` as a power's base: it is Euler's number ([`writes_euler_powers`]).
+    /// The notes write `e` as a power's base: it is Euler's number ([`ChapterFacts::euler`]).
     pub(super) euler: bool,
     /// Letters the words call a statistic of others, each with the letter it is one of (the
     /// cues' `statistics_named`), read once for the chapter.

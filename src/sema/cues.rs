@@ -1,7 +1,7 @@
 //! What the words around a formula say, read once per formula: the cue, the letters the words
 //! call numbers, random variables, kinds of matrix; the letter called small.
 
-use super::builder::{Deterministic, SectionBuilder, WordsRead};
+use super::builder::{ChapterFacts, Deterministic, SectionBuilder, WordsRead};
 use super::claim::ParsedFormula;
 use super::roles;
 use super::scope::MatrixClass;
@@ -374,6 +374,15 @@ pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>)
             (s.key(), sampled.key())
         })
         .collect()
+}
+
+/// What the whole chapter says once: see [`ChapterFacts`].
+pub(super) fn chapter_facts(doc: &Document) -> ChapterFacts {
+    ChapterFacts {
+        information: names_information(&doc.source),
+        probabilistic: names_probability(&doc.source),
+        euler: writes_euler_powers(doc),
+    }
 }
 
 /// Do the notes speak of entropy or mutual information anywhere (`entropy`, `熵`, `互信息`)?

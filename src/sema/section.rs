@@ -6,7 +6,7 @@
 use super::builder::*;
 use super::chains::{flatten_environments, leading_names, mentions_key};
 use super::claim::{ExamplePlan, Origin, ParsedFormula, SectionPlan, Shadowing, SpecProblem, WrittenSides};
-use super::cues::{deterministic_in, names_information, names_probability, writes_euler_powers};
+use super::cues::deterministic_in;
 use super::declarations;
 use super::declarations::{
     bounded_sums, collect_matrix_like, collect_product_orders, collect_single_entries, collect_values, entries_letter,
@@ -30,7 +30,13 @@ use crate::syntax::print;
 use std::collections::{BTreeMap, BTreeSet};
 
 impl<'a> SectionBuilder<'a> {
-    pub(super) fn new(doc: &'a Document, number: &str, spec: Option<&'a Spec>, spec_text: &'a str) -> Self {
+    pub(super) fn new(
+        doc: &'a Document,
+        number: &str,
+        spec: Option<&'a Spec>,
+        spec_text: &'a str,
+        facts: ChapterFacts,
+    ) -> Self {
         let section_spec = spec.and_then(|s| s.section(number));
         let index_letters = section_spec.as_ref().map(|s| s.index.keys().cloned().collect()).unwrap_or_default();
         SectionBuilder {
@@ -43,9 +49,9 @@ impl<'a> SectionBuilder<'a> {
                 spec_text,
                 document_keys: Default::default(),
                 owns_spec: false,
-                information: names_information(&doc.source),
-                probabilistic: names_probability(&doc.source),
-                euler: writes_euler_powers(doc),
+                information: facts.information,
+                probabilistic: facts.probabilistic,
+                euler: facts.euler,
                 statistics: Default::default(),
             },
             words: SectionWords::default(),
