@@ -118,6 +118,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"p(x), P(Y=1 \mid x), \mathbb P\{X=1\}, \Pr(A \mid B), q(z \mid x)",
+        meaning: "a probability nothing defines (P, p, \\Pr, \\mathbb P, p_X), or a function nobody specified applied to an event or a condition, where its claim is left undecided otherwise: checked again with each such application an unknown function of the letters and numbers written in it, one function per head and way of writing the arguments (P(A \\mid B) and P(A, B) are two); a verification there holds for the probability meant and is kept, stating `\\forall P`. The laws of probability are not used, so nothing is refuted this way",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
         written: r"\left(\frac{1}{1+e^{-t}}\right)', (t^3)'",
         meaning: "a prime on an expression (not on a function's name) is the derivative by the expression's one letter without a meaning; with several such letters ((x^2y)': by what?) it is not read",
         example: r"(t^3+\sin t)'=3t^2+\cos t",

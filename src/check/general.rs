@@ -362,3 +362,149 @@ fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
     }
     out
 }
+
+/// `h(x) = -\log_2 p(x) = \log_2\frac{1}{p(x)}`, `0\cdot\mathbb P\{X=0\} + 1\cdot\mathbb P\{X=1\}
+/// = \mathbb P\{X=1\}`, `\log\frac{q(z \mid x)}{p(z \mid x)} = \log q(z\mid x) - \log p(z\mid x)`:
+/// a probability (`P`, `p`, `\Pr`, `\mathbb P`, `p_X`) nobody defines, or a function nobody
+/// specifies applied to events and conditions. Checked again with each such application an
+/// unknown function of the letters and numbers it is written with, one function for each head
+/// and way of writing its arguments (`P(Y=1 \mid x)` and `P(Y=0 \mid x)` one function at other
+/// arguments; `P(A \mid B)` and `P(A, B)` two functions): what holds for every function holds
+/// for the probability the text means. Only a verification is kept, listing the heads
+/// (`\forall\, P`); the laws of probability are not used, so a claim that needs them stays
+/// undecided, never refuted so.
+pub(super) fn with_probabilities_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    if scope.pinned {
+        return None;
+    }
+    let mut general = scope.clone();
+    let mut heads = Vec::new();
+    let mut written = Vec::new();
+    let lhs = applications_general(&claim.lhs, &mut general, &mut heads, &mut written);
+    let rhs = applications_general(&claim.rhs, &mut general, &mut heads, &mut written);
+    if heads.is_empty() {
+        return None;
+    }
+    let read = Claim { lhs, rhs, ..claim.clone() };
+    let mut again = super::check_own_claim(&general, &read);
+    if again.status != Status::Verified {
+        // (`log\frac{P(Y \mid X)}{P(\bar Y \mid X)}`: a spelled function beside them.)
+        again = with_spelled_functions(&general, &read).unwrap_or(again);
+    }
+    (again.status == Status::Verified).then(|| {
+        // (An assumption the check states of an application, `p(x) > 0` under a logarithm,
+        // is written as the text writes it.)
+        written.sort_by_key(|(general, _)| std::cmp::Reverse(general.len()));
+        let as_written = |a: &String| written.iter().fold(a.clone(), |a, (general, text)| a.replace(general, text));
+        let mut assuming: Vec<String> = again.assuming.iter().map(as_written).collect();
+        assuming.push(format!("\\forall\\, {}", heads.join(", ")));
+        Verdict { assuming, ..again }
+    })
+}
+
+/// The head of a probability or of a function nobody specified, as TeX, where `func` applied
+/// to `args` is one [`with_probabilities_general`] makes general: a probability head nothing in
+/// `scope` defines or declares (`P`, `p`, `\mathbb P`, `p_X`), or a function nobody specified
+/// with an event or a condition among its arguments (`q(z \mid x)`).
+fn general_head(func: &Expr, args: &[Expr], scope: &Scope) -> Option<String> {
+    use crate::syntax::ast::Style;
+    let key = func.symbol_key().unwrap_or_else(|| crate::syntax::print::explicit_tex(func, &|_| false));
+    if scope.knows(&key) || scope.usage.values.contains(&key) || scope.usage.matrix_like.contains(&key) {
+        return None;
+    }
+    let probability = match &func.kind {
+        ExprKind::Symbol(s) => {
+            matches!(s.name.as_str(), "P" | "p")
+                && s.accents.is_empty()
+                && s.label.is_none()
+                && matches!(s.style, None | Some(Style::Blackboard))
+        }
+        _ => crate::syntax::ast::is_density_head(func),
+    };
+    let event = args.iter().any(|a| matches!(a.kind, ExprKind::Relation { .. }));
+    (probability || (event && scope.usage.unknown_functions.contains(&key))).then_some(key)
+}
+
+/// `e` with every application [`general_head`] accepts replaced by an application of an unknown
+/// function of its own (added to `scope`'s unknown functions), named by the head and by how the
+/// arguments are written, applied to the letters and numbers of the arguments in order; each
+/// head pushed to `heads` once, and each replacement to `written` as TeX, beside the original.
+fn applications_general(
+    e: &Expr,
+    scope: &mut Scope,
+    heads: &mut Vec<String>,
+    written: &mut Vec<(String, String)>,
+) -> Expr {
+    use crate::syntax::ast::Symbol;
+    let call = match &e.kind {
+        ExprKind::Call { func, args, .. } => Some((general_head(func, args, scope), args)),
+        ExprKind::Apply { func, args, .. } if func.name == "Pr" && func.sub.is_none() && func.sup.is_none() => {
+            Some((Some("\\Pr".to_string()), args))
+        }
+        _ => None,
+    };
+    if let Some((Some(head), args)) = call {
+        let mut leaves = Vec::new();
+        let mut shape = Vec::new();
+        for arg in args {
+            match &arg.kind {
+                ExprKind::Relation { chain } => {
+                    leaves.extend(chain.first.iter().map(|c| applications_general(c, scope, heads, written)));
+                    let ops: Vec<String> = chain.links.iter().map(|l| format!("{:?}", l.op)).collect();
+                    shape.push(ops.join(" "));
+                    leaves.extend(chain.links.iter().map(|l| applications_general(&l.rhs, scope, heads, written)));
+                }
+                _ => {
+                    leaves.push(applications_general(arg, scope, heads, written));
+                    shape.push("·".to_string());
+                }
+            }
+        }
+        let name = format!("{head} of ({})", shape.join(", "));
+        let symbol = Symbol { name, accents: Vec::new(), style: None, label: None };
+        scope.usage.unknown_functions.insert(symbol.key());
+        if !heads.contains(&head) {
+            heads.push(head);
+        }
+        let func = Box::new(Expr::new(ExprKind::Symbol(symbol), e.span));
+        let general = Expr::new(ExprKind::Call { func, args: leaves, postfixed: false }, e.span);
+        let tex = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| true);
+        written.push((tex(&general), tex(e)));
+        return general;
+    }
+    let mut out = e.clone();
+    for child in out.children_mut() {
+        *child = applications_general(child, scope, heads, written);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(tex: &str) -> Expr {
+        crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+    }
+
+    /// The functions `P(A \mid B)`, `P(A, B)` and `P(B)` are made: one per way of writing the
+    /// arguments, the same for the same way at other arguments.
+    #[test]
+    fn each_way_of_writing_a_probability_is_a_function_of_its_own() {
+        let mut scope = Scope::default();
+        let (mut heads, mut written) = (Vec::new(), Vec::new());
+        let e = side(r"P(A \mid B) + P(A, B) + P(B) + P(C \mid B) + p(x)");
+        let general = applications_general(&e, &mut scope, &mut heads, &mut written);
+        assert_eq!(heads, ["P", "p"]);
+        assert_eq!(scope.usage.unknown_functions.len(), 4, "{:?}", scope.usage.unknown_functions);
+        assert_eq!(written.len(), 5);
+        assert!(written.iter().any(|(_, text)| text.contains(r"A \mid B")), "{written:?}");
+        assert!(!crate::syntax::print::explicit_tex(&general, &|_| true).contains(r"\mid"));
+        // A letter the scope defines is not made general.
+        let mut defined = Scope::default();
+        defined.usage.values.insert("P".to_string());
+        let (mut heads, mut written) = (Vec::new(), Vec::new());
+        applications_general(&side("P(x)"), &mut defined, &mut heads, &mut written);
+        assert!(heads.is_empty());
+    }
+}

@@ -9,7 +9,9 @@
 //! chapter that needs no exact work starts no process, and a book starts one (and one more for
 //! each claim that had to be stopped), not one per claim.
 
-use super::general::{with_free_indices, with_later_letters_general, with_spelled_functions};
+use super::general::{
+    with_free_indices, with_later_letters_general, with_probabilities_general, with_spelled_functions,
+};
 use super::readings::{derived_under_constraint, through_later_only};
 use super::{
     checked_claim, claim_scope, class_tex, expected_to_fail, guarded, judged, out_of_time, past, section_seed,
@@ -374,7 +376,14 @@ fn with_section<R>(
                 }
                 // `tanh(x)`, `log(1+x)` spelled as letters: read as the function, to verify.
                 Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. } if claim.holds => {
-                    with_spelled_functions(own.as_ref().unwrap_or(scope), claim).unwrap_or(verdict)
+                    let scope = own.as_ref().unwrap_or(scope);
+                    with_spelled_functions(scope, claim)
+                        .or_else(|| with_probabilities_general(scope, claim))
+                        .unwrap_or(verdict)
+                }
+                // `P(A \mid B)`, `p(x)` nobody defines: made general, to verify.
+                _ if claim.holds && verdict.status == Status::Undecided => {
+                    with_probabilities_general(own.as_ref().unwrap_or(scope), claim).unwrap_or(verdict)
                 }
                 _ => verdict,
             };
