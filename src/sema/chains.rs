@@ -3,7 +3,7 @@
 //! hold some node). Pure functions; `sema` builds the claims with them.
 
 use super::{roles, ClaimKind};
-use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
+use crate::syntax::ast::{Accent, AlignedCell, BinOp, Chain, Expr, ExprKind, Link, RelOp, Span, Statement};
 
 /// `\mathbf b_1+2\mathbf b_2=0`: a side `0` against a side written with vectors (bold letters)
 /// is the zero vector of that side's shape, read as `0\cdot(\mathbf b_1+2\mathbf b_2)`.
@@ -107,6 +107,21 @@ fn with_own_span(mut chain: Chain) -> Chain {
     chain
 }
 
+/// `\begin{equation}\begin{aligned}…\end{aligned}\end{equation}`: an environment whose one
+/// cell holds nothing but another environment stands for that one (nested as deep as written);
+/// any other chain is itself.
+fn environment_within(chain: &Chain) -> &Chain {
+    let Some(Expr { kind: ExprKind::Aligned { rows, .. }, .. }) = &chain.first else { return chain };
+    let ([row], true) = (rows.as_slice(), chain.links.is_empty()) else { return chain };
+    let [AlignedCell { statement: Some(statement), dangling: None }] = row.as_slice() else { return chain };
+    match statement.chains.as_slice() {
+        [inner] if inner.links.is_empty() && matches!(inner.first.as_ref().map(|e| &e.kind), Some(ExprKind::Aligned { .. })) => {
+            environment_within(inner)
+        }
+        _ => chain,
+    }
+}
+
 /// The rows of an `aligned`/`align`/`gather`/`array` block as relation chains: a row starting
 /// with a relation (`&= b`) continues the chain above, a row starting with `+`/`-` continues
 /// the expression above (`&\quad - c`), any other row starts a new chain. A signed row with a
@@ -115,6 +130,7 @@ fn with_own_span(mut chain: Chain) -> Chain {
 pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
     let mut out = Vec::new();
     for chain in chains {
+        let chain = environment_within(chain);
         let rows: Vec<Vec<(Option<&Statement>, Option<RelOp>)>> = match (&chain.first, chain.links.is_empty()) {
             (Some(Expr { kind: ExprKind::Aligned { rows, .. }, .. }), true) => {
                 rows.iter().map(|r| r.iter().map(|c| (c.statement.as_ref(), c.dangling)).collect()).collect()
