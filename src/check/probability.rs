@@ -109,12 +109,21 @@ fn postfix_read(e: &Expr, inside: &mut dyn FnMut() -> bool, said: &mut Vec<Strin
     out
 }
 
+/// Does `e` write a capital Latin letter (`Y_1`, `X`), by convention a random variable?
+fn writes_a_capital(e: &crate::syntax::ast::Expr) -> bool {
+    let here =
+        matches!(&e.kind, ExprKind::Symbol(s) if s.name.len() == 1 && s.name.chars().all(|c| c.is_ascii_uppercase()));
+    here || e.children().any(writes_a_capital)
+}
+
 fn verdict_as_written(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::model::Reading;
     use numeric::probability::{self, Outcome};
     // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random
     // variable, that is the sum over its values; a definition by a lone letter or number is an
     // event written in prose (`$A=a$`).
+    // (A formula of random variables, not a lone one.)
+    let random = |body: &crate::syntax::ast::Expr| !matches!(body.kind, ExprKind::Symbol(_)) && writes_a_capital(body);
     let defined = |k: &str| {
         use crate::sema::scope::Decl;
         // `For any random variable $X$`: the words make X any random variable, whatever an
@@ -123,10 +132,17 @@ fn verdict_as_written(scope: &Scope, claim: &Claim) -> Option<Verdict> {
             return probability::Meaning::None;
         }
         match (scope.decls.get(k), scope.defs.get(k)) {
+            // (`Y = (Y_1, \ldots, Y_n)^T` gives Y a shape, with a definition or without: a
+            // vector of unknown entries, a random one in an event.)
+            (Some(decl), Some(d)) if !matches!(decl, Decl::Index { .. }) && random(&d.body) => {
+                probability::Meaning::RandomFormula
+            }
+            (Some(Decl::Matrix { .. }), None) => probability::Meaning::RandomFormula,
             (Some(decl), _) if !matches!(decl, Decl::Index { .. }) => probability::Meaning::Formula,
             // `\hat\theta_n = \hat f(x_1, \ldots, x_n)` with f̂ nobody specifies: an estimator, an
             // unspecified function of the data, which is any quantity.
             (_, Some(d)) if unspecified_application(scope, &d.body) => probability::Meaning::None,
+            (_, Some(d)) if random(&d.body) => probability::Meaning::RandomFormula,
             (_, Some(d)) if !matches!(d.body.kind, ExprKind::Symbol(_) | ExprKind::Number { .. }) => {
                 probability::Meaning::Formula
             }

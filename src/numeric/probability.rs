@@ -176,6 +176,9 @@ pub enum Meaning {
     Letter,
     /// Defined by a formula, or declared (a shape, a set).
     Formula,
+    /// Defined by a formula of random variables (capital letters: `Y = (Y_1, \ldots, Y_n)^T`,
+    /// `Y = aX + b`): a random quantity, any variable for a claim that holds for every one.
+    RandomFormula,
 }
 
 /// What the words say of a claim's letters, for [`check`].
@@ -213,6 +216,17 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
     if reader.operators == 0 {
         return Outcome::NotProbability;
     }
+    // `P(y \mid \theta) = \sum_z P(y, z \mid \theta)`: a claim about one distribution of a
+    // family, every probability given the same parameters, holds for it where it holds for every
+    // joint distribution. Only verified: the family may be a model the text has in mind, where
+    // a claim false in general holds.
+    let given = reader.given_parameters.first().cloned().unwrap_or_default();
+    let parameterised = !given.is_empty();
+    if parameterised
+        && (reader.given_parameters.len() != reader.operators || reader.given_parameters.iter().any(|p| *p != given))
+    {
+        return Outcome::NotProbability;
+    }
     // A value letter inside an expectation (`p(x) = e^{-E(x)}/Z`: E an energy, x a value of X)
     // says E is not one.
     if reader.letters_inside.iter().any(|k| reader.pairs.contains_key(k)) {
@@ -228,15 +242,22 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
     // not a free variable or constant here: such a claim is not read. Prose that writes an event
     // (`$A=a$ and $B=b$ both hold`) reads as a definition by a lone letter or number: for a
     // variable, only a definition by something else counts.
+    // A constant the notes define by a formula may be random (`a = Y + 1`), a variable defined
+    // by one of numbers is none (a matrix `A`): not read. A variable they define by random
+    // variables (`Y = (Y_1, …, Y_n)`), or a constant they name by a letter or number, is read
+    // as free all the same, to verify only: what holds for every joint distribution and every
+    // value holds for the ones the notes give.
     let values: BTreeSet<&String> = reader.pairs.keys().collect();
-    for key in reader.letters_outside.iter().chain(&reader.letters_inside) {
-        if !values.contains(key) && !reader.variables.contains(key) && defined(key) != Meaning::None {
-            return Outcome::NotProbability;
-        }
-    }
-    if reader.variables.iter().any(|k| defined(k) == Meaning::Formula) {
+    let constant = |key: &&String| !values.contains(*key) && !reader.variables.contains(*key);
+    let mut constants = reader.letters_outside.iter().chain(&reader.letters_inside).filter(constant);
+    if constants.clone().any(|key| matches!(defined(key), Meaning::Formula | Meaning::RandomFormula))
+        || reader.variables.iter().any(|k| defined(k) == Meaning::Formula)
+    {
         return Outcome::NotProbability;
     }
+    let given_a_meaning = constants.any(|key| defined(key) != Meaning::None)
+        || reader.variables.iter().any(|k| defined(k) == Meaning::RandomFormula);
+    let verify_only = parameterised || given_a_meaning;
     // `p` the parameter of an example (`if $p=0$`) says nothing of a claim that never writes p.
     let written = |k: &str| mentions(lhs, k) || mentions(rhs, k);
     if ["P", "p", "E"]
@@ -287,6 +308,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             }
             Outcome::Holds { values, domains }
         }
+        Compared::Differs { .. } if verify_only => Outcome::NotProbability,
         Compared::Differs { lhs, rhs, point } => {
             // Equal variables make most probabilities 0 or 1: only a claim between entropies
             // says something there.
@@ -547,6 +569,9 @@ impl Claim {
             .collect();
         for v in &self.reader.integrals {
             parts.push(format!("\\int \\cdot\\, d{v} = \\sum_{v}"));
+        }
+        if let Some(given) = self.reader.given_parameters.first().filter(|p| !p.is_empty()) {
+            parts.push(format!("P(\\cdot \\mid {}) any distribution", given.join(", ")));
         }
         let constants = self.constants(&[]);
         if !constants.is_empty() {
@@ -947,6 +972,18 @@ mod tests {
         holds(r"E_{x \sim P}[f(x)] = \sum_x f(x)P(x)");
         holds(r"P(D_1 = 1) = P(D_1 = 1, H = 0) + P(D_1 = 1, H = 1)");
         holds(r"\mathrm{Cov}(X, Y) = E[XY] - E[X]E[Y]");
+    }
+
+    /// A family's distribution, every probability given the same parameters: verified like any
+    /// other, never refuted; parameters written otherwise in one claim are not read.
+    #[test]
+    fn a_distribution_given_its_parameters_is_one_of_a_family() {
+        holds(r"P(y \mid \theta) = \sum_z P(y, z \mid \theta)");
+        holds(r"P(Y \mid \theta) = \sum_{Z} P(Z \mid \theta) P(Y \mid Z, \theta)");
+        holds(r"P(y, z; \hat\Theta) = P(z; \hat\Theta) P(y \mid z; \hat\Theta)");
+        assert_eq!(outcome(r"P(y, z \mid \theta) = P(y \mid \theta) P(z \mid \theta)"), Outcome::NotProbability);
+        assert_eq!(outcome(r"P(y \mid \theta) = \sum_z P(y, z \mid \theta^{(i)})"), Outcome::NotProbability);
+        assert_eq!(outcome(r"P(y \mid \theta) = \sum_z P(y, z)"), Outcome::NotProbability);
     }
 
     #[test]

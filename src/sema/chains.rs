@@ -115,7 +115,10 @@ fn environment_within(chain: &Chain) -> &Chain {
     let ([row], true) = (rows.as_slice(), chain.links.is_empty()) else { return chain };
     let [AlignedCell { statement: Some(statement), dangling: None }] = row.as_slice() else { return chain };
     match statement.chains.as_slice() {
-        [inner] if inner.links.is_empty() && matches!(inner.first.as_ref().map(|e| &e.kind), Some(ExprKind::Aligned { .. })) => {
+        [inner]
+            if inner.links.is_empty()
+                && matches!(inner.first.as_ref().map(|e| &e.kind), Some(ExprKind::Aligned { .. })) =>
+        {
             environment_within(inner)
         }
         _ => chain,

@@ -14,7 +14,7 @@ pub mod print;
 
 use ast::Expr;
 pub use error::{Expected, SyntaxError, SyntaxErrorKind};
-pub use grammar_names::{is_greek_or_symbol_name, is_known_command};
+pub use grammar_names::{is_greek_name, is_greek_or_symbol_name, is_known_command};
 pub use parser::{parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING};
 pub use pieces::parse_pieces;
 

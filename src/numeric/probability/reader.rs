@@ -41,6 +41,24 @@ pub(super) struct Reader {
     /// A union of events was read (`P(A \cup B)`): a claim false for general events may hold
     /// for mutually exclusive ones, which the words may assume.
     pub(super) unions: bool,
+    /// The parameters each probability is written given (`P(y, z \mid \theta)`: θ), sorted, one
+    /// list per probability read, in order; see [`is_parameter`].
+    pub(super) given_parameters: Vec<Vec<String>>,
+    /// The parameters of the probability being read.
+    pub(super) current_parameters: Vec<String>,
+}
+
+/// `\theta`, `\hat\Theta`, `\theta^{(i)}`, `\boldsymbol\theta_k`: a Greek letter, which in a
+/// probability's event list (`P(y \mid \theta)`, `P(Z=k; \Theta)`) is a parameter the
+/// distribution is given, not an event: the distribution is one of a family, the same one
+/// wherever the claim writes the same parameters ([`super::check`] reads only such claims, and
+/// only to verify).
+pub(super) fn is_parameter(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => crate::syntax::is_greek_name(&s.name),
+        ExprKind::Subscript { base, .. } => is_parameter(base),
+        _ => false,
+    }
 }
 
 pub(super) fn is_capital(key: &str) -> bool {
@@ -425,12 +443,16 @@ impl Reader {
             }
         }
         let mut read = Events::default();
+        self.current_parameters.clear();
         for arg in args {
             self.events_of(arg, &mut read)?;
         }
         if read.events.is_empty() {
             return Err(Refused);
         }
+        let mut parameters = std::mem::take(&mut self.current_parameters);
+        parameters.sort();
+        self.given_parameters.push(parameters);
         Ok(Node::Prob { events: read.events, given: read.given })
     }
 
@@ -443,6 +465,10 @@ impl Reader {
             ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if events_side_by_side(arg) => {
                 self.events_of(lhs, read)?;
                 self.events_of(rhs, read)
+            }
+            _ if is_parameter(arg) => {
+                self.current_parameters.push(crate::syntax::print::explicit_tex(arg, &|_| false));
+                Ok(())
             }
             _ => {
                 let event = self.event_of(arg)?;
@@ -525,6 +551,10 @@ impl Reader {
     fn opening_event(&mut self, e: &Expr, read: &mut Events) -> Read<(Option<Event>, bool)> {
         if events_side_by_side(e) && matches!(e.kind, ExprKind::Binary { .. }) {
             self.events_of(e, read)?;
+            return Ok((None, false));
+        }
+        if is_parameter(e) {
+            self.current_parameters.push(crate::syntax::print::explicit_tex(e, &|_| false));
             return Ok((None, false));
         }
         Ok((Some(self.event_of(e)?), is_capital(&e.symbol_key().unwrap_or_default())))
