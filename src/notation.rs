@@ -118,6 +118,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"\theta^T x^{(i)}, w^T x",
+        meaning: "a transposed letter times a letter, where nothing gives either a meaning but a shape read off its uses and the claim is left undecided otherwise, is a number (in an exponent, beside numbers): the claim is checked again with each such product a number of its own, one per label or subscript of the second letter (\\theta^T x^{(1)}, \\theta^T x^{(2)}); a verification there holds for the vectors meant and is kept, stating `\\forall \\theta^T x^{(i)} \\in \\mathbb R`. Never where the claim differentiates, integrates or takes a limit; nothing is refuted this way",
+        example: "",
+    },
+    Notation {
+        group: "derivatives",
         written: r"p(x), P(Y=1 \mid x), \mathbb P\{X=1\}, \Pr(A \mid B), q(z \mid x)",
         meaning: "a probability nothing defines (P, p, \\Pr, \\mathbb P, p_X), or a function nobody specified applied to an event or a condition, where its claim is left undecided otherwise: checked again with each such application an unknown function of the letters and numbers written in it, one function per head and way of writing the arguments (P(A \\mid B) and P(A, B) are two); a verification there holds for the probability meant and is kept, stating `\\forall P`. The laws of probability are not used, so nothing is refuted this way",
         example: "",

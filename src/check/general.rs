@@ -479,6 +479,114 @@ fn applications_general(
     out
 }
 
+/// `y\log\frac{1}{1+e^{-\theta^T x^{(i)}}} = -y\log(1+e^{-\theta^T x^{(i)}})` where nothing gives θ
+/// or x a shape: each product `a^T b` of a letter the notes give no meaning, transposed, and a
+/// letter is a number (it stands in an exponent or beside numbers), and the claim is checked
+/// again with each such product a number of its own (`\theta^T x^{(i)}` one per i). What holds
+/// for every number holds for the product, so only a verification is kept, listing the
+/// products; never where the claim differentiates, integrates or takes a limit, which the
+/// product's letters would reach.
+pub(super) fn with_inner_products_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    fn calculus(e: &Expr) -> bool {
+        let here = match &e.kind {
+            ExprKind::Derivative { .. } | ExprKind::Partial { .. } | ExprKind::Prime { .. } => true,
+            ExprKind::BigOp { op, .. } => op.is_integral() || matches!(op, crate::syntax::ast::BigOpKind::Lim),
+            _ => false,
+        };
+        here || e.children().any(calculus)
+    }
+    if scope.pinned || calculus(&claim.lhs) || calculus(&claim.rhs) {
+        return None;
+    }
+    // (Each product a letter the claim and the section leave free: `\varpi`, `\varrho`, ….)
+    let mut spare: Vec<&str> = ["varpi", "varrho", "varsigma", "vartheta", "varphi"]
+        .into_iter()
+        .filter(|name| {
+            let key = format!("\\{name}");
+            !scope.knows(&key) && !mentions(claim, &key)
+        })
+        .collect();
+    let mut products = Vec::new();
+    let lhs = inner_products_as_numbers(&claim.lhs, scope, &mut spare, &mut products);
+    let rhs = inner_products_as_numbers(&claim.rhs, scope, &mut spare, &mut products);
+    if products.is_empty() || products.iter().any(|(_, _, letter)| letter.is_none()) {
+        return None;
+    }
+    let products: Vec<String> = products.into_iter().map(|(_, written, _)| written).collect();
+    let read = Claim { lhs, rhs, ..claim.clone() };
+    // (`\sum_{i=1}^m (\ldots)x_j^{(i)}` with nothing giving j a value: j over a small range, or a
+    // label, as for any claim.)
+    let again = super::check_own_claim(scope, &read);
+    let again = with_free_indices(scope, &read, again, &super::judge::Checks { claim: &read });
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.push(format!("\\forall\\, {} \\in \\mathbb{{R}}", products.join(", ")));
+        Verdict { assuming, ..again }
+    })
+}
+
+/// `e` with every product `a^T b` [`with_inner_products_general`] reads as a number replaced by
+/// a letter of its own taken from `spare`, keeping b's label or subscript (`\theta^T x^{(i)}`
+/// stays one per i); each pair a, b pushed to `products` once, with the product as first written
+/// and its letter (`None` where none was spare).
+fn inner_products_as_numbers(
+    e: &Expr,
+    scope: &Scope,
+    spare: &mut Vec<&str>,
+    products: &mut Vec<(String, String, Option<String>)>,
+) -> Expr {
+    use crate::syntax::ast::{BinOp, Symbol};
+    // (No meaning but a shape read off its uses.)
+    let unknown = |e: &Expr| {
+        e.symbol_key().is_some_and(|k| {
+            let inferred = scope.usage.inferred.iter().any(|s| s.key == k);
+            !scope.defs.contains_key(&k)
+                && !scope.general_functions.contains_key(&k)
+                && (!scope.decls.contains_key(&k) || inferred)
+        })
+    };
+    if let ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } = &e.kind {
+        let transposed = match &lhs.kind {
+            ExprKind::Transpose { operand } if matches!(operand.kind, ExprKind::Symbol(_)) && unknown(operand) => {
+                Some(operand)
+            }
+            _ => None,
+        };
+        // (b a letter, a letter with a label, or its subscripted member.)
+        let (base, index) = match &rhs.kind {
+            ExprKind::Subscript { base, index } => (base.as_ref(), Some(index)),
+            _ => (rhs.as_ref(), None),
+        };
+        if let (Some(a), ExprKind::Symbol(b)) = (transposed, &base.kind) {
+            if unknown(base) {
+                let tex = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| false);
+                // (One letter per pair a, b: the label or subscript tells the members apart.)
+                let pair = format!("{}^T {}", tex(a), Symbol { label: None, ..b.clone() });
+                let letter = match products.iter().find(|(p, _, _)| *p == pair) {
+                    Some((_, _, letter)) => letter.clone(),
+                    None => {
+                        let letter = (!spare.is_empty()).then(|| spare.remove(0).to_string());
+                        products.push((pair, tex(e), letter.clone()));
+                        letter
+                    }
+                };
+                let name = letter.unwrap_or_default();
+                let number = Symbol { name, accents: Vec::new(), style: None, label: b.label.clone() };
+                let mut out = Expr::new(ExprKind::Symbol(number), e.span);
+                if let Some(index) = index {
+                    out = Expr::new(ExprKind::Subscript { base: Box::new(out), index: index.clone() }, e.span);
+                }
+                return out;
+            }
+        }
+    }
+    let mut out = e.clone();
+    for child in out.children_mut() {
+        *child = inner_products_as_numbers(child, scope, spare, products);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,5 +614,37 @@ mod tests {
         let (mut heads, mut written) = (Vec::new(), Vec::new());
         applications_general(&side("P(x)"), &mut defined, &mut heads, &mut written);
         assert!(heads.is_empty());
+    }
+
+    /// `\theta^T x^{(i)}` becomes a spare letter with the label i, the same letter wherever θ
+    /// and x meet; a product of a letter the scope defines stays.
+    #[test]
+    fn an_inner_product_of_unknown_letters_is_a_number_per_label() {
+        let scope = Scope::default();
+        let (mut spare, mut products) = (vec!["varpi", "varrho"], Vec::new());
+        let e = side(r"e^{-\theta^T x^{(i)}} + \theta^T x^{(1)} + w^T x_j");
+        let read = inner_products_as_numbers(&e, &scope, &mut spare, &mut products);
+        let tex = crate::syntax::print::explicit_tex(&read, &|_| false);
+        assert!(
+            tex.contains(r"\varpi^{(i)}") && tex.contains(r"\varpi^{(1)}") && tex.contains(r"{\varrho}_{j}"),
+            "{tex}"
+        );
+        assert_eq!(products.len(), 2, "{products:?}");
+        let mut defined = Scope::default();
+        let body = side("2");
+        let w = crate::sema::Definition {
+            key: "w".into(),
+            params: Vec::new(),
+            body,
+            origin: "notes.md:1:1".into(),
+            from_notes: true,
+            function: false,
+            inherited: false,
+            section_only: false,
+        };
+        defined.defs.insert("w".into(), w);
+        let (mut spare, mut products) = (vec!["varpi"], Vec::new());
+        inner_products_as_numbers(&side("w^T x"), &defined, &mut spare, &mut products);
+        assert!(products.is_empty());
     }
 }

@@ -10,7 +10,8 @@
 //! each claim that had to be stopped), not one per claim.
 
 use super::general::{
-    with_free_indices, with_later_letters_general, with_probabilities_general, with_spelled_functions,
+    with_free_indices, with_inner_products_general, with_later_letters_general, with_probabilities_general,
+    with_spelled_functions,
 };
 use super::readings::{derived_under_constraint, through_later_only};
 use super::{
@@ -372,18 +373,27 @@ fn with_section<R>(
             };
             let verdict = match &verdict.reason {
                 Reason::UnboundIndex { .. } if claim.holds => {
-                    with_free_indices(own.as_ref().unwrap_or(scope), claim, verdict, &trial)
+                    let scope = own.as_ref().unwrap_or(scope);
+                    let verdict = with_free_indices(scope, claim, verdict, &trial);
+                    match verdict.status {
+                        Status::Undecided => with_inner_products_general(scope, claim).unwrap_or(verdict),
+                        _ => verdict,
+                    }
                 }
                 // `tanh(x)`, `log(1+x)` spelled as letters: read as the function, to verify.
                 Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. } if claim.holds => {
                     let scope = own.as_ref().unwrap_or(scope);
                     with_spelled_functions(scope, claim)
                         .or_else(|| with_probabilities_general(scope, claim))
+                        .or_else(|| with_inner_products_general(scope, claim))
                         .unwrap_or(verdict)
                 }
                 // `P(A \mid B)`, `p(x)` nobody defines: made general, to verify.
                 _ if claim.holds && verdict.status == Status::Undecided => {
-                    with_probabilities_general(own.as_ref().unwrap_or(scope), claim).unwrap_or(verdict)
+                    let scope = own.as_ref().unwrap_or(scope);
+                    with_probabilities_general(scope, claim)
+                        .or_else(|| with_inner_products_general(scope, claim))
+                        .unwrap_or(verdict)
                 }
                 _ => verdict,
             };
