@@ -335,11 +335,19 @@ fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
             let starts_run =
                 k == 0 || letter(&factors[k - 1]).is_none() || factors[k - 1].span.end != factors[k].span.start;
             if let (Some((func, args)), true) = (call, starts_run && end > k) {
-                let word: String = factors[k..end].iter().filter_map(letter).chain(letter(func)).collect();
-                if let Some((_, name, _)) = SPELLED_FUNCTIONS.iter().find(|(spelled, _, _)| *spelled == word) {
-                    names.push(word.clone());
+                // (The longest name the run ends in: `bdCov(x, y)` is b times d times Cov(x, y).)
+                let spelled = |from: usize| -> String {
+                    factors[from..end].iter().filter_map(letter).chain(letter(func)).collect()
+                };
+                let found = (k..end).find_map(|from| {
+                    let word = spelled(from);
+                    SPELLED_FUNCTIONS.iter().find(|(s, _, _)| *s == word).map(|(_, name, _)| (from, word, *name))
+                });
+                if let Some((from, word, name)) = found {
+                    out.extend(factors[k..from].iter().cloned());
+                    names.push(word);
                     let function = Function { name: name.to_string(), primes: 0, sub: None, sup: None };
-                    let span = Span::new(factors[k].span.start, factors[end].span.end);
+                    let span = Span::new(factors[from].span.start, factors[end].span.end);
                     let kind = ExprKind::Apply { func: function, args: args.clone(), parenthesized: true };
                     out.push(Expr::new(kind, span));
                     k = end + 1;
