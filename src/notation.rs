@@ -88,8 +88,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
-        written: r"\frac{\mathrm d f}{\mathrm d x}, \frac{df}{dx}, \frac{\mathrm d(x^2)}{\mathrm dx}",
-        meaning: "the same derivative, written with d",
+        written: r"\frac{\mathrm d f}{\mathrm d x}, \frac{df}{dx}, \frac{\mathrm d(x^2)}{\mathrm dx}, \frac{dF(t)}{dt}, \frac{dPe^{rt}}{dt}",
+        meaning: "the same derivative, written with d; the d of the numerator is the differential of everything after it (F(t), P e^{rt}), unless another differential follows (\\frac{dx\\,dy}{dt})",
         example: r"\frac{\mathrm d(t^3)}{\mathrm dt}=3t^2",
     },
     Notation {

@@ -685,6 +685,31 @@ fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
         ExprKind::Call { func, args, .. } if is_d(func) && args.len() == 1 => {
             Some((DerivativeKind::Total, Some(args[0].clone())))
         }
+        // `dF(t)`, `dPe^{rt}`: the differential of everything after the d (F(t), P e^{rt}).
+        ExprKind::Binary { op: BinOp::Implicit, .. } => Some((DerivativeKind::Total, Some(after_differential(e)?))),
+        _ => None,
+    }
+}
+
+fn holds_a_differential(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Differential { .. }) || e.children().any(holds_a_differential)
+}
+
+/// A product that opens with a differential (`dF` then `(t)`, `dP` then `e^{rt}`), as the
+/// expression the differential is of: F(t) (a bare letter directly before a parenthesis is
+/// applied), P e^{rt}; `None` for any other.
+fn after_differential(e: &Expr) -> Option<Expr> {
+    match &e.kind {
+        ExprKind::Differential { operand } => Some((**operand).clone()),
+        // (Not `dx\,dy`, two differentials.)
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if !holds_a_differential(rhs) => {
+            let of = after_differential(lhs)?;
+            if is_call(&of, rhs) {
+                return Some(make_call(of, (**rhs).clone()));
+            }
+            let span = Span::new(of.span.start, rhs.span.end);
+            Some(Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(of), rhs: rhs.clone() }, span))
+        }
         _ => None,
     }
 }

@@ -232,3 +232,11 @@ fn secant_cosecant_cotangent_and_equation_editor_limits() {
     assert_eq!(sx("\\arg\\min_x f(x)"), sx("\\argmin_x f(x)"));
     assert_eq!(sx("\\arg \\max_x f(x)"), sx("\\argmax_x f(x)"));
 }
+
+#[test]
+fn a_leibniz_numerator_is_the_differential_of_everything_after_its_d() {
+    assert_eq!(sx(r"\frac{dF(t)}{dt}"), "(dderiv (call F t) t)");
+    assert_eq!(sx(r"\frac{dPe^{rt}}{dt}"), "(dderiv (* P (^ e (* r t))) t)");
+    // Two differentials over one stay a fraction of differentials.
+    assert_eq!(sx(r"\frac{dx\,dy}{dt}"), "(frac (* (d x) (d y)) (d t))");
+}
