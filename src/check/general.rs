@@ -494,7 +494,13 @@ fn applications_general(
 /// for every number holds for the product, so only a verification is kept, listing the
 /// products; never where the claim differentiates, integrates or takes a limit, which the
 /// product's letters would reach.
-pub(super) fn with_inner_products_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+/// `free_indices` checks a claim again whose first verdict stopped at an index without a value
+/// ([`with_free_indices`] with a trial of that claim; given by the caller, which owns trials).
+pub(super) fn with_inner_products_general(
+    scope: &Scope,
+    claim: &Claim,
+    free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
+) -> Option<Verdict> {
     fn calculus(e: &Expr) -> bool {
         let here = match &e.kind {
             ExprKind::Derivative { .. } | ExprKind::Partial { .. } | ExprKind::Prime { .. } => true,
@@ -525,7 +531,7 @@ pub(super) fn with_inner_products_general(scope: &Scope, claim: &Claim) -> Optio
     // (`\sum_{i=1}^m (\ldots)x_j^{(i)}` with nothing giving j a value: j over a small range, or a
     // label, as for any claim.)
     let again = super::check_own_claim(scope, &read);
-    let again = with_free_indices(scope, &read, again, &super::judge::Checks { claim: &read });
+    let again = free_indices(scope, &read, again);
     (again.status == Status::Verified).then(|| {
         let mut assuming = again.assuming.clone();
         assuming.push(format!("\\forall\\, {} \\in \\mathbb{{R}}", products.join(", ")));

@@ -339,6 +339,10 @@ fn with_section<R>(
     let assuming: Vec<String> = scope.assumptions.iter().map(|a| a.tex.clone()).collect();
     let shared = SharedPoints::default();
     let terms = super::mutate::section_terms(plan);
+    // (A claim rewritten by a reading, checked again with its free indices made general.)
+    let again_with_free_indices = |scope: &crate::sema::Scope, claim: &Claim, verdict: Verdict| {
+        with_free_indices(scope, claim, verdict, &Checks { claim })
+    };
     visit(&|claim| {
         if past(deadline) {
             return (out_of_time(), false);
@@ -376,7 +380,9 @@ fn with_section<R>(
                     let scope = own.as_ref().unwrap_or(scope);
                     let verdict = with_free_indices(scope, claim, verdict, &trial);
                     match verdict.status {
-                        Status::Undecided => with_inner_products_general(scope, claim).unwrap_or(verdict),
+                        Status::Undecided => {
+                            with_inner_products_general(scope, claim, &again_with_free_indices).unwrap_or(verdict)
+                        }
                         _ => verdict,
                     }
                 }
@@ -385,14 +391,14 @@ fn with_section<R>(
                     let scope = own.as_ref().unwrap_or(scope);
                     with_spelled_functions(scope, claim)
                         .or_else(|| with_probabilities_general(scope, claim))
-                        .or_else(|| with_inner_products_general(scope, claim))
+                        .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
                         .unwrap_or(verdict)
                 }
                 // `P(A \mid B)`, `p(x)` nobody defines: made general, to verify.
                 _ if claim.holds && verdict.status == Status::Undecided => {
                     let scope = own.as_ref().unwrap_or(scope);
                     with_probabilities_general(scope, claim)
-                        .or_else(|| with_inner_products_general(scope, claim))
+                        .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
                         .unwrap_or(verdict)
                 }
                 _ => verdict,
