@@ -354,6 +354,21 @@ fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
                     continue;
                 }
             }
+            // `log\frac{P(A)}{P(B)}`: a whole run of letters that is a name, then a fraction
+            // written right after it, which the function takes.
+            // (The run above ends at the fraction, adjacent to its last letter.)
+            let fraction = Some(&factors[end]).filter(|f| matches!(f.kind, ExprKind::Frac { .. }) && end > k + 1);
+            let word: String = factors[k..end].iter().filter_map(letter).collect();
+            let named = SPELLED_FUNCTIONS.iter().find(|(s, _, _)| *s == word && word.chars().count() == end - k);
+            if let (Some(fraction), Some((_, name, _)), true) = (fraction, named, starts_run) {
+                names.push(word.clone());
+                let function = Function { name: name.to_string(), primes: 0, sub: None, sup: None };
+                let span = Span::new(factors[k].span.start, fraction.span.end);
+                let kind = ExprKind::Apply { func: function, args: vec![fraction.clone()], parenthesized: false };
+                out.push(Expr::new(kind, span));
+                k = end + 1;
+                continue;
+            }
             out.push(factors[k].clone());
             k += 1;
         }

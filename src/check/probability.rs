@@ -119,6 +119,10 @@ fn writes_a_capital(e: &crate::syntax::ast::Expr) -> bool {
 fn verdict_as_written(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     use crate::model::Reading;
     use numeric::probability::{self, Outcome};
+    // `log\frac{P(A)}{P(B)}`: letters that spell a name are never constants multiplying.
+    if [&claim.lhs, &claim.rhs].into_iter().any(|e| crate::eval::spelled_name_in(e).is_some()) {
+        return None;
+    }
     // A letter a sum runs over (`\sum_A P(A, B)`) is an index to the section: for a random
     // variable, that is the sum over its values; a definition by a lone letter or number is an
     // event written in prose (`$A=a$`).

@@ -1433,6 +1433,13 @@ fn spelled_word(e: &Expr) -> Option<String> {
     None
 }
 
+/// The first name of [`SPELLED_NAMES`] written as letters side by side anywhere in `e`
+/// (`log\frac{P(A)}{P(B)}`): a reading that multiplies those letters would be a guess.
+pub fn spelled_name_in(e: &Expr) -> Option<String> {
+    let here = matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }).then(|| spelled_word(e)).flatten();
+    here.or_else(|| e.children().find_map(spelled_name_in))
+}
+
 fn last_factor(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),

@@ -19,7 +19,7 @@ mod value;
 pub use backend::{derivative_layout, Backend, Integrand, Limit};
 pub use calculus::unbarred_key;
 pub use indices::{dependencies, free_indices, index_assignments, reached, sizes_used};
-pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
+pub use instance::{leaf_indices, leaf_name, sanitize, spelled_name_in, Budget, Caches, Env, Instance};
 pub use scalar::{Elementary, Scalar};
 pub use value::Value;
 
