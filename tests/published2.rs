@@ -39,7 +39,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("dl500q", 20),
     ("karpathy", 3),
     ("lihang", 20),
-    ("luweiagi-ml-notes", 33),
+    ("luweiagi-ml-notes", 34),
     ("mbernste", 24),
     ("quantecon-intro", 17),
 ];
