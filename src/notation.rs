@@ -125,7 +125,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"p(x), P(Y=1 \mid x), \mathbb P\{X=1\}, \Pr(A \mid B), q(z \mid x)",
-        meaning: "a probability nothing defines (P, p, \\Pr, \\mathbb P, p_X), or a function nobody specified applied to an event or a condition, where its claim is left undecided otherwise: checked again with each such application an unknown function of the letters and numbers written in it, one function per head and way of writing the arguments (P(A \\mid B) and P(A, B) are two); a verification there holds for the probability meant and is kept, stating `\\forall P`. The laws of probability are not used, so nothing is refuted this way",
+        meaning: "a probability nothing defines (P, p, \\Pr, \\mathbb P, p_X), or a function nobody specified applied to an event or a condition, where its claim is left undecided otherwise: checked again with each such application an unknown function of the letters and numbers written in it, one function per head, way of writing the arguments and letters written (P(A \\mid B) and P(A, B) are two; p(x) and p(y), a density each variable's, are two, p(x_i) and p(x_j) one); a verification there holds for the probability meant and is kept, stating `\\forall P`. The laws of probability are not used, so nothing is refuted this way",
         example: "",
     },
     Notation {

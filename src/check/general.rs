@@ -448,9 +448,19 @@ fn general_head(func: &Expr, args: &[Expr], scope: &Scope) -> Option<String> {
     (probability || (event && scope.usage.unknown_functions.contains(&key))).then_some(key)
 }
 
+/// The letters `e` writes, a subscripted letter as its base (`x` of `x_i`), indices left out.
+fn base_letters(e: &Expr) -> Vec<String> {
+    match &e.kind {
+        ExprKind::Symbol(_) => e.symbol_key().into_iter().collect(),
+        ExprKind::Subscript { base, .. } => base_letters(base),
+        _ => e.children().flat_map(base_letters).collect(),
+    }
+}
+
 /// `e` with every application [`general_head`] accepts replaced by an application of an unknown
-/// function of its own (added to `scope`'s unknown functions), named by the head and by how the
-/// arguments are written, applied to the letters and numbers of the arguments in order; each
+/// function of its own (added to `scope`'s unknown functions), named by the head, by how the
+/// arguments are written and by the letters they write, applied to the letters and numbers of
+/// the arguments in order; each
 /// head pushed to `heads` once, and each replacement to `written` as TeX, beside the original.
 fn applications_general(
     e: &Expr,
@@ -483,7 +493,13 @@ fn applications_general(
                 }
             }
         }
-        let name = format!("{head} of ({})", shape.join(", "));
+        // (`p(x)` and `p(y)` are the distributions of two variables, as the notes abuse one
+        // letter for both: a function per set of letters written, the indices aside — `p(x_i)`
+        // and `p(x_j)` are one.)
+        let mut letters: Vec<String> = leaves.iter().flat_map(base_letters).collect();
+        letters.sort();
+        letters.dedup();
+        let name = format!("{head} of ({}) in {}", shape.join(", "), letters.join(" "));
         let symbol = Symbol { name, accents: Vec::new(), style: None, label: None };
         scope.usage.unknown_functions.insert(symbol.key());
         if !heads.contains(&head) {
@@ -624,17 +640,18 @@ mod tests {
         crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
     }
 
-    /// The functions `P(A \mid B)`, `P(A, B)` and `P(B)` are made: one per way of writing the
-    /// arguments, the same for the same way at other arguments.
+    /// One function per way of writing the arguments and set of letters written: `P(A \mid B)`,
+    /// `P(A, B)`, `P(B)` and `P(C \mid B)` are four, `p(x)` and `p(x_1)` one, `p(y)` another.
     #[test]
     fn each_way_of_writing_a_probability_is_a_function_of_its_own() {
         let mut scope = Scope::default();
         let (mut heads, mut written) = (Vec::new(), Vec::new());
-        let e = side(r"P(A \mid B) + P(A, B) + P(B) + P(C \mid B) + p(x)");
+        let e = side(r"P(A \mid B) + P(A, B) + P(B) + P(C \mid B) + p(x) + p(x_1) + p(y)");
         let general = applications_general(&e, &mut scope, &mut heads, &mut written);
         assert_eq!(heads, ["P", "p"]);
-        assert_eq!(scope.usage.unknown_functions.len(), 4, "{:?}", scope.usage.unknown_functions);
-        assert_eq!(written.len(), 5);
+        // P(A|B), P(A,B), P(B), P(C|B), p of x (x and x_1), p of y.
+        assert_eq!(scope.usage.unknown_functions.len(), 6, "{:?}", scope.usage.unknown_functions);
+        assert_eq!(written.len(), 7);
         assert!(written.iter().any(|(_, text)| text.contains(r"A \mid B")), "{written:?}");
         assert!(!crate::syntax::print::explicit_tex(&general, &|_| true).contains(r"\mid"));
         // A letter the scope defines is not made general.
