@@ -460,8 +460,8 @@ fn base_letters(e: &Expr) -> Vec<String> {
 /// `e` with every application [`general_head`] accepts replaced by an application of an unknown
 /// function of its own (added to `scope`'s unknown functions), named by the head, by how the
 /// arguments are written and by the letters they write, applied to the letters and numbers of
-/// the arguments in order; each
-/// head pushed to `heads` once, and each replacement to `written` as TeX, beside the original.
+/// the arguments in order; each head pushed to `heads` once, and each replacement to `written`
+/// as TeX, beside the original.
 fn applications_general(
     e: &Expr,
     scope: &mut Scope,
@@ -525,6 +525,7 @@ fn applications_general(
 /// for every number holds for the product, so only a verification is kept, listing the
 /// products; never where the claim differentiates, integrates or takes a limit, which the
 /// product's letters would reach.
+///
 /// `free_indices` checks a claim again whose first verdict stopped at an index without a value
 /// ([`with_free_indices`] with a trial of that claim; given by the caller, which owns trials).
 pub(super) fn with_inner_products_general(

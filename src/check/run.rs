@@ -386,18 +386,20 @@ fn with_section<R>(
                         _ => verdict,
                     }
                 }
-                // `tanh(x)`, `log(1+x)` spelled as letters: read as the function, to verify.
-                Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. } if claim.holds => {
+                // `tanh(x)`, `log(1+x)` spelled as letters (where that is what stopped the check):
+                // read as the function; `P(A \mid B)`, `p(x)` nobody defines, `\theta^T x` nobody
+                // shapes: made general. Each only to verify.
+                reason
+                    if claim.holds
+                        && (verdict.status == Status::Undecided
+                            || matches!(reason, Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. })) =>
+                {
                     let scope = own.as_ref().unwrap_or(scope);
-                    with_spelled_functions(scope, claim)
+                    let ambiguous = matches!(reason, Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. });
+                    ambiguous
+                        .then(|| with_spelled_functions(scope, claim))
+                        .flatten()
                         .or_else(|| with_probabilities_general(scope, claim))
-                        .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
-                        .unwrap_or(verdict)
-                }
-                // `P(A \mid B)`, `p(x)` nobody defines: made general, to verify.
-                _ if claim.holds && verdict.status == Status::Undecided => {
-                    let scope = own.as_ref().unwrap_or(scope);
-                    with_probabilities_general(scope, claim)
                         .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
                         .unwrap_or(verdict)
                 }

@@ -238,15 +238,12 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
     if let Some(outcome) = law.and_then(|law| check_under_law(&l, &r, &reader, law)) {
         return outcome;
     }
-    // A letter the notes give a meaning (`Y = aX + b`, `\mathbf X \in \mathbb R^{n\times d}`) is
-    // not a free variable or constant here: such a claim is not read. Prose that writes an event
-    // (`$A=a$ and $B=b$ both hold`) reads as a definition by a lone letter or number: for a
-    // variable, only a definition by something else counts.
-    // A constant the notes define by a formula may be random (`a = Y + 1`), a variable defined
-    // by one of numbers is none (a matrix `A`): not read. A variable they define by random
-    // variables (`Y = (Y_1, …, Y_n)`), or a constant they name by a letter or number, is read
-    // as free all the same, to verify only: what holds for every joint distribution and every
-    // value holds for the ones the notes give.
+    // A letter the notes give a meaning: a constant defined by a formula may be random
+    // (`a = Y + 1`), a variable defined by numbers is none (a matrix `A`): the claim is not read.
+    // A variable defined by random variables (`Y = aX + b`, `Y = (Y_1, …, Y_n)`), or a constant
+    // named by a lone letter or number (prose writing an event, `$A=a$ and $B=b$ both hold`),
+    // is read as free all the same, to verify only: what holds for every joint distribution and
+    // every value holds for the ones the notes give.
     let values: BTreeSet<&String> = reader.pairs.keys().collect();
     let constant = |key: &&String| !values.contains(*key) && !reader.variables.contains(*key);
     let mut constants = reader.letters_outside.iter().chain(&reader.letters_inside).filter(constant);

@@ -467,7 +467,7 @@ impl Reader {
                 self.events_of(rhs, read)
             }
             _ if is_parameter(arg) => {
-                self.current_parameters.push(crate::syntax::print::explicit_tex(arg, &|_| false));
+                self.note_parameter(arg);
                 Ok(())
             }
             _ => {
@@ -554,10 +554,15 @@ impl Reader {
             return Ok((None, false));
         }
         if is_parameter(e) {
-            self.current_parameters.push(crate::syntax::print::explicit_tex(e, &|_| false));
+            self.note_parameter(e);
             return Ok((None, false));
         }
         Ok((Some(self.event_of(e)?), is_capital(&e.symbol_key().unwrap_or_default())))
+    }
+
+    /// A parameter ([`is_parameter`]) the probability being read is given.
+    fn note_parameter(&mut self, e: &Expr) {
+        self.current_parameters.push(crate::syntax::print::explicit_tex(e, &|_| false));
     }
 
     /// An event read whole: a variable left to take its own value makes that value free
