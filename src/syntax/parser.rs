@@ -14,6 +14,12 @@ use pest_derive::Parser;
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
+#[path = "parser_derivatives.rs"]
+mod derivatives;
+use derivatives::{
+    apply_derivative_operators, derivative_quotient, differentials_of_groups, holds_a_differential, roman_differentials,
+};
+
 #[derive(Parser)]
 #[grammar = "../grammar/latex.pest"]
 struct LatexParser;
@@ -100,7 +106,10 @@ pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Resu
             .flat_map(|s| build_statement(s).chains)
             .collect()
     });
-    let chains: Vec<Chain> = built.map_err(|_| SyntaxError::new(SyntaxErrorKind::Internal, span))?;
+    let mut chains: Vec<Chain> = built.map_err(|_| SyntaxError::new(SyntaxErrorKind::Internal, span))?;
+    if chains.iter().flat_map(Chain::exprs).any(holds_a_differential) {
+        chains.iter_mut().flat_map(Chain::exprs_mut).for_each(differentials_of_groups);
+    }
     if chains.is_empty() {
         return Err(SyntaxError::new(SyntaxErrorKind::Empty, span));
     }
@@ -508,6 +517,9 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                     Some((head_op, head)) if op.is_none() && bare_argument_goes_on(&head, &f) => {
                         factors.push((head_op, extend_bare_product(head, f)))
                     }
+                    Some((head_op, head)) if op.is_none() && is_bare_function_power(&head) => {
+                        factors.push((head_op, apply_function_power(head, f)))
+                    }
                     Some(prev) => factors.extend([prev, (op, f)]),
                     None => factors.push((op, f)),
                 }
@@ -522,196 +534,6 @@ fn build_term(pair: Pair<Rule>) -> Expr {
         (Some(BinOp::Div), Some(kind)) => kind,
         _ => binary(op.unwrap_or(BinOp::Implicit), lhs, rhs),
     })
-}
-
-/// `\mathrm{d}x`, `\mathrm d\theta`, `\mathrm{d}\mathbf x`: an upright d written right before a
-/// letter is the differential of it, as `dx` is (an upright d names no letter in the notes
-/// derivcheck reads: a dimension or a distance is written d in italics).
-fn roman_differentials(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(Option<BinOp>, Expr)> {
-    let upright_d = |e: &Expr| {
-        matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none()
-            && s.style == Some(Style::Roman))
-    };
-    let letter = |e: &Expr| match &e.kind {
-        ExprKind::Symbol(_) => true,
-        ExprKind::Subscript { base, .. } => matches!(base.kind, ExprKind::Symbol(_)),
-        _ => false,
-    };
-    let mut k = 0;
-    while k + 1 < factors.len() {
-        let juxtaposed = factors[k + 1].0.is_none_or(|op| op == BinOp::Implicit);
-        if upright_d(&factors[k].1) && juxtaposed && letter(&factors[k + 1].1) {
-            let (_, operand) = factors.remove(k + 1);
-            let span = Span::new(factors[k].1.span.start, operand.span.end);
-            factors[k].1 = Expr::new(ExprKind::Differential { operand: Box::new(operand) }, span);
-        }
-        k += 1;
-    }
-    factors
-}
-
-/// `\nabla` is 1, `\nabla^2` is 2; anything else `None`.
-fn nabla_power(e: &Expr) -> Option<u32> {
-    let nabla = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.name == "nabla" && s.accents.is_empty());
-    match &e.kind {
-        _ if nabla(e) => Some(1),
-        ExprKind::Power { base, exponent } if nabla(base) => match &exponent.kind {
-            ExprKind::Number { value } if value == "2" => Some(2),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// A derivative operator (`\frac{d}{dx}`, `\frac{\partial}{\partial w}`, `\nabla_w`) applies to the
-/// rest of the product, like a big operator; a fraction of differentials (`\frac{\mathrm d f}{\mathrm
-/// dx}`) is a derivative by itself.
-fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(Option<BinOp>, Expr)> {
-    let mut k = 0;
-    while k < factors.len() {
-        k += 1;
-        let k = k - 1;
-        let operator = match &factors[k].1.kind {
-            ExprKind::Frac { num, den } => match derivative_fraction(num, den) {
-                Some((kind, Some(of), wrt)) => {
-                    let span = factors[k].1.span;
-                    factors[k].1 = derivative(kind, of, wrt, span);
-                    continue;
-                }
-                Some((kind, None, wrt)) => (kind, wrt),
-                None => continue,
-            },
-            ExprKind::Subscript { base, index } if matches!(&base.kind, ExprKind::Symbol(s) if s.name == "nabla") => {
-                (DerivativeKind::Gradient, (**index).clone())
-            }
-            // `\nabla f(\mathbf x)`, `\nabla f(\mathbf x)^\top`: the gradient of the application
-            // after it (that factor only), by the argument the function is applied to.
-            ExprKind::Symbol(_) | ExprKind::Power { .. }
-                if nabla_power(&factors[k].1).is_some() && k + 1 < factors.len() =>
-            {
-                let hessian = nabla_power(&factors[k].1) == Some(2);
-                // `\nabla f_i(\mathbf x)`: a subscripted head and its parenthesis are two factors.
-                if let Some(gradient) = factors.get(k + 2).filter(|_| !hessian).and_then(|(op, arg)| {
-                    let member = &factors[k + 1].1;
-                    let subscripted = matches!(&member.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)));
-                    let ExprKind::Fenced { open, inner: Some(inner), .. } = &arg.kind else { return None };
-                    let juxtaposed = op.is_none_or(|op| op == BinOp::Implicit);
-                    (subscripted && juxtaposed && open == "(" && inner.symbol_key().is_some()).then(|| {
-                        let span = Span::new(factors[k].1.span.start, arg.span.end);
-                        let applied = binary(BinOp::Implicit, member.clone(), arg.clone());
-                        derivative(DerivativeKind::Gradient, applied, (**inner).clone(), span)
-                    })
-                }) {
-                    factors[k].1 = gradient;
-                    factors.drain(k + 1..k + 3);
-                    continue;
-                }
-                let (call, transposed) = match &factors[k + 1].1.kind {
-                    ExprKind::Transpose { operand } => (operand.as_ref().clone(), true),
-                    _ => (factors[k + 1].1.clone(), false),
-                };
-                let ExprKind::Call { args, .. } = &call.kind else { continue };
-                let [arg] = args.as_slice() else { continue };
-                if arg.symbol_key().is_none() {
-                    continue;
-                }
-                let span = Span::new(factors[k].1.span.start, factors[k + 1].1.span.end);
-                let mut gradient = derivative(DerivativeKind::Gradient, call.clone(), arg.clone(), span);
-                if hessian {
-                    // `\nabla^2 f(\mathbf x)`: the gradient of the gradient, the Hessian.
-                    gradient = derivative(DerivativeKind::Gradient, gradient, arg.clone(), span);
-                }
-                if transposed {
-                    gradient = Expr::new(ExprKind::Transpose { operand: Box::new(gradient) }, span);
-                }
-                factors[k].1 = gradient;
-                factors.remove(k + 1);
-                continue;
-            }
-            // `\partial_{o_j} l`: the partial derivative by o_j.
-            ExprKind::Subscript { base, index }
-                if matches!(&base.kind, ExprKind::Partial { order: None, operand: None }) =>
-            {
-                (DerivativeKind::Partial, (**index).clone())
-            }
-            _ => continue,
-        };
-        if k + 1 == factors.len() {
-            break; // an operator with nothing to apply to: left as written, refused later
-        }
-        let rest: Vec<(Option<BinOp>, Expr)> = factors.drain(k + 1..).collect();
-        let mut rest = rest.into_iter();
-        let first = rest.next().expect("checked: something follows").1;
-        let of = rest.fold(first, |lhs, (op, rhs)| binary(op.unwrap_or(BinOp::Implicit), lhs, rhs));
-        let span = Span::new(factors[k].1.span.start, of.span.end);
-        factors[k].1 = derivative(operator.0, of, operator.1, span);
-        break;
-    }
-    factors
-}
-
-fn derivative(kind: DerivativeKind, of: Expr, wrt: Expr, span: Span) -> Expr {
-    Expr::new(ExprKind::Derivative { kind, of: Box::new(of), wrt: Box::new(wrt) }, span)
-}
-
-/// `\partial L/\partial w`, `dL/dx`: a quotient of two differentials.
-fn derivative_quotient(lhs: &Expr, rhs: &Expr) -> Option<Expr> {
-    let (kind, Some(of)) = differential_form(lhs)? else { return None };
-    let (wrt_kind, Some(wrt)) = differential_form(rhs)? else { return None };
-    (kind == wrt_kind).then(|| derivative(kind, of, wrt, Span::new(lhs.span.start, rhs.span.end)))
-}
-
-/// `\frac{∂f}{∂x}` -> (partial, Some(f), x); `\frac{d}{dx}` -> (total, None, x).
-fn derivative_fraction(num: &Expr, den: &Expr) -> Option<(DerivativeKind, Option<Expr>, Expr)> {
-    let (den_kind, Some(wrt)) = differential_form(den)? else { return None };
-    let (kind, of) = differential_form(num)?;
-    (kind == den_kind).then_some((kind, of, wrt))
-}
-
-/// How an expression spells a differential: `∂f`, `∂` alone, `df`, `d` alone, `\mathrm d x`,
-/// `\mathrm{d}(x^2)`.
-fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
-    let is_d = |e: &Expr| {
-        matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none()
-            && matches!(s.style, None | Some(Style::Roman)))
-    };
-    match &e.kind {
-        ExprKind::Partial { order: None, operand } => Some((DerivativeKind::Partial, operand.as_deref().cloned())),
-        ExprKind::Differential { operand } => Some((DerivativeKind::Total, Some((**operand).clone()))),
-        _ if is_d(e) => Some((DerivativeKind::Total, None)),
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if is_d(lhs) => {
-            Some((DerivativeKind::Total, Some((**rhs).clone())))
-        }
-        ExprKind::Call { func, args, .. } if is_d(func) && args.len() == 1 => {
-            Some((DerivativeKind::Total, Some(args[0].clone())))
-        }
-        // `dF(t)`, `dPe^{rt}`: the differential of everything after the d (F(t), P e^{rt}).
-        ExprKind::Binary { op: BinOp::Implicit, .. } => Some((DerivativeKind::Total, Some(after_differential(e)?))),
-        _ => None,
-    }
-}
-
-fn holds_a_differential(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Differential { .. }) || e.children().any(holds_a_differential)
-}
-
-/// A product that opens with a differential (`dF` then `(t)`, `dP` then `e^{rt}`), as the
-/// expression the differential is of: F(t) (a bare letter directly before a parenthesis is
-/// applied), P e^{rt}; `None` for any other.
-fn after_differential(e: &Expr) -> Option<Expr> {
-    match &e.kind {
-        ExprKind::Differential { operand } => Some((**operand).clone()),
-        // (Not `dx\,dy`, two differentials.)
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if !holds_a_differential(rhs) => {
-            let of = after_differential(lhs)?;
-            if is_call(&of, rhs) {
-                return Some(make_call(of, (**rhs).clone()));
-            }
-            let span = Span::new(of.span.start, rhs.span.end);
-            Some(Expr::new(ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(of), rhs: rhs.clone() }, span))
-        }
-        _ => None,
-    }
 }
 
 /// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
@@ -804,6 +626,28 @@ fn bare_argument_goes_on(head: &Expr, next: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// `{{\cos }^{2}}x`, `{\sec}^{2} x` (as MathType writes `\cos^2 x`): a function name with
+/// no argument, raised to a power in braces of its own, before what it is applied to.
+fn is_bare_function_power(head: &Expr) -> bool {
+    match &head.kind {
+        ExprKind::Power { base, .. } => matches!(&base.kind,
+            ExprKind::Apply { func, args, .. } if args.is_empty() && func.sup.is_none() && func.primes == 0),
+        _ => false,
+    }
+}
+
+/// [`is_bare_function_power`]'s power applied to `next`, as `\cos^2 x` is: the function
+/// raised to the power, its argument `next` (the arguments inside `next`'s parentheses).
+fn apply_function_power(head: Expr, next: Expr) -> Expr {
+    let span = Span::new(head.span.start, next.span.end);
+    let ExprKind::Power { base, exponent } = head.kind else { return head };
+    let ExprKind::Apply { mut func, .. } = base.kind else { unreachable!("checked: a function power") };
+    func.sup = Some(exponent);
+    let parenthesized = matches!(&next.kind, ExprKind::Fenced { open, .. } if open.ends_with('('));
+    let args = if parenthesized { fenced_arguments(next) } else { vec![next] };
+    Expr::new(ExprKind::Apply { func, args, parenthesized }, span)
 }
 
 fn extend_bare_product(head: Expr, next: Expr) -> Expr {

@@ -292,7 +292,13 @@ impl Explicit<'_> {
                 let order = order.as_deref().map(|o| format!("^{{{}}}", x(o))).unwrap_or_default();
                 format!("\\partial{order} {}", operand.as_deref().map(x).unwrap_or_default())
             }
-            Differential { operand } => format!("\\mathrm{{d}}{}", self.grouped(operand, 4)),
+            // (`d(e^x)` keeps its parentheses: `\mathrm{d}{e}^{x}` would read as (de)^x.)
+            Differential { operand } => match &operand.kind {
+                ExprKind::Symbol(_) | ExprKind::Subscript { .. } | ExprKind::Fenced { .. } => {
+                    format!("\\mathrm{{d}}{}", self.expr(operand))
+                }
+                _ => format!("\\mathrm{{d}}\\left({}\\right)", self.expr(operand)),
+            },
             Derivative { kind, of, wrt } => {
                 let (d, of) = (derivative_symbol(kind), self.grouped(of, 4));
                 match kind {
