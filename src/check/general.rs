@@ -633,6 +633,42 @@ fn inner_products_as_numbers(
     out
 }
 
+/// `d(uv) = u\,dv + v\,du`, `d(\sin x) = \cos x\,dx` where no spec says what varies: checked
+/// again with the letters whose differentials the claim writes varying, each `d` the total
+/// differential in them, their differentials independent. What holds for independent
+/// differentials holds however the letters depend on each other (`u = u(x)`: du = u'(x) dx, by
+/// the chain rule), so only a verification is kept, listing the differentials (`\forall\,
+/// \mathrm{d}u, \mathrm{d}v`). A letter the notes define is left out: its differential goes
+/// through its definition.
+pub(super) fn with_differentials_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    fn written(e: &Expr, letters: &mut Vec<String>) {
+        if let ExprKind::Differential { operand } = &e.kind {
+            letters.extend(operand.symbol_key());
+        }
+        e.children().for_each(|c| written(c, letters));
+    }
+    if scope.pinned || !scope.vary.is_empty() {
+        return None;
+    }
+    let mut letters = Vec::new();
+    written(&claim.lhs, &mut letters);
+    written(&claim.rhs, &mut letters);
+    letters.retain(|k| !scope.defs.contains_key(k) && !matches!(scope.decls.get(k), Some(Decl::Index { .. })));
+    letters.sort();
+    letters.dedup();
+    if letters.is_empty() {
+        return None;
+    }
+    let general = Scope { vary: letters.clone(), ..scope.clone() };
+    let again = super::check_own_claim(&general, claim);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        let differentials: Vec<String> = letters.iter().map(|k| format!("\\mathrm{{d}}{k}")).collect();
+        assuming.push(format!("\\forall\\, {}", differentials.join(", ")));
+        Verdict { assuming, ..again }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
