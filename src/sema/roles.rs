@@ -780,18 +780,54 @@ pub fn is_interval_like(e: &Expr) -> bool {
     }
 }
 
-/// `u = u(x)`, `y = y(t)`, `f(x) = f`: a letter equated to itself applied to variables says that
-/// it depends on them (设 $u=u(x)$), not that a number equals a product.
+/// `u = u(x)`, `y = y(t)`, `f(x) = f`, `t_1 = t_1(y_{i-1}=1, y_i=2, x, i)`: a letter equated to
+/// itself applied to variables (or to variables given values) says that it depends on them
+/// (设 $u=u(x)$), not that a number equals a product.
 pub fn declares_dependence(chain: &crate::syntax::ast::Chain) -> bool {
     let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { return false };
+    // (A letter, or one with an index: `t_1`, `y_{i-1}`; not `A_{m \times n}`, a size.)
+    let index = |i: &Expr| match &i.kind {
+        ExprKind::Symbol(_) | ExprKind::Number { .. } => true,
+        ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+            matches!(lhs.kind, ExprKind::Symbol(_)) && matches!(rhs.kind, ExprKind::Number { .. })
+        }
+        _ => false,
+    };
+    let letter = |e: &Expr| match &e.kind {
+        ExprKind::Symbol(_) => true,
+        ExprKind::Subscript { base, index: i } => matches!(base.kind, ExprKind::Symbol(_)) && index(i),
+        _ => false,
+    };
+    let given = |c: &crate::syntax::ast::Chain| {
+        let value = c.links.len() == 1 && is_literal(&c.links[0].rhs);
+        c.first.as_ref().is_some_and(letter) && (c.links.is_empty() || value)
+    };
+    let variable = |a: &Expr| match &a.kind {
+        ExprKind::Relation { chain } => given(chain),
+        // (`(y_{i-1}=1, y_i=2, x, i)`: the relations and letters are kept as one statement.)
+        ExprKind::Statement { statement } => statement.chains.iter().all(given),
+        _ => letter(a),
+    };
     let applied_to_itself = |bare: &Expr, applied: &Expr| {
-        let ExprKind::Symbol(letter) = &bare.kind else { return false };
-        let variables = |args: &[Expr]| args.iter().all(|a| matches!(a.kind, ExprKind::Symbol(_)));
-        let head = match &applied.kind {
-            ExprKind::Call { func, args, .. } if variables(args) => func.as_ref(),
+        if !letter(bare) {
+            return false;
+        }
+        // (`t_1(…)`: a subscripted letter before parentheses is parsed as a product.)
+        let (head, args): (&Expr, Vec<&Expr>) = match &applied.kind {
+            ExprKind::Call { func, args, .. } => (func, args.iter().collect()),
+            ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => match &rhs.kind {
+                ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" || open == "\\left(" => {
+                    let items = match &inner.kind {
+                        ExprKind::Tuple { items, .. } => items.iter().collect(),
+                        _ => vec![inner.as_ref()],
+                    };
+                    (lhs, items)
+                }
+                _ => return false,
+            },
             _ => return false,
         };
-        matches!(&head.kind, ExprKind::Symbol(s) if s.key() == letter.key())
+        args.into_iter().all(variable) && head.symbol_key().is_some() && head.symbol_key() == bare.symbol_key()
     };
     applied_to_itself(first, &link.rhs) || applied_to_itself(&link.rhs, first)
 }
@@ -945,6 +981,9 @@ mod tests {
         assert!(declares_dependence(&chain("y(t) = y")));
         assert!(!declares_dependence(&chain("r(A_{m \\times n}) = r")));
         assert!(!declares_dependence(&chain("u = v(x)")));
+        assert!(declares_dependence(&chain("t_1=t_1(y_{i-1}=1,y_i=2,x,i)")));
+        assert!(!declares_dependence(&chain("t_1=t_2(y_{i-1}=1,x)")));
+        assert!(!declares_dependence(&chain("t_1=t_1(x+1)")));
         assert!(is_if_and_only_if("2. 当且仅当") && is_if_and_only_if("is zero if and only if"));
         assert!(!is_if_and_only_if("if") && !is_if_and_only_if("当"));
     }
