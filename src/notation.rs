@@ -172,8 +172,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
-        written: r"d f, dX_{ir}, d\mu",
-        meaning: "the differential Σ ∂f/∂v dv over the leaves of the section's `vary` symbols (`d` written directly before a symbol; `d_k` is a symbol)",
+        written: r"d f, dX_{ir}, d\mu, d(uv) = u\,dv + v\,du, d(\sin x) = \cos x\,dx",
+        meaning: "the differential Σ ∂f/∂v dv over the leaves of the section's `vary` symbols (`d` written directly before a symbol; `d_k` is a symbol; in a formula that writes differentials, `d(…)` is the differential of the parenthesis). Where no spec says what varies, a claim is checked again with the letters whose differentials it writes varying and their differentials independent; what holds so holds however the letters depend on each other (the chain rule), so only a verification is kept (\\forall\\, \\mathrm{d}u, \\mathrm{d}v)",
         example: "",
     },
     // ------------------------------------------------------------------ delimiters
@@ -224,7 +224,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "functions",
         written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sec, \csc, \cot, \sinh, \cosh, \tanh, \sqrt{x}, \sqrt[n]{x}",
-        meaning: "the real functions (log is natural; sec = 1/cos, csc = 1/sin, cot = cos/sin), entry by entry on matrices; `\\sin^2 x` is (sin x)²",
+        meaning: "the real functions (log is natural; sec = 1/cos, csc = 1/sin, cot = cos/sin), entry by entry on matrices; `\\sin^2 x` is (sin x)², and so is MathType's `{{\\sin }^{2}}x`; its `(\\ln x{)}'` is `(\\ln x)'`",
         example: r"\cosh^2 a-\sinh^2 a=1",
     },
     Notation {
@@ -737,8 +737,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"设 $u=u(x)$, $y = y(t)$; if and only if $x = 0$, 当且仅当 $x = 0$ 时",
-        meaning: "a letter equated to itself applied to variables declares that it depends on them: not checked. After if and only if (iff, 当且仅当) an equation is a condition, never a value; a value given under if, when, for (若, 当, 对于) holds for its paragraph and the next, never for the whole section",
+        written: r"设 $u=u(x)$, $y = y(t)$, $t_1=t_1(y_{i-1}=1,y_i=2,x,i)$; if and only if $x = 0$, 当且仅当 $x = 0$ 时",
+        meaning: "a letter equated to itself applied to variables (or to variables given values) declares that it depends on them: not checked. After if and only if (iff, 当且仅当) an equation is a condition, never a value; a value given under if, when, for (若, 当, 对于) holds for its paragraph and the next, never for the whole section",
         example: "",
     },
     Notation {
