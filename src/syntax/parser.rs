@@ -992,6 +992,10 @@ fn build_big_operator(pair: Pair<Rule>) -> ExprKind {
                 let l = p.into_inner().next().expect("grammar: limit");
                 let is_lower = l.as_rule() == Rule::lower_limit;
                 let e = Box::new(script_of(l));
+                // (`\sum_{i}^{}`, as MathType writes a sum with no upper limit.)
+                if matches!(e.kind, ExprKind::Empty) {
+                    continue;
+                }
                 if is_lower {
                     lower = Some(e)
                 } else {

@@ -240,3 +240,14 @@ fn a_leibniz_numerator_is_the_differential_of_everything_after_its_d() {
     // Two differentials over one stay a fraction of differentials.
     assert_eq!(sx(r"\frac{dx\,dy}{dt}"), "(frac (* (d x) (d y)) (d t))");
 }
+
+#[test]
+fn mathtype_spellings_read_as_their_plain_forms() {
+    assert_eq!(sx("{{\\cos }^{2}}x"), sx("\\cos^2 x"));
+    assert_eq!(sx("{\\sec}^{2} x"), sx("\\sec^2 x"));
+    assert_eq!(sx("(\\ln x{)}'"), sx("(\\ln x)'"));
+    assert_eq!(sx("\\sum_{i}^{}{x_{i}p_{i}}"), sx("\\sum_{i}{x_{i}p_{i}}"));
+    // In a formula that writes differentials, `d(…)` is one; elsewhere d is a letter applied.
+    assert_eq!(sx("d(uv)=udv"), "(= (d (* u v)) (* u (d v)))");
+    assert_eq!(sx("d(uv)"), "(call d (* u v))");
+}
