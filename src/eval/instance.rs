@@ -799,9 +799,13 @@ impl<'a, B: Backend> Instance<'a, B> {
                     return self.indicator(condition, env); // `\mathbb 1[a>0]`
                 }
             }
-            // `E[X^2]`, `\mathbb E[w]`, `P[A]`: an operator on a bracket (an expectation?), never a
-            // product of an unknown letter with a bracketed group.
-            if let (Some(key), ExprKind::Fenced { open, .. }) = (last_factor(lhs).symbol_key(), &rhs.kind) {
+            // `E[X^2]`, `\mathbb E[w]`, `P[A]`, `E[X - E(X)]^2`: an operator on a bracket (an
+            // expectation?), never a product of an unknown letter with a bracketed group.
+            let bracket = match &rhs.kind {
+                ExprKind::Power { base, .. } | ExprKind::Subscript { base, .. } => base.as_ref(),
+                _ => rhs,
+            };
+            if let (Some(key), ExprKind::Fenced { open, .. }) = (last_factor(lhs).symbol_key(), &bracket.kind) {
                 if open == "[" && !self.resolves(&key, env) {
                     return Err(EvalErrorKind::Unsupported {
                         category: NotRead::Ambiguous,

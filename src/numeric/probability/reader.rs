@@ -308,6 +308,12 @@ impl Reader {
                 (Some((op, sub)), Some(arg)) => {
                     i += 1;
                     let (inner, power) = bracketed(arg).ok_or(Refused)?;
+                    // `E[X - E(X)]^2`: the square of an expectation that is 0 whatever X is, or
+                    // (as textbooks write the variance) the expectation of the square? Not read.
+                    // (`E[X]^2` stays the square of E[X].)
+                    if power.is_some() && writes_an_operator(inner) {
+                        return Err(Refused);
+                    }
                     let applied = match (op, sub) {
                         (Op::Expect, Some(Some(values))) => self.expectation_over(&values, inner)?,
                         (Op::Expect, _) => self.expectation(inner)?,
@@ -677,6 +683,11 @@ fn bare_variable(e: &Expr) -> bool {
         ExprKind::Subscript { base, .. } => base.symbol_key().is_some_and(|k| capital(&k)),
         _ => false,
     }
+}
+
+/// Does `e` write an expectation, a variance or a covariance?
+fn writes_an_operator(e: &Expr) -> bool {
+    op_of(e).is_some() || e.children().any(writes_an_operator)
 }
 
 /// The inside of `[…]`/`(…)` after an operator, and a power written after the bracket
