@@ -308,7 +308,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "sums",
         written: r"\sum_r, \sum_{ir}, \sum_{i=1}^n, \sum_i^{m}, \sum_{r\in J_i}, \sum_{k\ne j}, \prod",
-        meaning: "over index ranges: declared in the spec (or read off the shapes indexed), or the limits written; the body is the rest of the product (`\\sum_r h_rU_{rj}+b_j` sums only h_rU_{rj})",
+        meaning: "over index ranges: declared in the spec (or read off the shapes indexed), or the limits written (an empty one, MathType's `\\sum_{i}^{}`, is none); the body is the rest of the product (`\\sum_r h_rU_{rj}+b_j` sums only h_rU_{rj})",
         example: r"\sum_{i=1}^{n} i=\frac{n(n+1)}{2}",
     },
     Notation {
@@ -363,7 +363,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "probability",
         written: r"E[X], \mathbb E[X], \mathbb E X, E_{x \sim P}[f(x)], \mathrm{Var}[X], \textrm{Var}(X), \mathrm{Cov}(X,Y), E(X)^2, Var(X)",
-        meaning: "expectations over the same joint distributions (`\\mathbb E X`, `\\mathbb E X_t`: a capital alone after the operator is what it takes the expectation of; `\\mathbb E X^2` is not read); E_{x∼P}[f(x)] is Σ_x f(x)P(X=x); a random variable outside every expectation makes the claim one between random quantities, checked at every outcome. A small letter inside an expectation may be random or a constant: both readings are tried and must agree (a `claim` mark reads it as a constant). A power after an expectation's parentheses, E(X)^2, squares the expectation or what is inside it: each reading is tried, and one under which the claim holds verifies it, named in the verdict (not one that makes the two sides one expression); such a claim is never refuted. Var(X) and Cov(X, Y) written as letters side by side are checked again read as the moments, only to verify; letters written before the name multiply it (abCov(Y, X) is a·b·Cov(Y, X)). The letters of events the words name (`for any events $A$ and $B$`, `设$A, B$是两个事件`) are random variables whatever an earlier formula made them. Not read: E[X | Y], sets (∪, ∩, \\mathcal A), densities over a continuum, letters the notes define",
+        meaning: "expectations over the same joint distributions (`\\mathbb E X`, `\\mathbb E X_t`: a capital alone after the operator is what it takes the expectation of; `\\mathbb E X^2` is not read); E_{x∼P}[f(x)] is Σ_x f(x)P(X=x); a random variable outside every expectation makes the claim one between random quantities, checked at every outcome. A small letter inside an expectation may be random or a constant: both readings are tried and must agree (a `claim` mark reads it as a constant). A power after an expectation's parentheses, E(X)^2, squares the expectation or what is inside it: each reading is tried, and one under which the claim holds verifies it, named in the verdict (not one that makes the two sides one expression); such a claim is never refuted. After a bracket, E[X]^2 squares the expectation, but not where the bracket itself writes an expectation (E[X - E(X)]^2: the square of 0, or the variance as textbooks write it?), which is not read; nor is a letter before a bracket with a power after it, read as a product. Var(X) and Cov(X, Y) written as letters side by side are checked again read as the moments, only to verify; letters written before the name multiply it (abCov(Y, X) is a·b·Cov(Y, X)). The letters of events the words name (`for any events $A$ and $B$`, `设$A, B$是两个事件`) are random variables whatever an earlier formula made them. Not read: E[X | Y], sets (∪, ∩, \\mathcal A), densities over a continuum, letters the notes define",
         example: r"\mathrm{Var}[X] = E[X^2] - E[X]^2",
     },
     Notation {
@@ -566,6 +566,12 @@ pub const NOTATION: &[Notation] = &[
         written: r"a=b=c, :=, \text{=}",
         meaning: "an equation whose left side is a new symbol (or f(x) with new f) defines it; every other equation and link is a claim (an entry of something known, a declared leaf, `x=x+1`). An equals, plus or minus sign set as text (`\\text{=}`, `\\text{+}`, as editors export them) is the sign",
         example: r"(a+b)^2=(a+b)(a+b)=a^2+2ab+b^2",
+    },
+    Notation {
+        group: "relations",
+        written: r"(a \pm b)^2 = a^2 \pm 2ab + b^2, (A \pm B)^T = A^T \pm B^T",
+        meaning: "a claim written with ± (and no ∓) is checked with each sign, the same sign everywhere, and verified where both hold, stating it (\\pm\\colon +, -); never refuted so, since texts write with ± what they then call not necessarily true (不一定成立)",
+        example: "",
     },
     Notation {
         group: "relations",

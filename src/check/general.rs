@@ -669,6 +669,50 @@ pub(super) fn with_differentials_general(scope: &Scope, claim: &Claim) -> Option
     })
 }
 
+/// `(A \pm B)^T = A^T \pm B^T`, `D(X \pm Y) = D(X) + D(Y)`: ± with the same sign wherever the
+/// claim writes it, both signs checked; verified where both hold, stating it (`\pm: +, -`). Not
+/// for a claim that also writes ∓ (whose sign is the other one), and only a verification is
+/// kept: texts write with ± what they then call not necessarily true (不一定成立).
+pub(super) fn with_both_signs(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    use crate::syntax::ast::BinOp;
+    fn signed(e: &Expr, op: BinOp, found: &mut bool) -> Expr {
+        let mut out = e.clone();
+        if let ExprKind::Binary { op: written @ BinOp::PlusMinus, .. } = &mut out.kind {
+            *written = op;
+            *found = true;
+        }
+        for child in out.children_mut() {
+            *child = signed(child, op, found);
+        }
+        out
+    }
+    if claim.tex.contains("\\mp") {
+        return None;
+    }
+    let mut found = false;
+    let with = |op: BinOp, found: &mut bool| Claim {
+        lhs: signed(&claim.lhs, op, found),
+        rhs: signed(&claim.rhs, op, found),
+        ..claim.clone()
+    };
+    let plus = with(BinOp::Add, &mut found);
+    if !found {
+        return None;
+    }
+    let minus = with(BinOp::Sub, &mut found);
+    let added = super::check_own_claim(scope, &plus);
+    if added.status != Status::Verified {
+        return None;
+    }
+    let subtracted = super::check_own_claim(scope, &minus);
+    (subtracted.status == Status::Verified).then(|| {
+        let mut assuming = added.assuming.clone();
+        assuming.extend(subtracted.assuming.iter().filter(|a| !added.assuming.contains(a)).cloned());
+        assuming.push("\\pm\\colon +, -".to_string());
+        Verdict { assuming, ..added }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,8 +10,8 @@
 //! each claim that had to be stopped), not one per claim.
 
 use super::general::{
-    with_differentials_general, with_free_indices, with_inner_products_general, with_later_letters_general,
-    with_probabilities_general, with_spelled_functions,
+    with_both_signs, with_differentials_general, with_free_indices, with_inner_products_general,
+    with_later_letters_general, with_probabilities_general, with_spelled_functions,
 };
 use super::readings::{derived_under_constraint, through_later_only};
 use super::{
@@ -388,8 +388,8 @@ fn with_section<R>(
                 }
                 // `tanh(x)`, `log(1+x)` spelled as letters (where that is what stopped the check):
                 // read as the function; `P(A \mid B)`, `p(x)` nobody defines, `\theta^T x` nobody
-                // shapes, differentials where nothing says what varies: made general. Each only
-                // to verify.
+                // shapes, differentials where nothing says what varies: made general; ± read with
+                // both signs. Each only to verify.
                 reason
                     if claim.holds
                         && (verdict.status == Status::Undecided
@@ -403,6 +403,7 @@ fn with_section<R>(
                         .or_else(|| with_probabilities_general(scope, claim))
                         .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
                         .or_else(|| with_differentials_general(scope, claim))
+                        .or_else(|| with_both_signs(scope, claim))
                         .unwrap_or(verdict)
                 }
                 _ => verdict,
