@@ -449,6 +449,10 @@ pub enum Reading {
     EarlierMeaning,
     /// The letter's shape was declared in an earlier section; the claim may speak of another.
     DeclaredElsewhere,
+    /// The section defines the letter by a formula and also declares it a vector or matrix
+    /// (`x = (1-\lambda)a + \lambda b`, then `\mathbf x \in \mathbb R^n`): the claim may speak of
+    /// the declared one.
+    DefinedAndDeclared,
     /// False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after
     /// `\|x\|_2 = …`), not refuted with the letter general: the claim was written before that
     /// meaning was given.
@@ -595,6 +599,7 @@ impl Reading {
             Reading::Redefinition => "An example that gives the letter a new meaning (`f(x)=\\exp(x)` after another f).",
             Reading::EarlierMeaning => "The letter may be a fresh one rather than the one an earlier section defined.",
             Reading::DeclaredElsewhere => "The letter's shape was declared in an earlier section; the claim may speak of another.",
+            Reading::DefinedAndDeclared => "The section defines the letter by a formula and also declares it a vector or matrix (`x = (1-\\lambda)a + \\lambda b`, then `\\mathbf x \\in \\mathbb R^n`): the claim may speak of the declared one.",
             Reading::DefinedLater => "False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after `\\|x\\|_2 = …`), not refuted with the letter general: the claim was written before that meaning was given.",
             Reading::ShapeFromUse => "The letter's shape was read off its uses, and this claim does not fit it. A letter written bare and by its entries (`x - t` beside `\\sum_{i=1}^m (x_i - t_i)^2`) that nothing declares is tried as the vector of those entries (length m where a sum gives it, else 1 to 4): a claim that holds so is verified, saying `\\mathbf x\\in\\mathbb R^m`.",
             Reading::Consequence => "Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it follows from the condition, which derivcheck does not assume.",

@@ -119,6 +119,8 @@ pub(super) struct SectionLetters {
     /// Letters whose shape in force was declared in an earlier section, or declared twice with
     /// different shapes in this one.
     pub(super) declared_elsewhere: std::collections::BTreeSet<String>,
+    /// See [`Scope::defined_and_declared`](super::scope::LetterUsage::defined_and_declared).
+    pub(super) defined_and_declared: std::collections::BTreeMap<String, [String; 2]>,
     /// Shapes read off use in this section (declared in its spec entry from then on).
     pub(super) inferred: Vec<shapes::InferredShape>,
     /// See [`Scope::parameters`].

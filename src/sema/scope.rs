@@ -151,6 +151,10 @@ pub struct LetterUsage {
     /// \mathbb R^{n\times k}` two sections back), or twice with different shapes in this one: a
     /// sentence may speak of other matrices than the declaration in force.
     pub declared_elsewhere: std::collections::BTreeSet<String>,
+    /// Letters the section defines by a formula and also declares a vector or matrix, with the
+    /// declared shape (`x = (1-\lambda)a + \lambda b`, then `\mathbf x \in \mathbb R^n`): the
+    /// definition is in force, but a claim may speak of the declared one.
+    pub defined_and_declared: BTreeMap<String, [String; 2]>,
     /// Letters whose definition the words present as derived (`得到 $Z = …$`, `hence $Z = …$`):
     /// a claim before it that holds only through it may be what it is derived from.
     pub derived: std::collections::BTreeSet<String>,

@@ -83,6 +83,10 @@ impl<'a> SectionBuilder<'a> {
             let defined =
                 assigned_in(self.chapter.doc, formulas, key) || self.bindings.inherited.iter().any(|d| d.key == *key);
             if declared(spec, key) || defined {
+                // (A vector or matrix declared in this section of a letter it also defines.)
+                if defined && !declared(spec, key) && *section == self.number && dims.iter().any(|d| d != "1") {
+                    self.letters.defined_and_declared.insert(key.clone(), dims.clone());
+                }
                 continue;
             }
             for dim in dims.iter().filter(|d| d.parse::<u32>().is_err()) {
@@ -474,6 +478,7 @@ impl<'a> SectionBuilder<'a> {
             scope.pinned = self.pinned;
             scope.usage.inferred = self.letters.inferred.clone();
             scope.usage.declared_elsewhere = self.letters.declared_elsewhere.clone();
+            scope.usage.defined_and_declared = self.letters.defined_and_declared.clone();
             scope.usage.derived = self.bindings.derived.clone();
             let statements: Vec<&Statement> = formulas.iter().map(|f| f.statement).collect();
             scope.usage.entries_ambiguous = entries::ambiguous_entries(&statements);
