@@ -564,7 +564,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"a=b=c, :=, \text{=}",
-        meaning: "an equation whose left side is a new symbol (or f(x) with new f) defines it; every other equation and link is a claim (an entry of something known, a declared leaf, `x=x+1`). An equals, plus or minus sign set as text (`\\text{=}`, `\\text{+}`, as editors export them) is the sign",
+        meaning: "an equation whose left side is a new symbol (or f(x) with new f) defines it; every other equation and link is a claim (an entry of something known, a declared leaf, `x=x+1`); in a chain that also compares by size (`A \\ge B = C`), each run of = links is a claim of its own, the comparisons not read. An equals, plus or minus sign set as text (`\\text{=}`, `\\text{+}`, as editors export them) is the sign",
         example: r"(a+b)^2=(a+b)(a+b)=a^2+2ab+b^2",
     },
     Notation {

@@ -99,6 +99,42 @@ pub(super) fn split_at_implications(chains: Vec<Chain>) -> (Vec<Chain>, Vec<usiz
     (out, follows)
 }
 
+/// `L(\theta) - L(\theta^{(i)}) = A \ge B = C = D`: the equations of a chain that also
+/// compares by size (<, ≤, >, ≥) are claims of their own — each run of `=` links between two
+/// comparisons is a chain, in order (`L - L' = A`, `B = C = D`); the comparisons are not read. A
+/// chain with any other relation (∼, ⊥, ≡, …), or with no equation, passes through whole.
+pub(super) fn equations_between_comparisons(chains: Vec<Chain>) -> Vec<Chain> {
+    let comparison = |op: RelOp| matches!(op, RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge);
+    let equation = |op: RelOp| matches!(op, RelOp::Eq | RelOp::Approx | RelOp::Define);
+    let mut out = Vec::with_capacity(chains.len());
+    for chain in chains {
+        let split = chain.first.is_some()
+            && chain.links.iter().all(|l| comparison(l.op) || equation(l.op))
+            && chain.links.iter().any(|l| comparison(l.op))
+            && chain.links.iter().any(|l| equation(l.op));
+        if !split {
+            out.push(chain);
+            continue;
+        }
+        let mut piece = Chain { first: chain.first.clone(), links: Vec::new(), span: chain.span };
+        for link in chain.links {
+            if equation(link.op) {
+                piece.links.push(link);
+                continue;
+            }
+            let next = Chain { first: Some(link.rhs.clone()), links: Vec::new(), span: link.rhs.span };
+            let done = std::mem::replace(&mut piece, next);
+            if !done.links.is_empty() {
+                out.push(with_own_span(done));
+            }
+        }
+        if !piece.links.is_empty() {
+            out.push(with_own_span(piece));
+        }
+    }
+    out
+}
+
 /// A chain's span from its first expression to its last.
 fn with_own_span(mut chain: Chain) -> Chain {
     let start = chain.first.as_ref().map_or(chain.span.start, |e| e.span.start);

@@ -2,7 +2,7 @@
 
 use super::bindings::origin_text;
 use super::builder::{Reach, SectionBuilder, Step};
-use super::chains::{flatten_environments, nested_relations, split_at_implications};
+use super::chains::{equations_between_comparisons, flatten_environments, nested_relations, split_at_implications};
 use super::claim::{Origin, ParsedFormula, Skipped};
 use super::cues::Prose;
 use super::declarations::{shape_declaration, shape_declarations};
@@ -117,6 +117,7 @@ impl<'a> SectionBuilder<'a> {
     pub(super) fn add_chains(&mut self, f: &ParsedFormula) {
         let site = &self.chapter.doc.formulas[f.index];
         let (chains, follows) = split_at_implications(flatten_environments(&f.statement.chains, &site.tex));
+        let chains = equations_between_comparisons(chains);
         let conditions: Vec<Chain> = chains.iter().filter(|c| self.is_condition(c)).cloned().collect();
         let range = (site.tex_range.start, site.tex_range.end);
         let origin = Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range };
