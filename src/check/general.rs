@@ -32,9 +32,18 @@ pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &
         };
         here || e.children().any(|c| indexes_with(c, letter))
     }
+    // (A capital is a sum's letter only where a sum runs over it: `\sum_Z P(Z \mid Y)`, over the
+    // values of Z.)
+    fn sums_over(e: &Expr, letter: &str) -> bool {
+        let here = matches!(&e.kind, ExprKind::BigOp { lower: Some(lower), .. } if lower.symbol_key().as_deref() == Some(letter));
+        here || e.children().any(|c| sums_over(c, letter))
+    }
     let index_letter = |k: &str| {
         k.chars().count() == 1
-            && k.chars().all(|c| c.is_ascii_lowercase())
+            && k.chars().all(|c| {
+                c.is_ascii_lowercase()
+                    || (c.is_ascii_uppercase() && (sums_over(&claim.lhs, k) || sums_over(&claim.rhs, k)))
+            })
             && !scope.sizes.contains_key(k)
             && !scope.defs.contains_key(k)
             && (indexes_with(&claim.lhs, k) || indexes_with(&claim.rhs, k))
@@ -396,7 +405,14 @@ fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
 /// for the probability the text means. Only a verification is kept, listing the heads
 /// (`\forall\, P`); the laws of probability are not used, so a claim that needs them stays
 /// undecided, never refuted so.
-pub(super) fn with_probabilities_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+///
+/// `free_indices` checks the claim so read again where an index has no value (`\sum_Z P(Z \mid
+/// Y)` with nothing giving Z a range), as for [`with_inner_products_general`].
+pub(super) fn with_probabilities_general(
+    scope: &Scope,
+    claim: &Claim,
+    free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
+) -> Option<Verdict> {
     if scope.pinned {
         return None;
     }
@@ -409,7 +425,7 @@ pub(super) fn with_probabilities_general(scope: &Scope, claim: &Claim) -> Option
         return None;
     }
     let read = Claim { lhs, rhs, ..claim.clone() };
-    let mut again = super::check_own_claim(&general, &read);
+    let mut again = free_indices(&general, &read, super::check_own_claim(&general, &read));
     if again.status != Status::Verified {
         // (`log\frac{P(Y \mid X)}{P(\bar Y \mid X)}`: a spelled function beside them.)
         again = with_spelled_functions(&general, &read).unwrap_or(again);
@@ -479,15 +495,25 @@ fn applications_general(
     if let Some((Some(head), args)) = call {
         let mut leaves = Vec::new();
         let mut shape = Vec::new();
-        for arg in args {
-            match &arg.kind {
-                ExprKind::Relation { chain } => {
+        // (`Z \mid Y, \theta`: relations and letters kept as one statement, a chain each; in
+        // the order written.)
+        let pieces: Vec<Result<&crate::syntax::ast::Chain, &Expr>> = args
+            .iter()
+            .flat_map(|arg| match &arg.kind {
+                ExprKind::Relation { chain } => vec![Ok(chain.as_ref())],
+                ExprKind::Statement { statement } => statement.chains.iter().map(Ok).collect(),
+                _ => vec![Err(arg)],
+            })
+            .collect();
+        for piece in pieces {
+            match piece {
+                Ok(chain) => {
                     leaves.extend(chain.first.iter().map(|c| applications_general(c, scope, heads, written)));
                     let ops: Vec<String> = chain.links.iter().map(|l| format!("{:?}", l.op)).collect();
                     shape.push(ops.join(" "));
                     leaves.extend(chain.links.iter().map(|l| applications_general(&l.rhs, scope, heads, written)));
                 }
-                _ => {
+                Err(arg) => {
                     leaves.push(applications_general(arg, scope, heads, written));
                     shape.push("·".to_string());
                 }

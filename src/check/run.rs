@@ -380,9 +380,9 @@ fn with_section<R>(
                     let scope = own.as_ref().unwrap_or(scope);
                     let verdict = with_free_indices(scope, claim, verdict, &trial);
                     match verdict.status {
-                        Status::Undecided => {
-                            with_inner_products_general(scope, claim, &again_with_free_indices).unwrap_or(verdict)
-                        }
+                        Status::Undecided => with_probabilities_general(scope, claim, &again_with_free_indices)
+                            .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
+                            .unwrap_or(verdict),
                         _ => verdict,
                     }
                 }
@@ -400,7 +400,7 @@ fn with_section<R>(
                     ambiguous
                         .then(|| with_spelled_functions(scope, claim))
                         .flatten()
-                        .or_else(|| with_probabilities_general(scope, claim))
+                        .or_else(|| with_probabilities_general(scope, claim, &again_with_free_indices))
                         .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
                         .or_else(|| with_differentials_general(scope, claim))
                         .or_else(|| with_both_signs(scope, claim))
