@@ -38,7 +38,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("coursera-ml-ng-zh", 10),
     ("dl500q", 20),
     ("karpathy", 3),
-    ("lihang", 20),
+    ("lihang", 21),
     ("luweiagi-ml-notes", 34),
     ("mbernste", 24),
     ("quantecon-intro", 17),
