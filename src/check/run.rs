@@ -343,6 +343,11 @@ fn with_section<R>(
     let again_with_free_indices = |scope: &crate::sema::Scope, claim: &Claim, verdict: Verdict| {
         with_free_indices(scope, claim, verdict, &Checks { claim })
     };
+    // (`P(A \mid B)`, `p(x)` nobody defines, `\theta^T x` nobody shapes: made general.)
+    let made_general = |scope: &crate::sema::Scope, claim: &Claim| {
+        with_probabilities_general(scope, claim, &again_with_free_indices)
+            .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
+    };
     visit(&|claim| {
         if past(deadline) {
             return (out_of_time(), false);
@@ -380,9 +385,7 @@ fn with_section<R>(
                     let scope = own.as_ref().unwrap_or(scope);
                     let verdict = with_free_indices(scope, claim, verdict, &trial);
                     match verdict.status {
-                        Status::Undecided => with_probabilities_general(scope, claim, &again_with_free_indices)
-                            .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
-                            .unwrap_or(verdict),
+                        Status::Undecided => made_general(scope, claim).unwrap_or(verdict),
                         _ => verdict,
                     }
                 }
@@ -400,8 +403,7 @@ fn with_section<R>(
                     ambiguous
                         .then(|| with_spelled_functions(scope, claim))
                         .flatten()
-                        .or_else(|| with_probabilities_general(scope, claim, &again_with_free_indices))
-                        .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
+                        .or_else(|| made_general(scope, claim))
                         .or_else(|| with_differentials_general(scope, claim))
                         .or_else(|| with_both_signs(scope, claim))
                         .unwrap_or(verdict)

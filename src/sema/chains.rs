@@ -84,17 +84,9 @@ pub(super) fn split_at_implications(chains: Vec<Chain>) -> (Vec<Chain>, Vec<usiz
             out.push(chain);
             continue;
         }
-        let mut piece = Chain { first: chain.first.clone(), links: Vec::new(), span: chain.span };
-        for link in chain.links {
-            if link.op != RelOp::Implies {
-                piece.links.push(link);
-                continue;
-            }
-            follows.push(link.rhs.span.start);
-            let next = Chain { first: Some(link.rhs.clone()), links: Vec::new(), span: link.rhs.span };
-            out.push(with_own_span(std::mem::replace(&mut piece, next)));
-        }
-        out.push(with_own_span(piece));
+        let pieces = split_at(chain, |op| op == RelOp::Implies);
+        follows.extend(pieces.iter().skip(1).filter_map(|c| c.first.as_ref()).map(|e| e.span.start));
+        out.extend(pieces);
     }
     (out, follows)
 }
@@ -116,23 +108,27 @@ pub(super) fn equations_between_comparisons(chains: Vec<Chain>) -> Vec<Chain> {
             out.push(chain);
             continue;
         }
-        let mut piece = Chain { first: chain.first.clone(), links: Vec::new(), span: chain.span };
-        for link in chain.links {
-            if equation(link.op) {
-                piece.links.push(link);
-                continue;
-            }
-            let next = Chain { first: Some(link.rhs.clone()), links: Vec::new(), span: link.rhs.span };
-            let done = std::mem::replace(&mut piece, next);
-            if !done.links.is_empty() {
-                out.push(with_own_span(done));
-            }
-        }
-        if !piece.links.is_empty() {
-            out.push(with_own_span(piece));
-        }
+        out.extend(split_at(chain, comparison).into_iter().filter(|piece| !piece.links.is_empty()));
     }
     out
+}
+
+/// `chain` cut at each link whose relation `at` accepts: the pieces in order, each from the
+/// expression that link leads to (the first from the chain's first), with the links up to the
+/// next cut — a piece may have none (`a \ge b \ge c`: b alone).
+fn split_at(chain: Chain, at: impl Fn(RelOp) -> bool) -> Vec<Chain> {
+    let mut pieces = Vec::new();
+    let mut piece = Chain { first: chain.first.clone(), links: Vec::new(), span: chain.span };
+    for link in chain.links {
+        if !at(link.op) {
+            piece.links.push(link);
+            continue;
+        }
+        let next = Chain { first: Some(link.rhs.clone()), links: Vec::new(), span: link.rhs.span };
+        pieces.push(with_own_span(std::mem::replace(&mut piece, next)));
+    }
+    pieces.push(with_own_span(piece));
+    pieces
 }
 
 /// A chain's span from its first expression to its last.

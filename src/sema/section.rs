@@ -82,9 +82,12 @@ impl<'a> SectionBuilder<'a> {
             // `O\in\mathbb R^{n\times q}` then `O = HW + b`: O is defined, not a leaf.
             let defined =
                 assigned_in(self.chapter.doc, formulas, key) || self.bindings.inherited.iter().any(|d| d.key == *key);
-            if declared(spec, key) || defined {
+            if declared(spec, key) {
+                continue;
+            }
+            if defined {
                 // (A vector or matrix declared in this section of a letter it also defines.)
-                if defined && !declared(spec, key) && *section == self.number && dims.iter().any(|d| d != "1") {
+                if *section == self.number && dims.iter().any(|d| d != "1") {
                     self.letters.defined_and_declared.insert(key.clone(), dims.clone());
                 }
                 continue;

@@ -4,14 +4,20 @@
 
 use super::*;
 
+/// The style of `e` where it is the letter d alone (no accent, no label): `Some(None)` for an
+/// italic d, `Some(Some(Style::Roman))` for `\mathrm d`; `None` for anything else.
+fn d_letter(e: &Expr) -> Option<Option<Style>> {
+    match &e.kind {
+        ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none() => Some(s.style),
+        _ => None,
+    }
+}
+
 /// `\mathrm{d}x`, `\mathrm d\theta`, `\mathrm{d}\mathbf x`: an upright d written right before a
 /// letter is the differential of it, as `dx` is (an upright d names no letter in the notes
 /// derivcheck reads: a dimension or a distance is written d in italics).
 pub(super) fn roman_differentials(mut factors: Vec<(Option<BinOp>, Expr)>) -> Vec<(Option<BinOp>, Expr)> {
-    let upright_d = |e: &Expr| {
-        matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none()
-            && s.style == Some(Style::Roman))
-    };
+    let upright_d = |e: &Expr| d_letter(e) == Some(Some(Style::Roman));
     let letter = |e: &Expr| match &e.kind {
         ExprKind::Symbol(_) => true,
         ExprKind::Subscript { base, .. } => matches!(base.kind, ExprKind::Symbol(_)),
@@ -151,10 +157,7 @@ pub(super) fn derivative_fraction(num: &Expr, den: &Expr) -> Option<(DerivativeK
 /// How an expression spells a differential: `∂f`, `∂` alone, `df`, `d` alone, `\mathrm d x`,
 /// `\mathrm{d}(x^2)`.
 pub(super) fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr>)> {
-    let is_d = |e: &Expr| {
-        matches!(&e.kind, ExprKind::Symbol(s) if s.name == "d" && s.accents.is_empty() && s.label.is_none()
-            && matches!(s.style, None | Some(Style::Roman)))
-    };
+    let is_d = |e: &Expr| matches!(d_letter(e), Some(None | Some(Style::Roman)));
     match &e.kind {
         ExprKind::Partial { order: None, operand } => Some((DerivativeKind::Partial, operand.as_deref().cloned())),
         ExprKind::Differential { operand } => Some((DerivativeKind::Total, Some((**operand).clone()))),
@@ -179,9 +182,7 @@ pub(super) fn differentials_of_groups(e: &mut Expr) {
         differentials_of_groups(child);
     }
     let ExprKind::Call { func, args, postfixed: false } = &mut e.kind else { return };
-    let plain_d = matches!(&func.kind, ExprKind::Symbol(s)
-        if s.name == "d" && s.accents.is_empty() && s.label.is_none() && s.style.is_none());
-    if plain_d && args.len() == 1 {
+    if d_letter(func) == Some(None) && args.len() == 1 {
         let operand = Box::new(args.pop().expect("one argument"));
         e.kind = ExprKind::Differential { operand };
     }
