@@ -131,7 +131,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"\left(\frac{1}{1+e^{-t}}\right)', (t^3)'",
-        meaning: "a prime on an expression (not on a function's name) is the derivative by the expression's one letter without a meaning; with several such letters ((x^2y)': by what?) it is not read",
+        meaning: "a prime on an expression (not on a function's name) is the derivative by the expression's one letter without a meaning; with several such letters ((x^2y)': by what?) it is not read. A prime on a letter the notes define with x in its definition (y = \\sin x, then {y}' = \\cos x) is checked again read as the derivative in x, as Lagrange's notation writes y = f(x); only a verification is kept, saying y' = dy/dx",
         example: r"(t^3+\sin t)'=3t^2+\cos t",
     },
     Notation {
@@ -624,7 +624,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"example definition: `take $f(x)=\exp(x)$`, `例如，取$g(x)=\exp(x)$`, `$\mathbf A=\begin{bmatrix}…\end{bmatrix}$` for a letter defined before",
-        meaning: "a definition-shaped formula of a letter that already has a meaning, with a value written out or words that define (take, let, consider, 设, 令, 取): the letter means this from here on in its section. Without such words, a claim about the earlier meaning that is refuted only under it is undecided, naming both places. A letter two sections define differently is not carried into the sections after; what a section defines or declares reaches the end of the section holding it (a `###` subsection's letters end where the next `##` or `#` begins), as a block's names end with the block",
+        meaning: "a definition-shaped formula of a letter that already has a meaning, with a value written out or words that define (take, let, consider, special case, 设, 令, 取, 特例), or opening an enumerated item (`(2) $y=x^\\alpha$`, `3.`, `（3）`) as the earlier definition did (items of one list are parallel cases, as in a table of derivatives): the letter means this from here on in its section. Without such words, a claim about the earlier meaning that is refuted only under it is undecided, naming both places. A letter two sections define differently is not carried into the sections after; what a section defines or declares reaches the end of the section holding it (a `###` subsection's letters end where the next `##` or `#` begins), as a block's names end with the block",
         example: "",
     },
     Notation {

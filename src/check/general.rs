@@ -695,6 +695,54 @@ pub(super) fn with_differentials_general(scope: &Scope, claim: &Claim) -> Option
     })
 }
 
+/// `y = \sin x` then `{y}' = \cos x` (a table of derivatives): a prime on a letter the notes
+/// define, with `x` among the letters of its definition, read as the derivative in x, as
+/// Lagrange's notation writes y = f(x). Only a verification is kept, saying so (`y' =
+/// \frac{dy}{dx}`): other letters of the definition may be the variable (`y = x e^t`).
+pub(super) fn with_primes_in_x(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    use crate::syntax::ast::DerivativeKind;
+    fn the_x(e: &Expr) -> Option<&Expr> {
+        match &e.kind {
+            ExprKind::Symbol(s) if s.name == "x" && s.accents.is_empty() && s.label.is_none() => Some(e),
+            _ => e.children().find_map(the_x),
+        }
+    }
+    fn in_x(e: &Expr, scope: &Scope, read: &mut Vec<String>) -> Expr {
+        let mut out = e.clone();
+        if let ExprKind::Prime { operand } = &e.kind {
+            let key = operand.symbol_key();
+            let definition = key.as_ref().and_then(|k| scope.defs.get(k)).filter(|d| d.params.is_empty());
+            if let (Some(key), Some(x)) = (key.clone(), definition.and_then(|d| the_x(&d.body))) {
+                if !scope.defs.contains_key("x") {
+                    read.push(key);
+                    let wrt = Expr::new(x.kind.clone(), operand.span);
+                    let of = Box::new(operand.as_ref().clone());
+                    out.kind = ExprKind::Derivative { kind: DerivativeKind::Total, of, wrt: Box::new(wrt) };
+                    return out;
+                }
+            }
+        }
+        for child in out.children_mut() {
+            *child = in_x(child, scope, read);
+        }
+        out
+    }
+    let mut read = Vec::new();
+    let lhs = in_x(&claim.lhs, scope, &mut read);
+    let rhs = in_x(&claim.rhs, scope, &mut read);
+    if read.is_empty() {
+        return None;
+    }
+    let again = super::check_own_claim(scope, &Claim { lhs, rhs, ..claim.clone() });
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        read.sort();
+        read.dedup();
+        assuming.extend(read.iter().map(|k| format!("{k}' = \\frac{{\\mathrm{{d}}{k}}}{{\\mathrm{{d}}x}}")));
+        Verdict { assuming, ..again }
+    })
+}
+
 /// `(A \pm B)^T = A^T \pm B^T`, `D(X \pm Y) = D(X) + D(Y)`: ± with the same sign wherever the
 /// claim writes it, both signs checked; verified where both hold, stating it (`\pm: +, -`). Not
 /// for a claim that also writes ∓ (whose sign is the other one), and only a verification is

@@ -233,6 +233,19 @@ impl<'a> SectionBuilder<'a> {
         })
     }
 
+    /// Does the formula written at `origin` (`path:line:col`) open an enumerated item of the
+    /// notes: only an enumerator before it on its line ([`roles::opens_item`])?
+    fn opens_item(&self, origin: &str) -> bool {
+        let mut position = origin.rsplitn(3, ':').map(str::parse::<usize>);
+        let (Some(Ok(col)), Some(Ok(line))) = (position.next(), position.next()) else { return false };
+        let source = &self.chapter.doc.source;
+        self.chapter.doc.formulas.iter().find(|s| s.line == line && s.col == col).is_some_and(|site| {
+            let before = source.get(..site.tex_range.start).unwrap_or_default();
+            let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+            roles::opens_item(before[line_start..].trim_end_matches('$'))
+        })
+    }
+
     /// A definition of a letter that already has a meaning (`f(x)=\exp(x)` after another f,
     /// `\mathbf A=\begin{bmatrix}…` after another A). With a value written out, or words that
     /// define (`the function`, `take`, `设`), it is an example: the letter means this from here
@@ -253,8 +266,11 @@ impl<'a> SectionBuilder<'a> {
             }
         };
         let example_given = self.bindings.given.iter().filter(|g| g.open_example()).map(|g| &g.definition);
-        let earlier_at =
-            self.bindings.defs.iter().chain(example_given).find(|d| d.key == key).map(Definition::written_at)?;
+        let earlier = self.bindings.defs.iter().chain(example_given).find(|d| d.key == key)?;
+        let earlier_at = earlier.written_at();
+        // `(1) $y=c$ … (2) $y=x^\alpha$ ${y}'=…$`: items of one list, each defining the letter
+        // afresh, are parallel cases.
+        let parallel_items = self.opens_item(origin) && self.opens_item(&earlier.origin);
         // `\mu_X = 2\mu` after `X \sim \mathcal N(\mu, \sigma^2)`: the distribution settles
         // what the letter means; it is a claim about it.
         let by_distribution = self.bindings.distributions.iter().any(|(keys, _)| keys.contains(&key));
@@ -263,7 +279,7 @@ impl<'a> SectionBuilder<'a> {
         }
         // A spec entry for the section pins what its letters mean: only a value written out
         // gives one a new meaning there.
-        if roles::is_literal(body) || (prose.cue == roles::Cue::Define && !self.pinned) {
+        if roles::is_literal(body) || ((prose.cue == roles::Cue::Define || parallel_items) && !self.pinned) {
             let definition = notes_definition(key, params, body, origin, function, false);
             self.bindings.given.retain(|g| g.definition.key != definition.key);
             self.bindings.given.push(Given { definition, until: None, tex: String::new(), example: false });

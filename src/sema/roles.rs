@@ -178,6 +178,8 @@ const CUES: &[(Cue, &[&str])] = &[
             "初始化",
             "选择",
             "例子",
+            "特例",
+            "special case",
         ],
     ),
 ];
@@ -254,6 +256,17 @@ pub fn restates_supposition(lead: &str) -> bool {
         regex::Regex::new(r"(?i)\b(then|so|hence|thus|therefore)\b|则|那么|因此|所以|于是").expect("valid regex")
     });
     OPENS.is_match(sentence) && !CONSEQUENCE.is_match(sentence)
+}
+
+/// Does the formula open an enumerated item: nothing but an enumerator before it in its
+/// paragraph (`(2) $y=x^\alpha$`, `（3）`, `3.`, `3)`, `3、`, `(b)`, `②`)? Items of one list are
+/// parallel cases: a letter each defines afresh is that item's example.
+pub fn opens_item(lead: &str) -> bool {
+    static ENUMERATOR: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^\s*([(（]\s*([0-9]{1,2}|[a-z]|[ivx]{1,4})\s*[)）]|([0-9]{1,2}|[a-z])\s*[.)、]|[①-⑳])\s*$")
+            .expect("valid regex")
+    });
+    ENUMERATOR.is_match(lead)
 }
 
 /// The kind of the cue word nearest the end of `lead` (after its last formula), from `table`,
@@ -855,6 +868,16 @@ mod tests {
     fn first(tex: &str) -> Expr {
         let s = crate::syntax::parse_formula(tex).unwrap();
         s.chains[0].first.clone().unwrap()
+    }
+
+    #[test]
+    fn an_enumerator_alone_opens_an_item() {
+        for lead in ["(2) ", "（3）", "3.", "3) ", "3、", "(b)", "②", "(iv)"] {
+            assert!(opens_item(lead), "{lead}");
+        }
+        for lead in ["", "(2) we have ", "Since (2)", "2x", "(12345)"] {
+            assert!(!opens_item(lead), "{lead}");
+        }
     }
 
     #[test]

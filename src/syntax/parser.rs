@@ -634,6 +634,10 @@ fn is_bare_function_power(head: &Expr) -> bool {
     match &head.kind {
         ExprKind::Power { base, .. } => matches!(&base.kind,
             ExprKind::Apply { func, args, .. } if args.is_empty() && func.sup.is_none() && func.primes == 0),
+        // `{{\log }_{a}}x`: the base of a logarithm, written as MathType writes it.
+        ExprKind::Subscript { base, .. } => matches!(&base.kind,
+            ExprKind::Apply { func, args, .. } if args.is_empty() && func.sub.is_none() && func.primes == 0
+                && func.name == "log"),
         _ => false,
     }
 }
@@ -642,9 +646,17 @@ fn is_bare_function_power(head: &Expr) -> bool {
 /// raised to the power, its argument `next` (the arguments inside `next`'s parentheses).
 fn apply_function_power(head: Expr, next: Expr) -> Expr {
     let span = Span::new(head.span.start, next.span.end);
-    let ExprKind::Power { base, exponent } = head.kind else { return head };
+    let (base, script, power) = match head.kind {
+        ExprKind::Power { base, exponent } => (base, exponent, true),
+        ExprKind::Subscript { base, index } => (base, index, false),
+        _ => return head,
+    };
     let ExprKind::Apply { mut func, .. } = base.kind else { unreachable!("checked: a function power") };
-    func.sup = Some(exponent);
+    if power {
+        func.sup = Some(script);
+    } else {
+        func.sub = Some(script);
+    }
     let parenthesized = matches!(&next.kind, ExprKind::Fenced { open, .. } if open.ends_with('('));
     let args = if parenthesized { fenced_arguments(next) } else { vec![next] };
     Expr::new(ExprKind::Apply { func, args, parenthesized }, span)

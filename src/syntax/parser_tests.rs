@@ -244,6 +244,7 @@ fn a_leibniz_numerator_is_the_differential_of_everything_after_its_d() {
 #[test]
 fn mathtype_spellings_read_as_their_plain_forms() {
     assert_eq!(sx("{{\\cos }^{2}}x"), sx("\\cos^2 x"));
+    assert_eq!(sx("{{\\log }_{a}}x"), sx("\\log_a x"));
     assert_eq!(sx("{\\sec}^{2} x"), sx("\\sec^2 x"));
     assert_eq!(sx("(\\ln x{)}'"), sx("(\\ln x)'"));
     assert_eq!(sx("\\sum_{i}^{}{x_{i}p_{i}}"), sx("\\sum_{i}{x_{i}p_{i}}"));
