@@ -180,7 +180,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "delimiters",
         written: r"|x|, \lvert x\rvert, \vert x\vert, \left|x\right|",
-        meaning: "the absolute value of a scalar; of a vector or matrix it is refused (a determinant? a norm?). Bare bars that read two ways (|a|b|c|: |a|·b·|c| or |a·|b|·c|) are a parse error",
+        meaning: "the absolute value of a scalar; of a vector or matrix it is refused (a determinant? a norm?), except that a claim so left open is checked again with bars around a square matrix read as its determinant (|AB| = |A||B|, as textbooks write 行列式 |A|): only a verification is kept, saying |A| = \\det A. Bare bars that read two ways (|a|b|c|: |a|·b·|c| or |a·|b|·c|) are a parse error",
         example: r"|a-b|=|b-a|",
     },
     Notation {

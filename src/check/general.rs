@@ -743,6 +743,27 @@ pub(super) fn with_primes_in_x(scope: &Scope, claim: &Claim) -> Option<Verdict> 
     })
 }
 
+/// `|AB| = |A||B|`, `|A^T| = |A|`: bars around a square matrix, which may be its determinant
+/// (行列式 |A|, as textbooks write it) or a norm. Checked again with every such `|·|` the
+/// determinant; only a verification is kept, saying so (`|A| = \det A`).
+pub(super) fn with_bars_as_determinants(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    fn barred(e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Abs { .. })
+            || matches!(&e.kind, ExprKind::Fenced { open, .. } if matches!(open.as_str(), "|" | "\\lvert" | "\\vert"))
+            || e.children().any(barred)
+    }
+    if scope.bars_as_determinants || !(barred(&claim.lhs) || barred(&claim.rhs)) {
+        return None;
+    }
+    let general = Scope { bars_as_determinants: true, ..scope.clone() };
+    let again = super::check_own_claim(&general, claim);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.push("|A| = \\det A".to_string());
+        Verdict { assuming, ..again }
+    })
+}
+
 /// `(A \pm B)^T = A^T \pm B^T`, `D(X \pm Y) = D(X) + D(Y)`: ± with the same sign wherever the
 /// claim writes it, both signs checked; verified where both hold, stating it (`\pm: +, -`). Not
 /// for a claim that also writes ∓ (whose sign is the other one), and only a verification is

@@ -10,8 +10,9 @@
 //! each claim that had to be stopped), not one per claim.
 
 use super::general::{
-    with_both_signs, with_differentials_general, with_free_indices, with_inner_products_general,
-    with_later_letters_general, with_primes_in_x, with_probabilities_general, with_spelled_functions,
+    with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
+    with_inner_products_general, with_later_letters_general, with_primes_in_x, with_probabilities_general,
+    with_spelled_functions,
 };
 use super::readings::{derived_under_constraint, through_later_only};
 use super::{
@@ -406,6 +407,7 @@ fn with_section<R>(
                         .or_else(|| made_general(scope, claim))
                         .or_else(|| with_differentials_general(scope, claim))
                         .or_else(|| with_primes_in_x(scope, claim))
+                        .or_else(|| with_bars_as_determinants(scope, claim))
                         .or_else(|| with_both_signs(scope, claim))
                         .unwrap_or(verdict)
                 }

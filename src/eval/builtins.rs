@@ -522,6 +522,10 @@ impl<B: Backend> Instance<'_, B> {
     /// (a determinant or a norm?).
     pub(super) fn absolute(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let v = self.eval(operand, env)?;
+        if self.scope.bars_as_determinants && v.rows == v.cols && v.rows > 1 && !v.is_free() {
+            let span = operand.span;
+            return Ok(Value::scalar(determinant(&v, span, &|| self.on_time(span))?));
+        }
         if !(v.rows == 1 && v.cols == 1) {
             let what = format!("|·| of a {}×{} value (a determinant? a norm? write \\det or \\|·\\|)", v.rows, v.cols);
             return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(operand.span));

@@ -124,6 +124,9 @@ pub struct Scope {
     /// gives such a letter a general quadratic in the entries of its arguments, with
     /// coefficients of its own.
     pub general_functions: BTreeMap<String, Vec<String>>,
+    /// `|A|` of a square matrix is its determinant (a claim's second look, where the notes write
+    /// bars around a matrix, as textbooks write 行列式 |A|).
+    pub bars_as_determinants: bool,
 }
 
 /// How a section's formulas and words use its letters (see [`Scope::usage`]).
@@ -233,6 +236,7 @@ impl Scope {
             given_values: Vec::new(),
             usage: LetterUsage::default(),
             general_functions: BTreeMap::new(),
+            bars_as_determinants: false,
         })
     }
 
