@@ -125,7 +125,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"p(x), P(Y=1 \mid x), \mathbb P\{X=1\}, \Pr(A \mid B), q(z \mid x)",
-        meaning: "a probability nothing defines (P, p, \\Pr, \\mathbb P, p_X), or a function nobody specified applied to an event or a condition, where its claim is left undecided otherwise: checked again with each such application an unknown function of the letters and numbers written in it, one function per head, way of writing the arguments and letters written (P(A \\mid B) and P(A, B) are two; p(x) and p(y), a density each variable's, are two, p(x_i) and p(x_j) one); a verification there holds for the probability meant and is kept, stating `\\forall P`. The laws of probability are not used, so nothing is refuted this way",
+        meaning: "a probability nothing defines (P, p, \\Pr, \\mathbb P, p_X), or a function nobody specified applied to an event or a condition, where its claim is left undecided otherwise: checked again with each such application an unknown function of the letters and numbers written in it, one function per head, way of writing the arguments and letters written (P(A \\mid B) and P(A, B) are two; p(x) and p(y), a density each variable's, are two, p(x_i) and p(x_j) one); a verification there holds for the probability meant and is kept, stating `\\forall P`. The laws of probability are not used, so nothing is refuted this way; nor is it done where the claim differentiates by a letter no such application writes (\\nabla_\\theta p(x), p(x) short for p(x; θ))",
         example: "",
     },
     Notation {
@@ -600,7 +600,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"\begin{aligned} a&=b\\&=c\end{aligned}, align, gather, array; rows broken by \\ with no environment",
-        meaning: "each `&=` row is a link of one chain; a row starting with + or − goes on with the expression above; other rows start new chains. Rows broken by \\\\ in a display with no environment around them are rows the same way. A row that does not parse costs only itself (and the link above it, unless it opens an equation of its own: a side that parses alone, then =). In a block quote, the > markers opening a display's later lines are not TeX. `cases` is read as a definition that cannot be evaluated (undecided)",
+        meaning: "each `&=` row is a link of one chain; words alone in a cell (`&& \\text{chain rule}`) say why a row holds and are no part of it; a row starting with + or − goes on with the expression above; other rows start new chains. Rows broken by \\\\ in a display with no environment around them are rows the same way. A row that does not parse costs only itself (and the link above it, unless it opens an equation of its own: a side that parses alone, then =). In a block quote, the > markers opening a display's later lines are not TeX. `cases` is read as a definition that cannot be evaluated (undecided)",
         example: "",
     },
     Notation {

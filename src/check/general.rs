@@ -413,7 +413,7 @@ pub(super) fn with_probabilities_general(
     claim: &Claim,
     free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
 ) -> Option<Verdict> {
-    if scope.pinned {
+    if scope.pinned || differentiates_past_arguments(scope, [&claim.lhs, &claim.rhs]) {
         return None;
     }
     let mut general = scope.clone();
@@ -439,6 +439,25 @@ pub(super) fn with_probabilities_general(
         assuming.push(format!("\\forall\\, {}", heads.join(", ")));
         Verdict { assuming, ..again }
     })
+}
+
+/// `\nabla_\theta \sum_x p(x) f(x)` with p(x) short for p(x; θ): the claim differentiates by a
+/// letter that no probability [`general_head`] accepts is written of. Made general, such a
+/// function would not depend on it, which the text does not say.
+fn differentiates_past_arguments(scope: &Scope, sides: [&Expr; 2]) -> bool {
+    fn collect(e: &Expr, scope: &Scope, by: &mut Vec<String>, of: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Derivative { wrt, .. } => by.extend(base_letters(wrt)),
+            ExprKind::Call { func, args, .. } if general_head(func, args, scope).is_some() => {
+                of.extend(args.iter().flat_map(base_letters));
+            }
+            _ => {}
+        }
+        e.children().for_each(|c| collect(c, scope, by, of));
+    }
+    let (mut by, mut of) = (Vec::new(), Vec::new());
+    sides.into_iter().for_each(|side| collect(side, scope, &mut by, &mut of));
+    by.iter().any(|letter| !of.contains(letter))
 }
 
 /// The head of a probability or of a function nobody specified, as TeX, where `func` applied
@@ -814,6 +833,16 @@ mod tests {
 
     fn side(tex: &str) -> Expr {
         crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+    }
+
+    /// `\nabla_\theta p(x)` with p(x) short for p(x; θ): made general, p would not depend on θ.
+    #[test]
+    fn a_probability_is_not_made_general_where_the_claim_differentiates_past_its_arguments() {
+        let scope = Scope::default();
+        let past = |l: &str, r: &str| differentiates_past_arguments(&scope, [&side(l), &side(r)]);
+        assert!(past(r"\nabla_{\theta} \sum_x p(x) f(x)", r"\sum_x \nabla_{\theta} p(x) f(x)"));
+        assert!(!past(r"\frac{\partial}{\partial \theta} \log p(x \mid \theta)", r"\frac{1}{p(x \mid \theta)}"));
+        assert!(!past(r"P(A \mid B) P(B)", r"P(A, B)"));
     }
 
     /// One function per way of writing the arguments and set of letters written: `P(A \mid B)`,

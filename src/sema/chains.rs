@@ -189,8 +189,15 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                     .iter()
                     .skip(1)
                     .any(|(statement, _)| statement.and_then(|s| s.chains.first()).is_some_and(|c| c.first.is_none()));
-            for (statement, row_dangling) in row {
+            for (column, (statement, row_dangling)) in row.into_iter().enumerate() {
                 for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
+                    // `&= (\log a) e^{x \log a} && \text{Chain rule}`: words alone in a later cell
+                    // say why the row holds; they are no expression of the chain (`\text{Total}
+                    // &:= P + rP` names what the row defines).
+                    let words = matches!(piece.first.as_ref().map(|e| &e.kind), Some(ExprKind::Text { .. }));
+                    if column > 0 && words && piece.links.is_empty() && row_dangling.is_none() {
+                        continue;
+                    }
                     // The TeX before and from the piece's first expression.
                     let around = piece.first.as_ref().map(|e| {
                         let at = e.span.start.min(tex.len());
