@@ -810,7 +810,8 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
         Rule::subscript => ExprKind::Subscript { base: Box::new(base), index: Box::new(script_of(p)) },
         _ => {
             let exponent = script_of(p);
-            match (base.kind, label_of(&exponent)) {
+            let label = label_of(&exponent).filter(|label| !labels_a_step(&base, label));
+            match (base.kind, label) {
                 (ExprKind::Symbol(mut symbol), Some(label)) if symbol.label.is_none() => {
                     symbol.label = Some(label);
                     ExprKind::Symbol(symbol)
@@ -841,11 +842,27 @@ fn label_of(exponent: &Expr) -> Option<String> {
     if open != "(" {
         return None;
     }
+    let letter = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none());
     match &inner.kind {
         ExprKind::Number { value } => Some(value.clone()),
-        ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none() => Some(s.to_string()),
+        ExprKind::Symbol(s) if letter(inner) => Some(s.to_string()),
+        // `\pi^{(i+1)}`, `\mu_j^{(t-1)}`: a step of a sequence (a letter plus or minus a number)
+        // labels its member, as `x^{(i)}` does; a power is written `x^{i+1}`.
+        ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs }
+            if letter(lhs) && matches!(rhs.kind, ExprKind::Number { .. }) =>
+        {
+            let ExprKind::Number { value } = &rhs.kind else { return None };
+            let sign = if *op == BinOp::Add { '+' } else { '-' };
+            Some(format!("{}{sign}{value}", crate::syntax::print::expr(lhs)))
+        }
         _ => None,
     }
+}
+
+/// `e^{(x+1)}`: Euler's number takes a power, never a label of a step.
+fn labels_a_step(base: &Expr, label: &str) -> bool {
+    let natural = matches!(&base.kind, ExprKind::Symbol(s) if matches!(s.name.as_str(), "e" | "\\mathrm{e}"));
+    natural && label.contains(['+', '-'])
 }
 
 /// The argument of `_`, `^`, `\frac`, accents: the one inner pair.

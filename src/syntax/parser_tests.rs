@@ -156,6 +156,9 @@ fn both_scripts_on_one_letter_read_as_the_members_power() {
     // i-th sample, never a power of the entry).
     assert_eq!(sx("W^{(1)}_{ij}"), sx("W_{ij}^{(1)}"));
     assert_eq!(sx("x_j^{(i)}"), "(_ x^{(i)} j)");
+    // A step of a sequence labels its member too; Euler's e takes a power.
+    assert_eq!(sx("\\mu_j^{(i+1)}"), "(_ \\mu^{(i+1)} j)");
+    assert!(sx("e^{(x+1)}").starts_with("(^ e"), "{}", sx("e^{(x+1)}"));
     // Not a capital's two indices, nor a capital's transpose.
     assert_ne!(sx("\\mathbf{A}^2_{ij}"), sx("\\mathbf{A}_{ij}^2"));
     assert_ne!(sx("\\mathbf{A}^\\top_{ij}"), sx("\\mathbf{A}_{ij}^\\top"));
