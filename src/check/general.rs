@@ -10,7 +10,7 @@
 use super::letters::{expr_mentions, letters_indexed_by, mentions, sizes_of_sums_over, FREE_RANGE_SIZES};
 use super::readings::{later_definitions, with_letters_general, Trial};
 use crate::model::{Reason, Status, Verdict};
-use crate::sema::scope::IndexRange;
+use crate::sema::scope::{IndexRange, SecondLook};
 use crate::sema::{Claim, Decl, Scope};
 use crate::syntax::ast::{Expr, ExprKind};
 
@@ -771,10 +771,11 @@ pub(super) fn with_bars_as_determinants(scope: &Scope, claim: &Claim) -> Option<
             || matches!(&e.kind, ExprKind::Fenced { open, .. } if matches!(open.as_str(), "|" | "\\lvert" | "\\vert"))
             || e.children().any(barred)
     }
-    if scope.bars_as_determinants || !(barred(&claim.lhs) || barred(&claim.rhs)) {
+    if scope.second_look.bars_as_determinants || !(barred(&claim.lhs) || barred(&claim.rhs)) {
         return None;
     }
-    let general = Scope { bars_as_determinants: true, ..scope.clone() };
+    let general =
+        Scope { second_look: SecondLook { bars_as_determinants: true, ..scope.second_look }, ..scope.clone() };
     let again = super::check_own_claim(&general, claim);
     (again.status == Status::Verified).then(|| {
         let mut assuming = again.assuming.clone();

@@ -31,7 +31,7 @@ use super::letters::{
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
 use crate::numeric::probability::{Family, Outcome};
-use crate::sema::scope::IndexRange;
+use crate::sema::scope::{IndexRange, SecondLook};
 use crate::sema::{Claim, Decl, Definition, Origin, Scope, WordsReading, WordsRole};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -323,8 +323,8 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
         .map(|m| m.point.iter().map(|(name, _)| name.clone()).collect())
         .unwrap_or_default();
     let mut again = None;
-    if below_zero && !base.all_positive {
-        let positive = Scope { all_positive: true, ..base };
+    if below_zero && !base.second_look.all_positive {
+        let positive = Scope { second_look: SecondLook { all_positive: true, ..base.second_look }, ..base };
         let verdict = trial.verdict_in(&positive);
         if verdict.status == Status::Verified {
             return undecided(Reason::HoldsForPositive { symbols }, &verdict);

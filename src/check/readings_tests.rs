@@ -164,7 +164,8 @@ fn a_counterexample_below_zero_is_tried_with_every_letter_positive() {
     let log = claim("\\ln(x^2)", "2\\ln x");
     let below_zero = || refuted_at(&[("x", -1.0)], 0.0, 1.0);
     // Verified with every letter positive: undecided, naming the letters.
-    let positive = Scripted::new(|scope: &Scope| if scope.all_positive { Status::Verified } else { Status::Refuted });
+    let positive =
+        Scripted::new(|scope: &Scope| if scope.second_look.all_positive { Status::Verified } else { Status::Refuted });
     let verdict = other_readings(&Scope::default(), &log, below_zero(), &positive);
     assert!(matches!(&verdict.reason, Reason::HoldsForPositive { symbols } if symbols == &["x"]), "{verdict:?}");
     assert_eq!(verdict.status, Status::Undecided);

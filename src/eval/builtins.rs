@@ -417,6 +417,26 @@ impl<B: Backend> Instance<'_, B> {
         self.after_factor(before, value, span, env).map(Some)
     }
 
+    /// `LL(\theta) = \ln L(\theta)` after `L(\theta) = …`: a function's name written bare right
+    /// against a letter or an application (`lhs` times `rhs`, side by side) names something of
+    /// its own (the log-likelihood LL) as often as it multiplies: refused.
+    pub(super) fn bare_function_against(&self, lhs: &Expr, rhs: &Expr, span: Span) -> Result<(), EvalError> {
+        let bare_function = matches!(lhs.kind, ExprKind::Symbol(_))
+            && lhs.symbol_key().and_then(|k| self.scope.defs.get(&k)).is_some_and(|d| d.function);
+        let against = matches!(rhs.kind, ExprKind::Symbol(_) | ExprKind::Call { .. } | ExprKind::Subscript { .. });
+        if !(bare_function && against && lhs.span.end == rhs.span.start) {
+            return Ok(());
+        }
+        let tex = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| true);
+        let what = format!(
+            "`{}{}`: a name written as letters, or the function `{}` times what follows?",
+            tex(lhs),
+            tex(rhs),
+            tex(lhs)
+        );
+        Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span))
+    }
+
     /// `\frac{\partial f(q,z)}{\partial x}` after `q(x,y) = x + y`: a function written bare is its
     /// value at its own parameters ([`Self::own_parameters`]), q for q(x, y), as Leibniz notation
     /// writes it; `None` where it has none to be applied to. (Never where brackets follow it:
@@ -522,7 +542,7 @@ impl<B: Backend> Instance<'_, B> {
     /// (a determinant or a norm?).
     pub(super) fn absolute(&self, operand: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         let v = self.eval(operand, env)?;
-        if self.scope.bars_as_determinants && v.rows == v.cols && v.rows > 1 && !v.is_free() {
+        if self.scope.second_look.bars_as_determinants && v.rows == v.cols && v.rows > 1 && !v.is_free() {
             let span = operand.span;
             return Ok(Value::scalar(determinant(&v, span, &|| self.on_time(span))?));
         }

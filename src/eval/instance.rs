@@ -475,7 +475,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub fn leaf(&self, key: &str, indices: &[i64]) -> B::S {
         let (name, shown) = leaf_name(key, indices);
         let leaf = self.backend.leaf(&name, &shown);
-        if self.scope.all_positive || self.scope.positive.iter().any(|p| p == key) {
+        if self.scope.second_look.all_positive || self.scope.positive.iter().any(|p| p == key) {
             self.positive_leaves.borrow_mut().insert(name.clone());
         }
         self.names.borrow_mut().insert(name, shown);
@@ -784,6 +784,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
         }
         if op == BinOp::Implicit {
+            self.bare_function_against(lhs, rhs, span)?;
             if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
                 if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
                     return Err(EvalErrorKind::Unsupported {

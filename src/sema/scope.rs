@@ -102,8 +102,9 @@ pub struct Scope {
     /// Keys whose leaves are positive (the spec's `positive`): sampled positive, and the exact
     /// stage may use ln(ab) = ln a + ln b and √(x²) = x for them.
     pub positive: Vec<String>,
-    /// Every leaf is positive (a claim's second look, for [`crate::model::Reason::HoldsForPositive`]).
-    pub all_positive: bool,
+    /// How a claim's second look reads the section: every leaf positive, bars around a matrix
+    /// its determinant.
+    pub second_look: SecondLook,
     /// A spec entry gives this section (or the defaults): it pins the readings of its letters, so
     /// an earlier section's definition is not second-guessed.
     pub pinned: bool,
@@ -124,8 +125,16 @@ pub struct Scope {
     /// gives such a letter a general quadratic in the entries of its arguments, with
     /// coefficients of its own.
     pub general_functions: BTreeMap<String, Vec<String>>,
-    /// `|A|` of a square matrix is its determinant (a claim's second look, where the notes write
-    /// bars around a matrix, as textbooks write 行列式 |A|).
+}
+
+/// What a claim's second look assumes of its section's letters and notation (see
+/// [`Scope::second_look`]); the first look assumes neither.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SecondLook {
+    /// Every leaf is positive (for [`crate::model::Reason::HoldsForPositive`]).
+    pub all_positive: bool,
+    /// `|A|` of a square matrix is its determinant (where the notes write bars around a matrix,
+    /// as textbooks write 行列式 |A|).
     pub bars_as_determinants: bool,
 }
 
@@ -229,14 +238,13 @@ impl Scope {
             loss,
             vary,
             positive,
-            all_positive: false,
+            second_look: SecondLook::default(),
             pinned: false,
             assumptions: Vec::new(),
             classes: BTreeMap::new(),
             given_values: Vec::new(),
             usage: LetterUsage::default(),
             general_functions: BTreeMap::new(),
-            bars_as_determinants: false,
         })
     }
 

@@ -332,6 +332,9 @@ impl Reader {
                     }
                 }
                 (Some(_), None) => return Err(Refused),
+                // `\widehat{R}_Z\left(\mathcal F\right)`: a name with an accent or an index
+                // right before a parenthesis applies a function as often as it multiplies.
+                (None, Some(arg)) if applies_a_name(f, arg) => return Err(Refused),
                 (None, _) => self.node(f)?,
             };
             out = Some(match out {
@@ -743,4 +746,16 @@ pub(super) fn has_operator(n: &Node) -> bool {
         Node::Unknown(_, args) => args.iter().any(has_operator),
         Node::Over { body, .. } => has_operator(body),
     }
+}
+
+/// `\widehat{R}_Z(\mathcal F)`, `f_\theta(x)`: a letter with an accent or an index
+/// written right before a parenthesis (a function applied, or a product?).
+fn applies_a_name(head: &Expr, next: &Expr) -> bool {
+    let decorated = match &head.kind {
+        ExprKind::Subscript { base, .. } => matches!(base.kind, ExprKind::Symbol(_)),
+        ExprKind::Symbol(s) => !s.accents.is_empty(),
+        _ => false,
+    };
+    let parenthesis = matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(" || open == "\\left(");
+    decorated && parenthesis && head.span.end <= next.span.start && next.span.start - head.span.end <= 1
 }
