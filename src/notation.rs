@@ -95,7 +95,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"\frac{d}{dx}…, \frac{\mathrm d}{\mathrm dx}…, \frac{\partial}{\partial x}…",
-        meaning: "a derivative operator: applied to the rest of the product after it (a group, a function application, or several factors); with nothing after it, refused",
+        meaning: "a derivative operator: applied to the rest of the product after it (a group, a function application, or several factors); with nothing after it, refused. In a Leibniz numerator the d or ∂ takes everything after it (\\frac{\\partial \\mathbf x^T \\mathbf B \\mathbf x}{\\partial \\mathbf x} is of x^T B x)",
         example: r"\frac{\mathrm d}{\mathrm dt}e^{2t}=2e^{2t}",
     },
     Notation {

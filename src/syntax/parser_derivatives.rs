@@ -168,6 +168,10 @@ pub(super) fn differential_form(e: &Expr) -> Option<(DerivativeKind, Option<Expr
         ExprKind::Call { func, args, .. } if is_d(func) && args.len() == 1 => {
             Some((DerivativeKind::Total, Some(args[0].clone())))
         }
+        // `\partial \mathbf x^T \mathbf B \mathbf x`: the partial of everything after the ∂.
+        ExprKind::Binary { op: BinOp::Implicit, .. } if opens_with_partial(e) => {
+            Some((DerivativeKind::Partial, Some(after_differential(e)?)))
+        }
         // `dF(t)`, `dPe^{rt}`: the differential of everything after the d (F(t), P e^{rt}).
         ExprKind::Binary { op: BinOp::Implicit, .. } => Some((DerivativeKind::Total, Some(after_differential(e)?))),
         _ => None,
@@ -192,12 +196,27 @@ pub(super) fn holds_a_differential(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Differential { .. }) || e.children().any(holds_a_differential)
 }
 
+/// A product whose first factor is a partial with an operand (`\partial \mathbf x^T` then
+/// `\mathbf B`, `\mathbf x`).
+/// (Not `\partial x \partial y`, two partials.)
+fn opens_with_partial(e: &Expr) -> bool {
+    fn holds_a_partial(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Partial { .. }) || e.children().any(holds_a_partial)
+    }
+    match &e.kind {
+        ExprKind::Partial { order: None, operand: Some(_) } => true,
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => !holds_a_partial(rhs) && opens_with_partial(lhs),
+        _ => false,
+    }
+}
+
 /// A product that opens with a differential (`dF` then `(t)`, `dP` then `e^{rt}`), as the
 /// expression the differential is of: F(t) (a bare letter directly before a parenthesis is
 /// applied), P e^{rt}; `None` for any other.
 pub(super) fn after_differential(e: &Expr) -> Option<Expr> {
     match &e.kind {
         ExprKind::Differential { operand } => Some((**operand).clone()),
+        ExprKind::Partial { order: None, operand: Some(operand) } => Some((**operand).clone()),
         // (Not `dx\,dy`, two differentials.)
         ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } if !holds_a_differential(rhs) => {
             let of = after_differential(lhs)?;

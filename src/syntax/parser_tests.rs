@@ -240,6 +240,9 @@ fn secant_cosecant_cotangent_and_equation_editor_limits() {
 fn a_leibniz_numerator_is_the_differential_of_everything_after_its_d() {
     assert_eq!(sx(r"\frac{dF(t)}{dt}"), "(dderiv (call F t) t)");
     assert_eq!(sx(r"\frac{dPe^{rt}}{dt}"), "(dderiv (* P (^ e (* r t))) t)");
+    // The partial of everything after the ∂; two partials stay two.
+    assert_eq!(sx(r"\frac{\partial x^T B x}{\partial x}"), "(deriv (* (* (T x) B) x) x)");
+    assert_eq!(sx(r"\frac{\partial^2 f}{\partial x \partial y}"), sx(r"\frac{\partial^2 f}{\partial x\,\partial y}"));
     // Two differentials over one stay a fraction of differentials.
     assert_eq!(sx(r"\frac{dx\,dy}{dt}"), "(frac (* (d x) (d y)) (d t))");
 }
