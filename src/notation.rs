@@ -442,8 +442,8 @@ pub const NOTATION: &[Notation] = &[
     // ------------------------------------------------------------------ symbols and numbers
     Notation {
         group: "symbols",
-        written: r"hU, a_ja_k, W_Q, d_k",
-        meaning: "one letter is one symbol (hU is h·U); a subscript of index letters or numbers is an entry; other subscripts make names",
+        written: r"hU, a_ja_k, W_Q, d_k, E_{(w, b)}",
+        meaning: "one letter is one symbol (hU is h·U); a subscript of index letters or numbers is an entry; other subscripts make names, and so does a parenthesized list of letters (E_{(w, b)}, a loss named by its parameters, as 西瓜书 writes it)",
         example: r"u_iv_i=v_iu_i",
     },
     Notation {

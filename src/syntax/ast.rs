@@ -464,7 +464,8 @@ impl Expr {
                 let word = index.subscript_word()?;
                 // `h_{\rho\beta}`: a word of several commands keeps its braces, so that the key
                 // reads back as the same symbol.
-                let several = matches!(index.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) && word.contains('\\');
+                let several = matches!(index.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) && word.contains('\\')
+                    || matches!(index.kind, ExprKind::Fenced { .. });
                 Some(if several { format!("{base}_{{{word}}}") } else { format!("{base}_{word}") })
             }
             _ => None,
@@ -494,6 +495,17 @@ impl Expr {
                 let space = if left.contains('\\') || right.contains('\\') { " " } else { "" };
                 Some(format!("{left}{space}{right}"))
             }
+            // `E_{(w, b)}`: a name of the parameters it depends on, as 西瓜书 writes the loss.
+            ExprKind::Fenced { open, inner: Some(inner), .. } if open == "(" => match &inner.kind {
+                ExprKind::Tuple { items, stacked: false } if items.len() > 1 => {
+                    let words = items
+                        .iter()
+                        .map(|i| matches!(i.kind, ExprKind::Symbol(_)).then(|| i.subscript_word()).flatten())
+                        .collect::<Option<Vec<_>>>()?;
+                    Some(format!("({})", words.join(", ")))
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
