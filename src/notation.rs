@@ -18,7 +18,7 @@ pub enum Takes {
 
 /// Every function name the evaluator knows by itself (the notation table lists them), and how
 /// it takes a vector or matrix: a formula `\sin(x)=…` is never a definition of one.
-pub const BUILTIN_FUNCTIONS: [(&str, Takes); 27] = {
+pub const BUILTIN_FUNCTIONS: [(&str, Takes); 30] = {
     use Takes::{EntryByEntry as E, Whole as W};
     [
         ("ln", E),
@@ -34,6 +34,9 @@ pub const BUILTIN_FUNCTIONS: [(&str, Takes); 27] = {
         ("sinh", E),
         ("cosh", E),
         ("tanh", E),
+        ("arcsin", E),
+        ("arccos", E),
+        ("arctan", E),
         ("sigmoid", E),
         ("ReLU", E),
         ("relu", E),
@@ -223,8 +226,8 @@ pub const NOTATION: &[Notation] = &[
     // ------------------------------------------------------------------ functions
     Notation {
         group: "functions",
-        written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sec, \csc, \cot, \sinh, \cosh, \tanh, \sqrt{x}, \sqrt[n]{x}",
-        meaning: "the real functions (log is natural; sec = 1/cos, csc = 1/sin, cot = cos/sin), entry by entry on matrices; `\\sin^2 x` is (sin x)², and so is MathType's `{{\\sin }^{2}}x`; its `(\\ln x{)}'` is `(\\ln x)'`",
+        written: r"\ln, \log, \exp, e^x, \sin, \cos, \tan, \sec, \csc, \cot, \sinh, \cosh, \tanh, \arcsin, \arccos, \arctan, \sqrt{x}, \sqrt[n]{x}",
+        meaning: "the real functions (log is natural; sec = 1/cos, csc = 1/sin, cot = cos/sin; the inverse sine, cosine and tangent on their principal branches, whose identities beyond their derivatives are verified numerically), entry by entry on matrices; `\\sin^2 x` is (sin x)², and so is MathType's `{{\\sin }^{2}}x`; its `(\\ln x{)}'` is `(\\ln x)'`",
         example: r"\cosh^2 a-\sinh^2 a=1",
     },
     Notation {
@@ -672,7 +675,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`假设随机矩阵$A$ … $A^T\mathbf 1=\mathbf 1$`, `for a projection matrix $\mathbf P$`, `$\frac{\partial L(w)}{\partial w^{(k)}}$`, `$I^{n}S^{n}$ beside $S^{(i)}$`, `$q(z)=\prod_i q(z_i)$`",
-        meaning: r"refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …; named anywhere before it in the section, or of a power of the letter: `since $P^k$ is stochastic`), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?) and a step in parentheses on a letter (`\pi^{(i+1)}`: a member, or a power?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
+        meaning: r"refuted only under every reading: a kind of matrix the words name and derivcheck does not construct (stochastic, projection, positive definite, 随机, 正定, …; named anywhere before it in the section, or of a power of the letter: `since $P^k$ is stochastic`), a derivative by a letter its function never reaches while it reaches the letter's base (the k-th entry of w?), a power of a letter the formula also writes as a member of a sequence (S^{(i)}: an index without parentheses?), and a letter before a parenthesis that nothing defines, false read as a product and not refuted as a function nobody specified, are undecided, naming the letter",
         example: "",
     },
     Notation {

@@ -798,13 +798,12 @@ fn signed_unknowns(inst: &Instance<Symbolic>, lhs: &Atom, rhs: &Atom) -> Vec<(At
 
 /// Variables and generic-function values (σ(b), der(…)) of both sides: what a point assigns.
 pub(super) fn unknowns(lhs: &Atom, rhs: &Atom) -> Vec<Atom> {
-    let builtin = [Symbol::LOG, Symbol::SIN, Symbol::COS, Symbol::SQRT, Symbol::ABS];
     let mut out: Vec<Atom> = Vec::new();
     for side in [lhs, rhs] {
         for view in side.get_all_indeterminates(true) {
             let keep = match view {
                 AtomView::Var(_) => !is_constant(view),
-                AtomView::Fun(f) => !builtin.contains(&f.get_symbol()),
+                AtomView::Fun(f) => !super::elementary_function(f.get_symbol()),
                 _ => false,
             };
             let atom = view.to_owned();

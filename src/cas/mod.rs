@@ -163,6 +163,9 @@ impl Scalar for Atom {
             Elementary::Sin => Symbol::SIN,
             Elementary::Cos => Symbol::COS,
             Elementary::Abs => unreachable!("handled above"),
+            Elementary::Atan => symbolica::transcendental::atan(),
+            Elementary::Asin => symbolica::transcendental::asin(),
+            Elementary::Acos => symbolica::transcendental::acos(),
         };
         FunctionBuilder::new(symbol).add_arg(x).finish()
     }
@@ -266,13 +269,20 @@ impl Backend for Symbolic {
     }
 }
 
-/// Whether `a` applies a function other than log, sin and cos (one the notes do not specify) to
-/// something that uses `h`.
+/// Whether `a` applies a function other than log, sin, cos and the inverse trigonometric ones
+/// (one the notes do not specify) to something that uses `h`.
 fn has_unknown_function_of(a: AtomView<'_>, h: Symbol) -> bool {
     compare::any_node(a, &|node| {
         let AtomView::Fun(f) = node else { return false };
-        ![Symbol::LOG, Symbol::SIN, Symbol::COS].contains(&f.get_symbol()) && node.to_owned().contains_symbol(h)
+        !elementary_function(f.get_symbol()) && node.to_owned().contains_symbol(h)
     })
+}
+
+/// The functions Symbolica knows itself, whose values a point does not assign: log, sin, cos,
+/// √, |·| and the inverse tangent, sine and cosine.
+pub(super) fn elementary_function(f: Symbol) -> bool {
+    use symbolica::transcendental::{acos, asin, atan};
+    [Symbol::LOG, Symbol::SIN, Symbol::COS, Symbol::SQRT, Symbol::ABS, atan(), asin(), acos()].contains(&f)
 }
 
 /// Whether `a` has a power with an exponent that is not a whole number whose base uses `h`.

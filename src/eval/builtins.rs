@@ -163,6 +163,9 @@ impl<B: Backend> Instance<'_, B> {
                 Ok(value.map(|a| B::S::elementary(Elementary::Cos, a).over(&B::S::elementary(Elementary::Sin, a))))
             }
             "abs" => Ok(builtin(Elementary::Abs)),
+            "arctan" => Ok(builtin(Elementary::Atan)),
+            "arcsin" => Ok(builtin(Elementary::Asin)),
+            "arccos" => Ok(builtin(Elementary::Acos)),
             "sinh" => Ok(value.map(|a| exp(a).minus(&exp(&a.negate())).times(&half))),
             "cosh" => Ok(value.map(|a| exp(a).plus(&exp(&a.negate())).times(&half))),
             "tanh" => Ok(value.map(|a| {

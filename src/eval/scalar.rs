@@ -11,6 +11,10 @@ pub enum Elementary {
     Cos,
     /// |x|: exact domains write it √(x²), whose derivative is x/|x| wherever x ≠ 0.
     Abs,
+    /// The principal branches of the inverse tangent, sine and cosine.
+    Atan,
+    Asin,
+    Acos,
 }
 
 pub trait Scalar: Clone + std::fmt::Debug {

@@ -92,6 +92,9 @@ impl Scalar for Residue {
             Elementary::Sin => Function::Sin,
             Elementary::Cos => Function::Cos,
             Elementary::Abs => Function::Abs,
+            Elementary::Atan => Function::Atan,
+            Elementary::Asin => Function::Asin,
+            Elementary::Acos => Function::Acos,
         };
         on_tape(|t| t.atom(function, &[x.0]))
     }

@@ -116,6 +116,10 @@ pub enum Function {
     /// tan(u/2), the variable sin and cos are made of ([`Tape::sin_cos`]).
     HalfTan,
     Abs,
+    /// The inverse tangent, sine and cosine (principal branches).
+    Atan,
+    Asin,
+    Acos,
     /// The principal q-th root u^{1/q} (q ≥ 2); u^{p/q} is taken as its p-th power, which holds
     /// on the principal branch for every u ≠ 0.
     Root(u32),
@@ -789,6 +793,23 @@ impl Tape {
                 self.mul(half, one_plus)
             }
             Function::Abs => self.div(args[0], id),
+            // d atan u = du/(1+u²); d asin u = du/√(1−u²) = −d acos u.
+            Function::Atan => {
+                let u2 = self.mul(args[0], args[0]);
+                let one_plus = self.add(ONE, u2);
+                self.div(ONE, one_plus)
+            }
+            Function::Asin | Function::Acos => {
+                let u2 = self.mul(args[0], args[0]);
+                let one_minus = self.sub(ONE, u2);
+                let root = self.atom(Function::Root(2), &[one_minus]);
+                let inverse = self.div(ONE, root);
+                if *f == Function::Asin {
+                    inverse
+                } else {
+                    self.neg(inverse)
+                }
+            }
             Function::Root(q) => {
                 let over_q = self.constant(Ratio::new(1, i128::from(*q)).unwrap_or(Ratio::int(0)));
                 let power = self.pow(id, 1 - i64::from(*q));

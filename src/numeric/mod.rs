@@ -80,6 +80,9 @@ impl Scalar for Num {
             Elementary::Sin => x.value.sin(),
             Elementary::Cos => x.value.cos(),
             Elementary::Abs => x.value.abs(),
+            Elementary::Atan => x.value.atan(),
+            Elementary::Asin => x.value.asin(),
+            Elementary::Acos => x.value.acos(),
         })
     }
     fn size(&self) -> usize {

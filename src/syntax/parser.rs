@@ -612,8 +612,10 @@ fn bare_argument_call(head: &Expr, next: &Expr) -> bool {
 /// function is the whole product of letters after it — log(ab), never (log a)·b. It stops at
 /// anything else (`\sin x\cos x` is sin x · cos x, `\ln x\cdot y` is (ln x)·y).
 fn bare_argument_goes_on(head: &Expr, next: &Expr) -> bool {
-    const REAL: [&str; 14] =
-        ["ln", "log", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "arctan"];
+    const REAL: [&str; 16] = [
+        "ln", "log", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "arctan", "arcsin",
+        "arccos",
+    ];
     let letter = |e: &Expr| match &e.kind {
         ExprKind::Symbol(s) => s.name.chars().count() == 1 || s.name.starts_with('\\'),
         _ => false,
