@@ -40,7 +40,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("karpathy", 3),
     ("lihang", 21),
     ("luweiagi-ml-notes", 34),
-    ("mbernste", 24),
+    ("mbernste", 25),
     ("quantecon-intro", 17),
 ];
 
