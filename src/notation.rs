@@ -476,7 +476,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"\mathbf x, \boldsymbol x, \vec x",
-        meaning: "the same as x: the vector whose entries are x_r",
+        meaning: "the same as x: the vector whose entries are x_r; but a shape declared of the letter written bold does not reach a later section that writes it only plain (\\boldsymbol w \\in \\mathbb R^d, then a one-variable section's w x_i: a number there)",
         example: r"\mathbf u^\top\vec v=\sum_i u_iv_i",
     },
     Notation {

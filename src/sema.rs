@@ -71,6 +71,8 @@ pub fn plan(
     let mut chapter_defs: Vec<Definition> = Vec::new();
     let mut contested: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut shapes: Vec<(String, [String; 2], String)> = Vec::new();
+    // The shapes declared of a letter written bold in the declaring section: (key, section).
+    let mut declared_bold: std::collections::BTreeSet<(String, String)> = std::collections::BTreeSet::new();
     let mut recurrences: Vec<recurrence::Recurrence> = Vec::new();
     let mut plans: Vec<SectionPlan> = Vec::new();
     let mut document_keys = std::collections::BTreeSet::new();
@@ -110,8 +112,32 @@ pub fn plan(
         );
         // `设$A$是$m \times n$矩阵`: a size the words give a matrix.
         shapes.extend(cues::shapes_in_words(doc, &fs).into_iter().map(|(key, dims)| (key, dims, here.clone())));
+        // `\boldsymbol w = (w_1; …; w_d)` in one section, then a section that writes w only plain
+        // (`E_{(w, b)} = \sum_i (y_i - w x_i - b)^2`, a one-variable regression): the vector
+        // declared bold is not the plain letter there.
+        let (mut bold, mut plain) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+        fs.iter()
+            .flat_map(|f| &f.statement.chains)
+            .flat_map(Chain::exprs)
+            .for_each(|e| forms::letters_by_weight(e, &mut bold, &mut plain));
+        declared_bold.extend(
+            shapes
+                .iter()
+                .filter(|(key, _, made)| *made == here && bold.contains(key))
+                .map(|(k, _, m)| (k.clone(), m.clone())),
+        );
+        let section_shapes: Vec<(String, [String; 2], String)> = shapes
+            .iter()
+            .filter(|(key, _, made)| {
+                *made == here
+                    || !declared_bold.contains(&(key.clone(), made.clone()))
+                    || bold.contains(key)
+                    || !plain.contains(key)
+            })
+            .cloned()
+            .collect();
         // `a_{ij}` beside `\mathbf A`: the entries of A, where nothing else is meant by it.
-        let rewritten = entry_readings(&fs, &chapter_defs, &shapes, spec, &number);
+        let rewritten = entry_readings(&fs, &chapter_defs, &section_shapes, spec, &number);
         let reread: Vec<ParsedFormula> = rewritten
             .iter()
             .flat_map(|r| r.statements.iter().map(|(index, statement)| ParsedFormula { index: *index, statement }))
@@ -119,7 +145,7 @@ pub fn plan(
         let fs: Vec<&ParsedFormula> = if rewritten.is_some() { reread.iter().collect() } else { fs };
         let mut builder = SectionBuilder::new(doc, &number, spec, spec_text, facts);
         builder.words.entry_letters = rewritten.as_ref().map(|r| r.letters.clone()).unwrap_or_default();
-        builder.letters.notes_shapes = shapes.clone();
+        builder.letters.notes_shapes = section_shapes;
         builder.bindings.inherited = chapter_defs.clone();
         builder.bindings.recurrences = std::mem::take(&mut recurrences);
         builder.chapter.owns_spec = with_spec_only;

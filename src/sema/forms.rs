@@ -300,6 +300,20 @@ pub(super) fn collect_keys(e: &Expr, out: &mut std::collections::BTreeSet<String
     e.children().for_each(|c| collect_keys(c, out));
 }
 
+/// The letters a formula writes bold (`\mathbf w`, `\boldsymbol x_i`) and those it writes plain
+/// (`w`, `x_i`), by key, into `bold` and `plain`.
+pub(super) fn letters_by_weight(
+    e: &Expr,
+    bold: &mut std::collections::BTreeSet<String>,
+    plain: &mut std::collections::BTreeSet<String>,
+) {
+    if let ExprKind::Symbol(s) = &e.kind {
+        let into = if s.style == Some(crate::syntax::ast::Style::Bold) { &mut *bold } else { &mut *plain };
+        into.insert(s.key());
+    }
+    e.children().for_each(|c| letters_by_weight(c, bold, plain));
+}
+
 /// Every symbol key a chain writes ([`collect_keys`] of each of its expressions).
 pub(super) fn chain_keys(chain: &Chain) -> std::collections::BTreeSet<String> {
     let mut keys = std::collections::BTreeSet::new();
