@@ -955,10 +955,14 @@ pub(super) fn through_later_only(
     // claim about it fails for that alone — the expansion about a step `\boldsymbol\epsilon`
     // defined later.)
     let mut later = later_definitions(scope, claim, false);
+    // (`for $f(x) := e^x$ … $f'(x) = f(x)$`: a value the sentence gives the letter is in force
+    // at the claim, whatever the section derives further on.)
+    let given_here = |d: &Definition| own.and_then(|o| o.defs.get(&d.key)).is_some_and(|o| o.origin != d.origin);
     later.retain(|d| {
         scope.usage.derived.contains(&d.key)
             && !scope.usage.matrix_like.contains(&d.key)
             && !scope.decls.contains_key(&d.key)
+            && !given_here(d)
     });
     let Some(first) = later.first() else { return verdict };
     let general = with_letters_general(own.unwrap_or(scope), &later);

@@ -162,6 +162,8 @@ impl<'a> SectionBuilder<'a> {
             && chain.links.len() == 1
             && chain.links[0].op == RelOp::Eq
             && self.names_a_size_by_a_size(first, body, site_origin);
+        // (A function the section defined before is restated or redefined here, not derived.)
+        let function_had_meaning = self.function_target(first).is_some() && self.has_meaning(first);
         let mut defined = depicted
             || by_blocks.is_some()
             || restated
@@ -172,7 +174,10 @@ impl<'a> SectionBuilder<'a> {
         }
         // `得到 $Z = \sum_k \exp(w_k\cdot x)$`: a definition the words present as derived.
         if defined && !restated && prose.as_ref().is_some_and(|p| p.cue == roles::Cue::Assert) {
-            if let Some(key) = self.definable(first).map(|(key, _)| key) {
+            // (`即 $f(x) = x^2 + 2x$`: a function so defined is derived as much as a letter.)
+            let function = || self.function_target(first).filter(|_| !function_had_meaning);
+            let key = self.definable(first).or_else(function).map(|(key, _)| key);
+            if let Some(key) = key {
                 self.bindings.derived.insert(key);
             }
         }
