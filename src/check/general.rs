@@ -61,10 +61,8 @@ pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &
     if let Some(upper) = range_of_summed_family(scope, claim, name) {
         let range = IndexRange::Size(upper.clone());
         let (again, letters) = trial.verdict_with_indices(scope, &[name.to_string()], &range, &index_letter);
-        if again.status == Status::Verified {
-            let mut assuming = again.assuming.clone();
-            assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {upper}")));
-            return Some(Verdict { assuming, ..again });
+        if let Some(verified) = verified_saying(again, letters.iter().map(|l| format!("{l} = 1, \\ldots, {upper}"))) {
+            return Some(verified);
         }
     }
     let size = ["N", "N_{0}", "N_{1}"].into_iter().find(|n| !scope.sizes.contains_key(*n) && !mentions(claim, n))?;
@@ -78,9 +76,15 @@ pub(super) fn with_free_range(scope: &Scope, claim: &Claim, name: &str, trial: &
     }
     let range = IndexRange::Size(size.to_string());
     let (again, letters) = trial.verdict_with_indices(&free, &letters, &range, &index_letter);
+    verified_saying(again, letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")))
+}
+
+/// `again`, a claim's second look, kept only where it verifies, listing after what it assumed
+/// what the second look read (`said`: the ranges tried, the readings taken).
+fn verified_saying(again: Verdict, said: impl IntoIterator<Item = String>) -> Option<Verdict> {
     (again.status == Status::Verified).then(|| {
         let mut assuming = again.assuming.clone();
-        assuming.extend(letters.iter().map(|l| format!("{l} = 1, \\ldots, {size}")));
+        assuming.extend(said);
         Verdict { assuming, ..again }
     })
 }
@@ -301,16 +305,15 @@ pub(super) fn with_spelled_functions(scope: &Scope, claim: &Claim) -> Option<Ver
     }
     let read = Claim { lhs, rhs, ..claim.clone() };
     let again = super::check_own_claim(scope, &read);
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        names.sort();
-        names.dedup();
-        assuming.extend(names.iter().filter_map(|n| {
+    names.sort();
+    names.dedup();
+    verified_saying(
+        again,
+        names.iter().filter_map(|n| {
             let (_, _, tex) = SPELLED_FUNCTIONS.iter().find(|(spelled, _, _)| spelled == n)?;
             Some(format!("\\text{{{n}}}(\\cdot) = {tex}(\\cdot)"))
-        }));
-        Verdict { assuming, ..again }
-    })
+        }),
+    )
 }
 
 /// `e` with every spelled function name (see [`SPELLED_FUNCTIONS`]) made an application of the
@@ -609,11 +612,7 @@ pub(super) fn with_inner_products_general(
     // label, as for any claim.)
     let again = super::check_own_claim(scope, &read);
     let again = free_indices(scope, &read, again);
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        assuming.push(format!("\\forall\\, {} \\in \\mathbb{{R}}", products.join(", ")));
-        Verdict { assuming, ..again }
-    })
+    verified_saying(again, [format!("\\forall\\, {} \\in \\mathbb{{R}}", products.join(", "))])
 }
 
 /// `e` with every product `a^T b` [`with_inner_products_general`] reads as a number replaced by
@@ -706,12 +705,8 @@ pub(super) fn with_differentials_general(scope: &Scope, claim: &Claim) -> Option
     }
     let general = Scope { vary: letters.clone(), ..scope.clone() };
     let again = super::check_own_claim(&general, claim);
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        let differentials: Vec<String> = letters.iter().map(|k| format!("\\mathrm{{d}}{k}")).collect();
-        assuming.push(format!("\\forall\\, {}", differentials.join(", ")));
-        Verdict { assuming, ..again }
-    })
+    let differentials: Vec<String> = letters.iter().map(|k| format!("\\mathrm{{d}}{k}")).collect();
+    verified_saying(again, [format!("\\forall\\, {}", differentials.join(", "))])
 }
 
 /// `y = \sin x` then `{y}' = \cos x` (a table of derivatives): a prime on a letter the notes
@@ -753,13 +748,9 @@ pub(super) fn with_primes_in_x(scope: &Scope, claim: &Claim) -> Option<Verdict> 
         return None;
     }
     let again = super::check_own_claim(scope, &Claim { lhs, rhs, ..claim.clone() });
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        read.sort();
-        read.dedup();
-        assuming.extend(read.iter().map(|k| format!("{k}' = \\frac{{\\mathrm{{d}}{k}}}{{\\mathrm{{d}}x}}")));
-        Verdict { assuming, ..again }
-    })
+    read.sort();
+    read.dedup();
+    verified_saying(again, read.iter().map(|k| format!("{k}' = \\frac{{\\mathrm{{d}}{k}}}{{\\mathrm{{d}}x}}")))
 }
 
 /// `|AB| = |A||B|`, `|A^T| = |A|`: bars around a square matrix, which may be its determinant
@@ -768,7 +759,7 @@ pub(super) fn with_primes_in_x(scope: &Scope, claim: &Claim) -> Option<Verdict> 
 pub(super) fn with_bars_as_determinants(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     fn barred(e: &Expr) -> bool {
         matches!(&e.kind, ExprKind::Abs { .. })
-            || matches!(&e.kind, ExprKind::Fenced { open, .. } if matches!(open.as_str(), "|" | "\\lvert" | "\\vert"))
+            || matches!(&e.kind, ExprKind::Fenced { open, .. } if crate::syntax::ast::opens_absolute_value(open))
             || e.children().any(barred)
     }
     if scope.second_look.bars_as_determinants || !(barred(&claim.lhs) || barred(&claim.rhs)) {
@@ -777,11 +768,7 @@ pub(super) fn with_bars_as_determinants(scope: &Scope, claim: &Claim) -> Option<
     let general =
         Scope { second_look: SecondLook { bars_as_determinants: true, ..scope.second_look }, ..scope.clone() };
     let again = super::check_own_claim(&general, claim);
-    (again.status == Status::Verified).then(|| {
-        let mut assuming = again.assuming.clone();
-        assuming.push("|A| = \\det A".to_string());
-        Verdict { assuming, ..again }
-    })
+    verified_saying(again, ["|A| = \\det A".to_string()])
 }
 
 /// `(A \pm B)^T = A^T \pm B^T`, `D(X \pm Y) = D(X) + D(Y)`: ± with the same sign wherever the

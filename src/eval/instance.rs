@@ -230,7 +230,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             ExprKind::Call { func, args, postfixed } => self.call(func, args, *postfixed, e.span, env),
             ExprKind::Fenced { inner: Some(inner), open, .. } => match open.as_str() {
                 "(" | "[" | "\\left(" => self.eval(inner, env),
-                "|" | "\\lvert" | "\\vert" => self.absolute(inner, env),
+                open if crate::syntax::ast::opens_absolute_value(open) => self.absolute(inner, env),
                 "\\|" | "\\lVert" | "\\Vert" => self.norm(inner, None, e.span, env),
                 "\\langle" => self.inner_product(inner, e.span, env),
                 _ => Err(unsupported(e)),

@@ -236,8 +236,7 @@ impl<'a> SectionBuilder<'a> {
     /// Does the formula written at `origin` (`path:line:col`) open an enumerated item of the
     /// notes: only an enumerator before it on its line ([`roles::opens_item`])?
     fn opens_item(&self, origin: &str) -> bool {
-        let mut position = origin.rsplitn(3, ':').map(str::parse::<usize>);
-        let (Some(Ok(col)), Some(Ok(line))) = (position.next(), position.next()) else { return false };
+        let Some((line, col)) = super::scope::position_in(origin) else { return false };
         let source = &self.chapter.doc.source;
         self.chapter.doc.formulas.iter().find(|s| s.line == line && s.col == col).is_some_and(|site| {
             let before = source.get(..site.tex_range.start).unwrap_or_default();

@@ -44,10 +44,15 @@ impl Definition {
 
     /// The line and column it was written at.
     pub fn position(&self) -> Option<(usize, usize)> {
-        let mut parts = self.origin.rsplit(':');
-        let col = parts.next()?.parse().ok()?;
-        Some((parts.next()?.parse().ok()?, col))
+        position_in(&self.origin)
     }
+}
+
+/// The (line, column) of an origin `path:line:col`.
+pub fn position_in(origin: &str) -> Option<(usize, usize)> {
+    let mut parts = origin.rsplit(':');
+    let col = parts.next()?.parse().ok()?;
+    Some((parts.next()?.parse().ok()?, col))
 }
 
 /// A constraint the spec assumes (`\sum_{j=1}^q y_j = 1`): one of its variables is solved for and

@@ -924,6 +924,12 @@ pub fn word_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr
     }
 }
 
+/// `|`, `\lvert`, `\vert`: the delimiters that open an absolute value (of a scalar; around a
+/// matrix, a determinant or a norm).
+pub fn opens_absolute_value(open: &str) -> bool {
+    matches!(open, "|" | "\\lvert" | "\\vert")
+}
+
 /// A derivative applied to a parenthesis, alone or ending a product: `D(arg)` gives (None, D,
 /// arg), `X\,D(arg)` and `X \cdot D(arg)` — which parse as (X·D)·(arg) — give (Some(X), D, arg).
 pub fn derivative_applied<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<(Option<&'e Expr>, &'e Expr, &'e Expr)> {
