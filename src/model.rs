@@ -491,6 +491,9 @@ pub enum Reading {
     MatrixForDeterminant,
     /// `P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?
     ClassValues,
+    /// `P(x_3, x_4 \mid x_1)`, `P(c_i \mid \boldsymbol x)`: a value with an index is the value
+    /// of its own variable (X_3 = x_3), or one of the values of one variable X?
+    IndexedValues,
     /// `1 = \sum_k \frac1Z \exp(w_k\cdot x)`, then `得到 $Z = \sum_k \exp(w_k\cdot x)$`: true only
     /// through a definition written after it, which the text may derive from it.
     HoldsThroughLater,
@@ -611,6 +614,7 @@ impl Reading {
             Reading::EulerOrLetter => "`\\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.",
             Reading::MatrixForDeterminant => "`\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix} = ad - bc`: a square matrix written out beside a number stands for its determinant (bars or `\\det` left out); a matrix is no number, so the literal reading is not the one meant. Read as the determinant, a claim that holds is verified, saying so; one that does not is left undecided.",
             Reading::ClassValues => "`P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?",
+            Reading::IndexedValues => "`P(x_3, x_4 \\mid x_1)`, `P(c_i \\mid \\boldsymbol x)`: a value with an index is the value of its own variable (X_3 = x_3), or one of the values of one variable X? A claim that holds read so holds for every distribution, so for either; one that fails is not refuted.",
             Reading::HoldsThroughLater => "`1 = \\sum_k \\frac1Z \\exp(w_k\\cdot x)`, then `得到 $Z = \\sum_k \\exp(w_k\\cdot x)$`: true only through a definition written after it, which the text may derive from it.",
             Reading::Convention => "`if $p = 0$, then $p\\log_2 p = 0$`: a function taken where it is not defined (log 0, under the value the words give): the formula states a convention (a limit), not an identity.",
             Reading::UnknownDerivative => "`\\frac{\\partial E}{\\partial x_i}` with nothing defining E: its derivative is unknown, not the 0 an independent letter would give; a verification through it is no evidence. Unless the claim holds with E any function of the defined letters it differentiates E by, those another's definition reaches left out (`\\frac{\\partial E}{\\partial x_i} = \\frac{\\partial E}{\\partial y_i}\\frac{\\partial y_i}{\\partial x_i}` with y_i defined from x_i: E of y): then it is verified, saying `\\forall\\, E(y)`.",

@@ -96,7 +96,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 46] = [
+pub const TRIED: [(Reading, Phase); 47] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -114,6 +114,7 @@ pub const TRIED: [(Reading, Phase); 46] = [
     (Reading::MomentLetter, Phase::Probability),
     (Reading::DistributionValue, Phase::Probability),
     (Reading::ClassValues, Phase::Probability),
+    (Reading::IndexedValues, Phase::Probability),
     (Reading::OrderOfMagnitude, Phase::Letters),
     (Reading::DefinedLater, Phase::Letters),
     (Reading::ShapeFromUse, Phase::Letters),
@@ -190,7 +191,7 @@ pub(super) fn of_probability_failure(
     moment_letter: &dyn Fn() -> Option<String>,
     class_letters: &dyn Fn() -> Option<String>,
 ) -> ProbabilityReading {
-    let Outcome::Fails { random_letter, holds_when, variables, specifies, unions, .. } = failed else {
+    let Outcome::Fails { random_letter, holds_when, variables, specifies, unions, indexed_values, .. } = failed else {
         return ProbabilityReading::Stands;
     };
     if let Some(letter) = random_letter {
@@ -225,6 +226,16 @@ pub(super) fn of_probability_failure(
     // text (Bayes' rule over the classes). Refuted only if it fails read so too.
     if let Some(letters) = class_letters() {
         return ProbabilityReading::Other(Reading::ClassValues, Some(letters));
+    }
+    // `P(x_3 \mid x_1) = …` read with X_1, X_3 variables of their own, where the text may
+    // mean values of one variable X: what fails so is not refuted.
+    if *indexed_values {
+        let indexed: Vec<String> = variables
+            .iter()
+            .filter(|v| v.contains('_'))
+            .map(|v| format!("{}{} of {v}", v[..1].to_ascii_lowercase(), &v[1..]))
+            .collect();
+        return ProbabilityReading::Other(Reading::IndexedValues, Some(indexed.join(", ")));
     }
     ProbabilityReading::Stands
 }

@@ -23,35 +23,36 @@ fn place(reading: Reading) -> usize {
         Reading::MomentLetter => 14,
         Reading::DistributionValue => 15,
         Reading::ClassValues => 16,
-        Reading::OrderOfMagnitude => 17,
-        Reading::DefinedLater => 18,
-        Reading::ShapeFromUse => 19,
-        Reading::MatrixKind => 20,
-        Reading::EntryOf => 21,
-        Reading::UnknownDerivative => 22,
-        Reading::PowerOrIndex => 23,
-        Reading::ApplicationOrProduct => 24,
-        Reading::InverseOrPower => 25,
-        Reading::OperatorOrProduct => 26,
-        Reading::FunctionProperty => 27,
-        Reading::EarlierCondition => 28,
-        Reading::ConditionUnused => 29,
-        Reading::LettersFromWords => 30,
-        Reading::SumsToOne => 31,
-        Reading::Symmetric => 32,
-        Reading::Diagonal => 33,
-        Reading::Orthogonal => 34,
-        Reading::EarlierMeaning => 35,
-        Reading::DeclaredElsewhere => 36,
-        Reading::DefinedAndDeclared => 37,
-        Reading::EulerOrLetter => 38,
-        Reading::MatrixForDeterminant => 39,
-        Reading::SuperscriptLabel => 40,
-        Reading::Constraint => 41,
-        Reading::HoldsThroughLater => 42,
-        Reading::ChangeOrProduct => 43,
-        Reading::Convention => 44,
-        Reading::Hypothesis => 45,
+        Reading::IndexedValues => 17,
+        Reading::OrderOfMagnitude => 18,
+        Reading::DefinedLater => 19,
+        Reading::ShapeFromUse => 20,
+        Reading::MatrixKind => 21,
+        Reading::EntryOf => 22,
+        Reading::UnknownDerivative => 23,
+        Reading::PowerOrIndex => 24,
+        Reading::ApplicationOrProduct => 25,
+        Reading::InverseOrPower => 26,
+        Reading::OperatorOrProduct => 27,
+        Reading::FunctionProperty => 28,
+        Reading::EarlierCondition => 29,
+        Reading::ConditionUnused => 30,
+        Reading::LettersFromWords => 31,
+        Reading::SumsToOne => 32,
+        Reading::Symmetric => 33,
+        Reading::Diagonal => 34,
+        Reading::Orthogonal => 35,
+        Reading::EarlierMeaning => 36,
+        Reading::DeclaredElsewhere => 37,
+        Reading::DefinedAndDeclared => 38,
+        Reading::EulerOrLetter => 39,
+        Reading::MatrixForDeterminant => 40,
+        Reading::SuperscriptLabel => 41,
+        Reading::Constraint => 42,
+        Reading::HoldsThroughLater => 43,
+        Reading::ChangeOrProduct => 44,
+        Reading::Convention => 45,
+        Reading::Hypothesis => 46,
     }
 }
 
@@ -271,6 +272,7 @@ fn a_failing_probability_claim_is_read_in_order() {
         random_letter: random_letter.map(String::from),
         variables: vec!["X".into(), "Y".into()],
         unions: false,
+        indexed_values: false,
     };
     let none = || None;
     let plain = claim("P(X)", "P(Y)");
@@ -306,6 +308,15 @@ fn a_failing_probability_claim_is_read_in_order() {
         *unions = true;
     }
     assert_eq!(read(&union, &plain, &none), ProbabilityReading::Other(Reading::MutuallyExclusive, Some("X, Y".into())));
+    let mut indexed = fails(None, None, false);
+    if let Outcome::Fails { indexed_values, variables, .. } = &mut indexed {
+        *indexed_values = true;
+        *variables = vec!["C_i".into(), "X".into()];
+    }
+    assert_eq!(
+        read(&indexed, &plain, &none),
+        ProbabilityReading::Other(Reading::IndexedValues, Some("c_i of C_i".into()))
+    );
 }
 
 #[test]

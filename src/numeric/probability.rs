@@ -63,6 +63,9 @@ pub enum Outcome {
         unions: bool,
         /// The random variables, in name order.
         variables: Vec<String>,
+        /// Values with an index were read as values of variables of their own (`x_3` of X_3):
+        /// the text may mean values of one variable.
+        indexed_values: bool,
     },
     /// Some draw could not be evaluated (a probability conditioned on an impossible event).
     NotEvaluable,
@@ -254,7 +257,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
     }
     let given_a_meaning = constants.any(|key| defined(key) != Meaning::None)
         || reader.variables.iter().any(|k| defined(k) == Meaning::RandomFormula);
-    let verify_only = parameterised || given_a_meaning;
+    let verify_only = parameterised || given_a_meaning || reader.unknown_summed;
     // `p` the parameter of an example (`if $p=0$`) says nothing of a claim that never writes p.
     let written = |k: &str| mentions(lhs, k) || mentions(rhs, k);
     if ["P", "p", "E"]
@@ -301,6 +304,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
                     random_letter: maybe_random.first().cloned(),
                     variables,
                     unions: false,
+                    indexed_values: claim.reader.indexed_values,
                 };
             }
             Outcome::Holds { values, domains }
@@ -323,6 +327,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             .then(|| maybe_random[0].clone());
             let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
             let unions = claim.reader.unions;
+            let indexed_values = claim.reader.indexed_values;
             Outcome::Fails {
                 lhs,
                 rhs,
@@ -334,6 +339,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
                 random_letter,
                 variables,
                 unions,
+                indexed_values,
             }
         }
     }
@@ -392,6 +398,7 @@ fn check_under_law(l: &Node, r: &Node, reader: &Reader, law: &crate::sema::Law) 
             random_letter: None,
             variables,
             unions: false,
+            indexed_values: false,
         },
     })
 }

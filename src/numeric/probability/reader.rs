@@ -41,6 +41,14 @@ pub(super) struct Reader {
     /// A union of events was read (`P(A \cup B)`): a claim false for general events may hold
     /// for mutually exclusive ones, which the words may assume.
     pub(super) unions: bool,
+    /// A value with an index was read as the value of its own variable (`x_3` of X_3, see
+    /// [`indexed_value_variable`]): the text may mean values of one variable X, so a claim that
+    /// fails is not refuted.
+    pub(super) indexed_values: bool,
+    /// A function nobody specified is summed or integrated over a variable's values (`\int
+    /// q(z) \ln p(x)\,dz`): it may be a distribution of that variable (∫q = 1), which the
+    /// text may mean; a claim that fails with it any function is not refuted.
+    pub(super) unknown_summed: bool,
     /// The parameters each probability is written given (`P(y, z \mid \theta)`: θ), sorted, one
     /// list per probability read, in order; see [`is_parameter`].
     pub(super) given_parameters: Vec<Vec<String>>,
@@ -65,14 +73,25 @@ pub(super) fn is_capital(key: &str) -> bool {
     key.chars().next().is_some_and(|c| c.is_ascii_uppercase())
 }
 
-/// `\bar A` of a capital (the complement of the event): the capital's key.
+/// `\bar A`, `\bar{A}_1` of a capital (the complement of the event): the capital's key.
 fn complemented(term: &Expr) -> Option<String> {
-    let ExprKind::Symbol(s) = &term.kind else { return None };
+    let (s, index) = match &term.kind {
+        ExprKind::Symbol(s) => (s, None),
+        ExprKind::Subscript { base, index } => match &base.kind {
+            ExprKind::Symbol(s) => (s, Some(index)),
+            _ => return None,
+        },
+        _ => return None,
+    };
     if s.accents != [crate::syntax::ast::Accent::Bar] || s.style.is_some_and(|st| st != Style::Italic) {
         return None;
     }
-    let plain = crate::syntax::ast::Symbol { accents: Vec::new(), ..s.clone() };
-    let key = Expr::new(ExprKind::Symbol(plain), term.span).symbol_key()?;
+    let plain = Expr::new(ExprKind::Symbol(crate::syntax::ast::Symbol { accents: Vec::new(), ..s.clone() }), term.span);
+    let event = match index {
+        None => plain,
+        Some(index) => Expr::new(ExprKind::Subscript { base: Box::new(plain), index: index.clone() }, term.span),
+    };
+    let key = event.symbol_key()?;
     is_capital(&key).then_some(key)
 }
 
@@ -100,6 +119,15 @@ fn events_side_by_side(e: &Expr) -> bool {
                 || e.symbol_key().is_some_and(|k| is_capital(&k)) && !matches!(e.kind, ExprKind::Fenced { .. })
         }
     }
+}
+
+/// `x_3`, `c_i`, `y_{ij}`: a small letter with a plain index, and the variable of the same
+/// capital and index (`X_3`, `C_i`); `None` for anything else.
+pub(super) fn indexed_value_variable(key: &str) -> Option<String> {
+    let (letter, index) = key.split_once('_')?;
+    let index = index.strip_prefix('{').and_then(|i| i.strip_suffix('}')).unwrap_or(index);
+    let plain = !index.is_empty() && index.chars().all(|c| c.is_ascii_alphanumeric());
+    (single_small(letter) && plain).then(|| format!("{}_{index}", letter.to_ascii_uppercase()))
 }
 
 pub(super) fn single_small(key: &str) -> bool {
@@ -233,6 +261,10 @@ impl Reader {
                 // A function nobody specified (`f(x)` inside `E_{x\sim P}[f(x)]`).
                 let key = func.symbol_key().filter(|k| single_small(k) && k != "p").ok_or(Refused)?;
                 self.unknown.insert(key.clone());
+                // (`\int q(z)\,dz`: summed over a variable's values, it may be its distribution.)
+                if args.iter().any(|a| self.bound.iter().any(|b| mentions(a, b))) {
+                    self.unknown_summed = true;
+                }
                 let args = args.iter().map(|a| self.node(a)).collect::<Read<Vec<_>>>()?;
                 Ok(Node::Unknown(key, args))
             }
@@ -475,6 +507,16 @@ impl Reader {
                 self.events_of(lhs, read)?;
                 self.events_of(rhs, read)
             }
+            // `P(A - B)`: A happens and B does not (the difference of the events).
+            ExprKind::Binary { op: BinOp::Sub, lhs, rhs }
+                if events_side_by_side(lhs) && rhs.symbol_key().is_some_and(|k| is_capital(&k)) =>
+            {
+                self.events_of(lhs, read)?;
+                let key = rhs.symbol_key().ok_or(Refused)?;
+                self.variables.insert(key.clone());
+                self.place(Event { variable: key.clone(), value: Val::Named(own(&key)), negated: true }, read);
+                Ok(())
+            }
             _ if is_parameter(arg) => {
                 self.note_parameter(arg);
                 Ok(())
@@ -597,7 +639,10 @@ impl Reader {
             return Ok(Event { variable: key.clone(), value: Val::Named(own(&key)), negated: true });
         }
         let key = term.symbol_key().ok_or(Refused)?;
-        if matches!(&term.kind, ExprKind::Symbol(s) if s.style.is_some_and(|s| s != Style::Italic)) {
+        // (`\boldsymbol x`: the value of a random vector, one variable as any other; `\mathrm d`,
+        // `\mathcal X` are no events.)
+        if matches!(&term.kind, ExprKind::Symbol(s) if s.style.is_some_and(|s| !matches!(s, Style::Italic | Style::Bold)))
+        {
             return Err(Refused);
         }
         if is_capital(&key) {
@@ -606,6 +651,18 @@ impl Reader {
         }
         if single_small(&key) {
             let variable = key.to_ascii_uppercase();
+            self.variables.insert(variable.clone());
+            self.pair(&key, &variable)?;
+            self.note_value(&key, &variable);
+            return Ok(Event { variable, value: Val::Named(key), negated: false });
+        }
+        // `P(x_3, x_4 \mid x_1)`, `P(c_i \mid \boldsymbol x)`: a value with an index, of the
+        // variable with the capital and the same index (X_3 = x_3), unless the claim made it a
+        // value of another (`X = x_i`). Which one the text means (X_3, or X taking the value
+        // x_3) it does not say: only a verification is kept ([`Reader::indexed_values`]).
+        if let Some(variable) = indexed_value_variable(&key) {
+            let variable = self.pairs.get(&key).cloned().unwrap_or(variable);
+            self.indexed_values = true;
             self.variables.insert(variable.clone());
             self.pair(&key, &variable)?;
             self.note_value(&key, &variable);
@@ -630,7 +687,8 @@ impl Reader {
             }
             return Ok(Val::Number(n));
         }
-        let key = e.symbol_key().filter(|k| single_small(k)).ok_or(Refused)?;
+        // (`X = x_i`: a value with an index names a value of X.)
+        let key = e.symbol_key().filter(|k| single_small(k) || indexed_value_variable(k).is_some()).ok_or(Refused)?;
         self.pair(&key, variable)?;
         self.note_value(&key, variable);
         Ok(Val::Named(key))
