@@ -815,6 +815,106 @@ pub(super) fn with_both_signs(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     })
 }
 
+/// `\frac{\partial}{\partial \hat y_j^k} \frac12 \sum_j (\hat y_j^k - y_j^k)^2` (the k-th sample's
+/// output, 西瓜书's BP): a one-letter superscript that nothing defines, never a size, never bound,
+/// and written nowhere in the claim but as the superscript of letters nothing defines, each
+/// always with it, labels them (the sample, the layer, the step) as `^{(k)}` would. Checked
+/// again with those superscripts as labels, free indices made general as in the first check;
+/// only a verification is kept, saying so (`\hat{y}^{k}: k a label`). Not `e^x`, not `^T`.
+pub(super) fn with_superscripts_as_labels(
+    scope: &Scope,
+    claim: &Claim,
+    free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
+) -> Option<Verdict> {
+    /// The letter a power labels: its base a letter (or a letter with an index) nothing defines.
+    fn labelled<'e>(scope: &Scope, e: &'e Expr) -> Option<(&'e Expr, String)> {
+        let ExprKind::Power { base, exponent } = &e.kind else { return None };
+        let ExprKind::Symbol(label) = &exponent.kind else { return None };
+        let letter = match &base.kind {
+            ExprKind::Symbol(_) => base.as_ref(),
+            ExprKind::Subscript { base: inner, .. } if matches!(inner.kind, ExprKind::Symbol(_)) => inner.as_ref(),
+            _ => return None,
+        };
+        let ExprKind::Symbol(symbol) = &letter.kind else { return None };
+        let key = letter.symbol_key()?;
+        let one_letter = label.name.chars().count() == 1 && label.name.chars().all(|c| c.is_ascii_alphabetic());
+        let plain = label.accents.is_empty() && label.style.is_none() && label.label.is_none();
+        let open =
+            symbol.label.is_none() && key != "e" && !scope.defs.contains_key(&key) && !scope.decls.contains_key(&key);
+        (one_letter && plain && open && !matches!(label.name.as_str(), "T" | "H")).then(|| (letter, label.name.clone()))
+    }
+    /// Every letter used as a label, with the letters it labels; and every letter written, with
+    /// how often (a label counted where it labels).
+    fn survey(scope: &Scope, e: &Expr, labels: &mut Vec<(String, String)>, written: &mut Vec<String>) {
+        if let Some((letter, label)) = labelled(scope, e) {
+            labels.push((label, letter.symbol_key().unwrap_or_default()));
+            if let ExprKind::Power { base, .. } = &e.kind {
+                survey_base(scope, base, labels, written);
+            }
+            return;
+        }
+        if let ExprKind::Symbol(s) = &e.kind {
+            written.push(s.key());
+        }
+        e.children().for_each(|c| survey(scope, c, labels, written));
+    }
+    /// The base of a labelled power: its index letters count as written, its letter does not.
+    fn survey_base(scope: &Scope, base: &Expr, labels: &mut Vec<(String, String)>, written: &mut Vec<String>) {
+        if let ExprKind::Subscript { index, .. } = &base.kind {
+            survey(scope, index, labels, written);
+        }
+    }
+    fn relabel(scope: &Scope, e: &Expr, chosen: &[String]) -> Expr {
+        if let Some((_, label)) = labelled(scope, e).filter(|(_, l)| chosen.contains(l)) {
+            let ExprKind::Power { base, .. } = &e.kind else { return e.clone() };
+            let mut out = base.as_ref().clone();
+            let symbol = match &mut out.kind {
+                ExprKind::Symbol(s) => s,
+                ExprKind::Subscript { base: inner, .. } => match &mut inner.kind {
+                    ExprKind::Symbol(s) => s,
+                    _ => return e.clone(),
+                },
+                _ => return e.clone(),
+            };
+            symbol.label = Some(label);
+            out.span = e.span;
+            return out;
+        }
+        let mut out = e.clone();
+        for child in out.children_mut() {
+            *child = relabel(scope, child, chosen);
+        }
+        out
+    }
+    if scope.pinned || claim.reading.marked {
+        return None;
+    }
+    let (mut labels, mut written) = (Vec::new(), Vec::new());
+    survey(scope, &claim.lhs, &mut labels, &mut written);
+    survey(scope, &claim.rhs, &mut labels, &mut written);
+    let labelled_letters: Vec<&String> = labels.iter().map(|(_, letter)| letter).collect();
+    let mut chosen: Vec<String> = labels
+        .iter()
+        .map(|(label, _)| label.clone())
+        .filter(|label| {
+            !written.contains(label)
+                && !scope.defs.contains_key(label)
+                && !scope.sizes.contains_key(label)
+                && !scope.decls.contains_key(label)
+        })
+        .collect();
+    chosen.sort();
+    chosen.dedup();
+    // (A letter written both with the label and without it: `y^k` beside `y` relates them.)
+    if chosen.is_empty() || labelled_letters.iter().any(|letter| written.contains(letter)) {
+        return None;
+    }
+    let read =
+        Claim { lhs: relabel(scope, &claim.lhs, &chosen), rhs: relabel(scope, &claim.rhs, &chosen), ..claim.clone() };
+    let again = free_indices(scope, &read, super::check_own_claim(scope, &read));
+    verified_saying(again, chosen.iter().map(|label| format!("{label}\\ \\text{{a label}}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

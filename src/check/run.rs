@@ -12,7 +12,7 @@
 use super::general::{
     with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
     with_inner_products_general, with_later_letters_general, with_primes_in_x, with_probabilities_general,
-    with_spelled_functions,
+    with_spelled_functions, with_superscripts_as_labels,
 };
 use super::readings::{derived_under_constraint, through_later_only};
 use super::{
@@ -345,9 +345,11 @@ fn with_section<R>(
         with_free_indices(scope, claim, verdict, &Checks { claim })
     };
     // (`P(A \mid B)`, `p(x)` nobody defines, `\theta^T x` nobody shapes: made general.)
+    // (`\hat y_j^k`, the k-th sample's output, read with k a label.)
     let made_general = |scope: &crate::sema::Scope, claim: &Claim| {
         with_probabilities_general(scope, claim, &again_with_free_indices)
             .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
+            .or_else(|| with_superscripts_as_labels(scope, claim, &again_with_free_indices))
     };
     visit(&|claim| {
         if past(deadline) {

@@ -624,7 +624,7 @@ fn english(reason: &Reason) -> String {
         Reason::UnboundIndex { name } => {
             format!("index `{name}` has no value here (declare its range in the spec)")
         }
-        Reason::NotALeaf { what } => format!("can only differentiate with respect to a variable, not `{what}`"),
+        Reason::NotALeaf { .. } => "can only differentiate with respect to a variable, and the term marked is an expression (a power, a product); a superscript that labels is written `^{(k)}`".to_string(),
         Reason::Cyclic { key } => format!("definition of `{key}` refers to itself"),
         Reason::Budget { detail } => format!("budget exceeded: {detail}"),
         Reason::Internal { detail } => format!("internal inconsistency (please report): {detail}"),
@@ -790,7 +790,7 @@ fn chinese(reason: &Reason) -> String {
             format!("索引 {name} = {value} 超出 1..{max}")
         }
         Reason::UnboundIndex { name } => format!("索引 `{name}` 在此没有取值（请在 spec 中声明其范围）"),
-        Reason::NotALeaf { what } => format!("只能对变量求导，`{what}` 不是变量"),
+        Reason::NotALeaf { .. } => "只能对变量求导，标出的项是表达式（幂、乘积）；作标签的上标请写成 `^{(k)}`".to_string(),
         Reason::Cyclic { key } => format!("`{key}` 的定义引用了自身"),
         Reason::Budget { .. } => "超出计算预算（步数、表达式大小或时间）".into(),
         Reason::Internal { .. } => "内部不一致（请报告）".into(),
