@@ -862,6 +862,13 @@ impl<'a, B: Backend> Instance<'a, B> {
             .at(span));
         }
         let (a, b) = (self.eval(num, env)?, self.eval(den, env)?);
+        // `-t \odot \frac{1}{x}`, `\frac{\mathbf a}{\mathbf b}`: a vector in the denominator has
+        // no inverse, and notes mean the quotient entry by entry (a square matrix may mean its
+        // inverse: not read).
+        let vector = b.rows.min(b.cols) == 1 && !b.is_scalar() && !b.is_free();
+        if vector && (a.is_scalar() || a.shape() == b.shape()) {
+            return a.zip(&b, "an entry-wise quotient", span, true, |x, y| x.over(y));
+        }
         let b = b.as_scalar(den.span, "a denominator")?.clone();
         Ok(a.map(|x| x.over(&b)))
     }
