@@ -1158,6 +1158,36 @@ fn with_a_general_function(
     Some(Verdict { assuming, ..again })
 }
 
+/// `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
+/// x_i}` in a section on a layer, after an earlier section defined E as its own loss
+/// (`E = -\sum_i t_i \log x_i`): notes reuse the letter for whatever loss comes downstream. A
+/// claim left open with the earlier E, which holds with E a fresh letter and any function of the
+/// letters it is differentiated through ([`with_a_general_function`]), holds for the loss the
+/// text means: verified, saying so (`\forall\, E(y)`, `E` not the one of 60:1). Only a
+/// verification (the reading [`Reading::EarlierMeaning`]).
+pub(super) fn with_earlier_letter_general(
+    scope: &Scope,
+    claim: &Claim,
+    verdict: &Verdict,
+    trial: &dyn Trial,
+) -> Option<Verdict> {
+    if claim.reading.marked || scope.pinned || verdict.status == Status::Verified {
+        return None;
+    }
+    let mut inherited: Vec<&Definition> = scope
+        .defs
+        .values()
+        .filter(|d| d.inherited && !d.function && d.params.is_empty() && mentions(claim, &d.key))
+        .collect();
+    inherited.sort_by(|a, b| a.key.cmp(&b.key));
+    let fresh = with_letters_general(scope, &inherited);
+    let letter = derivative_of_a_free_letter(&fresh, claim)?;
+    let earlier = inherited.iter().find(|d| d.key == letter)?;
+    let mut again = with_a_general_function(&fresh, claim, &letter, verdict, trial)?;
+    again.assuming.push(format!("{letter}\\ \\text{{not the one of {}}}", earlier.written_at()));
+    Some(again)
+}
+
 pub(super) fn undecided_under(
     reading: crate::model::Reading,
     symbol: Option<String>,

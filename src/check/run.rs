@@ -14,7 +14,7 @@ use super::general::{
     with_inner_products_general, with_later_letters_general, with_primes_in_x, with_probabilities_general,
     with_spelled_functions, with_superscripts_as_labels,
 };
-use super::readings::{derived_under_constraint, through_later_only};
+use super::readings::{derived_under_constraint, through_later_only, with_earlier_letter_general};
 use super::{
     checked_claim, claim_scope, class_tex, expected_to_fail, guarded, judged, out_of_time, past, section_seed,
     shape_tex, shapes_from_use, timed, within_run, Budget, CheckedClaim, Checks, Claim, Instance, Reason, SharedPoints,
@@ -388,7 +388,9 @@ fn with_section<R>(
                     let scope = own.as_ref().unwrap_or(scope);
                     let verdict = with_free_indices(scope, claim, verdict, &trial);
                     match verdict.status {
-                        Status::Undecided => made_general(scope, claim).unwrap_or(verdict),
+                        Status::Undecided => made_general(scope, claim)
+                            .or_else(|| with_earlier_letter_general(scope, claim, &verdict, &trial))
+                            .unwrap_or(verdict),
                         _ => verdict,
                     }
                 }
