@@ -309,6 +309,12 @@ pub const NOTATION: &[Notation] = &[
         example: r"\binom{a}{2}=\frac{a(a-1)}{2}",
     },
     Notation {
+        group: "functions",
+        written: r"n!, (m-1)!, \binom{m}{i} \text{ of letters}",
+        meaning: "a factorial or binomial coefficient of letters nothing gives a value says they are whole: a claim left open is checked again at whole values of them (0 to 6, each factorial's argument not negative, each lower entry between 0 and the upper one), only to verify, listing the values; never the definition of the built-in",
+        example: r"n!=n(n-1)!",
+    },
+    Notation {
         group: "sums",
         written: r"\sum_r, \sum_{ir}, \sum_{i=1}^n, \sum_i^{m}, \sum_{r\in J_i}, \sum_{k\ne j}, \prod",
         meaning: "over index ranges: declared in the spec (or read off the shapes indexed), or the limits written (an empty one, MathType's `\\sum_{i}^{}`, is none); the body is the rest of the product (`\\sum_r h_rU_{rj}+b_j` sums only h_rU_{rj})",

@@ -13,6 +13,7 @@ use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::{IndexRange, SecondLook};
 use crate::sema::{Claim, Decl, Scope};
 use crate::syntax::ast::{Expr, ExprKind};
+use std::collections::BTreeMap;
 
 /// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
 /// checked again with every such index of it (`name`, and the sums' letters whose range no shape
@@ -914,6 +915,107 @@ pub(super) fn with_superscripts_as_labels(
     let again = free_indices(scope, &read, super::check_own_claim(scope, &read));
     verified_saying(again, chosen.iter().map(|label| format!("{label}\\ \\text{{a label}}")))
 }
+
+/// `\binom{m-1}{i} + \binom{m-1}{i-1} = \binom{m}{i}`, `n! = n\,(n-1)!`: a factorial or a
+/// binomial coefficient of letters nothing gives a value says those letters are whole numbers.
+/// Checked again at whole values of them (0 to [`WHOLE_UP_TO`], every combination where each
+/// factorial's argument is whole and not negative and each binomial coefficient's lower entry
+/// lies between 0 and its upper one); only a verification is kept, listing the letters and the
+/// combinations checked (a proof for those values, not for every whole number).
+pub(super) fn with_whole_numbers(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    /// The arguments a factorial or a binomial coefficient takes, each with whether it is a
+    /// binomial's (upper, lower) pair.
+    fn counted<'e>(e: &'e Expr, out: &mut Vec<(&'e Expr, Option<&'e Expr>)>) {
+        if let ExprKind::Apply { func, args, .. } = &e.kind {
+            match (func.name.as_str(), args.as_slice()) {
+                (crate::syntax::ast::FACTORIAL, [n]) => out.push((n, None)),
+                (crate::syntax::ast::BINOMIAL, [n, k]) => out.push((n, Some(k))),
+                _ => {}
+            }
+        }
+        e.children().for_each(|c| counted(c, out));
+    }
+    /// The whole value of `e` (numbers, the letters' values, +, −, ×), if it has one.
+    fn whole(e: &Expr, at: &BTreeMap<String, i64>) -> Option<i64> {
+        use crate::syntax::ast::BinOp;
+        match &e.kind {
+            ExprKind::Number { value } => value.parse().ok(),
+            ExprKind::Symbol(_) => at.get(&e.symbol_key()?).copied(),
+            ExprKind::Neg { operand } => whole(operand, at).map(|v| -v),
+            ExprKind::Fenced { inner: Some(inner), open, .. } if open == "(" || open == "{" => whole(inner, at),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (whole(lhs, at)?, whole(rhs, at)?);
+                match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Implicit | BinOp::Cdot | BinOp::Times => a.checked_mul(b),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    fn letters_of(e: &Expr, out: &mut Vec<String>) {
+        if let (ExprKind::Symbol(s), Some(key)) = (&e.kind, e.symbol_key()) {
+            let small = s.name.chars().count() == 1 && s.name.chars().all(|c| c.is_ascii_lowercase());
+            if small && s.accents.is_empty() && s.style.is_none() && s.label.is_none() && !out.contains(&key) {
+                out.push(key);
+            }
+        }
+        e.children().for_each(|c| letters_of(c, out));
+    }
+    if scope.pinned || claim.reading.marked {
+        return None;
+    }
+    let mut arguments = Vec::new();
+    counted(&claim.lhs, &mut arguments);
+    counted(&claim.rhs, &mut arguments);
+    let mut letters = Vec::new();
+    for (n, k) in &arguments {
+        letters_of(n, &mut letters);
+        k.iter().for_each(|k| letters_of(k, &mut letters));
+    }
+    // (A size the section gives, `n` of `\sum_{i=1}^n`, keeps its values.)
+    let meaning = |key: &String| scope.defs.contains_key(key) || scope.decls.contains_key(key);
+    letters.retain(|key| !scope.sizes.contains_key(key));
+    if letters.is_empty() || letters.len() > 3 || letters.iter().any(meaning) {
+        return None;
+    }
+    let values: Vec<i64> = (0..=WHOLE_UP_TO).collect();
+    let choices: Vec<(&String, &[i64])> = letters.iter().map(|l| (l, values.as_slice())).collect();
+    let defined = |at: &BTreeMap<String, i64>| {
+        arguments.iter().all(|(n, k)| match (whole(n, at), k.map(|k| whole(k, at))) {
+            (Some(n), None) => n >= 0,
+            (Some(n), Some(Some(k))) => 0 <= k && k <= n,
+            (None, Some(Some(k))) => k >= 0,
+            _ => false,
+        })
+    };
+    // Every combination of the sizes the section gives with whole values of the letters, where
+    // each factorial and binomial coefficient is defined.
+    let sets: Vec<BTreeMap<String, i64>> = scope
+        .size_assignments()
+        .iter()
+        .flat_map(|sizes| crate::sema::scope::every_assignment(sizes, &choices))
+        .filter(defined)
+        .take(MAX_WHOLE_COMBINATIONS)
+        .collect();
+    if sets.len() < 3 {
+        return None;
+    }
+    let mut general = scope.clone();
+    for letter in &letters {
+        general.sizes.insert(letter.clone(), values.clone());
+    }
+    let again = super::where_defined(&general, claim, &sets, None, None);
+    let listed = format!("{}\\ \\text{{whole}}", letters.join(", "));
+    verified_saying(again, [listed])
+}
+
+/// The largest whole value [`with_whole_numbers`] gives a letter, and how many combinations it
+/// checks at most.
+const WHOLE_UP_TO: i64 = 6;
+const MAX_WHOLE_COMBINATIONS: usize = 48;
 
 #[cfg(test)]
 mod tests {

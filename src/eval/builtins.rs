@@ -45,7 +45,7 @@ impl<B: Backend> Instance<'_, B> {
         if func.sub.is_none() && self.scope.defs.get(&own).is_some_and(|d| d.function) {
             return self.apply_defined(Application { key: &own, primes: func.primes, args, span }, env);
         }
-        if let ("binom", [n, k], 0, None) = (func.name.as_str(), args, func.primes, &func.sub) {
+        if let (crate::syntax::ast::BINOMIAL, [n, k], 0, None) = (func.name.as_str(), args, func.primes, &func.sub) {
             return self.binomial(n, k, span, env);
         }
         if let (crate::syntax::ast::FACTORIAL, [n]) = (func.name.as_str(), args) {

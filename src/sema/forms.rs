@@ -267,7 +267,9 @@ pub(super) fn value_is_number(e: &Expr) -> bool {
 /// `\exp(x)`, `\mathrm{softmax}(z)`: a function the notation table knows, applied; the notes
 /// never define it.
 pub(super) fn names_a_builtin(target: &Expr) -> bool {
-    matches!(&target.kind, ExprKind::Apply { func, .. } if crate::notation::is_builtin(&func.name))
+    use crate::syntax::ast::{BINOMIAL, FACTORIAL};
+    matches!(&target.kind, ExprKind::Apply { func, .. }
+        if crate::notation::is_builtin(&func.name) || [BINOMIAL, FACTORIAL].contains(&func.name.as_str()))
 }
 
 /// The letter a signature names a function (`f: \mathbb{R}^d \to \mathbb{R}`): its key.

@@ -44,6 +44,10 @@ pub const STAR_LABEL: &str = "*";
 /// The function name under which `n!` is an application: `factorial(n)`.
 pub const FACTORIAL: &str = "factorial";
 
+/// The function name under which `\binom{n}{k}` (and `{n \choose k}`) is an application:
+/// `binom(n, k)`.
+pub const BINOMIAL: &str = "binom";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RelOp {

@@ -988,7 +988,7 @@ fn build_binomial(pair: Pair<Rule>) -> ExprKind {
         .filter(|p| !matches!(p.as_rule(), Rule::binom_cmd | Rule::choose_cmd))
         .map(|p| if p.as_rule() == Rule::expr { build_expr(p) } else { build_arg(p) })
         .collect();
-    let func = Function { name: "binom".into(), primes: 0, sub: None, sup: None };
+    let func = Function { name: crate::syntax::ast::BINOMIAL.into(), primes: 0, sub: None, sup: None };
     ExprKind::Apply { func, args, parenthesized: true }
 }
 

@@ -260,7 +260,7 @@ impl Explicit<'_> {
                 }
                 out
             }
-            Apply { func, args, .. } if func.name == "binom" && args.len() == 2 && func.primes == 0 => {
+            Apply { func, args, .. } if func.name == super::ast::BINOMIAL && args.len() == 2 && func.primes == 0 => {
                 format!("\\binom{{{}}}{{{}}}", x(&args[0]), x(&args[1]))
             }
             Apply { func, args, .. } if func.name == super::ast::FACTORIAL && args.len() == 1 => {
