@@ -216,3 +216,73 @@ struct EntryReading {
     /// Each formula's index with its statement rewritten.
     statements: Vec<(usize, Statement)>,
 }
+
+/// `(\mathbf W\mathbf W^\top)^\top = \mathbf W\mathbf W^\top` in a section whose uses of W do not
+/// fit one another (so [`shapes::infer`] gave it no shape): the shapes the claim's own two sides force on
+/// the letters they write as vectors or matrices and nothing in `scope` declares, defines or
+/// sizes: the scope with those shapes declared and the new sizes they name (at the default
+/// sizes), and the shapes. `None` where there is no such letter, or the sides leave
+/// one without a shape. For a second look that only verifies: what holds at every shape the claim
+/// allows holds at the one the text means.
+pub fn shapes_of_one_claim(
+    scope: &Scope,
+    lhs: &crate::syntax::ast::Expr,
+    rhs: &crate::syntax::ast::Expr,
+) -> Option<(Scope, Vec<shapes::InferredShape>)> {
+    let mut matrix_like = std::collections::HashSet::new();
+    declarations::collect_matrix_like(lhs, &mut matrix_like);
+    declarations::collect_matrix_like(rhs, &mut matrix_like);
+    let targets: std::collections::BTreeSet<String> = matrix_like
+        .into_iter()
+        .filter(|k| {
+            !scope.decls.contains_key(k)
+                && !scope.defs.contains_key(k)
+                && !scope.sizes.contains_key(k)
+                && !k.contains('_')
+                && !scope.usage.unknown_functions.contains(k)
+        })
+        .collect();
+    if targets.is_empty() {
+        return None;
+    }
+    let declared: BTreeMap<String, [String; 2]> = scope
+        .decls
+        .iter()
+        .filter_map(|(k, d)| match d {
+            Decl::Matrix { rows, cols } => Some((k.clone(), [rows.clone(), cols.clone()])),
+            Decl::Identity { n } => Some((k.clone(), [n.clone(), n.clone()])),
+            _ => None,
+        })
+        .collect();
+    let defined: std::collections::BTreeSet<String> = scope.defs.keys().cloned().collect();
+    let mut taken: std::collections::BTreeSet<String> = scope.sizes.keys().chain(scope.decls.keys()).cloned().collect();
+    fn keys(e: &crate::syntax::ast::Expr, out: &mut std::collections::BTreeSet<String>) {
+        out.extend(e.symbol_key());
+        e.children().for_each(|c| keys(c, out));
+    }
+    keys(lhs, &mut taken);
+    keys(rhs, &mut taken);
+    let chain = Chain {
+        first: Some(lhs.clone()),
+        links: vec![crate::syntax::ast::Link { op: crate::syntax::ast::RelOp::Eq, rhs: rhs.clone() }],
+        span: lhs.span,
+    };
+    let known = shapes::Known { targets: &targets, declared: &declared, defined: &defined, taken: &taken };
+    let (inferred, sizes) = shapes::infer(std::slice::from_ref(&chain), &known);
+    if !targets.iter().all(|t| inferred.iter().any(|s| s.key == *t)) {
+        return None;
+    }
+    let mut shaped = scope.clone();
+    for size in sizes {
+        shaped.sizes.insert(size, section::DEFAULT_SIZES.to_vec());
+    }
+    for shape in &inferred {
+        let decl = if shape.identity {
+            Decl::Identity { n: shape.rows.clone() }
+        } else {
+            Decl::Matrix { rows: shape.rows.clone(), cols: shape.cols.clone() }
+        };
+        shaped.decls.insert(shape.key.clone(), decl);
+    }
+    Some((shaped, inferred))
+}

@@ -1017,6 +1017,20 @@ pub(super) fn with_whole_numbers(scope: &Scope, claim: &Claim) -> Option<Verdict
 const WHOLE_UP_TO: i64 = 6;
 const MAX_WHOLE_COMBINATIONS: usize = 48;
 
+/// `(\mathbf W\mathbf W^\top)^\top = \mathbf W\mathbf W^\top` where the section's uses of W do not
+/// fit one another, so W has no shape: checked again with the shapes the claim's own sides force
+/// on the vectors and matrices nothing declares ([`crate::sema::shapes_of_one_claim`]), new
+/// sizes tried at 2 and 3. Only a verification is kept, listing the shapes: what holds at every
+/// shape the claim allows holds at the one the text means.
+pub(super) fn with_shapes_of_the_claim(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    if scope.pinned || claim.reading.marked {
+        return None;
+    }
+    let (shaped, shapes) = crate::sema::shapes_of_one_claim(scope, &claim.lhs, &claim.rhs)?;
+    let again = super::check_own_claim(&shaped, claim);
+    verified_saying(again, shapes.iter().map(super::letters::shape_tex))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -780,14 +780,7 @@ fn chinese(reason: &Reason) -> String {
             }
         }
         Reason::IndexOutOfRange { name, value, max } => {
-            // An entry's position without a letter of the notes is named by where it stands.
-            let name = match name.as_str() {
-                "index" => "下标",
-                "row" => "行号",
-                "column" => "列号",
-                letter => letter,
-            };
-            format!("索引 {name} = {value} 超出 1..{max}")
+            format!("索引 {} = {value} 超出 1..{max}", position_name_zh(name))
         }
         Reason::UnboundIndex { name } => format!("索引 `{name}` 在此没有取值（请在 spec 中声明其范围）"),
         Reason::NotALeaf { .. } => "只能对变量求导，标出的项是表达式（幂、乘积）；作标签的上标请写成 `^{(k)}`".to_string(),
@@ -889,6 +882,17 @@ fn chinese(reason: &Reason) -> String {
             "两侧仅在某一侧不是实数处不同（负数的对数或根，反例处的 {}），在所试的两侧皆为实数之处都相同：请写明定义域",
             symbols.join("、")
         ),
+    }
+}
+
+/// An entry's position without a letter of the notes, named by where it stands (`index`,
+/// `row`, `column`); a letter as it is.
+fn position_name_zh(name: &str) -> &str {
+    match name {
+        "index" => "下标",
+        "row" => "行号",
+        "column" => "列号",
+        letter => letter,
     }
 }
 
