@@ -283,6 +283,8 @@ impl<'a> SectionBuilder<'a> {
                     && !family_or_function(k)
                     && !indexed(k)
                     && !bold_families.contains(k)
+                    // (`\mathbf{AB}^\top`, one name no declaration can write back: none.)
+                    && crate::syntax::canonical_key(k).ok().as_deref() == Some(k.as_str())
             })
             .collect();
         if targets.is_empty() {

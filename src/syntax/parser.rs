@@ -741,6 +741,13 @@ fn build_factor(pair: Pair<Rule>) -> Expr {
     if let (Some((text, start)), true) = (written, postfixes.is_empty()) {
         acc = bold_capitals(acc, text, start);
     }
+    // (`\mathbf{X X}^{\top}` likewise: the product's transpose, or X X^\top as it is typeset?
+    // Left unread.)
+    let product = matches!(acc.kind, ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. });
+    if let (Some((text, _)), false, true) = (written, postfixes.is_empty(), product) {
+        let style = style_of(text.split(|c: char| c == '{' || c.is_whitespace()).next().unwrap_or(text));
+        acc = Expr::new(ExprKind::Styled { style, operand: Box::new(acc.clone()) }, acc.span);
+    }
     if postfixes.len() >= 2 && scripts_on_one_nucleus(&acc, &postfixes[0], &postfixes[1]) {
         postfixes.swap(0, 1);
     }
@@ -1333,8 +1340,41 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
             let sym = Symbol { name: value, accents: Vec::new(), style: Some(style), label: None };
             Expr::new(ExprKind::Symbol(sym), span)
         }
-        _ => Expr::new(ExprKind::Styled { style, operand: Box::new(operand) }, span),
+        kind => {
+            let operand = Expr::new(kind, operand.span);
+            match styled_letters(style, &operand) {
+                Some(letters) => Expr::new(letters.kind, span),
+                None => Expr::new(ExprKind::Styled { style, operand: Box::new(operand) }, span),
+            }
+        }
     }
+}
+
+/// `\mathbf{B X}`, `\mathbf{X\cdot X}`, `\mathbf{{w}_{i}}`: a style around letters multiplied,
+/// or around a letter with an index or a power, is each letter's (the index and the power keep
+/// theirs); `None` for anything else (a sum, a fraction, a letter already styled otherwise).
+fn styled_letters(style: Style, e: &Expr) -> Option<Expr> {
+    let kind = match &e.kind {
+        ExprKind::Symbol(sym) if sym.style.is_none() || sym.style == Some(style) => {
+            ExprKind::Symbol(Symbol { style: Some(style), ..sym.clone() })
+        }
+        ExprKind::Binary { op: op @ (BinOp::Implicit | BinOp::Cdot | BinOp::Times), lhs, rhs } => ExprKind::Binary {
+            op: *op,
+            lhs: Box::new(styled_letters(style, lhs)?),
+            rhs: Box::new(styled_letters(style, rhs)?),
+        },
+        ExprKind::Subscript { base, index } => {
+            ExprKind::Subscript { base: Box::new(styled_letters(style, base)?), index: index.clone() }
+        }
+        ExprKind::Power { base, exponent } => {
+            ExprKind::Power { base: Box::new(styled_letters(style, base)?), exponent: exponent.clone() }
+        }
+        ExprKind::Fenced { open, close, inner: Some(inner) } if open == "{" && close == "}" => {
+            return styled_letters(style, inner);
+        }
+        _ => return None,
+    };
+    Some(Expr::new(kind, e.span))
 }
 
 /// `\mathbf{AB}`, `\mathbf{QK}` (`styled`, written as `text` from `start`): bold capitals side by

@@ -173,6 +173,14 @@ fn bold_capitals_side_by_side_are_a_product() {
     assert_eq!(sx("\\mathbf{AB}^\\top"), "(T \\mathbf{AB})");
     // A bold word stays a name.
     assert_ne!(sx("\\mathbf{softmax}"), sx("\\mathbf{s}\\mathbf{o}"));
+    // Letters multiplied, or with an index, inside one style: each letter's.
+    assert_eq!(sx("\\mathbf{B X}"), sx("\\mathbf{B}\\mathbf{X}"));
+    assert_eq!(sx("\\mathbf{X\\cdot X}"), sx("\\mathbf{X}\\cdot\\mathbf{X}"));
+    assert_eq!(sx("\\boldsymbol{{w}_{i}}"), sx("\\boldsymbol{w}_{i}"));
+    // A script after such a group (the product's, or the last letter's?) is left as written.
+    assert_eq!(sx("\\mathbf{X X}^{\\top}"), "(T (mathbf (* \\mathbf{X} \\mathbf{X})))");
+    // A sum inside is no letters of a style.
+    assert_ne!(sx("\\mathbf{a + b}"), sx("\\mathbf{a} + \\mathbf{b}"));
 }
 
 #[test]
