@@ -39,7 +39,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("dl500q", 20),
     ("karpathy", 3),
     ("lihang", 21),
-    ("luweiagi-ml-notes", 34),
+    ("luweiagi-ml-notes", 36),
     ("mbernste", 25),
     ("quantecon-intro", 17),
 ];
