@@ -1031,6 +1031,39 @@ pub(super) fn with_shapes_of_the_claim(scope: &Scope, claim: &Claim) -> Option<V
     verified_saying(again, shapes.iter().map(super::letters::shape_tex))
 }
 
+/// `{\varsigma}'(z) = \varsigma(z)(1-\varsigma(z))` where z's definition writes what derivcheck
+/// cannot read (`z = \sum w_j x_j + b`, a sum without an index): a claim left unread is checked
+/// again with the letters it writes that the section defines by a value (not a function) made
+/// general, every value at once; what holds for every value holds for the one defined. Not where
+/// the claim differentiates by a letter or integrates (the dependence on what a definition
+/// reaches would be lost); only a verification is kept, listing the letters (`\forall\, z`).
+pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    /// A derivative, differential, gradient or integral anywhere, save a function's own
+    /// derivative applied to an argument (`\varsigma'(z)`).
+    fn calculus(e: &Expr) -> bool {
+        let here = match &e.kind {
+            ExprKind::Derivative { .. } | ExprKind::Partial { .. } | ExprKind::Differential { .. } => true,
+            ExprKind::BigOp { op, .. } => op.is_integral(),
+            ExprKind::Prime { operand } => !matches!(operand.kind, ExprKind::Symbol(_)),
+            _ => false,
+        };
+        here || e.children().any(calculus)
+    }
+    if scope.pinned || claim.reading.marked || calculus(&claim.lhs) || calculus(&claim.rhs) {
+        return None;
+    }
+    let mut written: Vec<&crate::sema::Definition> =
+        scope.defs.values().filter(|d| !d.function && d.params.is_empty() && mentions(claim, &d.key)).collect();
+    if written.is_empty() {
+        return None;
+    }
+    written.sort_by(|a, b| a.key.cmp(&b.key));
+    let general = with_letters_general(scope, &written);
+    let again = super::check_own_claim(&general, claim);
+    let letters: Vec<String> = written.iter().map(|d| d.key.clone()).collect();
+    verified_saying(again, [format!("\\forall\\, {}", letters.join(", "))])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

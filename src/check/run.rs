@@ -12,7 +12,8 @@
 use super::general::{
     with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
     with_inner_products_general, with_later_letters_general, with_primes_in_x, with_probabilities_general,
-    with_shapes_of_the_claim, with_spelled_functions, with_superscripts_as_labels, with_whole_numbers,
+    with_shapes_of_the_claim, with_spelled_functions, with_superscripts_as_labels, with_unread_definitions_general,
+    with_whole_numbers,
 };
 use super::readings::{derived_under_constraint, through_later_only, with_earlier_letter_general};
 use super::{
@@ -405,6 +406,7 @@ fn with_section<R>(
                 {
                     let scope = own.as_ref().unwrap_or(scope);
                     let ambiguous = matches!(reason, Reason::NotRead { kind: crate::model::NotRead::Ambiguous, .. });
+                    let unread = matches!(reason, Reason::NotRead { .. });
                     ambiguous
                         .then(|| with_spelled_functions(scope, claim))
                         .flatten()
@@ -415,6 +417,7 @@ fn with_section<R>(
                         .or_else(|| with_both_signs(scope, claim))
                         .or_else(|| with_whole_numbers(scope, claim))
                         .or_else(|| with_shapes_of_the_claim(scope, claim))
+                        .or_else(|| unread.then(|| with_unread_definitions_general(scope, claim)).flatten())
                         .unwrap_or(verdict)
                 }
                 _ => verdict,
