@@ -1032,12 +1032,20 @@ pub(super) fn with_shapes_of_the_claim(scope: &Scope, claim: &Claim) -> Option<V
 }
 
 /// `{\varsigma}'(z) = \varsigma(z)(1-\varsigma(z))` where z's definition writes what derivcheck
-/// cannot read (`z = \sum w_j x_j + b`, a sum without an index): a claim left unread is checked
-/// again with the letters it writes that the section defines by a value (not a function) made
-/// general, every value at once; what holds for every value holds for the one defined. Not where
-/// the claim differentiates by a letter or integrates (the dependence on what a definition
+/// cannot read (`z = \sum w_j x_j + b`, a sum without an index): a claim left unread at a letter
+/// the section defines by a value (not a function), the verdict's `focus` on it, is checked again
+/// with those letters made general; what holds for every value holds for the one defined. Not
+/// where the claim differentiates by a letter or integrates (the dependence on what a definition
 /// reaches would be lost); only a verification is kept, listing the letters (`\forall\, z`).
-pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
+    /// The keys of the letters written at `focus` (a letter, or a letter with an index).
+    fn at_focus(e: &Expr, focus: (usize, usize), out: &mut Vec<String>) {
+        let here = (e.span.start, e.span.end) == focus;
+        if let (true, ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (here, &e.kind, e.symbol_key()) {
+            out.push(key);
+        }
+        e.children().for_each(|c| at_focus(c, focus, out));
+    }
     /// A derivative, differential, gradient or integral anywhere, save a function's own
     /// derivative applied to an argument (`\varsigma'(z)`).
     fn calculus(e: &Expr) -> bool {
@@ -1052,8 +1060,12 @@ pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim) -> O
     if scope.pinned || claim.reading.marked || calculus(&claim.lhs) || calculus(&claim.rhs) {
         return None;
     }
+    let focus = verdict.focus?;
+    let mut unread = Vec::new();
+    at_focus(&claim.lhs, focus, &mut unread);
+    at_focus(&claim.rhs, focus, &mut unread);
     let mut written: Vec<&crate::sema::Definition> =
-        scope.defs.values().filter(|d| !d.function && d.params.is_empty() && mentions(claim, &d.key)).collect();
+        scope.defs.values().filter(|d| !d.function && d.params.is_empty() && unread.contains(&d.key)).collect();
     if written.is_empty() {
         return None;
     }

@@ -417,7 +417,7 @@ fn with_section<R>(
                         .or_else(|| with_both_signs(scope, claim))
                         .or_else(|| with_whole_numbers(scope, claim))
                         .or_else(|| with_shapes_of_the_claim(scope, claim))
-                        .or_else(|| unread.then(|| with_unread_definitions_general(scope, claim)).flatten())
+                        .or_else(|| unread.then(|| with_unread_definitions_general(scope, claim, &verdict)).flatten())
                         .unwrap_or(verdict)
                 }
                 _ => verdict,
