@@ -1032,48 +1032,88 @@ pub(super) fn with_shapes_of_the_claim(scope: &Scope, claim: &Claim) -> Option<V
 }
 
 /// `{\varsigma}'(z) = \varsigma(z)(1-\varsigma(z))` where z's definition writes what derivcheck
-/// cannot read (`z = \sum w_j x_j + b`, a sum without an index): a claim left unread at a letter
-/// the section defines by a value (not a function), the verdict's `focus` on it, is checked again
-/// with those letters made general; what holds for every value holds for the one defined. Not
-/// where the claim differentiates by a letter or integrates (the dependence on what a definition
-/// reaches would be lost); only a verification is kept, listing the letters (`\forall\, z`).
+/// cannot read (`z = \sum w_j x_j + b`, a sum without an index), `\frac{\partial}{\partial
+/// \boldsymbol X}\log|\det \boldsymbol X|` after `X := \{\boldsymbol x_1, \dots\}`: a claim left
+/// unread at a letter the section defines by a value (not a function), the verdict's `focus` on
+/// it, is checked again with those letters made general; what holds for every value holds for the
+/// one defined. Not where the claim differentiates or integrates by anything but the letters made
+/// general (nor by a letter their definitions reach), nor through a prime on anything but a
+/// function's name;
+/// only a verification is kept, listing the letters (`\forall\, z`).
 pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
-    /// The keys of the letters written at `focus` (a letter, or a letter with an index).
+    /// The keys of the letters written within `focus` (a letter, or a letter with an index).
     fn at_focus(e: &Expr, focus: (usize, usize), out: &mut Vec<String>) {
-        let here = (e.span.start, e.span.end) == focus;
-        if let (true, ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (here, &e.kind, e.symbol_key()) {
-            out.push(key);
+        let within = focus.0 <= e.span.start && e.span.end <= focus.1;
+        if let (true, ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (within, &e.kind, e.symbol_key()) {
+            if !out.contains(&key) {
+                out.push(key);
+            }
+            return;
         }
         e.children().for_each(|c| at_focus(c, focus, out));
     }
-    /// A derivative, differential, gradient or integral anywhere, save a function's own
-    /// derivative applied to an argument (`\varsigma'(z)`).
-    fn calculus(e: &Expr) -> bool {
-        let here = match &e.kind {
-            ExprKind::Derivative { .. } | ExprKind::Partial { .. } | ExprKind::Differential { .. } => true,
-            ExprKind::BigOp { op, .. } => op.is_integral(),
-            ExprKind::Prime { operand } => !matches!(operand.kind, ExprKind::Symbol(_)),
-            _ => false,
-        };
-        here || e.children().any(calculus)
+    /// The letters the claim differentiates or integrates by (the whole of a derivative's `wrt`,
+    /// a bare ∂'s or d's operand, an integral); `None` for a prime on anything but a letter
+    /// (`(x^2)'`: by what?).
+    fn varied(e: &Expr, out: &mut Vec<String>) -> Option<()> {
+        fn keys(e: &Expr, out: &mut Vec<String>) {
+            if let (ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (&e.kind, e.symbol_key()) {
+                out.push(key);
+            }
+            e.children().for_each(|c| keys(c, out));
+        }
+        match &e.kind {
+            ExprKind::Derivative { wrt, .. } => keys(wrt, out),
+            ExprKind::Partial { operand: Some(operand), .. } | ExprKind::Differential { operand } => keys(operand, out),
+            ExprKind::BigOp { op, body: Some(body), .. } if op.is_integral() => {
+                crate::syntax::ast::integrand_and_variables(body).1.iter().for_each(|v| keys(v, out))
+            }
+            ExprKind::Prime { operand } if !matches!(operand.kind, ExprKind::Symbol(_)) => return None,
+            _ => {}
+        }
+        e.children().try_for_each(|c| varied(c, out))
     }
-    if scope.pinned || claim.reading.marked || calculus(&claim.lhs) || calculus(&claim.rhs) {
+    /// Does `e` write `key`, itself or through the definitions of the letters it writes?
+    fn reaches(scope: &Scope, e: &Expr, key: &str, seen: &mut Vec<String>) -> bool {
+        expr_mentions(e, key)
+            || scope.defs.values().any(|d| {
+                !seen.contains(&d.key) && expr_mentions(e, &d.key) && {
+                    seen.push(d.key.clone());
+                    reaches(scope, &d.body, key, seen)
+                }
+            })
+    }
+    if scope.pinned || claim.reading.marked {
         return None;
     }
+    let mut variables = Vec::new();
+    varied(&claim.lhs, &mut variables)?;
+    varied(&claim.rhs, &mut variables)?;
     let focus = verdict.focus?;
     let mut unread = Vec::new();
     at_focus(&claim.lhs, focus, &mut unread);
     at_focus(&claim.rhs, focus, &mut unread);
+    // (One letter marked, not a stretch of the claim.)
+    if unread.len() != 1 {
+        return None;
+    }
     let mut written: Vec<&crate::sema::Definition> =
         scope.defs.values().filter(|d| !d.function && d.params.is_empty() && unread.contains(&d.key)).collect();
-    if written.is_empty() {
+    let through = |d: &&crate::sema::Definition| variables.iter().any(|v| reaches(scope, &d.body, v, &mut Vec::new()));
+    // (A derivative only by the letter made general, `\frac{\partial}{\partial \boldsymbol X}`: by
+    // anything else, a product of letters nobody defines, `LL(D)` read as L·L·D, has the
+    // derivative 0, which says nothing.)
+    let by_others = variables.iter().any(|v| !written.iter().any(|d| d.key == *v));
+    if written.is_empty() || by_others || written.iter().any(through) {
         return None;
     }
     written.sort_by(|a, b| a.key.cmp(&b.key));
     let general = with_letters_general(scope, &written);
-    let again = super::check_own_claim(&general, claim);
     let letters: Vec<String> = written.iter().map(|d| d.key.clone()).collect();
-    verified_saying(again, [format!("\\forall\\, {}", letters.join(", "))])
+    let said = format!("\\forall\\, {}", letters.join(", "));
+    // (A letter made general has no shape of its own: the claim's sides may give it one.)
+    verified_saying(super::check_own_claim(&general, claim), [said.clone()])
+        .or_else(|| with_shapes_of_the_claim(&general, claim).and_then(|v| verified_saying(v, [said])))
 }
 
 #[cfg(test)]
