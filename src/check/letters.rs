@@ -731,7 +731,10 @@ pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
 
 /// The first letter the claim differentiates (`\frac{\partial E}{\partial x_i}`) that nothing
 /// gives a meaning: no definition (its own or its base's), declaration, binding or function
-/// reading; `None` where there is none.
+/// reading; or, in a product or another expression differentiated (`\frac{\partial (EF)}{\partial
+/// w}`, `\frac{\partial LL(D)}{\partial \Sigma}`) where no letter is the variable or reaches it
+/// through a definition, the first such letter: its derivative is 0 only because nothing says how
+/// it depends on the variable. `None` where there is none.
 pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Option<String> {
     let known = |key: &str| {
         scope.defs.contains_key(key)
@@ -740,23 +743,65 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
             || scope.usage.unknown_families.contains(key)
             || claim.reading.overrides.iter().any(|d| d.key == key)
     };
-    fn find(e: &Expr, known: &dyn Fn(&str) -> bool) -> Option<String> {
-        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
-            let base = match &of.kind {
-                ExprKind::Subscript { base, .. } => base.symbol_key(),
-                ExprKind::Symbol(_) => of.symbol_key(),
-                _ => None,
-            };
-            if let (Some(key), Some(base)) = (of.symbol_key(), base) {
-                let same = wrt.symbol_key().as_deref() == Some(key.as_str());
-                if !same && !known(&key) && !known(&base) {
-                    return Some(key);
+    // Does the letter `key` reach the variable `wrt` (itself, or through definitions)?
+    let reaches = |key: &str, wrt: &str| {
+        let mut seen = vec![key.to_string()];
+        let mut at = 0;
+        while at < seen.len() {
+            if seen[at] == wrt {
+                return true;
+            }
+            if let Some(d) = scope.defs.get(&seen[at]) {
+                let mut keys = Vec::new();
+                letter_keys(&d.body, &mut keys);
+                for k in keys {
+                    if !seen.contains(&k) {
+                        seen.push(k);
+                    }
                 }
             }
+            at += 1;
         }
-        e.children().find_map(|c| find(c, known))
+        false
+    };
+    let find_here = |of: &Expr, wrt: &Expr| -> Option<String> {
+        let base = match &of.kind {
+            ExprKind::Subscript { base, .. } => base.symbol_key(),
+            ExprKind::Symbol(_) => of.symbol_key(),
+            _ => None,
+        };
+        if let (Some(key), Some(base)) = (of.symbol_key(), base) {
+            let same = wrt.symbol_key().as_deref() == Some(key.as_str());
+            return (!same && !known(&key) && !known(&base)).then_some(key);
+        }
+        let (mut letters, mut variables) = (Vec::new(), Vec::new());
+        letter_keys(of, &mut letters);
+        letter_keys(wrt, &mut variables);
+        // (`x_k` of `\sum_k` beside the variable `x_i`: entries of one x, which may coincide.)
+        let base = |k: &str| k.split('_').next().unwrap_or(k).to_string();
+        let depends = letters.iter().any(|l| variables.iter().any(|v| reaches(l, v) || base(l) == base(v)));
+        (!depends && !variables.is_empty()).then(|| letters.into_iter().find(|l| !known(l))).flatten()
+    };
+    fn find(e: &Expr, here: &dyn Fn(&Expr, &Expr) -> Option<String>) -> Option<String> {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            if let Some(key) = here(of, wrt) {
+                return Some(key);
+            }
+        }
+        e.children().find_map(|c| find(c, here))
     }
-    find(&claim.lhs, &known).or_else(|| find(&claim.rhs, &known))
+    find(&claim.lhs, &find_here).or_else(|| find(&claim.rhs, &find_here))
+}
+
+/// The keys of the letters `e` writes (a letter, or a letter with an index, each once), in order.
+fn letter_keys(e: &Expr, out: &mut Vec<String>) {
+    if let (ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (&e.kind, e.symbol_key()) {
+        if !out.contains(&key) {
+            out.push(key);
+        }
+        return;
+    }
+    e.children().for_each(|c| letter_keys(c, out));
 }
 
 /// The letters a claim differentiates `letter` (defined nowhere) by, as the arguments of a
