@@ -381,13 +381,10 @@ impl<'a, B: Backend> Instance<'a, B> {
             .at(e.span)),
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
-            None if self.scope.usage.matrix_like.contains(key) => Err(EvalErrorKind::Unsupported {
-                category: NotRead::NeedsSpec,
-                what: format!(
-                    "`{key}` is used as a vector or matrix (transposed, ⊙, bold, a norm…) but has no shape: declare it (`{key}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"
-                ),
+            None if self.scope.usage.matrix_like.contains(key) => {
+                let (category, what) = super::without_shape(key);
+                Err(EvalErrorKind::Unsupported { category, what }.at(e.span))
             }
-            .at(e.span)),
             // `\frac{dF}{dx} = f` with f only ever applied elsewhere: the function, not a number.
             None if self.scope.usage.unknown_functions.contains(key) => Err(EvalErrorKind::Unsupported {
                 category: NotRead::Malformed,
@@ -1386,11 +1383,15 @@ fn constant_magnitude(e: &Expr) -> Option<f64> {
 /// A construct the evaluator does not read, named as TeX (`x'`, `\textrm{Var}`), as the user
 /// wrote it, not as the parser's tree.
 pub(super) fn unsupported(e: &Expr) -> EvalError {
-    EvalErrorKind::Unsupported {
-        category: NotRead::Outside,
-        what: format!("`{}`", crate::syntax::print::explicit_tex(e, &|_| false)),
-    }
-    .at(e.span)
+    let written = format!("`{}`", crate::syntax::print::explicit_tex(e, &|_| false));
+    // (`\mathbf{X X}^{\top}`: a style around a product that a script follows, left unread.)
+    let product =
+        |o: &Expr| matches!(o.kind, ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. });
+    let (category, what) = match &e.kind {
+        ExprKind::Styled { operand, .. } if product(operand) => (NotRead::Ambiguous, super::script_reach(&written)),
+        _ => (NotRead::Outside, written),
+    };
+    EvalErrorKind::Unsupported { category, what }.at(e.span)
 }
 
 /// The last factor of an implicit product (`E` in `2E`), or the expression itself.

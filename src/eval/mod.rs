@@ -109,3 +109,29 @@ impl EvalError {
         matches!(self.kind, EvalErrorKind::ShapeMismatch { .. } | EvalErrorKind::TransposedLayout { .. })
     }
 }
+
+/// Why a letter written as a vector or matrix that has no shape is not read: a shape to declare;
+/// or, for `\mathbf{AB}` (bold capitals side by side that a script follows, which the parser keeps
+/// one name), the script's reach.
+pub(crate) fn without_shape(key: &str) -> (crate::model::NotRead, String) {
+    use crate::model::NotRead;
+    let capitals = key
+        .strip_prefix("\\mathbf{")
+        .and_then(|k| k.strip_suffix('}'))
+        .is_some_and(|k| (2..=4).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_uppercase()));
+    if capitals {
+        return (NotRead::Ambiguous, script_reach(&format!("`{key}`")));
+    }
+    let what = format!(
+        "`{key}` is used as a vector or matrix (transposed, ⊙, bold, a norm…) but has no shape: declare it (`{key}\\in\\mathbb R^{{n\\times d}}` in the notes, or `matrix` in the spec)"
+    );
+    (NotRead::NeedsSpec, what)
+}
+
+/// `\mathbf{AB}^\top`, `\mathbf{X X}^{\top}` (`written`, quoted): a script after a style around
+/// letters side by side reaches the product as TeX groups it, or the last letter as it is typeset.
+pub(crate) fn script_reach(written: &str) -> String {
+    format!(
+        "{written} with a script after it: the script of the product, as TeX groups it, or of its last letter, as it is typeset? (write the product in parentheses, or each letter bold)"
+    )
+}
