@@ -596,8 +596,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"a=1,\ b=2; \quad \text{ for all } \; \textrm{and} \; \textrm{, where } \text{且}",
-        meaning: "separate statements: commas, semicolons, \\quad, words set off by a space inside \\text, and a connective alone (and, or, where, with, hence, thus, so, then, i.e.; 和, 且, 及, 以及, 并且, 其中, 或, 因此, 所以, 于是)",
+        written: r"a=1,\ b=2; \quad \hspace{1cm} \text{ for all } \; \textrm{and} \; \textrm{, where } \text{且}",
+        meaning: "separate statements: commas, semicolons, \\quad, a gap of a whole em, cm or inch or more (\\hspace{1cm}; a thinner \\hspace is space), words set off by a space inside \\text, and a connective alone (and, or, where, with, hence, thus, so, then, i.e.; 和, 且, 及, 以及, 并且, 其中, 或, 因此, 所以, 于是)",
         example: r"x+y=y+x,\quad 2x=x+x",
     },
     Notation {

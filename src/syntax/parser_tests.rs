@@ -266,3 +266,14 @@ fn mathtype_spellings_read_as_their_plain_forms() {
     assert_eq!(sx("d(uv)=udv"), "(= (d (* u v)) (* u (d v)))");
     assert_eq!(sx("d(uv)"), "(call d (* u v))");
 }
+
+#[test]
+fn a_wide_gap_separates_statements_and_a_thin_one_is_space() {
+    let chains = |tex: &str| parse_formula(tex).expect("parses").chains.len();
+    assert_eq!(chains("\\frac{\\partial a}{\\partial x} = 1\\hspace{1cm} \\frac{\\partial b}{\\partial a} = 2a"), 2);
+    assert_eq!(chains("a = 1 \\hspace*{2em} b = 2"), 2);
+    assert_eq!(sx("x\\hspace{2pt}y = 1"), sx("x y = 1"));
+    assert_eq!(sx("x\\hspace{0.5em}y = 1"), sx("x y = 1"));
+    // A wide gap before a statement (an aligned row's `& \hspace{2cm} a = 1`) is space.
+    assert_eq!(chains("\\hspace{2cm} a = 1"), 1);
+}
