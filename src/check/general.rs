@@ -7,13 +7,13 @@
 //! verification with its assumptions, or `None` (the first verdict stands, and the readings of
 //! [`super::readings`] weigh a refutation). Tried before every reading there.
 
-use super::letters::{expr_mentions, letters_indexed_by, mentions, sizes_of_sums_over, FREE_RANGE_SIZES};
+use super::letters::{expr_mentions, keys_in, letters_indexed_by, mentions, sizes_of_sums_over, FREE_RANGE_SIZES};
 use super::readings::{later_definitions, with_letters_general, Trial};
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::{IndexRange, SecondLook};
 use crate::sema::{Claim, Decl, Scope};
 use crate::syntax::ast::{Expr, ExprKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `\sum_i p_i(-\log p_i) = -\sum_i p_i\log p_i` where nothing gives i a range: the claim
 /// checked again with every such index of it (`name`, and the sums' letters whose range no shape
@@ -1035,11 +1035,10 @@ pub(super) fn with_shapes_of_the_claim(scope: &Scope, claim: &Claim) -> Option<V
 /// cannot read (`z = \sum w_j x_j + b`, a sum without an index), `\frac{\partial}{\partial
 /// \boldsymbol X}\log|\det \boldsymbol X|` after `X := \{\boldsymbol x_1, \dots\}`: a claim left
 /// unread at a letter the section defines by a value (not a function), the verdict's `focus` on
-/// it, is checked again with those letters made general; what holds for every value holds for the
-/// one defined. Not where the claim differentiates or integrates by anything but the letters made
-/// general (nor by a letter their definitions reach), nor through a prime on anything but a
-/// function's name;
-/// only a verification is kept, listing the letters (`\forall\, z`).
+/// it, is checked again with that letter made general; what holds for every value holds for the
+/// one defined. Not where the claim differentiates or integrates by anything but that letter, nor
+/// through a prime on anything but a function's name; only a verification is kept, listing the
+/// letter (`\forall\, z`).
 pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<Verdict> {
     /// The keys of the letters written within `focus` (a letter, or a letter with an index).
     fn at_focus(e: &Expr, focus: (usize, usize), out: &mut Vec<String>) {
@@ -1055,38 +1054,24 @@ pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verd
     /// The letters the claim differentiates or integrates by (the whole of a derivative's `wrt`,
     /// a bare ∂'s or d's operand, an integral); `None` for a prime on anything but a letter
     /// (`(x^2)'`: by what?).
-    fn varied(e: &Expr, out: &mut Vec<String>) -> Option<()> {
-        fn keys(e: &Expr, out: &mut Vec<String>) {
-            if let (ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (&e.kind, e.symbol_key()) {
-                out.push(key);
-            }
-            e.children().for_each(|c| keys(c, out));
-        }
+    fn varied(e: &Expr, out: &mut BTreeSet<String>) -> Option<()> {
         match &e.kind {
-            ExprKind::Derivative { wrt, .. } => keys(wrt, out),
-            ExprKind::Partial { operand: Some(operand), .. } | ExprKind::Differential { operand } => keys(operand, out),
+            ExprKind::Derivative { wrt, .. } => keys_in(wrt, out),
+            ExprKind::Partial { operand: Some(operand), .. } | ExprKind::Differential { operand } => {
+                keys_in(operand, out)
+            }
             ExprKind::BigOp { op, body: Some(body), .. } if op.is_integral() => {
-                crate::syntax::ast::integrand_and_variables(body).1.iter().for_each(|v| keys(v, out))
+                crate::syntax::ast::integrand_and_variables(body).1.iter().for_each(|v| keys_in(v, out))
             }
             ExprKind::Prime { operand } if !matches!(operand.kind, ExprKind::Symbol(_)) => return None,
             _ => {}
         }
         e.children().try_for_each(|c| varied(c, out))
     }
-    /// Does `e` write `key`, itself or through the definitions of the letters it writes?
-    fn reaches(scope: &Scope, e: &Expr, key: &str, seen: &mut Vec<String>) -> bool {
-        expr_mentions(e, key)
-            || scope.defs.values().any(|d| {
-                !seen.contains(&d.key) && expr_mentions(e, &d.key) && {
-                    seen.push(d.key.clone());
-                    reaches(scope, &d.body, key, seen)
-                }
-            })
-    }
     if scope.pinned || claim.reading.marked {
         return None;
     }
-    let mut variables = Vec::new();
+    let mut variables = BTreeSet::new();
     varied(&claim.lhs, &mut variables)?;
     varied(&claim.rhs, &mut variables)?;
     let focus = verdict.focus?;
@@ -1094,23 +1079,16 @@ pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verd
     at_focus(&claim.lhs, focus, &mut unread);
     at_focus(&claim.rhs, focus, &mut unread);
     // (One letter marked, not a stretch of the claim.)
-    if unread.len() != 1 {
-        return None;
-    }
-    let mut written: Vec<&crate::sema::Definition> =
-        scope.defs.values().filter(|d| !d.function && d.params.is_empty() && unread.contains(&d.key)).collect();
-    let through = |d: &&crate::sema::Definition| variables.iter().any(|v| reaches(scope, &d.body, v, &mut Vec::new()));
+    let [letter] = unread.as_slice() else { return None };
+    let definition = scope.defs.get(letter).filter(|d| !d.function && d.params.is_empty())?;
     // (A derivative only by the letter made general, `\frac{\partial}{\partial \boldsymbol X}`: by
     // anything else, a product of letters nobody defines, `LL(D)` read as L·L·D, has the
-    // derivative 0, which says nothing.)
-    let by_others = variables.iter().any(|v| !written.iter().any(|d| d.key == *v));
-    if written.is_empty() || by_others || written.iter().any(through) {
+    // derivative 0, which says nothing. The letter's own definition never reaches it.)
+    if variables.iter().any(|v| v != letter) {
         return None;
     }
-    written.sort_by(|a, b| a.key.cmp(&b.key));
-    let general = with_letters_general(scope, &written);
-    let letters: Vec<String> = written.iter().map(|d| d.key.clone()).collect();
-    let said = format!("\\forall\\, {}", letters.join(", "));
+    let general = with_letters_general(scope, &[definition]);
+    let said = format!("\\forall\\, {letter}");
     // (A letter made general has no shape of its own: the claim's sides may give it one.)
     verified_saying(super::check_own_claim(&general, claim), [said.clone()])
         .or_else(|| with_shapes_of_the_claim(&general, claim).and_then(|v| verified_saying(v, [said])))

@@ -793,6 +793,12 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
     find(&claim.lhs, &find_here).or_else(|| find(&claim.rhs, &find_here))
 }
 
+/// Every symbol key `e` writes, at every depth (`x_i`, and its `x` and `i`).
+pub(super) fn keys_in(e: &Expr, out: &mut BTreeSet<String>) {
+    out.extend(e.symbol_key());
+    e.children().for_each(|c| keys_in(c, out));
+}
+
 /// The keys of the letters `e` writes (a letter, or a letter with an index, each once), in order.
 fn letter_keys(e: &Expr, out: &mut Vec<String>) {
     if let (ExprKind::Symbol(_) | ExprKind::Subscript { .. }, Some(key)) = (&e.kind, e.symbol_key()) {
@@ -853,10 +859,6 @@ pub(super) fn general_function_arguments(scope: &Scope, claim: &Claim, letter: &
         };
         written.iter().any(|w| w == leaf || member(w))
             || (depth < 8 && written.iter().any(|w| w != key && reaches(scope, w, leaf, depth + 1)))
-    }
-    fn keys_in(e: &Expr, out: &mut BTreeSet<String>) {
-        out.extend(e.symbol_key());
-        e.children().for_each(|c| keys_in(c, out));
     }
     let mut by_letters = BTreeSet::new();
     by(&claim.lhs, letter, scope, &mut by_letters);

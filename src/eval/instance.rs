@@ -382,7 +382,8 @@ impl<'a, B: Backend> Instance<'a, B> {
             None if key == "e" || key == "\\mathrm{e}" => Ok(Value::scalar(B::S::euler())),
             None if key == "\\pi" => Ok(Value::scalar(B::S::pi())),
             None if self.scope.usage.matrix_like.contains(key) => {
-                let (category, what) = super::without_shape(key);
+                let capitals = matches!(&e.kind, ExprKind::Symbol(s) if s.is_bold_capitals());
+                let (category, what) = super::without_shape(key, capitals);
                 Err(EvalErrorKind::Unsupported { category, what }.at(e.span))
             }
             // `\frac{dF}{dx} = f` with f only ever applied elsewhere: the function, not a number.

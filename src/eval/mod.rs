@@ -111,14 +111,10 @@ impl EvalError {
 }
 
 /// Why a letter written as a vector or matrix that has no shape is not read: a shape to declare;
-/// or, for `\mathbf{AB}` (bold capitals side by side that a script follows, which the parser keeps
-/// one name), the script's reach.
-pub(crate) fn without_shape(key: &str) -> (crate::model::NotRead, String) {
+/// or, for `\mathbf{AB}` (`capitals`: bold capitals side by side that a script follows, which the
+/// parser keeps one name), the script's reach.
+pub(crate) fn without_shape(key: &str, capitals: bool) -> (crate::model::NotRead, String) {
     use crate::model::NotRead;
-    let capitals = key
-        .strip_prefix("\\mathbf{")
-        .and_then(|k| k.strip_suffix('}'))
-        .is_some_and(|k| (2..=4).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_uppercase()));
     if capitals {
         return (NotRead::Ambiguous, script_reach(&format!("`{key}`")));
     }

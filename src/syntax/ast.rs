@@ -556,6 +556,14 @@ impl Symbol {
         plain.to_string()
     }
 
+    /// `\mathbf{AB}`, `\mathbf{QKV}`: two to four bold capitals side by side, as one symbol (the
+    /// parser reads them as a product, unless a script follows).
+    pub fn is_bold_capitals(&self) -> bool {
+        (2..=4).contains(&self.name.len())
+            && self.name.bytes().all(|b| b.is_ascii_uppercase())
+            && self.style == Some(Style::Bold)
+    }
+
     /// `\mathbf 1`, `\mathbf{1}`, `\boldsymbol 1`, `\mathbb 1`: the ones vector or an indicator.
     pub fn is_bold_one(&self) -> bool {
         self.name == "1" && matches!(self.style, Some(Style::Bold | Style::Blackboard)) && self.accents.is_empty()

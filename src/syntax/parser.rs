@@ -734,19 +734,16 @@ fn build_factor(pair: Pair<Rule>) -> Expr {
     let mut inner = pair.into_inner();
     let primary = inner.next().expect("grammar: a factor has a primary");
     let written = (primary.as_rule() == Rule::styled).then(|| (primary.as_str(), primary.as_span().start()));
-    let mut acc = build_primary(primary);
     let mut postfixes: Vec<Pair<Rule>> = inner.collect();
+    // (`\mathbf{X X}^{\top}`: the product's transpose, or X X^\top as it is typeset? Left unread.)
+    let mut acc = match written {
+        Some(_) if !postfixes.is_empty() => build_styled(primary, true),
+        _ => build_primary(primary),
+    };
     // `\mathbf{AB}`: the product of the bold capitals. (`\mathbf{AB}^\top`, the transpose of the
     // product or A B^T as it looks, is kept one name, as unread as any matrix nobody declared.)
     if let (Some((text, start)), true) = (written, postfixes.is_empty()) {
         acc = bold_capitals(acc, text, start);
-    }
-    // (`\mathbf{X X}^{\top}` likewise: the product's transpose, or X X^\top as it is typeset?
-    // Left unread.)
-    let product = matches!(acc.kind, ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. });
-    if let (Some((text, _)), false, true) = (written, postfixes.is_empty(), product) {
-        let style = style_of(text.split(|c: char| c == '{' || c.is_whitespace()).next().unwrap_or(text));
-        acc = Expr::new(ExprKind::Styled { style, operand: Box::new(acc.clone()) }, acc.span);
     }
     if postfixes.len() >= 2 && scripts_on_one_nucleus(&acc, &postfixes[0], &postfixes[1]) {
         postfixes.swap(0, 1);
@@ -919,7 +916,7 @@ fn build_primary(pair: Pair<Rule>) -> Expr {
         Rule::accented => return build_accented(pair),
         // The expression under the brace; its note is commentary.
         Rule::braced_note => return build_arg(pair.into_inner().nth(1).expect("grammar: a brace has its expression")),
-        Rule::styled => return build_styled(pair),
+        Rule::styled => return build_styled(pair, false),
         other => unreachable!("grammar rule {other:?} is not a primary"),
     };
     Expr::new(kind, span)
@@ -1318,7 +1315,9 @@ fn accent_of(text: &str) -> Accent {
     }
 }
 
-fn build_styled(pair: Pair<Rule>) -> Expr {
+/// `\mathbf x`, `\mathbf{B X}`; `before_script`: a script follows, so letters multiplied inside
+/// stay under the style (each letter styled too), unread (see [`styled_letters`]).
+fn build_styled(pair: Pair<Rule>, before_script: bool) -> Expr {
     let span = span_of(&pair);
     let mut inner = pair.into_inner();
     let style = style_of(inner.next().expect("grammar: style").as_str());
@@ -1342,7 +1341,13 @@ fn build_styled(pair: Pair<Rule>) -> Expr {
         }
         kind => {
             let operand = Expr::new(kind, operand.span);
+            let product =
+                matches!(operand.kind, ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. });
             match styled_letters(style, &operand) {
+                // (Each letter's style all the same: the letters are bold, their product unread.)
+                Some(letters) if before_script && product => {
+                    Expr::new(ExprKind::Styled { style, operand: Box::new(letters) }, span)
+                }
                 Some(letters) => Expr::new(letters.kind, span),
                 None => Expr::new(ExprKind::Styled { style, operand: Box::new(operand) }, span),
             }
@@ -1382,8 +1387,7 @@ fn styled_letters(style: Style, e: &Expr) -> Option<Expr> {
 /// small letters, `\mathbf{softmax}`). Anything else is returned as it is.
 fn bold_capitals(styled: Expr, text: &str, start: usize) -> Expr {
     let ExprKind::Symbol(s) = &styled.kind else { return styled };
-    let capitals = (2..=4).contains(&s.name.len()) && s.name.bytes().all(|b| b.is_ascii_uppercase());
-    let Some(at) = text.find(s.name.as_str()).filter(|_| capitals && s.style == Some(Style::Bold)) else {
+    let Some(at) = text.find(s.name.as_str()).filter(|_| s.is_bold_capitals()) else {
         return styled;
     };
     let letter = |(k, c): (usize, char)| {
