@@ -459,8 +459,9 @@ pub enum Reading {
     DefinedLater,
     /// The letter's shape was read off its uses, and this claim does not fit it.
     ShapeFromUse,
-    /// Written after a condition in the same formula (`… = 0 \textrm{ and hence } …`): it
-    /// follows from the condition, which derivcheck does not assume.
+    /// Written after a condition in the same formula (`… = 0 \textrm{ and hence } …`), and not
+    /// shown to follow from it: false where it holds too, or it could not be read there (a
+    /// step may use what the words beside it say).
     Consequence,
     /// A letter the words give its meaning, not a formula: the letters of one side where the
     /// sides share none (`\det\mathbf A=\lambda_1\cdots\lambda_n`: eigenvalues), a letter a later
@@ -605,7 +606,7 @@ impl Reading {
             Reading::DefinedAndDeclared => "The section defines the letter by a formula and also declares it a vector or matrix (`x = (1-\\lambda)a + \\lambda b`, then `\\mathbf x \\in \\mathbb R^n`): the claim may speak of the declared one.",
             Reading::DefinedLater => "False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after `\\|x\\|_2 = …`), not refuted with the letter general: the claim was written before that meaning was given.",
             Reading::ShapeFromUse => "The letter's shape was read off its uses, and this claim does not fit it. A letter written bare and by its entries (`x - t` beside `\\sum_{i=1}^m (x_i - t_i)^2`) that nothing declares is tried as the vector of those entries (length m where a sum gives it, else 1 to 4): a claim that holds so is verified, saying `\\mathbf x\\in\\mathbb R^m`.",
-            Reading::Consequence => "Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it follows from the condition, which derivcheck does not assume.",
+            Reading::Consequence => "Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it is checked where the condition holds, and verified there, assuming it; false there too, it stays undecided (a step may use what the words beside it say).",
             Reading::LettersFromWords => "A letter the words give its meaning, not a formula: where the sides share no letter (`\\det\\mathbf A=\\lambda_1\\cdots\\lambda_n`, `\\cos\\theta=…`: eigenvalues, an angle), a number-like letter a later link brings in, a letter the words call a statistic (`样本的均值$\\bar{x}$`, the sample mean).",
             Reading::Constraint => "`Ax = b`, `\\psi P = \\psi`, `q^s = q^d`: false for general values of letters the text never defines, which one side writes and the other does not, and no single small edit makes it an identity: an equation those letters satisfy (to solve, a condition, a property the words state), not an identity with a slip.",
             Reading::SuperscriptLabel => "`q_0^s = -10 + 20p_0`, `z^l = W^l a^{l-1} + b^l`: a superscript letter nothing defines labels the quantity (supply, a layer) as often as it raises it to a power; read as a label, the formula defines the labelled letter.",

@@ -192,6 +192,25 @@ fn is_rational_function(a: &Atom) -> bool {
     walk(a.as_view())
 }
 
+/// The numerator of `a` put over one denominator (`a - e^b(1-a)` of `\frac{a}{1-a} - e^b`),
+/// where the normal form has a denominator: where that is nonzero, `a` vanishes exactly where
+/// the numerator does. `None` without a denominator, or where the normal form is not tried.
+pub(super) fn numerator_over_one_denominator(a: &Atom) -> Option<Atom> {
+    let normal = guarded_normal_form(a)?;
+    let AtomView::Mul(product) = normal.as_view() else { return None };
+    let mut numerator = Atom::num(1);
+    let mut denominator = false;
+    for factor in product.iter() {
+        let reciprocal = matches!(factor, AtomView::Pow(p) if integer(p.get_base_exp().1).is_some_and(|k| k < 0));
+        if reciprocal {
+            denominator = true;
+        } else {
+            numerator *= factor.to_owned();
+        }
+    }
+    denominator.then_some(numerator)
+}
+
 pub(super) fn guarded_normal_form(a: &Atom) -> Option<Atom> {
     guarded_normal_form_over(a, &[])
 }

@@ -381,7 +381,10 @@ pub fn under_assumptions(
             if compare::vanishes(inst, &residual, span) {
                 continue;
             }
-            let (variable, value) = solve_for_a_variable(&residual).ok_or_else(|| {
+            // (`\frac{a}{1-a} = e^b`: linear in a once over one denominator.)
+            let solution = solve_for_a_variable(&residual)
+                .or_else(|| compare::numerator_over_one_denominator(&residual).and_then(|n| solve_for_a_variable(&n)));
+            let (variable, value) = solution.ok_or_else(|| {
                 unusable(
                     "is not linear in any one of its variables, so it cannot be solved for one".into(),
                     NotRead::Outside,
@@ -450,4 +453,34 @@ fn leaf_symbols(x: &Value<Atom>, span: Span) -> Result<Vec<Symbol>, EvalError> {
             _ => Err(EvalErrorKind::NotALeaf { what: a.to_string() }.at(span)),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value `residual = 0` gives the variable it is solved for, as text; `None` unsolved.
+    fn solved(residual: &str) -> Option<(String, String)> {
+        let residual = residual.to_string();
+        inline(move || {
+            let residual = symbolica::parse!(residual.as_str());
+            let over_one = || compare::numerator_over_one_denominator(&residual).and_then(|n| solve_for_a_variable(&n));
+            solve_for_a_variable(&residual).or_else(over_one).map(|(v, value)| (v.to_string(), value.to_string()))
+        })
+    }
+
+    /// `\frac{a}{1-a} = b^2` is linear in a once over one denominator: a = b²/(1+b²); an
+    /// equation linear in no variable, however written, stays unsolved.
+    #[test]
+    fn an_equation_is_solved_over_one_denominator() {
+        assert_eq!(solved("a + 1 - b"), Some(("b".into(), "1+a".into())));
+        let (variable, value) = solved("a/(1-a) - b^2").expect("linear in a over 1 - a");
+        assert_eq!(variable, "a");
+        let back = inline(move || {
+            let at = symbolica::parse!(format!("({value})/(1-({value})) - b^2").as_str());
+            compare::guarded_normal_form(&at).map(|a| a.is_zero())
+        });
+        assert_eq!(back, Some(true), "the value solves the equation");
+        assert_eq!(solved("a^2 + b^2 - 1"), None);
+    }
 }

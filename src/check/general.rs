@@ -11,7 +11,7 @@ use super::letters::{expr_mentions, keys_in, letters_indexed_by, mentions, sizes
 use super::readings::{later_definitions, with_letters_general, Trial};
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::{IndexRange, SecondLook};
-use crate::sema::{Claim, Decl, Scope};
+use crate::sema::{Claim, Decl, Scope, WordsRole};
 use crate::syntax::ast::{Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -198,6 +198,35 @@ pub(super) fn with_free_indices(scope: &Scope, claim: &Claim, verdict: Verdict, 
     with_free_range(scope, claim, &name, trial)
         .or_else(|| with_labels_general(scope, claim, &name, trial))
         .unwrap_or(verdict)
+}
+
+/// `0 = \frac{1}{a} g + \lambda \implies a = -\frac{1}{\lambda} g`: a claim written after a
+/// condition in the same formula (a consequence, [`WordsRole::Consequence`]) checked again under
+/// what it follows from: the relation just before the implication, then with the conditions its
+/// paragraph states before it added, the nearest first (`\log\frac{p_1}{p_0} = w\cdot x
+/// \Rightarrow \ldots \Rightarrow \frac{p_1}{1-p_1} = e^{w\cdot x}`: each step from the one
+/// before). An index without a value on the way is made general as for any claim. A verification
+/// lists what it assumed: the claim holds wherever that does, which is what the formula says.
+/// Only to verify (a step may also use what the words beside it say: `\lambda = -n` "because"
+/// the γ sum to 1), so a failure leaves the consequence undecided.
+pub(super) fn following_its_premise(scope: &Scope, claim: &Claim, trial: &dyn Trial) -> Option<Verdict> {
+    let consequence = claim.reading.alternative.as_ref().is_some_and(|w| w.role == WordsRole::Consequence);
+    if !consequence || claim.reading.marked {
+        return None;
+    }
+    let (premise, stated) = (&claim.reading.conditions.premise, &claim.reading.conditions.stated);
+    // (The premise is often among the conditions stated too: not assumed twice.)
+    let stated: Vec<&crate::sema::Assumption> =
+        stated.iter().filter(|s| !premise.iter().any(|p| p.tex == s.tex)).collect();
+    let premise_alone = (!premise.is_empty()).then(Vec::new);
+    let tries = premise_alone.into_iter().chain((0..stated.len()).rev().map(|from| stated[from..].to_vec()));
+    tries.into_iter().find_map(|conditions| {
+        let assumed: Vec<crate::sema::Assumption> = premise.iter().chain(conditions).cloned().collect();
+        let mut under = scope.clone();
+        under.assumptions.extend(assumed.iter().cloned());
+        let again = with_free_indices(&under, claim, trial.verdict_in(&under), trial);
+        verified_saying(again, assumed.iter().map(|a| a.tex.clone()))
+    })
 }
 
 /// Is `letter` written in a subscript of `e` (`x_t`, `x_{t-1}`)? Narrower than

@@ -10,7 +10,7 @@
 //! each claim that had to be stopped), not one per claim.
 
 use super::general::{
-    with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
+    following_its_premise, with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
     with_inner_products_general, with_later_letters_general, with_primes_in_x, with_probabilities_general,
     with_shapes_of_the_claim, with_spelled_functions, with_superscripts_as_labels, with_unread_definitions_general,
     with_whole_numbers,
@@ -381,7 +381,9 @@ fn with_section<R>(
             let verdict = match verdict.status {
                 Status::Verified if claim.holds => through_later_only(scope, own.as_ref(), claim, verdict, &trial),
                 Status::Verified => verdict,
-                _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim, &trial).unwrap_or(verdict),
+                _ if claim.holds => with_later_letters_general(scope, own.as_ref(), claim, &trial)
+                    .or_else(|| following_its_premise(own.as_ref().unwrap_or(scope), claim, &trial))
+                    .unwrap_or(verdict),
                 _ => verdict,
             };
             let verdict = match &verdict.reason {

@@ -298,8 +298,10 @@ impl Backend for Numeric {
 }
 
 /// Moves one leaf so that the float points satisfy `assumption` (a one-hot sum: the last
-/// y_j takes up the rest): the residual is taken as linear in the leaf, which is checked after
-/// the move. Leaves are tried from the last made. `Ok(false)` when no leaf can satisfy it.
+/// y_j takes up the rest; `\frac{p}{1-p} = e^{w}`: p moved to the root): a secant step taken as
+/// if the residual were linear in the leaf, then Newton steps (slopes by differences) while it
+/// is not yet zero, at most [`SATISFY_STEPS`]; the residual is checked after the move. Leaves
+/// are tried from the last made. `Ok(false)` when no leaf can satisfy it.
 pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::Assumption) -> Result<bool, EvalError> {
     let env = crate::eval::Env::new();
     let residuals = || {
@@ -308,24 +310,38 @@ pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::
     };
     let backend = inst.backend;
     let leaves = backend.values.borrow().len() as u32;
-    // One equation per entry: each made to hold by moving one leaf it is linear in (the last
+    // One equation per entry: each made to hold by moving one leaf it depends on (the last
     // such leaf not already moved for an earlier entry); then all must hold together.
     let entries = residuals()?.len();
     let mut moved: Vec<u32> = Vec::new();
     for entry in 0..entries {
         let before = residuals()?[entry];
+        let close = |r: f64| r.abs() <= 1e-9 * (1.0 + before.abs());
         let mut solved = false;
         for id in (0..leaves).rev().filter(|id| !moved.contains(id)) {
             let start = backend.get(id);
-            backend.set(id, start + 1.0);
-            let slope = residuals()?[entry] - before;
-            if slope.abs() > 1e-9 {
-                backend.set(id, start - before / slope);
-                if residuals()?[entry].abs() <= 1e-9 * (1.0 + before.abs()) {
-                    moved.push(id);
-                    solved = true;
+            let (mut at, mut residual, mut step) = (start, before, 1.0);
+            for _ in 0..SATISFY_STEPS {
+                backend.set(id, at + step);
+                let slope = (residuals()?[entry] - residual) / step;
+                if !slope.is_finite() || slope.abs() <= 1e-9 {
                     break;
                 }
+                at -= residual / slope;
+                backend.set(id, at);
+                residual = residuals()?[entry];
+                if !residual.is_finite() {
+                    break;
+                }
+                solved = close(residual);
+                if solved {
+                    break;
+                }
+                step = 1e-6 * (1.0 + at.abs());
+            }
+            if solved {
+                moved.push(id);
+                break;
             }
             backend.set(id, start);
         }
@@ -336,6 +352,9 @@ pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::
     }
     Ok(residuals()?.iter().all(|r| r.abs() <= 1e-9 * (1.0 + r.abs())))
 }
+
+/// The most steps [`satisfy`] takes moving one leaf: a secant step, then Newton's.
+pub const SATISFY_STEPS: usize = 30;
 
 /// Central differences of a vector-valued function over the given leaves: column r is
 /// [f(θ+εe_r) − f(θ−εe_r)]/(2ε). The leaves are restored afterwards.

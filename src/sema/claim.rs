@@ -178,6 +178,10 @@ pub struct StatedConditions {
     /// Equations the section states as conditions before that (outside the paragraph and the
     /// one before), nearest last: a refutation that one of them undoes is left undecided.
     pub stated_earlier: Vec<Assumption>,
+    /// The relations just before the implication it follows (`0 = \frac{g}{a} + \lambda
+    /// \implies a = -\frac{g}{\lambda}`), as conditions: what the formula says it follows from,
+    /// whatever its own role. Empty where it follows no implication or a relation not an equation.
+    pub premise: Vec<Assumption>,
     /// A relation the words before it suppose between its letters that derivcheck does not
     /// model (`若 $A \sim B$，则 …`: similar matrices; `\perp`, `\equiv`, `\succeq`): its TeX.
     /// The claim rests on it, so it is neither verified nor refuted without it.

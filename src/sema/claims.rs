@@ -355,6 +355,9 @@ impl<'a> SectionBuilder<'a> {
                     reading.conditions.stated_earlier =
                         self.bindings.stated.iter().filter(|(b, _)| *b + 1 < block).map(|(_, a)| a.clone()).collect();
                 }
+                if let Some(premise) = prose.as_ref().and_then(|p| p.premise) {
+                    reading.conditions.premise = self.premise_conditions(premise, origin, tex);
+                }
                 let origin = self.link_origin(origin, tex, prev, &link.rhs);
                 let is_condition =
                     reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition)
@@ -433,6 +436,29 @@ impl<'a> SectionBuilder<'a> {
             }
             prev = &link.rhs;
         }
+    }
+
+    /// The equations of `premise`, the relation an implication follows, as conditions at their
+    /// own positions; none where one of its links is not an equation (`a > 0 \implies …`: not
+    /// a condition derivcheck can assume).
+    fn premise_conditions(&self, premise: &Chain, origin: &Origin, tex: &str) -> Vec<Assumption> {
+        let Some(first) = &premise.first else { return Vec::new() };
+        if premise.links.iter().any(|l| l.op != RelOp::Eq) {
+            return Vec::new();
+        }
+        let mut prev = first;
+        let mut out = Vec::new();
+        for link in &premise.links {
+            let written =
+                format!("{}={}", print::explicit_tex(prev, &|_| false), print::explicit_tex(&link.rhs, &|_| false));
+            let at = match self.link_origin(origin, tex, prev, &link.rhs) {
+                Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.chapter.doc.path),
+                Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
+            };
+            out.push(Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at });
+            prev = &link.rhs;
+        }
+        out
     }
 
     /// The claim's position: in a formula of several lines, the line and column of its own

@@ -205,6 +205,9 @@ pub(super) struct Prose<'a> {
     /// It follows an implication (`… \implies` it): what it concludes, read as written, never a
     /// definition or a value ([`super::chains::split_at_implications`]).
     pub(super) follows: bool,
+    /// What it follows from: the relation just before the implication (`A \implies` it), the
+    /// premise its check may assume ([`super::claim::StatedConditions::premise`]).
+    pub(super) premise: Option<&'a Chain>,
     /// The words before it say the derivation substitutes equations written elsewhere.
     pub(super) substitutes: bool,
 }

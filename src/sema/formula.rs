@@ -247,6 +247,7 @@ impl<'a> SectionBuilder<'a> {
                 // equation or a claim, a false step may still follow from it.)
                 after_condition: after_condition || (follows_here && !premise_defines),
                 follows: follows_here,
+                premise: k.checked_sub(1).filter(|_| follows_here).map(|p| equations[p]),
                 function: roles::function_named(&format!("{}\n{lead}", self.section_title(site))),
                 substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };
