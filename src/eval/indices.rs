@@ -169,7 +169,12 @@ impl<B: Backend> Instance<'_, B> {
                     RelOp::In => self.index_set(&link.rhs, env)?,
                     RelOp::Eq => {
                         let from = self.integer(&link.rhs, env)?;
-                        let to = self.integer(upper.ok_or_else(|| super::instance::unsupported(lower))?, env)?;
+                        // (`\sum_{i=1} \gamma_{i,k}`, the upper limit left out: to the end of
+                        // i's range, as `\sum_i` runs over it.)
+                        let to = match upper {
+                            Some(upper) => self.integer(upper, env)?,
+                            None => self.range_of(&var, &[body], env, lower.span)?,
+                        };
                         bounded_range(from, to, lower.span)?
                     }
                     // `\sum_{k\ne j}`: the whole range of k but j's value.
