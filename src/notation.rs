@@ -134,7 +134,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "derivatives",
         written: r"\left(\frac{1}{1+e^{-t}}\right)', (t^3)'",
-        meaning: "a prime on an expression (not on a function's name) is the derivative by the expression's one letter without a meaning; with several such letters ((x^2y)': by what?) it is not read. A prime on a letter the notes define with x in its definition (y = \\sin x, then {y}' = \\cos x) is checked again read as the derivative in x, as Lagrange's notation writes y = f(x); only a verification is kept, saying y' = dy/dx",
+        meaning: "a prime on an expression (not on a function's name) is the derivative by the expression's one letter without a meaning; with several such letters ((x^2y)': by what?) it is not read. A prime on a letter the notes define with x in its definition (y = \\sin x, then {y}' = \\cos x) is checked again read as the derivative in x, as Lagrange's notation writes y = f(x); only a verification is kept, saying y' = dy/dx. Where the claim is otherwise left undecided ((uv)' = uv' + vu', a table of rules), each letter primed or inside a primed expression, nowhere defined, is checked again as a function nobody specified of one variable x, up to second derivatives; a verification is kept, stating `\\forall u(x), v(x)`, never a refutation (a letter inside may be a constant)",
         example: r"(t^3+\sin t)'=3t^2+\cos t",
     },
     Notation {

@@ -783,6 +783,75 @@ pub(super) fn with_primes_in_x(scope: &Scope, claim: &Claim) -> Option<Verdict> 
     verified_saying(again, read.iter().map(|k| format!("{k}' = \\frac{{\\mathrm{{d}}{k}}}{{\\mathrm{{d}}x}}")))
 }
 
+/// `(u\pm v)' = u' \pm v'`, `(uv)' = uv' + vu'` (a table of derivative rules, after "u = u(x)"
+/// or with nothing said): a prime is the derivative in one variable, `x` (written in the claim
+/// or not), and every letter primed or written inside a primed expression, nowhere defined, is a
+/// function nobody specified of it ([`Scope::general_functions`]: its value and first two
+/// derivatives free numbers). What holds for every function holds for those the text means, so
+/// only a verification is kept, listing them (`\forall\, u(x), v(x)`). Not past a second
+/// derivative (a general function's third is not free), nor with any letter inside a primed
+/// expression read as a constant (`(uv)' = uv'` with u a constant would verify a slip).
+pub(super) fn with_primes_as_derivatives(
+    scope: &Scope,
+    claim: &Claim,
+    free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
+) -> Option<Verdict> {
+    use crate::syntax::ast::{DerivativeKind, Symbol};
+    /// The bare letters primed, or written inside a primed expression, in `e`; the most primes
+    /// on one path.
+    fn primed_letters(e: &Expr, depth: usize, out: &mut BTreeSet<String>) -> usize {
+        match &e.kind {
+            ExprKind::Symbol(s) if depth > 0 && s.accents.is_empty() && s.label.is_none() => {
+                out.insert(s.key());
+                depth
+            }
+            ExprKind::Prime { operand } => primed_letters(operand, depth + 1, out),
+            _ => e.children().map(|c| primed_letters(c, depth, out)).max().unwrap_or(depth),
+        }
+    }
+    /// `e` with each prime a derivative in `x`.
+    fn in_x(e: &Expr, x: &Expr) -> Expr {
+        let mut out = e.clone();
+        if let ExprKind::Prime { operand } = &e.kind {
+            let of = Box::new(in_x(operand, x));
+            out.kind = ExprKind::Derivative { kind: DerivativeKind::Total, of, wrt: Box::new(x.clone()) };
+            return out;
+        }
+        for child in out.children_mut() {
+            *child = in_x(child, x);
+        }
+        out
+    }
+    if scope.pinned || claim.reading.marked || scope.knows("x") {
+        return None;
+    }
+    let mut letters = BTreeSet::new();
+    let primes = primed_letters(&claim.lhs, 0, &mut letters).max(primed_letters(&claim.rhs, 0, &mut letters));
+    letters.remove("x");
+    let known = |l: &String| scope.knows(l) || l == "e" || l == "\\pi";
+    if !(1..=2).contains(&primes) || letters.iter().any(known) {
+        return None;
+    }
+    let x = Expr::new(ExprKind::Symbol(Symbol::plain("x")), claim.lhs.span);
+    let read = Claim { lhs: in_x(&claim.lhs, &x), rhs: in_x(&claim.rhs, &x), ..claim.clone() };
+    let mut general = scope.clone();
+    for letter in &letters {
+        general.general_functions.insert(letter.clone(), vec!["x".to_string()]);
+    }
+    let mut again = free_indices(&general, &read, super::check_own_claim(&general, &read));
+    if again.status != Status::Verified {
+        // (`(u\pm v)' = u' \pm v'`: with both signs.)
+        again = with_both_signs(&general, &read).unwrap_or(again);
+    }
+    let functions: Vec<String> = letters.iter().map(|l| format!("{l}(x)")).collect();
+    let said = if functions.is_empty() {
+        "(\\cdot)' = \\frac{\\mathrm d}{\\mathrm dx}".to_string()
+    } else {
+        format!("\\forall\\, {}", functions.join(", "))
+    };
+    verified_saying(again, [said])
+}
+
 /// `|AB| = |A||B|`, `|A^T| = |A|`: bars around a square matrix, which may be its determinant
 /// (行列式 |A|, as textbooks write it) or a norm. Checked again with every such `|·|` the
 /// determinant; only a verification is kept, saying so (`|A| = \det A`).

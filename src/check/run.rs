@@ -11,9 +11,9 @@
 
 use super::general::{
     following_its_premise, with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
-    with_inner_products_general, with_later_letters_general, with_primes_in_x, with_probabilities_general,
-    with_shapes_of_the_claim, with_spelled_functions, with_superscripts_as_labels, with_unread_definitions_general,
-    with_whole_numbers,
+    with_inner_products_general, with_later_letters_general, with_primes_as_derivatives, with_primes_in_x,
+    with_probabilities_general, with_shapes_of_the_claim, with_spelled_functions, with_superscripts_as_labels,
+    with_unread_definitions_general, with_whole_numbers,
 };
 use super::readings::{derived_under_constraint, through_later_only, with_earlier_letter_general};
 use super::{
@@ -415,6 +415,7 @@ fn with_section<R>(
                         .or_else(|| made_general(scope, claim))
                         .or_else(|| with_differentials_general(scope, claim))
                         .or_else(|| with_primes_in_x(scope, claim))
+                        .or_else(|| with_primes_as_derivatives(scope, claim, &again_with_free_indices))
                         .or_else(|| with_bars_as_determinants(scope, claim))
                         .or_else(|| with_both_signs(scope, claim))
                         .or_else(|| with_whole_numbers(scope, claim))
