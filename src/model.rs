@@ -639,7 +639,7 @@ impl Reading {
             Reading::EqualVariables => "As [`Reading::Independent`], true where the variables are equal (one a copy of the other, or an invertible function of it): `H(X, Y) = H(X)`.",
             Reading::MutuallyExclusive => "A claim about a union of events (`P(A \\cup B) = P(A) + P(B)`) false for general events, that may hold for mutually exclusive ones, which the words may assume (互斥, disjoint).",
             Reading::DistributionValue => "One side has no probability or expectation in it (`P(H=1)=0.0015`, `E[X]=np`): a value the text gives a distribution it describes in words, not an identity.",
-            Reading::RandomOrConstant => "A small letter met only inside expectations: false with it a constant, true with it random (or the other way round).",
+            Reading::RandomOrConstant => "A small letter met only inside expectations, or a capital written outside them too (E(C_1 X) = C_1 E(X): a coefficient?): false with it read one way, random or a constant, true the other way.",
             Reading::MomentLetter => "`\\mu_X`, `\\sigma_X` the notes never define: false with it a constant, true with it the mean (standard deviation) of X, as probability texts use the letter.",
             Reading::ApplicationOrProduct => "`q(z)` of a letter the notes never define: false read as q times the parenthesis, not refuted read as a function nobody specified.",
             Reading::OperatorOrProduct => "`Dx^n`, `D\\ln(x)` with D the notes never define: false read as D times what follows; D is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.",

@@ -852,6 +852,71 @@ pub(super) fn with_primes_as_derivatives(
     verified_saying(again, [said])
 }
 
+/// `\sum_k \mu^2(X)`, `E^{2}(X)`: a power of a letter nothing defines right before its
+/// parenthesis, which the evaluator refuses (the power of an application, an iterate, or a
+/// product?). Checked again read as the power of the application, as `\sin^2 x` is (sin x)^2,
+/// each such letter a function nobody specified; a verification under that reading is kept,
+/// naming it (`\mu^2(X) = (\mu(X))^2`), never a refutation.
+pub(super) fn with_powers_of_applications(
+    scope: &Scope,
+    claim: &Claim,
+    free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
+) -> Option<Verdict> {
+    fn read(e: &Expr, heads: &mut Vec<(String, String)>) -> Expr {
+        /// `lhs` with its last factor (side by side) replaced by `new`.
+        fn with_last_factor(lhs: &Expr, new: Expr) -> Expr {
+            match &lhs.kind {
+                ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs: left, rhs: right } => {
+                    let right = Box::new(with_last_factor(right, new));
+                    let kind =
+                        ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs: left.clone(), rhs: right };
+                    Expr::new(kind, lhs.span)
+                }
+                _ => new,
+            }
+        }
+        if let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } = &e.kind {
+            let power = crate::syntax::ast::power_before_parenthesis(lhs, rhs);
+            if let (Some(power), ExprKind::Fenced { inner: Some(inner), .. }) = (power, &rhs.kind) {
+                let ExprKind::Power { base, exponent } = &power.kind else { unreachable!("a power") };
+                let args = match &inner.kind {
+                    ExprKind::Tuple { items, .. } => items.iter().map(|a| read(a, heads)).collect(),
+                    _ => vec![read(inner, heads)],
+                };
+                let tex = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| false);
+                let (b, k, a) = (tex(base), tex(exponent), tex(inner));
+                let said = format!("{b}^{{{k}}}({a}) = \\left({b}({a})\\right)^{{{k}}}");
+                heads.push((base.symbol_key().unwrap_or_default(), said));
+                let span = crate::syntax::ast::Span::new(power.span.start, rhs.span.end);
+                let call = ExprKind::Call { func: base.clone(), args, postfixed: false };
+                let call = Box::new(Expr::new(call, span));
+                let read_power = Expr::new(ExprKind::Power { base: call, exponent: exponent.clone() }, span);
+                return with_last_factor(&read(lhs, heads), read_power);
+            }
+        }
+        let mut out = e.clone();
+        for child in out.children_mut() {
+            *child = read(child, heads);
+        }
+        out
+    }
+    let mut heads = Vec::new();
+    let again = Claim { lhs: read(&claim.lhs, &mut heads), rhs: read(&claim.rhs, &mut heads), ..claim.clone() };
+    if heads.is_empty()
+        || scope.pinned
+        || claim.reading.marked
+        || heads.iter().any(|(key, _)| key.is_empty() || scope.knows(key))
+    {
+        return None;
+    }
+    let mut general = scope.clone();
+    general.usage.unknown_functions.extend(heads.iter().map(|(key, _)| key.clone()));
+    let verdict = free_indices(&general, &again, super::check_own_claim(&general, &again));
+    let mut said: Vec<String> = heads.iter().map(|(_, said)| said.clone()).collect();
+    said.dedup();
+    verified_saying(verdict, said)
+}
+
 /// `|AB| = |A||B|`, `|A^T| = |A|`: bars around a square matrix, which may be its determinant
 /// (行列式 |A|, as textbooks write it) or a norm. Checked again with every such `|·|` the
 /// determinant; only a verification is kept, saying so (`|A| = \det A`).

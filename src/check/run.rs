@@ -11,9 +11,9 @@
 
 use super::general::{
     following_its_premise, with_bars_as_determinants, with_both_signs, with_differentials_general, with_free_indices,
-    with_inner_products_general, with_later_letters_general, with_primes_as_derivatives, with_primes_in_x,
-    with_probabilities_general, with_shapes_of_the_claim, with_spelled_functions, with_superscripts_as_labels,
-    with_unread_definitions_general, with_whole_numbers,
+    with_inner_products_general, with_later_letters_general, with_powers_of_applications, with_primes_as_derivatives,
+    with_primes_in_x, with_probabilities_general, with_shapes_of_the_claim, with_spelled_functions,
+    with_superscripts_as_labels, with_unread_definitions_general, with_whole_numbers,
 };
 use super::readings::{derived_under_constraint, through_later_only, with_earlier_letter_general};
 use super::{
@@ -351,6 +351,7 @@ fn with_section<R>(
         with_probabilities_general(scope, claim, &again_with_free_indices)
             .or_else(|| with_inner_products_general(scope, claim, &again_with_free_indices))
             .or_else(|| with_superscripts_as_labels(scope, claim, &again_with_free_indices))
+            .or_else(|| with_powers_of_applications(scope, claim, &again_with_free_indices))
     };
     visit(&|claim| {
         if past(deadline) {

@@ -423,7 +423,18 @@ impl<B: Backend> Instance<'_, B> {
     /// `LL(\theta) = \ln L(\theta)` after `L(\theta) = …`: a function's name written bare right
     /// against a letter or an application (`lhs` times `rhs`, side by side) names something of
     /// its own (the log-likelihood LL) as often as it multiplies: refused.
-    pub(super) fn bare_function_against(&self, lhs: &Expr, rhs: &Expr, span: Span) -> Result<(), EvalError> {
+    pub(super) fn bare_function_against(&self, lhs: &Expr, rhs: &Expr, span: Span, env: &Env) -> Result<(), EvalError> {
+        // `E^{2}(X)`, `f^2(x)` of a letter nothing defines and nothing writes as a value: the
+        // square of an application (as `\sin^2 x`), an iterate f(f(x)), or a product?
+        if let Some(power) = crate::syntax::ast::power_before_parenthesis(lhs, rhs) {
+            let ExprKind::Power { base, .. } = &power.kind else { unreachable!("a power") };
+            let key = base.symbol_key().unwrap_or_default();
+            if !self.resolves(&key, env) && !self.scope.usage.values.contains(&key) {
+                let tex = crate::syntax::print::explicit_tex(power, &|_| true);
+                let what = format!("`{tex}(…)`: the power of an application (as \\sin^2 x), an iterate, or a product? (write the power after the parentheses)");
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
+            }
+        }
         let bare_function = matches!(lhs.kind, ExprKind::Symbol(_))
             && lhs.symbol_key().and_then(|k| self.scope.defs.get(&k)).is_some_and(|d| d.function);
         let against = matches!(rhs.kind, ExprKind::Symbol(_) | ExprKind::Call { .. } | ExprKind::Subscript { .. });

@@ -782,7 +782,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             }
         }
         if op == BinOp::Implicit {
-            self.bare_function_against(lhs, rhs, span)?;
+            self.bare_function_against(lhs, rhs, span, env)?;
             if let (ExprKind::Number { .. }, ExprKind::Symbol(s)) = (&lhs.kind, &rhs.kind) {
                 if s.name == "e" && s.style.is_none() && lhs.span.end == rhs.span.start && !self.resolves("e", env) {
                     return Err(EvalErrorKind::Unsupported {

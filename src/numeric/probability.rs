@@ -71,6 +71,30 @@ pub enum Outcome {
     NotEvaluable,
 }
 
+/// `E(C_1 X + C_2 Y) = C_1 E(X) + C_2 E(Y)`: a capital letter written outside every
+/// expectation as well as inside one is a coefficient as often as a random variable. Where the
+/// claim, failing with such capitals random, holds with them constants, the first of them: the
+/// refutation does not stand. `None` otherwise.
+fn coefficient_reading(
+    (lhs, rhs): (&Expr, &Expr),
+    read: &Reader,
+    words: Words,
+    parameters: &BTreeSet<String>,
+) -> Option<String> {
+    let capitals: BTreeSet<String> =
+        read.variables.iter().filter(|k| read.letters_outside.contains(*k)).cloned().collect();
+    let first = capitals.first()?.clone();
+    let mut again = Reader {
+        information: words.information,
+        parameters: parameters.clone(),
+        constant_capitals: capitals,
+        ..Reader::default()
+    };
+    let (Ok(l), Ok(r)) = (again.node(lhs), again.node(rhs)) else { return None };
+    let claim = Claim { lhs: l, rhs: r, reader: again, law: None };
+    matches!(claim.compare(&[], Draw::Joint, 5), Compared::Holds { .. }).then_some(first)
+}
+
 /// Special joint distributions a text may assume in words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -203,6 +227,7 @@ pub struct Words<'a> {
 /// which small letters the author or the words make constants.
 pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: Words) -> Outcome {
     let marked = words.marked;
+    let sides = (lhs, rhs);
     let mut parameters = BTreeSet::new();
     fn symbols(e: &Expr, out: &mut BTreeSet<String>) {
         if let (ExprKind::Symbol(_), Some(key)) = (&e.kind, e.symbol_key()) {
@@ -214,7 +239,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
         symbols(value, &mut parameters);
         symbols(p, &mut parameters);
     }
-    let mut reader = Reader { information: words.information, parameters, ..Reader::default() };
+    let mut reader = Reader { information: words.information, parameters: parameters.clone(), ..Reader::default() };
     let (Ok(l), Ok(r)) = (reader.node(lhs), reader.node(rhs)) else { return Outcome::NotProbability };
     if reader.operators == 0 {
         return Outcome::NotProbability;
@@ -324,7 +349,8 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             let (holds_when, holds_checked) = (special.map(|(f, _)| f), special.map_or(0, |(_, n)| n));
             let random_letter = (!maybe_random.is_empty()
                 && matches!(claim.compare(&maybe_random, Draw::Joint, 4), Compared::Holds { .. }))
-            .then(|| maybe_random[0].clone());
+            .then(|| maybe_random[0].clone())
+            .or_else(|| (!marked).then(|| coefficient_reading(sides, &claim.reader, words, &parameters)).flatten());
             let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
             let unions = claim.reader.unions;
             let indexed_values = claim.reader.indexed_values;

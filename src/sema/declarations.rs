@@ -370,6 +370,17 @@ pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<Strin
         {
             collect_values(rhs, out)
         }
+        // `E^{2}(X)`, `3f^2(x)`: a power of a letter right before a parenthesis (the square of
+        // an application, as `\sin^2 x` writes it?) does not make the letter a value.
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
+            if crate::syntax::ast::power_before_parenthesis(lhs, rhs).is_some() =>
+        {
+            let power = crate::syntax::ast::power_before_parenthesis(lhs, rhs).expect("matched");
+            let mut factors = Vec::new();
+            crate::syntax::pattern::flatten_product(lhs, &mut factors);
+            factors.iter().filter(|f| !std::ptr::eq(**f, power)).for_each(|f| collect_values(f, out));
+            collect_values(rhs, out)
+        }
         // `\frac{dF}{du}(u(x))`: the derivative of F, which may be a function (`F(u(x))`
         // elsewhere), by a letter that may stand for one (u of `u(x)`): neither is a value.
         ExprKind::Derivative { .. }

@@ -54,6 +54,9 @@ pub(super) struct Reader {
     pub(super) given_parameters: Vec<Vec<String>>,
     /// The parameters of the probability being read.
     pub(super) current_parameters: Vec<String>,
+    /// Capital letters read as constants, not random variables (`C_1` of `E(C_1 X) = C_1 E(X)`,
+    /// written outside every expectation too: a coefficient, or a variable?).
+    pub(super) constant_capitals: BTreeSet<String>,
 }
 
 /// `\theta`, `\hat\Theta`, `\theta^{(i)}`, `\boldsymbol\theta_k`: a Greek letter, which in a
@@ -196,7 +199,7 @@ impl Reader {
                 let key = e.symbol_key().ok_or(Refused)?;
                 if self.inside > 0 {
                     self.letters_inside.insert(key.clone());
-                    if is_capital(&key) && !self.bound.contains(&key) {
+                    if is_capital(&key) && !self.bound.contains(&key) && !self.constant_capitals.contains(&key) {
                         self.variables.insert(key.clone());
                     }
                 } else {
