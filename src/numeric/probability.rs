@@ -71,8 +71,9 @@ pub enum Outcome {
     NotEvaluable,
 }
 
-/// `E(C_1 X + C_2 Y) = C_1 E(X) + C_2 E(Y)`: a capital letter written outside every
-/// expectation as well as inside one is a coefficient as often as a random variable. Where the
+/// `E(C_1 X + C_2 Y) = C_1 E(X) + C_2 E(Y)`: a capital letter written inside an expectation and
+/// outside every one as a factor beside an expectation is a coefficient as often as a random
+/// variable (not `X` of `(X - E[X])^2`, a term). Where the
 /// claim, failing with such capitals random, holds with them constants, the first of them: the
 /// refutation does not stand. `None` otherwise.
 fn coefficient_reading(
@@ -81,8 +82,15 @@ fn coefficient_reading(
     words: Words,
     parameters: &BTreeSet<String>,
 ) -> Option<String> {
-    let capitals: BTreeSet<String> =
-        read.variables.iter().filter(|k| read.letters_outside.contains(*k)).cloned().collect();
+    let mut beside_expectations = BTreeSet::new();
+    coefficient_capitals(lhs, &mut beside_expectations);
+    coefficient_capitals(rhs, &mut beside_expectations);
+    let capitals: BTreeSet<String> = read
+        .variables
+        .iter()
+        .filter(|k| read.letters_outside.contains(*k) && beside_expectations.contains(*k))
+        .cloned()
+        .collect();
     let first = capitals.first()?.clone();
     let mut again = Reader {
         information: words.information,
@@ -1048,6 +1056,14 @@ mod tests {
         // θ̂ only inside: random or a constant, true either way; θ outside too: a constant.
         assert!(matches!(outcome(r"E[\hat\theta^2] = E[\hat\theta]^2"), Outcome::Fails { random_letter: Some(_), .. }));
         holds(r"E[\hat\theta - \Theta] = E[\hat\theta] - E[\Theta]");
+        // A capital beside an expectation may be a coefficient: holding with it a constant,
+        // the claim is not refuted; failing either way, it is.
+        let coefficient = outcome(r"E(C_1 X + C_2 Y) = C_1 E(X) + C_2 E(Y)");
+        assert!(
+            matches!(coefficient, Outcome::Fails { random_letter: Some(ref c), .. } if c == "C_1"),
+            "{coefficient:?}"
+        );
+        fails_plainly(r"(X - E[X])^2 = X^2 - X E[X] + E[X]^2");
     }
 
     #[test]

@@ -749,6 +749,22 @@ fn bare_variable(e: &Expr) -> bool {
     }
 }
 
+/// `C_1 E(X)`, `2X E[X]`: the capital letters written as factors of a product beside an
+/// expectation (a variance, a covariance) — coefficients, or random variables?
+pub(super) fn coefficient_capitals(e: &Expr, out: &mut BTreeSet<String>) {
+    if let ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. } = &e.kind {
+        let mut factors = Vec::new();
+        crate::syntax::pattern::flatten_product(e, &mut factors);
+        if factors.iter().any(|f| writes_an_operator(f)) {
+            let capital = |f: &&&Expr| matches!(f.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. });
+            out.extend(factors.iter().filter(capital).filter_map(|f| f.symbol_key()).filter(|k| is_capital(k)));
+        }
+        factors.iter().for_each(|f| coefficient_capitals(f, out));
+        return;
+    }
+    e.children().for_each(|c| coefficient_capitals(c, out));
+}
+
 /// Does `e` write an expectation, a variance or a covariance?
 fn writes_an_operator(e: &Expr) -> bool {
     op_of(e).is_some() || e.children().any(writes_an_operator)
