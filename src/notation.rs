@@ -151,8 +151,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
-        written: r"\nabla f(\mathbf x), \nabla f(\mathbf x)^\top",
-        meaning: "the gradient of the application after it, by its argument, in the shape of the argument",
+        written: r"\nabla f(\mathbf x), \nabla f(\mathbf x)^\top, \nabla \log f(x)",
+        meaning: "the gradient of the application after it, by its argument, in the shape of the argument; before a function every reader knows of such an application (\\log f(x), \\exp f(x)), the gradient of that by the same argument",
         example: "",
     },
     Notation {

@@ -791,7 +791,14 @@ fn mismatch(inst: &Instance<Symbolic>, l: &Complex<Float>, r: &Complex<Float>, p
         let im = c.im.to_f64();
         (im.abs() > relative_tolerance() * c.norm().re.to_f64().max(1.0)).then_some(im)
     };
-    let shown_point = point.iter().map(|(a, v)| (shown(inst, &a.to_string()), *v)).collect();
+    // (A function nobody specified is its values and derivatives at the point, never a number of
+    // its own: `g = 1.58` beside `g(x)`, `g'(x)` says nothing.)
+    let functions = &inst.scope().usage.unknown_functions;
+    let shown_point = point
+        .iter()
+        .map(|(a, v)| (shown(inst, &a.to_string()), *v))
+        .filter(|(name, _)| !functions.contains(name))
+        .collect();
     Mismatch {
         lhs_imaginary: imaginary(l),
         rhs_imaginary: imaginary(r),
@@ -858,7 +865,15 @@ pub fn shown(inst: &Instance<Symbolic>, text: &str) -> String {
     for k in keys {
         out = out.replace(k.as_str(), &names[k]);
     }
-    out
+    // `der(1,g,x)`, Symbolica's derivative of a function nobody specified: g′(x) as written.
+    static DERIVATIVE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"der\((\d),([^,()]+),([^()]*)\)").expect("a valid pattern"));
+    DERIVATIVE
+        .replace_all(&out, |c: &regex::Captures| {
+            let primes = "'".repeat(c[1].parse().unwrap_or(1));
+            format!("{}{primes}({})", &c[2], &c[3])
+        })
+        .into_owned()
 }
 
 #[cfg(test)]

@@ -96,11 +96,27 @@ pub(super) fn apply_derivative_operators(mut factors: Vec<(Option<BinOp>, Expr)>
                     ExprKind::Transpose { operand } => (operand.as_ref().clone(), true),
                     _ => (factors[k + 1].1.clone(), false),
                 };
-                let ExprKind::Call { args, .. } = &call.kind else { continue };
-                let [arg] = args.as_slice() else { continue };
-                if arg.symbol_key().is_none() {
-                    continue;
-                }
+                // (`\nabla \log f(x)`: a function every reader knows, of the application, by the
+                // same argument.)
+                let applied = |e: &Expr| match &e.kind {
+                    ExprKind::Call { args, .. } => match args.as_slice() {
+                        [arg] if arg.symbol_key().is_some() => Some(arg.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let arg = match &call.kind {
+                    ExprKind::Apply { func, args, .. }
+                        if func.sub.is_none() && func.sup.is_none() && func.primes == 0 =>
+                    {
+                        match args.as_slice() {
+                            [inner] => applied(inner),
+                            _ => None,
+                        }
+                    }
+                    _ => applied(&call),
+                };
+                let Some(arg) = arg else { continue };
                 let span = Span::new(factors[k].1.span.start, factors[k + 1].1.span.end);
                 let mut gradient = derivative(DerivativeKind::Gradient, call.clone(), arg.clone(), span);
                 if hessian {
