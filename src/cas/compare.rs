@@ -865,9 +865,11 @@ pub fn shown(inst: &Instance<Symbolic>, text: &str) -> String {
     for k in keys {
         out = out.replace(k.as_str(), &names[k]);
     }
-    // `der(1,g,x)`, Symbolica's derivative of a function nobody specified: g′(x) as written.
-    static DERIVATIVE: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"der\((\d),([^,()]+),([^()]*)\)").expect("a valid pattern"));
+    // `der(1,g,x)`, Symbolica's derivative of a function nobody specified of one argument: g′(x)
+    // as written (`der(1,0,f,x,y)`, of several, stays as it is).
+    static DERIVATIVE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"der\(([1-9]),([^0-9,()][^,()]*),([^,()]*)\)").expect("a valid pattern")
+    });
     DERIVATIVE
         .replace_all(&out, |c: &regex::Captures| {
             let primes = "'".repeat(c[1].parse().unwrap_or(1));

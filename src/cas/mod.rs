@@ -381,10 +381,7 @@ pub fn under_assumptions(
             if compare::vanishes(inst, &residual, span) {
                 continue;
             }
-            // (`\frac{a}{1-a} = e^b`: linear in a once over one denominator.)
-            let solution = solve_for_a_variable(&residual)
-                .or_else(|| compare::numerator_over_one_denominator(&residual).and_then(|n| solve_for_a_variable(&n)));
-            let (variable, value) = solution.ok_or_else(|| {
+            let (variable, value) = solve_over_one_denominator(&residual).ok_or_else(|| {
                 unusable(
                     "is not linear in any one of its variables, so it cannot be solved for one".into(),
                     NotRead::Outside,
@@ -409,6 +406,13 @@ pub fn correct_tex(inst: &crate::eval::Instance<Symbolic>, v: &Value<Atom>) -> O
     let text = format!("{}", simplified.printer(PrintOptions::latex())).replace(EULER_NAME, "e");
     let text = compare::shown(inst, &text);
     (text.chars().count() <= LONGEST).then_some(text)
+}
+
+/// [`solve_for_a_variable`], else the same for the numerator of `residual` over one denominator
+/// (`\frac{a}{1-a} = e^b`: linear in a once multiplied out).
+fn solve_over_one_denominator(residual: &Atom) -> Option<(Atom, Atom)> {
+    solve_for_a_variable(residual)
+        .or_else(|| compare::numerator_over_one_denominator(residual).and_then(|n| solve_for_a_variable(&n)))
 }
 
 /// Solves `residual = 0` for one of its variables: one it is linear in, with a coefficient that
@@ -464,8 +468,7 @@ mod tests {
         let residual = residual.to_string();
         inline(move || {
             let residual = symbolica::parse!(residual.as_str());
-            let over_one = || compare::numerator_over_one_denominator(&residual).and_then(|n| solve_for_a_variable(&n));
-            solve_for_a_variable(&residual).or_else(over_one).map(|(v, value)| (v.to_string(), value.to_string()))
+            solve_over_one_denominator(&residual).map(|(v, value)| (v.to_string(), value.to_string()))
         })
     }
 

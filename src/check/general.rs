@@ -224,7 +224,7 @@ pub(super) fn following_its_premise(scope: &Scope, claim: &Claim, trial: &dyn Tr
         let assumed: Vec<crate::sema::Assumption> = premise.iter().chain(conditions).cloned().collect();
         let mut under = scope.clone();
         under.assumptions.extend(assumed.iter().cloned());
-        let again = with_free_indices(&under, claim, trial.verdict_in(&under), trial);
+        let again = with_free_indices(&under, claim, trial.own_verdict_in(&under), trial);
         verified_saying(again, assumed.iter().map(|a| a.tex.clone()))
     })
 }
@@ -805,6 +805,11 @@ pub(super) fn with_primes_as_derivatives(
                 out.insert(s.key());
                 depth
             }
+            // (A member, `h_1`, is a letter of its own, by its whole key.)
+            ExprKind::Subscript { .. } if depth > 0 && e.symbol_key().is_some() => {
+                out.extend(e.symbol_key());
+                depth
+            }
             ExprKind::Prime { operand } => primed_letters(operand, depth + 1, out),
             _ => e.children().map(|c| primed_letters(c, depth, out)).max().unwrap_or(depth),
         }
@@ -822,6 +827,27 @@ pub(super) fn with_primes_as_derivatives(
         }
         out
     }
+    /// A derivative written otherwise (`\frac{d}{dx}`, `\partial`, `\mathrm d`), whose order the
+    /// second-derivative bound would not count; or one of `letters` applied (`u(x)`), which a
+    /// letter read as a function of x cannot be.
+    fn out_of_reach(e: &Expr, letters: &BTreeSet<String>) -> bool {
+        let one_of = |e: &Expr| e.symbol_key().is_some_and(|k| letters.contains(&k));
+        let here = match &e.kind {
+            ExprKind::Derivative { .. } | ExprKind::Partial { .. } | ExprKind::Differential { .. } => true,
+            ExprKind::Call { func, .. } => one_of(func),
+            // (`h_1(x)`, a subscripted letter right before its parenthesis: applied, or a product?)
+            ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } => {
+                let mut last = lhs.as_ref();
+                while let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, rhs: right, .. } = &last.kind {
+                    last = right;
+                }
+                let parenthesis = matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(");
+                one_of(last) && parenthesis && last.span.end == rhs.span.start
+            }
+            _ => false,
+        };
+        here || e.children().any(|c| out_of_reach(c, letters))
+    }
     if scope.pinned || claim.reading.marked || scope.knows("x") {
         return None;
     }
@@ -829,7 +855,8 @@ pub(super) fn with_primes_as_derivatives(
     let primes = primed_letters(&claim.lhs, 0, &mut letters).max(primed_letters(&claim.rhs, 0, &mut letters));
     letters.remove("x");
     let known = |l: &String| scope.knows(l) || l == "e" || l == "\\pi";
-    if !(1..=2).contains(&primes) || letters.iter().any(known) {
+    let elsewhere = out_of_reach(&claim.lhs, &letters) || out_of_reach(&claim.rhs, &letters);
+    if !(1..=2).contains(&primes) || letters.iter().any(known) || elsewhere {
         return None;
     }
     let x = Expr::new(ExprKind::Symbol(Symbol::plain("x")), claim.lhs.span);
@@ -877,8 +904,7 @@ pub(super) fn with_powers_of_applications(
         }
         if let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } = &e.kind {
             let power = crate::syntax::ast::power_before_parenthesis(lhs, rhs);
-            if let (Some(power), ExprKind::Fenced { inner: Some(inner), .. }) = (power, &rhs.kind) {
-                let ExprKind::Power { base, exponent } = &power.kind else { unreachable!("a power") };
+            if let (Some((power, base, exponent)), ExprKind::Fenced { inner: Some(inner), .. }) = (power, &rhs.kind) {
                 let args = match &inner.kind {
                     ExprKind::Tuple { items, .. } => items.iter().map(|a| read(a, heads)).collect(),
                     _ => vec![read(inner, heads)],
@@ -888,9 +914,9 @@ pub(super) fn with_powers_of_applications(
                 let said = format!("{b}^{{{k}}}({a}) = \\left({b}({a})\\right)^{{{k}}}");
                 heads.push((base.symbol_key().unwrap_or_default(), said));
                 let span = crate::syntax::ast::Span::new(power.span.start, rhs.span.end);
-                let call = ExprKind::Call { func: base.clone(), args, postfixed: false };
+                let call = ExprKind::Call { func: Box::new(base.clone()), args, postfixed: false };
                 let call = Box::new(Expr::new(call, span));
-                let read_power = Expr::new(ExprKind::Power { base: call, exponent: exponent.clone() }, span);
+                let read_power = Expr::new(ExprKind::Power { base: call, exponent: Box::new(exponent.clone()) }, span);
                 return with_last_factor(&read(lhs, heads), read_power);
             }
         }
@@ -905,7 +931,7 @@ pub(super) fn with_powers_of_applications(
     if heads.is_empty()
         || scope.pinned
         || claim.reading.marked
-        || heads.iter().any(|(key, _)| key.is_empty() || scope.knows(key))
+        || heads.iter().any(|(key, _)| key.is_empty() || scope.knows(key) || scope.usage.values.contains(key))
     {
         return None;
     }
@@ -913,6 +939,7 @@ pub(super) fn with_powers_of_applications(
     general.usage.unknown_functions.extend(heads.iter().map(|(key, _)| key.clone()));
     let verdict = free_indices(&general, &again, super::check_own_claim(&general, &again));
     let mut said: Vec<String> = heads.iter().map(|(_, said)| said.clone()).collect();
+    said.sort();
     said.dedup();
     verified_saying(verdict, said)
 }

@@ -426,8 +426,7 @@ impl<B: Backend> Instance<'_, B> {
     pub(super) fn bare_function_against(&self, lhs: &Expr, rhs: &Expr, span: Span, env: &Env) -> Result<(), EvalError> {
         // `E^{2}(X)`, `f^2(x)` of a letter nothing defines and nothing writes as a value: the
         // square of an application (as `\sin^2 x`), an iterate f(f(x)), or a product?
-        if let Some(power) = crate::syntax::ast::power_before_parenthesis(lhs, rhs) {
-            let ExprKind::Power { base, .. } = &power.kind else { unreachable!("a power") };
+        if let Some((power, base, _)) = crate::syntax::ast::power_before_parenthesis(lhs, rhs) {
             let key = base.symbol_key().unwrap_or_default();
             if !self.resolves(&key, env) && !self.scope.usage.values.contains(&key) {
                 let tex = crate::syntax::print::explicit_tex(power, &|_| true);

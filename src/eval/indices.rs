@@ -171,9 +171,11 @@ impl<B: Backend> Instance<'_, B> {
                         let from = self.integer(&link.rhs, env)?;
                         // (`\sum_{i=1} \gamma_{i,k}`, the upper limit left out: to the end of
                         // i's range, as `\sum_i` runs over it.)
+                        // (Only from 1, where a range starts: `\sum_{t=0}` to T would be T+1 terms.)
                         let to = match upper {
                             Some(upper) => self.integer(upper, env)?,
-                            None => self.range_of(&var, &[body], env, lower.span)?,
+                            None if from == 1 => self.range_of(&var, &[body], env, lower.span)?,
+                            None => return Err(super::instance::unsupported(lower)),
                         };
                         bounded_range(from, to, lower.span)?
                     }

@@ -321,18 +321,21 @@ pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::
         for id in (0..leaves).rev().filter(|id| !moved.contains(id)) {
             let start = backend.get(id);
             let (mut at, mut residual, mut step) = (start, before, 1.0);
+            // (A residual that cannot be evaluated at a step: that leaf is given up, not the
+            // assumption.)
+            let residual_at = |value: f64| {
+                backend.set(id, value);
+                residuals().ok().map(|r| r[entry]).filter(|r| r.is_finite())
+            };
             for _ in 0..SATISFY_STEPS {
-                backend.set(id, at + step);
-                let slope = (residuals()?[entry] - residual) / step;
+                let Some(moved) = residual_at(at + step) else { break };
+                let slope = (moved - residual) / step;
                 if !slope.is_finite() || slope.abs() <= 1e-9 {
                     break;
                 }
                 at -= residual / slope;
-                backend.set(id, at);
-                residual = residuals()?[entry];
-                if !residual.is_finite() {
-                    break;
-                }
+                let Some(next) = residual_at(at) else { break };
+                residual = next;
                 solved = close(residual);
                 if solved {
                     break;
@@ -354,7 +357,7 @@ pub fn satisfy(inst: &crate::eval::Instance<Numeric>, assumption: &crate::sema::
 }
 
 /// The most steps [`satisfy`] takes moving one leaf: a secant step, then Newton's.
-pub const SATISFY_STEPS: usize = 30;
+const SATISFY_STEPS: usize = 30;
 
 /// Central differences of a vector-valued function over the given leaves: column r is
 /// [f(θ+εe_r) − f(θ−εe_r)]/(2ε). The leaves are restored afterwards.

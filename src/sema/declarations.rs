@@ -375,7 +375,7 @@ pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<Strin
         ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
             if crate::syntax::ast::power_before_parenthesis(lhs, rhs).is_some() =>
         {
-            let power = crate::syntax::ast::power_before_parenthesis(lhs, rhs).expect("matched");
+            let Some((power, ..)) = crate::syntax::ast::power_before_parenthesis(lhs, rhs) else { return };
             let mut factors = Vec::new();
             crate::syntax::pattern::flatten_product(lhs, &mut factors);
             factors.iter().filter(|f| !std::ptr::eq(**f, power)).for_each(|f| collect_values(f, out));

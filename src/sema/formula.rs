@@ -247,7 +247,12 @@ impl<'a> SectionBuilder<'a> {
                 // equation or a claim, a false step may still follow from it.)
                 after_condition: after_condition || (follows_here && !premise_defines),
                 follows: follows_here,
-                premise: k.checked_sub(1).filter(|_| follows_here).map(|p| equations[p]),
+                // (The relation just before the implication, among all the formula's; none where
+                // that is a condition on indices, `i = j \implies …`.)
+                premise: follows_here
+                    .then(|| chains.iter().rev().find(|c| c.span.end <= chain.span.start))
+                    .flatten()
+                    .filter(|c| !self.is_condition(c)),
                 function: roles::function_named(&format!("{}\n{lead}", self.section_title(site))),
                 substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };

@@ -727,18 +727,20 @@ pub fn infinite_limit(e: &Expr) -> Option<bool> {
     }
 }
 
-/// `E^{2}(X)`, `3f^2(x)`: the power of a bare letter by a number written right before a
-/// parenthesis — the last factor of `lhs`, `rhs` the parenthesis. The power of an application
-/// (as `\sin^2 x` is (sin x)^2), an iterate f(f(x)), or a product? Gives that power.
-pub fn power_before_parenthesis<'e>(lhs: &'e Expr, rhs: &Expr) -> Option<&'e Expr> {
+/// `E^{2}(X)`, `3f^2(x)`: the power of a bare letter (not e or π) by a number written right
+/// before a parenthesis — the last factor of `lhs`, `rhs` the parenthesis. The power of an
+/// application (as `\sin^2 x` is (sin x)^2), an iterate f(f(x)), or a product? Gives that power,
+/// its letter and its exponent.
+pub fn power_before_parenthesis<'e>(lhs: &'e Expr, rhs: &Expr) -> Option<(&'e Expr, &'e Expr, &'e Expr)> {
     let mut last = lhs;
     while let ExprKind::Binary { op: BinOp::Implicit, rhs: right, .. } = &last.kind {
         last = right;
     }
     let ExprKind::Power { base, exponent } = &last.kind else { return None };
     let parenthesis = matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(");
-    let bare = matches!(base.kind, ExprKind::Symbol(_)) && matches!(exponent.kind, ExprKind::Number { .. });
-    (bare && parenthesis && last.span.end == rhs.span.start).then_some(last)
+    let letter = matches!(&base.kind, ExprKind::Symbol(s) if !matches!(s.name.as_str(), "e" | "\\pi"));
+    let bare = letter && matches!(exponent.kind, ExprKind::Number { .. });
+    (bare && parenthesis && last.span.end == rhs.span.start).then_some((last, base.as_ref(), exponent.as_ref()))
 }
 
 /// `\frac{dF}{dx}` of a letter F: (F, x).
