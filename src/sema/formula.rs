@@ -247,12 +247,7 @@ impl<'a> SectionBuilder<'a> {
                 // equation or a claim, a false step may still follow from it.)
                 after_condition: after_condition || (follows_here && !premise_defines),
                 follows: follows_here,
-                // (The relation just before the implication, among all the formula's; none where
-                // that is a condition on indices, `i = j \implies …`.)
-                premise: follows_here
-                    .then(|| chains.iter().rev().find(|c| c.span.end <= chain.span.start))
-                    .flatten()
-                    .filter(|c| !self.is_condition(c)),
+                premise: follows_here.then(|| self.premise_of(&chains, chain)).flatten(),
                 function: roles::function_named(&format!("{}\n{lead}", self.section_title(site))),
                 substitutes: roles::substitutes_elsewhere(&site.context) || self.renamed_before(f.index),
             };
@@ -267,6 +262,13 @@ impl<'a> SectionBuilder<'a> {
                 .iter()
                 .any(|c| c.reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition));
         }
+    }
+
+    /// What `chain`, written after an implication, follows from: the relation just before it
+    /// among all of `chains` (the formula's); none where that is a condition on indices (`i = j
+    /// \implies …`).
+    fn premise_of<'c>(&self, chains: &'c [Chain], chain: &Chain) -> Option<&'c Chain> {
+        chains.iter().rev().find(|c| c.span.end <= chain.span.start).filter(|c| !self.is_condition(c))
     }
 
     /// The title of the section the formula at `site` stands in.
