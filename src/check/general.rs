@@ -837,12 +837,8 @@ pub(super) fn with_primes_as_derivatives(
             ExprKind::Call { func, .. } => one_of(func),
             // (`h_1(x)`, a subscripted letter right before its parenthesis: applied, or a product?)
             ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } => {
-                let mut last = lhs.as_ref();
-                while let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, rhs: right, .. } = &last.kind {
-                    last = right;
-                }
-                let parenthesis = matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(");
-                one_of(last) && parenthesis && last.span.end == rhs.span.start
+                let last = crate::syntax::ast::last_factor(lhs);
+                one_of(last) && crate::syntax::ast::right_before_parenthesis(last, rhs)
             }
             _ => false,
         };

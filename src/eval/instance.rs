@@ -804,7 +804,9 @@ impl<'a, B: Backend> Instance<'a, B> {
                 ExprKind::Power { base, .. } | ExprKind::Subscript { base, .. } => base.as_ref(),
                 _ => rhs,
             };
-            if let (Some(key), ExprKind::Fenced { open, .. }) = (last_factor(lhs).symbol_key(), &bracket.kind) {
+            if let (Some(key), ExprKind::Fenced { open, .. }) =
+                (crate::syntax::ast::last_factor(lhs).symbol_key(), &bracket.kind)
+            {
                 if open == "[" && !self.resolves(&key, env) {
                     return Err(EvalErrorKind::Unsupported {
                         category: NotRead::Ambiguous,
@@ -1452,13 +1454,6 @@ fn spelled_word(e: &Expr) -> Option<String> {
 pub fn spelled_name_in(e: &Expr) -> Option<String> {
     let here = matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }).then(|| spelled_word(e)).flatten();
     here.or_else(|| e.children().find_map(spelled_name_in))
-}
-
-fn last_factor(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),
-        _ => e,
-    }
 }
 
 /// An ellipsis written as a term of this chain of `+` (`x_1 + \cdots + x_n`), or as a factor of

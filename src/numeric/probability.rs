@@ -76,12 +76,7 @@ pub enum Outcome {
 /// variable (not `X` of `(X - E[X])^2`, a term). Where the
 /// claim, failing with such capitals random, holds with them constants, the first of them: the
 /// refutation does not stand. `None` otherwise.
-fn coefficient_reading(
-    (lhs, rhs): (&Expr, &Expr),
-    read: &Reader,
-    words: Words,
-    parameters: &BTreeSet<String>,
-) -> Option<String> {
+fn coefficient_reading((lhs, rhs): (&Expr, &Expr), read: &Reader) -> Option<String> {
     let mut beside_expectations = BTreeSet::new();
     coefficient_capitals(lhs, &mut beside_expectations);
     coefficient_capitals(rhs, &mut beside_expectations);
@@ -93,8 +88,8 @@ fn coefficient_reading(
         .collect();
     let first = capitals.first()?.clone();
     let mut again = Reader {
-        information: words.information,
-        parameters: parameters.clone(),
+        information: read.information,
+        parameters: read.parameters.clone(),
         constant_capitals: capitals,
         ..Reader::default()
     };
@@ -247,7 +242,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
         symbols(value, &mut parameters);
         symbols(p, &mut parameters);
     }
-    let mut reader = Reader { information: words.information, parameters: parameters.clone(), ..Reader::default() };
+    let mut reader = Reader { information: words.information, parameters, ..Reader::default() };
     let (Ok(l), Ok(r)) = (reader.node(lhs), reader.node(rhs)) else { return Outcome::NotProbability };
     if reader.operators == 0 {
         return Outcome::NotProbability;
@@ -358,7 +353,7 @@ pub fn check(lhs: &Expr, rhs: &Expr, defined: &dyn Fn(&str) -> Meaning, words: W
             let random_letter = (!maybe_random.is_empty()
                 && matches!(claim.compare(&maybe_random, Draw::Joint, 4), Compared::Holds { .. }))
             .then(|| maybe_random[0].clone())
-            .or_else(|| (!marked).then(|| coefficient_reading(sides, &claim.reader, words, &parameters)).flatten());
+            .or_else(|| (!marked).then(|| coefficient_reading(sides, &claim.reader)).flatten());
             let specifies = !has_operator(&claim.lhs) || !has_operator(&claim.rhs);
             let unions = claim.reader.unions;
             let indexed_values = claim.reader.indexed_values;

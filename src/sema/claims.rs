@@ -363,16 +363,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.alternative.as_ref().is_some_and(|o| o.role == super::claim::WordsRole::Condition)
                         && link.op == RelOp::Eq;
                 if let (true, Some(block)) = (is_condition, block) {
-                    let written = format!(
-                        "{}={}",
-                        print::explicit_tex(prev, &|_| false),
-                        print::explicit_tex(&link.rhs, &|_| false)
-                    );
-                    let at = match &origin {
-                        Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.chapter.doc.path),
-                        Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
-                    };
-                    let stated = Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at };
+                    let stated = self.condition_at(prev, &link.rhs, &origin);
                     self.bindings.stated.push((block, stated));
                 }
                 let (lhs, rhs, how) = read_sides(&self.bindings.recurrences, prev, &link.rhs);
@@ -449,16 +440,16 @@ impl<'a> SectionBuilder<'a> {
         let mut prev = first;
         let mut out = Vec::new();
         for link in &premise.links {
-            let written =
-                format!("{}={}", print::explicit_tex(prev, &|_| false), print::explicit_tex(&link.rhs, &|_| false));
-            let at = match self.link_origin(origin, tex, prev, &link.rhs) {
-                Origin::Notes { line, col, .. } => format!("{}:{line}:{col}", self.chapter.doc.path),
-                Origin::Spec { line, col, .. } => format!("spec:{line}:{col}"),
-            };
-            out.push(Assumption { tex: written, lhs: prev.clone(), rhs: link.rhs.clone(), origin: at });
+            out.push(self.condition_at(prev, &link.rhs, &self.link_origin(origin, tex, prev, &link.rhs)));
             prev = &link.rhs;
         }
         out
+    }
+
+    /// `lhs = rhs` as a condition claims may be checked under, written where `origin` says.
+    fn condition_at(&self, lhs: &Expr, rhs: &Expr, origin: &Origin) -> Assumption {
+        let tex = format!("{}={}", print::explicit_tex(lhs, &|_| false), print::explicit_tex(rhs, &|_| false));
+        Assumption { tex, lhs: lhs.clone(), rhs: rhs.clone(), origin: origin_text(origin, &self.chapter.doc.path) }
     }
 
     /// The claim's position: in a formula of several lines, the line and column of its own

@@ -361,6 +361,16 @@ pub(super) fn collect_product_orders(e: &Expr, out: &mut std::collections::HashS
 }
 
 pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<String>) {
+    // `E^{2}(X)`, `3f^2(x)`: a power of a letter right before a parenthesis (the square of an
+    // application, as `\sin^2 x` writes it?) does not make the letter a value.
+    if let ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } = &e.kind {
+        if let Some((power, ..)) = crate::syntax::ast::power_before_parenthesis(lhs, rhs) {
+            let mut factors = Vec::new();
+            crate::syntax::pattern::flatten_product(lhs, &mut factors);
+            factors.iter().filter(|f| !std::ptr::eq(**f, power)).for_each(|f| collect_values(f, out));
+            return collect_values(rhs, out);
+        }
+    }
     match &e.kind {
         ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_values(a, out)),
         // `\sigma_1(XW+b)`: a named function as much as `\sigma(…)` is; σ is not written as a value.
@@ -368,17 +378,6 @@ pub(super) fn collect_values(e: &Expr, out: &mut std::collections::HashSet<Strin
             if matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Symbol(_)))
                 && matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(") =>
         {
-            collect_values(rhs, out)
-        }
-        // `E^{2}(X)`, `3f^2(x)`: a power of a letter right before a parenthesis (the square of
-        // an application, as `\sin^2 x` writes it?) does not make the letter a value.
-        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
-            if crate::syntax::ast::power_before_parenthesis(lhs, rhs).is_some() =>
-        {
-            let Some((power, ..)) = crate::syntax::ast::power_before_parenthesis(lhs, rhs) else { return };
-            let mut factors = Vec::new();
-            crate::syntax::pattern::flatten_product(lhs, &mut factors);
-            factors.iter().filter(|f| !std::ptr::eq(**f, power)).for_each(|f| collect_values(f, out));
             collect_values(rhs, out)
         }
         // `\frac{dF}{du}(u(x))`: the derivative of F, which may be a function (`F(u(x))`

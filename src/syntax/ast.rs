@@ -732,15 +732,25 @@ pub fn infinite_limit(e: &Expr) -> Option<bool> {
 /// application (as `\sin^2 x` is (sin x)^2), an iterate f(f(x)), or a product? Gives that power,
 /// its letter and its exponent.
 pub fn power_before_parenthesis<'e>(lhs: &'e Expr, rhs: &Expr) -> Option<(&'e Expr, &'e Expr, &'e Expr)> {
-    let mut last = lhs;
-    while let ExprKind::Binary { op: BinOp::Implicit, rhs: right, .. } = &last.kind {
-        last = right;
-    }
+    let last = last_factor(lhs);
     let ExprKind::Power { base, exponent } = &last.kind else { return None };
-    let parenthesis = matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(");
     let letter = matches!(&base.kind, ExprKind::Symbol(s) if !matches!(s.name.as_str(), "e" | "\\pi"));
     let bare = letter && matches!(exponent.kind, ExprKind::Number { .. });
-    (bare && parenthesis && last.span.end == rhs.span.start).then_some((last, base.as_ref(), exponent.as_ref()))
+    (bare && right_before_parenthesis(last, rhs)).then_some((last, base.as_ref(), exponent.as_ref()))
+}
+
+/// The last factor of a product written side by side (`\textrm{Cov}` of `a\textrm{Cov}`, `f^2`
+/// of `3f^2`); `e` itself where it is no such product.
+pub fn last_factor(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),
+        _ => e,
+    }
+}
+
+/// Is `rhs` a parenthesis written right against `last`, with no space between (`f(x)`, `h_1(x)`)?
+pub fn right_before_parenthesis(last: &Expr, rhs: &Expr) -> bool {
+    matches!(&rhs.kind, ExprKind::Fenced { open, .. } if open == "(") && last.span.end == rhs.span.start
 }
 
 /// `\frac{dF}{dx}` of a letter F: (F, x).

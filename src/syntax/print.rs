@@ -217,7 +217,7 @@ impl Explicit<'_> {
             // `E[X]`, `\mathrm{Var}(X)`: an operator and its bracket, as written.
             // (`a\textrm{Cov}(X, X)`: the operator may end a product.)
             Binary { op: BinOp::Implicit, lhs, rhs }
-                if moment_operator(last_factor(lhs)) && matches!(rhs.kind, Fenced { .. }) =>
+                if moment_operator(super::ast::last_factor(lhs)) && matches!(rhs.kind, Fenced { .. }) =>
             {
                 format!("{}{}", x(lhs), x(rhs))
             }
@@ -363,14 +363,6 @@ impl Explicit<'_> {
         } else {
             text
         }
-    }
-}
-
-/// The last factor of a product written side by side (`\textrm{Cov}` of `a\textrm{Cov}`).
-fn last_factor(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Binary { op: BinOp::Implicit, rhs, .. } => last_factor(rhs),
-        _ => e,
     }
 }
 
