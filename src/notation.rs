@@ -293,7 +293,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "functions",
         written: r"\sigma(z)=…, g(x)=\ln(1+e^x), \operatorname{GELU}(x)=…",
-        meaning: "a function the notes define: used as defined (entry by entry on a vector or matrix, unless the spec declares it a `vector` function); a spec that also declares it must agree",
+        meaning: "a function the notes define: used as defined (entry by entry on a vector or matrix, unless the spec declares it a `vector` function), in the sections after its definition too; a spec that also declares it must agree. Set equal to a number at an argument (g(z)=0.5 where the words give z = 0, g(0)=0.5), a function whose definition writes its argument is given its value there, a claim (or, with the argument free, an equation to solve), not defined anew as a constant",
         example: "",
     },
     Notation {

@@ -278,7 +278,13 @@ impl<'a> SectionBuilder<'a> {
         }
         // A spec entry for the section pins what its letters mean: only a value written out
         // gives one a new meaning there.
-        if roles::is_literal(body) || ((prose.cue == roles::Cue::Define || parallel_items) && !self.pinned) {
+        // `g(z)=0.5` (when z = 0) of a function whose body depends on z: its value at a point,
+        // a claim or a condition, unless the words define or the items run parallel.
+        let defines = (prose.cue == roles::Cue::Define || parallel_items) && !self.pinned;
+        if function && earlier.varies_with_its_arguments() && roles::is_constant(body, &|_| false) && !defines {
+            return None;
+        }
+        if roles::is_literal(body) || defines {
             let definition = notes_definition(key, params, body, origin, function, false);
             self.bindings.given.retain(|g| g.definition.key != definition.key);
             self.bindings.given.push(Given { definition, until: None, tex: String::new(), example: false });
