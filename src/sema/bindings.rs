@@ -281,7 +281,7 @@ impl<'a> SectionBuilder<'a> {
         // `g(z)=0.5` (when z = 0) of a function whose body depends on z: its value at a point,
         // a claim or a condition, unless the words define or the items run parallel.
         let defines = (prose.cue == roles::Cue::Define || parallel_items) && !self.pinned;
-        if function && earlier.varies_with_its_arguments() && roles::is_constant(body, &|_| false) && !defines {
+        if function && varies_with_its_arguments(earlier) && roles::is_constant(body, &|_| false) && !defines {
             return None;
         }
         if roles::is_literal(body) || defines {
@@ -777,6 +777,13 @@ fn has_free_letter(e: &Expr, bound: &mut Vec<String>) -> bool {
             .is_some_and(|k| !matches!(k.as_str(), "e" | "\\mathrm{e}" | "\\pi" | "\\infty") && !bound.contains(&k)),
         _ => e.children().any(|c| has_free_letter(c, bound)),
     }
+}
+
+/// A function whose body depends on its arguments (`g(z) = \frac{1}{1+e^{-z}}`): set equal to a
+/// number at an argument (`g(z)=0.5` when z = 0, `g(0)=0.5`), it is given a value there, not
+/// defined anew as a constant.
+pub(super) fn varies_with_its_arguments(definition: &Definition) -> bool {
+    definition.function && definition.params.iter().any(|p| mentions_key(&definition.body, p))
 }
 
 #[cfg(test)]

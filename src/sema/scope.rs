@@ -46,13 +46,6 @@ impl Definition {
     pub fn position(&self) -> Option<(usize, usize)> {
         position_in(&self.origin)
     }
-
-    /// A function whose body depends on its arguments (`g(z) = \frac{1}{1+e^{-z}}`): set equal to a
-    /// number at an argument (`g(z)=0.5` when z = 0, `g(0)=0.5`), it is given a value there, not
-    /// defined anew as a constant.
-    pub fn varies_with_its_arguments(&self) -> bool {
-        self.function && self.params.iter().any(|p| super::chains::mentions_key(&self.body, p))
-    }
 }
 
 /// The (line, column) of an origin `path:line:col`.

@@ -432,7 +432,7 @@ impl<'a> SectionBuilder<'a> {
                 // (`g(z)=0.5` of a function whose body depends on z gives its value at a point.)
                 let applied = crate::syntax::ast::applied_function(chain.first.as_ref()?).is_some();
                 let value_at_a_point = applied && roles::is_constant(&chain.links.first()?.rhs, &|_| false);
-                if def.varies_with_its_arguments() && value_at_a_point {
+                if super::bindings::varies_with_its_arguments(&def) && value_at_a_point {
                     return None;
                 }
                 let site = &self.chapter.doc.formulas[f.index];
