@@ -357,7 +357,8 @@ enum Dollars {
 
 /// The TeX of a padded formula between `inner` (its dollars' insides), trimmed: where the
 /// insides have a space at an end, read as no other formula, open with no digit (`$5 and $10`
-/// are prices) and write something of math (a command, a script, an operator or a lone letter).
+/// are prices) unless they write a command (`$ 0 \times (-2) + 3 = 1$`), and write something of
+/// math (a command, a script, an operator or a lone letter).
 fn padded_tex(source: &str, skip: &[Range<usize>], inner: Range<usize>) -> Option<Range<usize>> {
     let text = &source[inner.clone()];
     let tex = text.trim();
@@ -366,8 +367,10 @@ fn padded_tex(source: &str, skip: &[Range<usize>], inner: Range<usize>) -> Optio
         || (tex.chars().count() == 1 && tex.chars().all(char::is_alphabetic));
     let clear = !tex.contains('$') && (inner.start..inner.end).all(|i| !inside(skip, i));
     let start = inner.start + (text.len() - text.trim_start().len());
-    (padded && mathy && clear && !tex.is_empty() && !tex.starts_with(|c: char| c.is_ascii_digit()))
-        .then(|| start..start + tex.len())
+    // (`$ 0 \times (-2) + 3 = 1$`: a digit first, then a command no price writes.)
+    let command = tex.as_bytes().windows(2).any(|w| w[0] == b'\\' && w[1].is_ascii_alphabetic());
+    let priced = tex.starts_with(|c: char| c.is_ascii_digit()) && !command;
+    (padded && mathy && clear && !tex.is_empty() && !priced).then(|| start..start + tex.len())
 }
 
 /// The next opening delimiter from `at`: its range, the closing text to look for, where the TeX
@@ -508,6 +511,8 @@ mod tests {
             (r"if $\psi^* P = \psi^* $.", r"if $\psi^* P = \psi^*$."),
             ("so $ x $ and $ a+b$ hold", "so $x$ and $a+b$ hold"),
             ("costs $5 and $ 10 or US$ x $", "costs $5 and $ 10 or US$ x $"),
+            ("costs $5 + $10 = $15", "costs $5 + $10 = $15"),
+            (r"outputs $ 0 \times (-2) + 3 = 3$.", r"outputs $0 \times (-2) + 3 = 3$."),
             ("`$ x $` and $y$", "`$ x $` and $y$"),
             ("$ words only $", "$ words only $"),
         ];
