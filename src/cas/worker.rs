@@ -71,16 +71,31 @@ pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<&str> {
 }
 
 /// Symbolica can panic inside a computation (e.g. an exponent overflow); callers catch that and
-/// fall back, so on the worker thread a panic prints one line instead of a backtrace.
+/// fall back, so on the worker thread a panic prints one line instead of a backtrace, once per
+/// place and message in a run (a chapter can hit the same failure on every claim of a section),
+/// naming the place within its crate, not the path of the build machine's registry.
 fn quiet_panics_on_this_thread() {
+    static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if std::thread::current().name() == Some("derivcheck-cas") {
-            let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+            let location = info
+                .location()
+                .map(|l| {
+                    let file = l.file();
+                    let within = file.find("symbolica-").map_or(file, |at| &file[at..]);
+                    format!(" at {within}:{}", l.line())
+                })
+                .unwrap_or_default();
             let message = panic_text(info.payload()).map(|m| format!(" ({m})")).unwrap_or_default();
-            eprintln!(
+            let line = format!(
                 "derivcheck: the CAS failed internally{location}{message}; falling back (numeric evidence, or undecided)"
             );
+            let mut said = SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if !said.contains(&line) {
+                eprintln!("{line}");
+                said.push(line);
+            }
         } else {
             default(info);
         }
