@@ -486,6 +486,11 @@ impl Document {
         depth: usize,
         counters: &mut Vec<usize>,
     ) {
+        // (`### 证明` under every theorem: a heading written again names a section of its own, its
+        // formulas' ids apart from the first one's.)
+        let repeated =
+            self.sections.iter().filter(|s| s.number == number || s.number.starts_with(&format!("{number} ("))).count();
+        let number = if repeated == 0 { number } else { format!("{number} ({})", repeated + 1) };
         self.sections.push(Section { number, title, line, depth });
         counters.push(0);
     }
@@ -887,6 +892,14 @@ mod tests {
         let zh = doc("设$x=1$，则$y=2$。若$z=0$");
         let leads: Vec<&str> = zh.formulas.iter().map(|f| f.lead.as_str()).collect();
         assert_eq!(leads, ["设", "设$，则", "若"]);
+    }
+
+    #[test]
+    fn a_heading_written_again_names_a_section_of_its_own() {
+        let doc =
+            Document::parse("t.md", "# T\n\n## Proof\n\n$a=1$\n\n## Proof\n\n$b=2$\n\n## Proof\n\n$c=3$\n".to_string());
+        let ids: Vec<&str> = doc.formulas.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["Proof#1", "Proof (2)#1", "Proof (3)#1"]);
     }
 
     #[test]

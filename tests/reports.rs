@@ -285,3 +285,17 @@ fn the_html_reports_print_in_a_real_browser() {
         assert!(info.contains("A4"), "{lang}: A4: {info}");
     }
 }
+
+/// A counterexample names each letter as the notes write it, even where one letter's name is
+/// inside another's (`a` in `\varepsilon`).
+#[test]
+fn a_counterexample_names_letters_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.md");
+    std::fs::write(&notes, "# Names\n\nWith $p = \\frac{1-\\varepsilon}{2}$:\n\n$$\n\\ln(a^p) = \\ln(a)\n$$\n")
+        .unwrap();
+    let out = run_in(dir.path(), &["check", "notes.md", "--no-cache"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("REFUTED"), "{text}");
+    assert!(text.contains("\\varepsilon = ") && !text.contains("\\arepsilon"), "{text}");
+}

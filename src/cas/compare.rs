@@ -862,8 +862,13 @@ pub fn shown(inst: &Instance<Symbolic>, text: &str) -> String {
     for f in &inst.scope().usage.unknown_functions {
         out = out.replace(&format!("unknown_{}", crate::eval::sanitize(f)), f);
     }
-    for k in keys {
-        out = out.replace(k.as_str(), &names[k]);
+    // In one pass, longest name first: replaced one after another, `a` (internal `va`) would
+    // rewrite the `va` inside the notes' `\varepsilon` already put back.
+    if !keys.is_empty() {
+        let alternatives: Vec<String> = keys.iter().map(|k| regex::escape(k)).collect();
+        if let Ok(pattern) = regex::Regex::new(&format!(r"\b(?:{})\b", alternatives.join("|"))) {
+            out = pattern.replace_all(&out, |c: &regex::Captures| names[&c[0]].clone()).into_owned();
+        }
     }
     // `der(1,g,x)`, Symbolica's derivative of a function nobody specified of one argument: g′(x)
     // as written (`der(1,0,f,x,y)`, of several, stays as it is).
