@@ -494,6 +494,14 @@ impl<B: Backend> Instance<'_, B> {
             return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
         }
         let values = args.iter().map(|a| self.eval(a, env)).collect::<Result<Vec<_>, _>>()?;
+        // `\hat G(k) := \sum_{i=1}^k c_i` at `\hat G(2)`: a parameter given a whole number is that
+        // number wherever the body counts with it (a sum's bound, an index), not a size's values.
+        let mut counts = Env::new();
+        for (param, arg) in def.params.iter().zip(args) {
+            if let Ok(n) = self.index_value(arg, env) {
+                counts.insert(param.clone(), n);
+            }
+        }
         // `f(\mathbf x)=\frac12\mathbf x^\top\mathbf Q\mathbf x`: a parameter written as a vector
         // takes the vector whole.
         let vector_parameter = def.params.iter().any(|p| {
@@ -505,7 +513,7 @@ impl<B: Backend> Instance<'_, B> {
                 return Err(EvalErrorKind::Cyclic { key: key.to_string() }.at(span));
             }
             inner.bound.borrow_mut().push(def.params.iter().cloned().zip(bound).collect());
-            let result = inner.eval(&def.body, &Env::new()).map_err(|e| e.at(span));
+            let result = inner.eval(&def.body, &counts).map_err(|e| e.at(span));
             inner.bound.borrow_mut().pop();
             inner.in_progress.borrow_mut().remove(key);
             result

@@ -38,7 +38,7 @@ impl<B: Backend> Instance<'_, B> {
 
     /// An integer-valued index expression: a number, a bound index, a size, sums of these. A
     /// label's value only names a leaf ([`Instance::indices`]).
-    fn index_value(&self, e: &Expr, env: &Env) -> Result<i64, EvalError> {
+    pub(super) fn index_value(&self, e: &Expr, env: &Env) -> Result<i64, EvalError> {
         if let Some(v) = e.symbol_key().and_then(|k| env.get(&k).or_else(|| self.sizes.get(&k))) {
             return Ok(*v);
         }

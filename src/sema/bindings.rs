@@ -265,7 +265,24 @@ impl<'a> SectionBuilder<'a> {
             }
         };
         let example_given = self.bindings.given.iter().filter(|g| g.open_example()).map(|g| &g.definition);
-        let earlier = self.bindings.defs.iter().chain(example_given).find(|d| d.key == key)?;
+        let Some(earlier) = self.bindings.defs.iter().chain(example_given).find(|d| d.key == key) else {
+            // `A=\begin{bmatrix}5&4\\5&5\end{bmatrix}` of an A the notes only declared (`A \in
+            // \mathbb R^{m\times n}`): a general matrix is equal to no matrix of numbers, so the
+            // numbers are an example's value for it, not a claim.
+            let declared = self.letters.notes_shapes.iter().any(|(k, _, _)| *k == key);
+            let numbers = matches!(&body.kind, ExprKind::Matrix { rows, .. }
+            if rows.iter().flatten().all(|entry| entry.as_ref().is_some_and(|statement| {
+                matches!(statement.chains.as_slice(), [chain] if chain.links.is_empty()
+                    && chain.first.as_ref().is_some_and(|e| roles::is_constant(e, &|_| false)))
+            })));
+            if !(declared && numbers && params.is_empty() && !function && !self.pinned) {
+                return None;
+            }
+            let definition = notes_definition(key, params, body, origin, false, false);
+            self.bindings.given.retain(|g| g.definition.key != definition.key);
+            self.bindings.given.push(Given { definition, until: None, tex: String::new(), example: false });
+            return Some(Ok(()));
+        };
         let earlier_at = earlier.written_at();
         // `(1) $y=c$ … (2) $y=x^\alpha$ ${y}'=…$`: items of one list, each defining the letter
         // afresh, are parallel cases.

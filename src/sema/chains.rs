@@ -94,12 +94,23 @@ pub(super) fn split_at_implications(chains: Vec<Chain>) -> (Vec<Chain>, Vec<usiz
 /// `L(\theta) - L(\theta^{(i)}) = A \ge B = C = D`: the equations of a chain that also
 /// compares by size (<, ≤, >, ≥) are claims of their own — each run of `=` links between two
 /// comparisons is a chain, in order (`L - L' = A`, `B = C = D`); the comparisons are not read. A
-/// chain with any other relation (∼, ⊥, ≡, …), or with no equation, passes through whole.
+/// chain with any other relation (∼, ⊥, ≡, …), or with no equation, passes through whole; a
+/// membership after its equations (`f(x) = \sin x + \cos x \in \mathcal C^\infty`) is dropped.
 pub(super) fn equations_between_comparisons(chains: Vec<Chain>) -> Vec<Chain> {
     let comparison = |op: RelOp| matches!(op, RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge);
     let equation = |op: RelOp| matches!(op, RelOp::Eq | RelOp::Approx | RelOp::Define);
     let mut out = Vec::with_capacity(chains.len());
-    for chain in chains {
+    for mut chain in chains {
+        // `f(x) = \sin x + \cos x \in \mathcal C^\infty`: a membership after equations says what
+        // set the value lies in; the equations are read, the membership is not.
+        // (Not `\in \mathbb R^{d \times d}`, which declares a shape.)
+        let membership_last = chain.links.last().is_some_and(|l| l.op == RelOp::In && !names_a_real_space(&l.rhs));
+        if chain.links.len() >= 2
+            && membership_last
+            && chain.links[..chain.links.len() - 1].iter().all(|l| equation(l.op))
+        {
+            chain.links.pop();
+        }
         let split = chain.first.is_some()
             && chain.links.iter().all(|l| comparison(l.op) || equation(l.op))
             && chain.links.iter().any(|l| comparison(l.op))
@@ -111,6 +122,15 @@ pub(super) fn equations_between_comparisons(chains: Vec<Chain>) -> Vec<Chain> {
         out.extend(split_at(chain, comparison).into_iter().filter(|piece| !piece.links.is_empty()));
     }
     out
+}
+
+/// `\mathbb R`, `\mathbb{R}^{n \times d}`, `\R^d`: a space of numbers, vectors or matrices.
+fn names_a_real_space(e: &Expr) -> bool {
+    let base = match &e.kind {
+        ExprKind::Power { base, .. } => base.as_ref(),
+        _ => e,
+    };
+    matches!(&base.kind, ExprKind::Symbol(s) if s.style == Some(crate::syntax::ast::Style::Blackboard) || s.name == "R")
 }
 
 /// `chain` cut at each link whose relation `at` accepts: the pieces in order, each from the

@@ -495,6 +495,7 @@ fn mulop_of(text: &str) -> BinOp {
 }
 
 fn build_term(pair: Pair<Rule>) -> Expr {
+    let input = pair.as_span().get_input();
     // Factors with the operator before each (`None` = juxtaposition).
     let mut factors: Vec<(Option<BinOp>, Expr)> = Vec::new();
     let mut pending: Option<BinOp> = None;
@@ -505,13 +506,13 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                 let f = build_factor(p);
                 let op = pending.take();
                 match factors.pop() {
-                    Some((head_op, head)) if op.is_none() && is_call(&head, called_group(&f)) => {
+                    Some((head_op, head)) if op.is_none() && is_spaced_call(&head, called_group(&f), input) => {
                         factors.push((head_op, call_with_postfix(head, f)))
                     }
                     Some((head_op, head)) if op.is_none() && is_derivative_power_call(&head, &f) => {
                         factors.push((head_op, derivative_power_call(head, f)))
                     }
-                    Some((head_op, head)) if op.is_none() && bare_argument_call(&head, &f) => {
+                    Some((head_op, head)) if op.is_none() && bare_argument_call(&head, &f, input) => {
                         factors.push((head_op, extend_bare_argument(head, f)))
                     }
                     Some((head_op, head)) if op.is_none() && bare_argument_goes_on(&head, &f) => {
@@ -536,9 +537,21 @@ fn build_term(pair: Pair<Rule>) -> Expr {
     })
 }
 
-/// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
-/// Whether it is an application or a product is decided later, from what the symbol is.
-fn is_call(head: &Expr, next: &Expr) -> bool {
+/// `f(x)`, `\sigma'(B)`, `\hat A ( k)`: a bare (possibly primed) symbol written before
+/// parentheses, nothing but space between (which TeX ignores). Whether it is an application or a
+/// product is decided later, from what the symbol is.
+fn is_spaced_call(head: &Expr, next: &Expr, input: &str) -> bool {
+    // (A name written as a word, `\mathrm{Var} (X)`, keeps the reading its operators give it.)
+    let letter = matches!(&head.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 || s.name.starts_with('\\'));
+    let spaced = letter
+        && input
+            .get(head.span.end..next.span.start)
+            .is_some_and(|gap| !gap.is_empty() && gap.chars().all(|c| c == ' '));
+    is_call(head, next) || (spaced && bare_head(head) && is_paren(next))
+}
+
+/// [`is_spaced_call`] with nothing between the symbol and its parentheses.
+pub(super) fn is_call(head: &Expr, next: &Expr) -> bool {
     bare_head(head) && is_paren(next) && head.span.end == next.span.start || is_probability_of_braced_event(head, next)
 }
 
@@ -601,9 +614,11 @@ fn derivative_power_call(head: Expr, fenced: Expr) -> Expr {
 
 /// `\ln\sigma(z)`: a function whose bare argument is a symbol written directly before
 /// parentheses takes the call as its argument, ln(σ(z)), not ln(σ)·(z).
-fn bare_argument_call(head: &Expr, next: &Expr) -> bool {
+fn bare_argument_call(head: &Expr, next: &Expr, input: &str) -> bool {
     match &head.kind {
-        ExprKind::Apply { args, parenthesized: false, .. } => args.last().is_some_and(|a| is_call(a, next)),
+        ExprKind::Apply { args, parenthesized: false, .. } => {
+            args.last().is_some_and(|a| is_spaced_call(a, next, input))
+        }
         _ => false,
     }
 }
