@@ -165,9 +165,10 @@ pub fn check_claim(
 }
 
 /// [`check_at`]; where an inverse the claim takes is of a matrix singular at some of the sizes
-/// (`(X^\top X)^{-1}` with X of more columns than rows, singular for every value there), checked
-/// again at the other sizes alone, which the verdict lists: the claim says nothing where its
-/// inverse is undefined.
+/// (`(X^\top X)^{-1}` with X of more columns than rows, singular for every value there), or
+/// where the shapes fit at some values of the one size letter varied only, checked again at the
+/// other sizes alone, which the verdict lists: the claim says nothing where its inverse is
+/// undefined, nor at sizes its written matrices do not have.
 fn where_defined(
     scope: &Scope,
     claim: &Claim,
@@ -176,14 +177,23 @@ fn where_defined(
     shared: Option<&SharedPoints>,
 ) -> Verdict {
     let verdict = check_at(scope, claim, size_sets, floats, shared);
-    if verdict.status != Status::Undecided || !crate::eval::is_singular_here(&verdict.reason) || size_sets.len() < 2 {
+    let singular = verdict.status == Status::Undecided && crate::eval::is_singular_here(&verdict.reason);
+    // `\det(\mathbf A-\lambda\mathbf I)` of a written 2×2 A and the identity I of size n: where
+    // one size letter varies, the sizes meant are those at which the shapes fit (with two, a fit
+    // only where they are equal is a slip, and stays refuted).
+    let misfit = verdict.status == Status::Refuted
+        && matches!(verdict.reason, Reason::ShapeMismatch { .. })
+        && one_size_letter_varies(size_sets);
+    if !(singular || misfit) || size_sets.len() < 2 {
         return verdict;
     }
     let defined: Vec<BTreeMap<String, i64>> = size_sets
         .iter()
         .filter(|sizes| {
             let alone = check_at(scope, claim, std::slice::from_ref(*sizes), None, None);
-            !(alone.status == Status::Undecided && crate::eval::is_singular_here(&alone.reason))
+            let singular_here = alone.status == Status::Undecided && crate::eval::is_singular_here(&alone.reason);
+            let misfit_here = alone.status == Status::Refuted && matches!(alone.reason, Reason::ShapeMismatch { .. });
+            !(singular_here || misfit_here)
         })
         .cloned()
         .collect();
@@ -193,6 +203,12 @@ fn where_defined(
     // (The float cross-check runs at its own, larger sizes, where the inverse may be singular
     // too: not here.)
     check_at(scope, claim, &defined, None, None)
+}
+
+/// Do the size assignments vary exactly one size letter?
+fn one_size_letter_varies(size_sets: &[BTreeMap<String, i64>]) -> bool {
+    let Some(first) = size_sets.first() else { return false };
+    first.keys().filter(|k| size_sets.iter().any(|s| s.get(*k) != first.get(*k))).count() == 1
 }
 
 /// Checks one claim at the given size assignments: randomized exact testing first (fast, no

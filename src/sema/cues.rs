@@ -415,6 +415,21 @@ pub(super) fn writes_euler_powers(doc: &Document) -> bool {
     doc.formulas.iter().any(|f| POWER.is_match(&f.tex))
 }
 
+/// `单位矩阵 $I\in\mathbb R^{n\times n}$`, `the identity matrix $\mathbf I \in \mathbb R^{d\times d}$`:
+/// the letters a square shape declaration gives right after words that name the identity.
+pub(super) fn identities_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<String> {
+    static IDENTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(单位矩阵|单位阵|identity\s+matrix|identity)\s*[,，:：]?\s*$").expect("valid regex")
+    });
+    formulas
+        .iter()
+        .filter(|f| IDENTITY.is_match(&doc.formulas[f.index].since_previous))
+        .flat_map(|f| super::declarations::shape_declarations(f.statement))
+        .filter(|(_, [rows, cols])| rows == cols)
+        .map(|(key, _)| key)
+        .collect()
+}
+
 /// `设$A$是$m \times n$矩阵`, `$A, B$ are $n \times n$ matrices`, `$A$是$n$阶方阵`, `an $m\times n$
 /// matrix $\mathbf A$`, `$n$阶方阵$A$`: letters the words call a matrix of the size the formula
 /// beside them writes (`m \times n`; one letter for a square matrix, after 阶 or `square`). Each

@@ -67,6 +67,7 @@ impl<'a> SectionBuilder<'a> {
     /// indices whose range is read off the shapes they index. A section the spec does not name
     /// is checked as far as this allows.
     pub(super) fn complete_from_notes(&mut self, formulas: &[&ParsedFormula]) {
+        let identities = super::cues::identities_in_words(self.chapter.doc, formulas);
         let spec = self.spec.get_or_insert_with(SectionSpec::default);
         let declared = |spec: &SectionSpec, key: &str| {
             spec.matrix
@@ -96,6 +97,11 @@ impl<'a> SectionBuilder<'a> {
                 if !spec.sizes.contains_key(dim) {
                     spec.sizes.insert(dim.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
                 }
+            }
+            // (`单位矩阵 $I\in\mathbb R^{n\times n}$`: the identity of that size, not a general matrix.)
+            if identities.contains(key) {
+                spec.identity.insert(key.clone(), dims[0].clone());
+                continue;
             }
             let shape = toml::Spanned::new(0..0, Shape::new(dims[0].clone(), dims[1].clone()));
             // `\mathbf a_i^\top\in\mathbb R^k`, "each row": every member of the family a — where
