@@ -602,7 +602,7 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
-        written: r"k\ne j, j<1, i\le n",
+        written: r"k\ne j, j<1, i\le n, p \gt 1, q \lt 2",
         meaning: "conditions on the index assignments the formula's claims are checked at; none satisfied: undecided",
         example: "",
     },

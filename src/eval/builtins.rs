@@ -607,7 +607,13 @@ impl<B: Backend> Instance<'_, B> {
             Some("F") | Some("\\mathrm{F}") => "2",
             Some("1") if is_vector => "1",
             // `\|\mathbf x\|_p`: (Σ|x_i|^p)^{1/p}, for a number p the claim leaves free (or gives).
-            Some(_) if is_vector && !matches!(sub.map(|s| &s.kind), Some(ExprKind::Text { .. })) => {
+            // (`\|x\|_A` of a matrix A, sqrt(x^T A x) as weighted norms write it: a capital, or a
+            // letter written as a matrix, is no p.)
+            Some(_)
+                if is_vector
+                    && !matches!(sub.map(|s| &s.kind), Some(ExprKind::Text { .. }))
+                    && !sub.is_some_and(|s| self.names_a_matrix(s)) =>
+            {
                 let p = sub.and_then(|s| self.eval(s, env).ok());
                 if let Some(p) = p.as_ref().filter(|p| p.is_scalar()).map(|p| p.data[0].clone()) {
                     let powers: Vec<B::S> =
@@ -627,6 +633,31 @@ impl<B: Backend> Instance<'_, B> {
             "1" => sum(&v.data.iter().map(|a| B::S::elementary(Elementary::Abs, a)).collect::<Vec<_>>()),
             _ => squares().power(&B::S::ratio(1, 2)),
         }))
+    }
+
+    /// A matrix written out; bars around one entry (`\begin{vmatrix} \det(B) \end{vmatrix}`) are
+    /// refused: its absolute value (as |·| writes it), or the determinant of a 1×1 matrix?
+    pub(super) fn written_matrix(
+        &self,
+        name: &str,
+        rows: &[Vec<Option<crate::syntax::ast::Statement>>],
+        span: Span,
+        env: &Env,
+    ) -> Result<Value<B::S>, EvalError> {
+        if matches!(name, "vmatrix" | "Vmatrix") && rows.len() == 1 && rows[0].len() == 1 {
+            let what = "bars around one entry (`vmatrix`): its absolute value, or the determinant of a 1×1 matrix? (write |·| or \\det)".to_string();
+            return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
+        }
+        self.matrix_literal(rows, span, env)
+    }
+
+    /// A capital letter, or a letter the section writes or declares as a vector or matrix.
+    fn names_a_matrix(&self, e: &Expr) -> bool {
+        let Some(key) = e.symbol_key() else { return false };
+        let capital = matches!(&e.kind, ExprKind::Symbol(s) if s.name.chars().next().is_some_and(char::is_uppercase));
+        capital
+            || self.scope.usage.matrix_like.contains(&key)
+            || matches!(self.scope.decls.get(&key), Some(Decl::Matrix { .. } | Decl::Identity { .. }))
     }
 
     /// `\langle a, b\rangle`: Σ a_r b_r over two values with the same number of entries.

@@ -244,7 +244,9 @@ impl<'a, B: Backend> Instance<'a, B> {
                 let entries = items.iter().map(|i| self.scalar(i, env)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Value::matrix(1, entries.len(), entries))
             }
-            ExprKind::Matrix { env: name, rows } if name.ends_with("matrix") => self.matrix_literal(rows, e.span, env),
+            ExprKind::Matrix { env: name, rows } if name.ends_with("matrix") => {
+                self.written_matrix(name, rows, e.span, env)
+            }
             _ => Err(unsupported(e)),
         }
     }
@@ -1189,7 +1191,7 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
     }
 
-    fn matrix_literal(
+    pub(super) fn matrix_literal(
         &self,
         rows: &[Vec<Option<crate::syntax::ast::Statement>>],
         span: Span,

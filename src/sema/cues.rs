@@ -62,8 +62,16 @@ impl<'a> SectionBuilder<'a> {
                 !between.iter().any(|site| site.tex.contains('=') || site.tex.contains("\\le"))
             })
         };
+        // `找到 $Ax = 0$ 的解`, `$x^2 = 2$ 的根`, `the solutions of $Ax = 0$`: the equation whose
+        // solutions the words speak of.
+        let trail = self.chapter.doc.formulas.get(index).map_or("", |site| site.trail.as_str());
+        let solutions_of = trail.trim_start().starts_with("的解")
+            || trail.trim_start().starts_with("的根")
+            || trail.trim_start().starts_with("的所有解")
+            || lead.trim_end().to_lowercase().ends_with("solutions of")
+            || lead.trim_end().to_lowercase().ends_with("solution of");
         match roles::cue(lead) {
-            _ if roles::asks_which_value(lead) => roles::Cue::Solve,
+            _ if roles::asks_which_value(lead) || solutions_of => roles::Cue::Solve,
             roles::Cue::None if supposed() => roles::Cue::Condition,
             // `令样本被中心化，即 $…$`, `Let the data be centred, i.e. $…$`: the formula restates
             // what the sentence supposes.

@@ -27,6 +27,18 @@ fn spacing_is_ignored() {
 }
 
 #[test]
+fn mathjax_spells_less_and_greater_as_commands() {
+    assert_eq!(sx("p \\gt 1"), sx("p > 1"));
+    assert_eq!(sx("x \\lt 2"), sx("x < 2"));
+}
+
+#[test]
+fn a_letter_and_its_parentheses_with_space_between_are_an_application() {
+    assert_eq!(sx("\\hat A ( k)"), sx("\\hat A(k)"));
+    assert_eq!(sx("f (x)"), sx("f(x)"));
+}
+
+#[test]
 fn a_tex_comment_runs_to_the_end_of_its_line() {
     assert_eq!(sx("a + b % the sum\n= b + a"), sx("a + b = b + a"));
     assert_eq!(sx("%\n%\n(x+1)^2"), sx("(x+1)^2"));
