@@ -503,9 +503,31 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
     if let Some(read) = as_a_vector_of_its_entries(scope, claim, &|s: &Scope| trial.verdict_with_free_indices(s)) {
         return Some(read);
     }
+    // `\boldsymbol x + \boldsymbol y = (x_1, \dots, x_n) + (y_1, \dots, y_n)`: a tuple written in
+    // parentheses has no orientation; equal to a column but for a transpose is no slip.
+    let tuple_written = || {
+        fn tuple(e: &Expr) -> Option<&Expr> {
+            let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+                if open == "(" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
+            if here {
+                return Some(e);
+            }
+            e.children().find_map(tuple)
+        }
+        let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
+        let found = tuple(&claim.lhs).or_else(|| tuple(&claim.rhs)).filter(|_| transposed && !scope.pinned)?;
+        Some(crate::syntax::print::explicit_tex(found, &|_| false))
+    };
     if let (true, Some(symbol)) = (
         by_shape,
-        read_off.clone().or(default_scalar).or_else(listed).or_else(unspecified).or_else(named_point).or_else(acronym),
+        read_off
+            .clone()
+            .or(default_scalar)
+            .or_else(listed)
+            .or_else(unspecified)
+            .or_else(named_point)
+            .or_else(acronym)
+            .or_else(tuple_written),
     ) {
         return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
     }

@@ -51,7 +51,10 @@ impl<'a> SectionBuilder<'a> {
         let fixed = |key: &str| bound(key) || size(key);
         // `[0.7, 1.3]`: an interval of numbers is as fixed as a number.
         let constant = |e: &Expr| match &e.kind {
-            ExprKind::Fenced { inner: Some(inner), .. } if roles::is_interval_like(e) => {
+            // (`(x_1, x_2, x_3, x_4) = (8, 2, -1, 0)`: a point of numbers, as one number is.)
+            ExprKind::Fenced { inner: Some(inner), .. }
+                if roles::is_interval_like(e) || matches!(inner.kind, ExprKind::Tuple { .. }) =>
+            {
                 inner.children().all(|c| roles::is_constant(c, &fixed))
             }
             _ => roles::is_constant(e, &fixed),
