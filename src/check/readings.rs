@@ -387,6 +387,23 @@ fn matrix_for_its_determinant(scope: &Scope, claim: &Claim, verdict: &Verdict) -
     Some(undecided_under(Reading::MatrixForDeterminant, Some(matrix), None, verdict.clone()))
 }
 
+/// `\boldsymbol x + \boldsymbol y = (x_1, \dots, x_n) + (y_1, \dots, y_n)`: a tuple written in
+/// parentheses has no orientation; equal to a column but for a transpose is no slip. The tuple,
+/// as written, where the verdict is such a transpose.
+fn tuple_without_orientation(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<String> {
+    fn tuple(e: &Expr) -> Option<&Expr> {
+        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+            if open == "(" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
+        if here {
+            return Some(e);
+        }
+        e.children().find_map(tuple)
+    }
+    let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
+    let found = tuple(&claim.lhs).or_else(|| tuple(&claim.rhs)).filter(|_| transposed && !scope.pinned)?;
+    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+}
+
 /// The shapes the claim's letters were read with, where the counterexample is a shape that does
 /// not fit: a letter read as a number by default, a list read as a row, a shape read off use.
 fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
@@ -503,21 +520,7 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
     if let Some(read) = as_a_vector_of_its_entries(scope, claim, &|s: &Scope| trial.verdict_with_free_indices(s)) {
         return Some(read);
     }
-    // `\boldsymbol x + \boldsymbol y = (x_1, \dots, x_n) + (y_1, \dots, y_n)`: a tuple written in
-    // parentheses has no orientation; equal to a column but for a transpose is no slip.
-    let tuple_written = || {
-        fn tuple(e: &Expr) -> Option<&Expr> {
-            let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-                if open == "(" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
-            if here {
-                return Some(e);
-            }
-            e.children().find_map(tuple)
-        }
-        let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
-        let found = tuple(&claim.lhs).or_else(|| tuple(&claim.rhs)).filter(|_| transposed && !scope.pinned)?;
-        Some(crate::syntax::print::explicit_tex(found, &|_| false))
-    };
+    let tuple_written = || tuple_without_orientation(scope, claim, verdict);
     if let (true, Some(symbol)) = (
         by_shape,
         read_off
