@@ -82,7 +82,9 @@ pub fn plan(
         .flat_map(Chain::exprs)
         .for_each(|e| collect_keys(e, &mut document_keys));
     let document_keys = std::rc::Rc::new(document_keys);
-    let statistics = std::rc::Rc::new(cues::statistics_named(doc.formulas.iter()));
+    let mut statistics = cues::statistics_named(doc.formulas.iter());
+    statistics.extend(cues::points_named(&doc.formulas));
+    let statistics = std::rc::Rc::new(statistics);
     let facts = cues::chapter_facts(doc);
     // How deep the section each carried definition was made in: a section's definitions reach
     // the end of the section that holds it (a `###` subsection's, the end of its `##`), as a

@@ -875,7 +875,8 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
     // `\bar{x}` the words call the sample mean, beside the x_i it is the mean of: not a letter
     // of its own.
     let family = |letter: &String| all.iter().any(|k| k.split_once('_').is_some_and(|(base, _)| base == letter));
-    let statistic = all.iter().find(|k| scope.usage.statistics.get(*k).is_some_and(family));
+    // (A point the words say only exists, `\xi` between x and y, is one of no family.)
+    let statistic = all.iter().find(|k| scope.usage.statistics.get(*k).is_some_and(|of| of.is_empty() || family(of)));
     if let Some(letter) = statistic {
         return Some(from_words(letter));
     }

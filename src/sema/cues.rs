@@ -387,6 +387,35 @@ pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>)
         .collect()
 }
 
+/// Points the words say only exist (`其中 $\xi$ 是 $x$ 和 $y$ 之间的一点`, `where $\xi$ lies between
+/// $x$ and $y$`, `for some $\xi$`): a letter written alone, then the words of a point between
+/// two others, or after `for some`. Each with no letter it is of ([`statistics_named`]'s map).
+pub(super) fn points_named(sites: &[FormulaSite]) -> BTreeMap<String, String> {
+    static LIES_BETWEEN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(是|为|在|(is|lies)\s+(somewhere\s+)?between|between)\s*$").expect("valid regex")
+    });
+    static SOME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(\bfor\s+some|存在(一点|一个)?)\s*$").expect("valid regex")
+    });
+    let mut out = BTreeMap::new();
+    for (k, site) in sites.iter().enumerate() {
+        let Some(symbol) = bare_symbols(&site.tex).into_iter().next().filter(|_| !site.tex.contains('=')) else {
+            continue;
+        };
+        // `$\xi$ 是 $x$ 和 $y$ 之间的一点`, `$\xi$ lies between $x$ and $y$`: the two after it,
+        // then (in Chinese) the words of a point between.
+        let english = site.trail.to_lowercase().contains("between");
+        let between = LIES_BETWEEN.is_match(&site.trail)
+            && sites.get(k + 2).is_some_and(|last| {
+                last.block == site.block && (english || last.trail.trim_start().starts_with("之间"))
+            });
+        if between || SOME.is_match(&site.lead) {
+            out.insert(symbol.key(), String::new());
+        }
+    }
+    out
+}
+
 /// What the whole chapter says once: see [`ChapterFacts`].
 pub(super) fn chapter_facts(doc: &Document) -> ChapterFacts {
     ChapterFacts {

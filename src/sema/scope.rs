@@ -187,7 +187,9 @@ pub struct LetterUsage {
     /// Letters the words of the chapter call a statistic of others (`样本的均值$\bar{x}$`, `the
     /// sample mean $\bar x$`), each with the letter it is a statistic of (x): what they are is the
     /// words', so a refutation through one beside its family is not earned
-    /// (`check::readings::reading_of_letters`).
+    /// (`check::readings::reading_of_letters`). A point the words only say lies between others
+    /// (`其中$\xi$是$x$和$y$之间的一点`, `for some $\xi$ between $x$ and $y$`) is here with no
+    /// letter: it exists, and a claim through it is not one for every value of it.
     pub statistics: BTreeMap<String, String>,
 }
 
