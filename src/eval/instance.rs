@@ -161,7 +161,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub fn eval(&self, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         self.tick(e.span)?;
         match &e.kind {
-            ExprKind::Number { value } => Ok(Value::scalar(decimal::<B::S>(value, e.span)?)),
+            ExprKind::Number { value } => Ok(Value::scalar(super::builtins::number(value, e.span)?)),
             ExprKind::Symbol(sym) => self.symbol(sym, e, env),
             ExprKind::Subscript { base, index } => self.subscript(e, base, index, env),
             ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(B::S::negate)),
@@ -1292,7 +1292,7 @@ pub fn sanitize(key: &str) -> String {
 }
 
 /// `0.133562` -> 133562/1000000, exactly.
-fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
+pub(super) fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
     let (int, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = format!("{int}{frac}");
     let too_long = || {
