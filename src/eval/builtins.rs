@@ -733,19 +733,6 @@ fn writes_key(e: &Expr, key: &str) -> bool {
     e.symbol_key().is_some_and(|k| k == key) || e.children().any(|c| writes_key(c, key))
 }
 
-/// A number as written; `1,432` and `2,735,120` (digits grouped by commas) are refused: a number
-/// with thousands separators, or a list of numbers?
-pub(super) fn number<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
-    if text.contains(',') {
-        let what = format!(
-            "`{text}`: a number with thousands separators, or a list? (write {}, or 1{{,}}432)",
-            text.replace(',', "")
-        );
-        return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
-    }
-    super::instance::decimal(text, span)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::algebra::{inverse, MAX_DETERMINANT_SIZE};

@@ -161,7 +161,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     pub fn eval(&self, e: &Expr, env: &Env) -> Result<Value<B::S>, EvalError> {
         self.tick(e.span)?;
         match &e.kind {
-            ExprKind::Number { value } => Ok(Value::scalar(super::builtins::number(value, e.span)?)),
+            ExprKind::Number { value } => Ok(Value::scalar(super::numbers::number(value, e.span)?)),
             ExprKind::Symbol(sym) => self.symbol(sym, e, env),
             ExprKind::Subscript { base, index } => self.subscript(e, base, index, env),
             ExprKind::Neg { operand } => Ok(self.eval(operand, env)?.map(B::S::negate)),
@@ -1289,24 +1289,6 @@ pub fn sanitize(key: &str) -> String {
         }
     }
     out
-}
-
-/// `0.133562` -> 133562/1000000, exactly.
-pub(super) fn decimal<S: Scalar>(text: &str, span: Span) -> Result<S, EvalError> {
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    let digits = format!("{int}{frac}");
-    let too_long = || {
-        EvalErrorKind::Unsupported {
-            category: NotRead::Malformed,
-            what: format!("the number {text} (too many digits)"),
-        }
-        .at(span)
-    };
-    if digits.len() > 18 {
-        return Err(too_long());
-    }
-    let n: i64 = digits.parse().map_err(|_| too_long())?;
-    Ok(S::ratio(n, 10i64.pow(frac.len() as u32)))
 }
 
 /// A letter (Latin or Greek, with accents, bold, a label or a subscript) that may stand for an

@@ -13,6 +13,7 @@ mod builtins;
 mod calculus;
 mod indices;
 mod instance;
+mod numbers;
 pub mod scalar;
 mod value;
 
