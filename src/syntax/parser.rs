@@ -506,7 +506,9 @@ fn build_term(pair: Pair<Rule>) -> Expr {
                 let f = build_factor(p);
                 let op = pending.take();
                 match factors.pop() {
-                    Some((head_op, head)) if op.is_none() && is_spaced_call(&head, called_group(&f), input) => {
+                    Some((head_op, head))
+                        if op.is_none() && (is_call(&head, called_group(&f)) || is_spaced_call(&head, &f, input)) =>
+                    {
                         factors.push((head_op, call_with_postfix(head, f)))
                     }
                     Some((head_op, head)) if op.is_none() && is_derivative_power_call(&head, &f) => {
@@ -540,6 +542,8 @@ fn build_term(pair: Pair<Rule>) -> Expr {
 /// `f(x)`, `\sigma'(B)`, `\hat A ( k)`: a bare (possibly primed) symbol written before
 /// parentheses, nothing but space between (which TeX ignores). Whether it is an application or a
 /// product is decided later, from what the symbol is.
+/// (Not with a power or subscript after the parentheses: `\mathbf B (\mathbf B^\top\mathbf B)^{-1}`
+/// is B times the inverse, as the space suggests.)
 fn is_spaced_call(head: &Expr, next: &Expr, input: &str) -> bool {
     // (A name written as a word, `\mathrm{Var} (X)`, keeps the reading its operators give it.)
     let letter = matches!(&head.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 || s.name.starts_with('\\'));

@@ -36,6 +36,9 @@ fn mathjax_spells_less_and_greater_as_commands() {
 fn a_letter_and_its_parentheses_with_space_between_are_an_application() {
     assert_eq!(sx("\\hat A ( k)"), sx("\\hat A(k)"));
     assert_eq!(sx("f (x)"), sx("f(x)"));
+    // (With a power after the parentheses the space keeps the product: B times the inverse.)
+    assert_eq!(sx("B (C)^{-1}"), sx("B\\,(C)^{-1}"));
+    assert_ne!(sx("B (C)^{-1}"), sx("B(C)^{-1}"));
 }
 
 #[test]
