@@ -57,6 +57,8 @@ impl<'a> SectionBuilder<'a> {
             {
                 inner.children().all(|c| roles::is_constant(c, &fixed))
             }
+            // (`P = \begin{bmatrix}\frac{5}{\sqrt{30}} & 0 \\ …\end{bmatrix}`: a matrix of numbers, as a number.)
+            ExprKind::Matrix { .. } => roles::is_number_matrix(e),
             _ => roles::is_constant(e, &fixed),
         };
         let (l, r) = (constant(lhs), constant(rhs));

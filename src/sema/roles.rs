@@ -781,6 +781,16 @@ pub fn is_literal(e: &Expr) -> bool {
     }
 }
 
+/// `\begin{bmatrix}5&4\\5&5\end{bmatrix}`: a matrix written out whose every entry is a number (or
+/// arithmetic of numbers).
+pub fn is_number_matrix(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Matrix { env, rows } if env.ends_with("matrix") && !rows.is_empty()
+    && rows.iter().flatten().all(|entry| entry.as_ref().is_some_and(|statement| {
+        matches!(statement.chains.as_slice(), [chain] if chain.links.is_empty()
+            && chain.first.as_ref().is_some_and(|e| is_constant(e, &|_| false)))
+    })))
+}
+
 /// `[a, b]` with two items, the way intervals are written (`[0.7, 1.3]`, `[a_{11}-r_1,
 /// a_{11}+r_1]`): an interval or a row of two? derivcheck does not guess.
 pub fn is_interval_like(e: &Expr) -> bool {
