@@ -177,23 +177,19 @@ fn where_defined(
     shared: Option<&SharedPoints>,
 ) -> Verdict {
     let verdict = check_at(scope, claim, size_sets, floats, shared);
-    let singular = verdict.status == Status::Undecided && crate::eval::is_singular_here(&verdict.reason);
+    let singular = |v: &Verdict| v.status == Status::Undecided && crate::eval::is_singular_here(&v.reason);
     // `\det(\mathbf A-\lambda\mathbf I)` of a written 2×2 A and the identity I of size n: where
     // one size letter varies, the sizes meant are those at which the shapes fit (with two, a fit
     // only where they are equal is a slip, and stays refuted).
-    let misfit = verdict.status == Status::Refuted
-        && matches!(verdict.reason, Reason::ShapeMismatch { .. })
-        && one_size_letter_varies(size_sets);
-    if !(singular || misfit) || size_sets.len() < 2 {
+    let misfit = |v: &Verdict| v.status == Status::Refuted && matches!(v.reason, Reason::ShapeMismatch { .. });
+    if !(singular(&verdict) || (misfit(&verdict) && one_size_letter_varies(size_sets))) || size_sets.len() < 2 {
         return verdict;
     }
     let defined: Vec<BTreeMap<String, i64>> = size_sets
         .iter()
         .filter(|sizes| {
             let alone = check_at(scope, claim, std::slice::from_ref(*sizes), None, None);
-            let singular_here = alone.status == Status::Undecided && crate::eval::is_singular_here(&alone.reason);
-            let misfit_here = alone.status == Status::Refuted && matches!(alone.reason, Reason::ShapeMismatch { .. });
-            !(singular_here || misfit_here)
+            !(singular(&alone) || misfit(&alone))
         })
         .cloned()
         .collect();

@@ -488,8 +488,8 @@ impl Document {
     ) {
         // (`### 证明` under every theorem: a heading written again names a section of its own, its
         // formulas' ids apart from the first one's.)
-        let repeated =
-            self.sections.iter().filter(|s| s.number == number || s.number.starts_with(&format!("{number} ("))).count();
+        let again = format!("{number} (");
+        let repeated = self.sections.iter().filter(|s| s.number == number || s.number.starts_with(&again)).count();
         let number = if repeated == 0 { number } else { format!("{number} ({})", repeated + 1) };
         self.sections.push(Section { number, title, line, depth });
         counters.push(0);

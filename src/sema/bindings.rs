@@ -270,12 +270,7 @@ impl<'a> SectionBuilder<'a> {
             // \mathbb R^{m\times n}`): a general matrix is equal to no matrix of numbers, so the
             // numbers are an example's value for it, not a claim.
             let declared = self.letters.notes_shapes.iter().any(|(k, _, _)| *k == key);
-            let numbers = matches!(&body.kind, ExprKind::Matrix { rows, .. }
-            if rows.iter().flatten().all(|entry| entry.as_ref().is_some_and(|statement| {
-                matches!(statement.chains.as_slice(), [chain] if chain.links.is_empty()
-                    && chain.first.as_ref().is_some_and(|e| roles::is_constant(e, &|_| false)))
-            })));
-            if !(declared && numbers && params.is_empty() && !function && !self.pinned) {
+            if !(declared && roles::is_number_matrix(body) && params.is_empty() && !function && !self.pinned) {
                 return None;
             }
             let definition = notes_definition(key, params, body, origin, false, false);

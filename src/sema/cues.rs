@@ -64,12 +64,10 @@ impl<'a> SectionBuilder<'a> {
         };
         // `找到 $Ax = 0$ 的解`, `$x^2 = 2$ 的根`, `the solutions of $Ax = 0$`: the equation whose
         // solutions the words speak of.
-        let trail = self.chapter.doc.formulas.get(index).map_or("", |site| site.trail.as_str());
-        let solutions_of = trail.trim_start().starts_with("的解")
-            || trail.trim_start().starts_with("的根")
-            || trail.trim_start().starts_with("的所有解")
-            || lead.trim_end().to_lowercase().ends_with("solutions of")
-            || lead.trim_end().to_lowercase().ends_with("solution of");
+        let trail = self.chapter.doc.formulas.get(index).map_or("", |site| site.trail.trim_start());
+        let words_before = lead.trim_end().to_lowercase();
+        let solutions_of = ["的解", "的根", "的所有解"].iter().any(|w| trail.starts_with(w))
+            || ["solutions of", "solution of"].iter().any(|w| words_before.ends_with(w));
         match roles::cue(lead) {
             _ if roles::asks_which_value(lead) || solutions_of => roles::Cue::Solve,
             roles::Cue::None if supposed() => roles::Cue::Condition,

@@ -539,22 +539,20 @@ fn build_term(pair: Pair<Rule>) -> Expr {
     })
 }
 
-/// `f(x)`, `\sigma'(B)`, `\hat A ( k)`: a bare (possibly primed) symbol written before
-/// parentheses, nothing but space between (which TeX ignores). Whether it is an application or a
-/// product is decided later, from what the symbol is.
-/// (Not with a power or subscript after the parentheses: `\mathbf B (\mathbf B^\top\mathbf B)^{-1}`
-/// is B times the inverse, as the space suggests.)
+/// `\hat A ( k)`: [`is_call`] with spaces between (which TeX ignores), for a letter; whether it is
+/// an application or a product is decided later, from what the symbol is. (Not with a power or
+/// subscript after the parentheses: `\mathbf B (\mathbf B^\top\mathbf B)^{-1}` is B times the
+/// inverse, as the space suggests; nor for a name written as a word, `\mathrm{Var} (X)`, which
+/// keeps the reading its operators give it.)
 fn is_spaced_call(head: &Expr, next: &Expr, input: &str) -> bool {
-    // (A name written as a word, `\mathrm{Var} (X)`, keeps the reading its operators give it.)
     let letter = matches!(&head.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 || s.name.starts_with('\\'));
-    let spaced = letter
-        && input
-            .get(head.span.end..next.span.start)
-            .is_some_and(|gap| !gap.is_empty() && gap.chars().all(|c| c == ' '));
-    is_call(head, next) || (spaced && bare_head(head) && is_paren(next))
+    let spaced =
+        input.get(head.span.end..next.span.start).is_some_and(|gap| !gap.is_empty() && gap.chars().all(|c| c == ' '));
+    letter && spaced && bare_head(head) && is_paren(next)
 }
 
-/// [`is_spaced_call`] with nothing between the symbol and its parentheses.
+/// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
+/// Whether it is an application or a product is decided later, from what the symbol is.
 pub(super) fn is_call(head: &Expr, next: &Expr) -> bool {
     bare_head(head) && is_paren(next) && head.span.end == next.span.start || is_probability_of_braced_event(head, next)
 }
@@ -621,7 +619,7 @@ fn derivative_power_call(head: Expr, fenced: Expr) -> Expr {
 fn bare_argument_call(head: &Expr, next: &Expr, input: &str) -> bool {
     match &head.kind {
         ExprKind::Apply { args, parenthesized: false, .. } => {
-            args.last().is_some_and(|a| is_spaced_call(a, next, input))
+            args.last().is_some_and(|a| is_call(a, next) || is_spaced_call(a, next, input))
         }
         _ => false,
     }
