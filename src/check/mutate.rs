@@ -175,7 +175,10 @@ fn repair_until(
     };
     let verifies = |left: &str, right: &str, mutant: Option<Claim>| -> Option<Verdict> {
         let mutant = mutant?;
+        // (`\boldsymbol e_1 = e_1`: one letter, written two ways, is the same side.)
+        let same_letter = mutant.lhs.symbol_key().is_some() && mutant.lhs.symbol_key() == mutant.rhs.symbol_key();
         if print(&mutant.lhs) == print(&mutant.rhs)
+            || same_letter
             || (!written_nested && nested(left, right))
             || shortened(&mutant)
             || stripped(written_left, &sides.left, left)
