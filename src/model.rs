@@ -453,6 +453,10 @@ pub enum Reading {
     /// (`x = (1-\lambda)a + \lambda b`, then `\mathbf x \in \mathbb R^n`): the claim may speak of
     /// the declared one.
     DefinedAndDeclared,
+    /// `\bar\alpha_t = \prod_{i=1}^T \alpha_i`: a definition of a family (`x_t`) whose body never
+    /// writes the index gives every member one value — as often a slip in the definition (T for
+    /// t) as what was meant; a claim false only through it is not refuted.
+    FamilyOfOneValue,
     /// False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after
     /// `\|x\|_2 = …`), not refuted with the letter general: the claim was written before that
     /// meaning was given.
@@ -480,6 +484,11 @@ pub enum Reading {
     /// (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked
     /// without it, neither a verification nor a counterexample is evidence.
     Hypothesis,
+    /// `如果它是标准正交基，由于 $B^\top B = I$`: the claim rests on what the words before it
+    /// suppose in words alone (an `if` clause saying what something is, no formula in it); a
+    /// counterexample without that supposition is no evidence. (A verification stands: what
+    /// holds for every value holds under the supposition.)
+    SupposedInWords,
     /// `\Delta t`, `\delta y_i` with Δ, δ undefined and written before different letters (or
     /// alone): the change of each letter, or a number times it? The readings differ.
     ChangeOrProduct,
@@ -607,10 +616,12 @@ impl Reading {
             Reading::DefinedLater => "False with a letter as the section defines it further on (`当且仅当 $x = 0$ 时` after `\\|x\\|_2 = …`), not refuted with the letter general: the claim was written before that meaning was given.",
             Reading::ShapeFromUse => "The letter's shape was read off its uses, and this claim does not fit it. A letter written bare and by its entries (`x - t` beside `\\sum_{i=1}^m (x_i - t_i)^2`) that nothing declares is tried as the vector of those entries (length m where a sum gives it, else 1 to 4): a claim that holds so is verified, saying `\\mathbf x\\in\\mathbb R^m`.",
             Reading::Consequence => "Written after a condition in the same formula (`… = 0 \\textrm{ and hence } …`): it is checked where the condition holds, and verified there, assuming it; false there too, it stays undecided (a step may use what the words beside it say).",
+            Reading::FamilyOfOneValue => "`\\bar\\alpha_t = \\prod_{i=1}^T \\alpha_i`: a family whose definition never writes its index has one value for every member, as often a slip in the definition (T for t) as what was meant: what the family means is then in doubt, and a claim false through it is not refuted.",
             Reading::LettersFromWords => "A letter the words give its meaning, not a formula: where the sides share no letter (`\\det\\mathbf A=\\lambda_1\\cdots\\lambda_n`, `\\cos\\theta=…`: eigenvalues, an angle), a number-like letter a later link brings in, a letter the words call a statistic (`样本的均值$\\bar{x}$`, the sample mean), a point they only say exists (`ξ` between x and y, for some ξ).",
             Reading::Constraint => "`Ax = b`, `\\psi P = \\psi`, `q^s = q^d`: false for general values of letters the text never defines, which one side writes and the other does not, and no single small edit makes it an identity: an equation those letters satisfy (to solve, a condition, a property the words state), not an identity with a slip.",
             Reading::SuperscriptLabel => "`q_0^s = -10 + 20p_0`, `z^l = W^l a^{l-1} + b^l`: a superscript letter nothing defines labels the quantity (supply, a layer) as often as it raises it to a power; read as a label, the formula defines the labelled letter.",
             Reading::Hypothesis => "`若 $A \\sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked without it, neither a verification nor a counterexample is evidence.",
+            Reading::SupposedInWords => "`如果它是标准正交基，由于 $B^\\top B = I$`, `If the basis is orthonormal, then …`: the claim rests on what an `if` clause supposes in words alone (what something is, no formula in it); a counterexample without that supposition is no evidence, a verification stands.",
             Reading::ChangeOrProduct => "`\\Delta t`, `\\delta y_i` with Δ, δ undefined and written before different letters (or alone): the change of each letter, or a number times it? The readings differ.",
             Reading::EulerOrLetter => "`\\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.",
             Reading::MatrixForDeterminant => "`\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix} = ad - bc`: a square matrix written out beside a number stands for its determinant (bars or `\\det` left out); a matrix is no number, so the literal reading is not the one meant. Read as the determinant, a claim that holds is verified, saying so; one that does not is left undecided.",

@@ -96,7 +96,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 47] = [
+pub const TRIED: [(Reading, Phase); 49] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -136,6 +136,7 @@ pub const TRIED: [(Reading, Phase); 47] = [
     (Reading::EarlierMeaning, Phase::Letters),
     (Reading::DeclaredElsewhere, Phase::Letters),
     (Reading::DefinedAndDeclared, Phase::Letters),
+    (Reading::FamilyOfOneValue, Phase::Letters),
     (Reading::EulerOrLetter, Phase::Slip),
     (Reading::MatrixForDeterminant, Phase::Slip),
     (Reading::SuperscriptLabel, Phase::Slip),
@@ -144,6 +145,7 @@ pub const TRIED: [(Reading, Phase); 47] = [
     (Reading::ChangeOrProduct, Phase::Evidence),
     (Reading::Convention, Phase::Evidence),
     (Reading::Hypothesis, Phase::Evidence),
+    (Reading::SupposedInWords, Phase::Evidence),
 ];
 
 // ---- Phase: words -------------------------------------------------------------------------
@@ -509,13 +511,8 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
             (spelled && !known).then_some(letters)
         })
     };
-    // `Ax = b` in an exercise, then `x = [m; n]` further on: a letter general here has any
-    // shape that fits, so shapes that do not fit say only that the later meaning is not this one.
-    if by_shape {
-        if let Some(first) = later_definitions(scope, claim, false).first() {
-            let reason = other_reading(Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
-            return Some(undecided(reason, verdict));
-        }
+    if let Some(read) = by_shape.then(|| meaning_elsewhere_by_shape(scope, claim, verdict, trial)).flatten() {
+        return Some(read);
     }
     if let Some(read) = as_a_vector_of_its_entries(scope, claim, &|s: &Scope| trial.verdict_with_free_indices(s)) {
         return Some(read);
@@ -543,6 +540,36 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
     // (p×q): false only where the sizes derivcheck named differ from the notes' m, n.
     if let Some(symbol) = read_off.filter(|_| !scope.pinned && !trial.refuted_with_sizes_tied(scope)) {
         return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
+    }
+    None
+}
+
+/// A shape that does not fit, where a letter's meaning comes from elsewhere in the chapter: a
+/// definition further on, or one an earlier section made.
+fn meaning_elsewhere_by_shape(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
+    // `Ax = b` in an exercise, then `x = [m; n]` further on: a letter general here has any
+    // shape that fits, so shapes that do not fit say only that the later meaning is not this one.
+    if let Some(first) = later_definitions(scope, claim, false).first() {
+        let reason = other_reading(Reading::DefinedLater, Some(first.key.clone()), Some(first.written_at()));
+        return Some(undecided(reason, verdict));
+    }
+    // `u = [\cos\theta\ \sin\theta]` in an earlier section, then `u^\top I_N u` where the words
+    // make u a column: a shape an earlier section's definition gives is as much in doubt. Not
+    // refuted with the letter fresh, the earlier meaning is in question; refuted by shapes
+    // then too, the shape read for the fresh letter (a number) is.
+    let used = crate::eval::dependencies(scope, claim);
+    let mut inherited: Vec<&Definition> =
+        scope.defs.values().filter(|d| d.inherited && used.contains(&d.key)).collect();
+    inherited.sort_by(|a, b| a.key.cmp(&b.key));
+    if let Some(first) = inherited.first().filter(|_| !scope.pinned && !claim.reading.marked) {
+        let fresh = trial.verdict_in(&with_letters_general(scope, &inherited));
+        let fresh_by_shape = matches!(fresh.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
+        if fresh.status != Status::Refuted {
+            let reason = other_reading(Reading::EarlierMeaning, Some(first.key.clone()), Some(first.written_at()));
+            return Some(undecided(reason, verdict));
+        } else if fresh_by_shape {
+            return Some(undecided(other_reading(Reading::ShapeFromUse, Some(first.key.clone()), None), verdict));
+        }
     }
     None
 }
@@ -687,6 +714,9 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
     if let Some(verdict) = under_conditions(base, claim, verdict, trial) {
         return Some(verdict);
     }
+    if let Some(verdict) = at_values_shown_next(base, claim, verdict, trial) {
+        return Some(verdict);
+    }
     // (A probability claim's small letters are the values of its variables: `H(Y \mid X) = -\sum_x
     // \sum_y p(x, y) \log p(y \mid x)` shares X and Y with its right side through them.)
     if let Some(reason) =
@@ -746,6 +776,35 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
     None
 }
 
+/// `u_1 = \frac{1}{\sigma_1}\mathbf A\mathbf v_1 = \frac{1}{\sqrt6}[…][…]` (v₁ a singular vector
+/// the words name): a refuted link whose letters the next link writes as numbers, checked at those
+/// values; verified there, it holds for the letters the chain speaks of, saying so. Not refuted
+/// there (or only by shapes) where the next link writes a letter as a matrix, the refutation
+/// rested on reading it as a number: undecided ([`Reading::ShapeFromUse`]).
+fn at_values_shown_next(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
+    let shown = &claim.reading.conditions.shown_next;
+    if shown.is_empty() || claim.reading.marked || base.pinned {
+        return None;
+    }
+    let mut at = base.clone();
+    for value in shown {
+        at.defs.insert(value.key.clone(), value.clone());
+    }
+    let again = trial.verdict_in(&at);
+    if again.status == Status::Verified {
+        let print = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| false);
+        let values =
+            shown.iter().map(|v| format!(r"{} = {}\ (\text{{as the next step writes}})", v.key, print(&v.body)));
+        let assuming = again.assuming.iter().cloned().chain(values).collect();
+        return Some(Verdict { assuming, ..again });
+    }
+    // (A shape that does not fit there is no counterexample at those values either.)
+    let by_shape = matches!(again.reason, Reason::ShapeMismatch { .. } | Reason::TransposedLayout { .. });
+    let matrix = shown.iter().find(|v| matches!(v.body.kind, ExprKind::Matrix { .. }));
+    let symbol = matrix.filter(|_| again.status != Status::Refuted || by_shape).map(|v| v.key.clone())?;
+    Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict))
+}
+
 /// A meaning the letters have elsewhere in the chapter: a definition an earlier section made, a
 /// function defined before beside functions nobody specified, a meaning given further on, a
 /// shape an earlier section declared. Refuted only if the claim fails without it.
@@ -791,6 +850,23 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn
             return Some(undecided(reason, verdict));
         }
     }
+    // `\bar\alpha_t = \prod_{i=1}^T \alpha_i`: a family whose definition never writes its index
+    // has one value for every member, as often by a slip in the definition (T for t) as meant.
+    // What the family means is then in doubt, and a claim false through it is not refuted (with
+    // the family general it fails as often: the members are related as the definition meant).
+    let mut one_value: Vec<&Definition> = base
+        .defs
+        .values()
+        .filter(|d| !d.function && !d.params.is_empty() && used.contains(&d.key))
+        .filter(|d| !d.params.iter().any(|index| expr_mentions(&d.body, index)))
+        .collect();
+    one_value.sort_by(|a, b| a.key.cmp(&b.key));
+    if let Some(first) = one_value.first() {
+        let at = Some(first.written_at());
+        let member = format!("{}_{{{}}}", first.key.trim_end_matches("_•"), first.params.join(","));
+        let reason = other_reading(Reading::FamilyOfOneValue, Some(member), at);
+        return Some(undecided(reason, verdict));
+    }
     // A meaning the section gives a letter further on: refuted only if the claim fails with
     // the letter general.
     let mut later = later_definitions(base, claim, false);
@@ -801,7 +877,12 @@ fn meaning_elsewhere(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn
         .collect();
     later.retain(|d| !steps.contains(&d.key));
     if let Some(first) = later.first() {
-        if not_refuted_in(&with_letters_general(base, &later)) {
+        // (With the letter general, an equation among letters nothing defines is a constraint,
+        // not a refuted identity: `由于 $\alpha_1y_1+\alpha_2y_2=\varsigma$ … 可以得到 $\alpha_1 =
+        // y_1(\varsigma-\alpha_2y_2)$` defines α₁ from it, never the other way round.)
+        let general = with_letters_general(base, &later);
+        let again = trial.verdict_in(&general);
+        if again.status != Status::Refuted || slip_or_constraint(&general, claim, again).status != Status::Refuted {
             let at = Some(first.written_at());
             let reason = other_reading(Reading::DefinedLater, Some(first.key.clone()), at);
             return Some(undecided(reason, verdict));
@@ -972,6 +1053,10 @@ pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial:
     match (&claim.reading.conditions.hypothesis, verdict.status) {
         (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
             undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
+        }
+        // `如果它是标准正交基，由于 $B^\top B = I$`: false without what the words suppose.
+        (None, Status::Refuted) if open_to_readings && claim.reading.conditions.supposed.is_some() => {
+            undecided_under(Reading::SupposedInWords, claim.reading.conditions.supposed.clone(), None, verdict)
         }
         _ => verdict,
     }

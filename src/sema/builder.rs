@@ -179,6 +179,9 @@ pub(super) struct CurrentFormula {
     /// The index conditions the words state before the formula being added
     /// ([`Bindings::index_conditions`]).
     pub(super) index_conditions: Vec<Chain>,
+    /// What the words before the formula being added suppose in words alone
+    /// ([`SectionBuilder::supposed_around`]).
+    pub(super) supposed: Option<String>,
 }
 
 /// What the words around each formula say, by formula index (see `words_read`).

@@ -186,6 +186,14 @@ pub struct StatedConditions {
     /// model (`若 $A \sim B$，则 …`: similar matrices; `\perp`, `\equiv`, `\succeq`): its TeX.
     /// The claim rests on it, so it is neither verified nor refuted without it.
     pub hypothesis: Option<String>,
+    /// What the words right before it suppose in words alone (`如果它是标准正交基`, `if the
+    /// basis is orthonormal`: [`super::roles::supposed_in_words`]), as written: a refutation
+    /// without it is no evidence.
+    pub supposed: Option<String>,
+    /// The values the chain's next link writes for this link's letters (`u_1 = \frac{1}{\sigma_1}
+    /// \mathbf A\mathbf v_1 = \frac{1}{\sqrt6}[…][…]`: v₁ the vector written there), as
+    /// definitions: a claim false in general may hold at them.
+    pub shown_next: Vec<super::scope::Definition>,
 }
 
 /// A claim's sides before sema rewrote them, and what rewrote them.

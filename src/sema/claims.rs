@@ -8,7 +8,7 @@ use super::claim::{read_sides, Claim, Origin, Skipped, WordsReading, WrittenSide
 use super::cues::Prose;
 use super::forms::{
     chain_keys, depicts_a_general_matrix, depicts_blocks, family_of_functions_defined, gives_a_distribution,
-    GREEK_LETTERS,
+    values_written_next, GREEK_LETTERS,
 };
 use super::recurrence;
 use super::roles;
@@ -300,13 +300,16 @@ impl<'a> SectionBuilder<'a> {
             };
             chain.exprs().last().is_some_and(|e| roles::is_constant(e, &fixed))
         };
+        // `…服从自由度为n的$\chi^2$分布，记为 $\chi^2=\chi^2(n)$`, `denoted by $…$`: notation the words
+        // introduce, defined as `:=` defines.
+        let notation = prose.as_ref().is_some_and(|p| roles::names_notation(p.lead));
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
             // `x + y = [x_1; …] + [y_1; …] := [x_1 + y_1; …]`, `\|x\| := \sqrt{x^\top x}`: a link
             // written `:=` (`\stackrel{def}{=}`) defines what its left side means; it claims nothing,
             // whether or not derivcheck can take the definition.
             let claim_id = if chain.links.len() > 1 { format!("{id}.{}", k + 1) } else { id.to_string() };
-            if k >= skip && link.op == RelOp::Define && !marked {
+            if k >= skip && (link.op == RelOp::Define || notation) && !marked {
                 self.out
                     .skipped
                     .push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
@@ -324,6 +327,8 @@ impl<'a> SectionBuilder<'a> {
                     .rev()
                     .find(|(letters, _)| letters.iter().any(|l| mentions_key(prev, l) || mentions_key(&link.rhs, l)))
                     .map(|(_, tex)| tex.clone());
+                reading.conditions.supposed = self.current.supposed.clone();
+                reading.conditions.shown_next = self.shown_next(chain, k, origin);
                 if link.op == RelOp::Approx {
                     reading.named.small = self.current.small.clone();
                 }
@@ -444,6 +449,31 @@ impl<'a> SectionBuilder<'a> {
             prev = &link.rhs;
         }
         out
+    }
+
+    /// The values link `k + 1` of `chain` writes for the letters of link `k`'s right side, as
+    /// definitions ([`values_written_next`]); letters the section defines keep their meaning.
+    fn shown_next(&self, chain: &Chain, k: usize, origin: &Origin) -> Vec<super::scope::Definition> {
+        let (Some(link), Some(next)) = (chain.links.get(k), chain.links.get(k + 1)) else { return Vec::new() };
+        if next.op != RelOp::Eq {
+            return Vec::new();
+        }
+        let values = values_written_next(&link.rhs, &next.rhs).unwrap_or_default();
+        let origin = origin_text(origin, &self.chapter.doc.path);
+        values
+            .into_iter()
+            .filter(|(key, _)| !self.bindings.defs.iter().any(|d| d.key == *key))
+            .map(|(key, body)| super::scope::Definition {
+                key,
+                params: Vec::new(),
+                body,
+                origin: origin.clone(),
+                from_notes: true,
+                function: false,
+                inherited: false,
+                section_only: true,
+            })
+            .collect()
     }
 
     /// `lhs = rhs` as a condition claims may be checked under, written where `origin` says.

@@ -70,12 +70,46 @@ impl<'a> SectionBuilder<'a> {
             || ["solutions of", "solution of"].iter().any(|w| words_before.ends_with(w));
         match roles::cue(lead) {
             _ if roles::asks_which_value(lead) || solutions_of => roles::Cue::Solve,
+            // `将 $\varsigma = \alpha_1y_1 + \alpha_2y_2$ 带入上式`, `substituting $u = x^2$ into`: a
+            // relation already known, applied.
+            _ if roles::substituted(lead, trail) => roles::Cue::Condition,
             roles::Cue::None if supposed() => roles::Cue::Condition,
             // `令样本被中心化，即 $…$`, `Let the data be centred, i.e. $…$`: the formula restates
             // what the sentence supposes.
             roles::Cue::Assert | roles::Cue::Define if roles::restates_supposition(lead) => roles::Cue::Condition,
             cue => cue,
         }
+    }
+
+    /// What the words around the formula at `index` suppose in words alone
+    /// ([`roles::supposed_in_words`]): in its paragraph, before it (`如果它是标准正交基，则 $(3.33)$
+    /// 可以被用来化简。由于 $B^\top B = I$`: a supposition holds on in its paragraph), or as the
+    /// reason the words give right after it ([`roles::reason_after`]).
+    pub(super) fn supposed_around(&self, index: usize) -> Option<String> {
+        let formulas = &self.chapter.doc.formulas;
+        let mut words = String::new();
+        let mut at = index;
+        loop {
+            let site = formulas.get(at)?;
+            let in_paragraph = at.checked_sub(1).and_then(|p| formulas.get(p)).is_some_and(|p| p.block == site.block);
+            if !in_paragraph {
+                // (The paragraph's first formula: its sentence, each formula of it a `$`.)
+                words.insert_str(0, &site.lead);
+                break;
+            }
+            words.insert_str(0, &format!(" $ {}", site.since_previous));
+            at -= 1;
+        }
+        // `…$$ since $D$ is symmetric.`: the reason the words give right after it, a formula in it
+        // read as its TeX.
+        let site = formulas.get(index)?;
+        let mut after = site.trail.clone();
+        if let Some(next) = formulas.get(index + 1).filter(|next| next.block == site.block) {
+            if !roles::ends_sentence(&after) {
+                after = format!("{after} ${}$ {}", next.tex, next.trail);
+            }
+        }
+        roles::supposed_in_words(&words).or_else(|| roles::reason_after(&after))
     }
 
     /// What `read` gives for the words of the formula at `at`, kept in `table` of
@@ -463,6 +497,30 @@ pub(super) fn identities_in_words(doc: &Document, formulas: &[&ParsedFormula]) -
         .filter(|(_, [rows, cols])| rows == cols)
         .map(|(key, _)| key)
         .collect()
+}
+
+/// `where $I_N$ is the identity matrix`, `其中 $I_n$ 为单位矩阵`: a letter with a subscript the words
+/// right after it call the identity, with the size the subscript names (a letter or a number).
+pub(super) fn identities_named_after(doc: &Document, formulas: &[&ParsedFormula]) -> Vec<(String, String)> {
+    static IDENTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)^\s*(is|denotes)\s+(the|an?)\s+(\w+\s+)?identity\b|^\s*(是|为|表示)\s*(\S{0,4}的)?单位(矩)?阵",
+        )
+        .expect("valid regex")
+    });
+    let named = |f: &&&ParsedFormula| IDENTITY.is_match(&doc.formulas[f.index].trail);
+    let sized = |f: &&ParsedFormula| {
+        let [chain] = f.statement.chains.as_slice() else { return None };
+        let first = chain.first.as_ref().filter(|_| chain.links.is_empty())?;
+        let ExprKind::Subscript { index, .. } = &first.kind else { return None };
+        let size = match &index.kind {
+            ExprKind::Number { value } => value.clone(),
+            ExprKind::Symbol(_) => index.symbol_key()?,
+            _ => return None,
+        };
+        Some((first.symbol_key()?, size))
+    };
+    formulas.iter().filter(named).filter_map(sized).collect()
 }
 
 /// `设$A$是$m \times n$矩阵`, `$A, B$ are $n \times n$ matrices`, `$A$是$n$阶方阵`, `an $m\times n$

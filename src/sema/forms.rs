@@ -399,3 +399,61 @@ pub(super) fn alternative_definitions(equations: &[&Chain], tex: &str) -> BTreeS
         .flatten()
         .collect()
 }
+
+/// `\frac{1}{\sigma_1}\mathbf A\mathbf v_1`, then the next link's `\frac{1}{\sqrt6}[…][…]`: the
+/// values the next link writes for the letters of this side, where the two are the same expression
+/// but for letters replaced by numbers (or matrices of numbers). Each letter with its value; none
+/// where the sides differ otherwise, or no letter is replaced.
+pub(super) fn values_written_next(side: &Expr, next: &Expr) -> Option<Vec<(String, Expr)>> {
+    fn unify(a: &Expr, b: &Expr, out: &mut Vec<(String, Expr)>) -> bool {
+        let letter =
+            matches!(a.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }).then(|| a.symbol_key()).flatten();
+        let value = roles::is_number_matrix(b) || roles::is_constant(b, &|_| false);
+        if let (Some(key), true) = (letter, value) {
+            if let Some((_, earlier)) = out.iter().find(|(k, _)| *k == key) {
+                return print::expr(earlier) == print::expr(b);
+            }
+            out.push((key, b.clone()));
+            return true;
+        }
+        let same_node = std::mem::discriminant(&a.kind) == std::mem::discriminant(&b.kind)
+            && match (&a.kind, &b.kind) {
+                (ExprKind::Binary { op: x, .. }, ExprKind::Binary { op: y, .. }) => x == y,
+                (ExprKind::Apply { func: f, .. }, ExprKind::Apply { func: g, .. }) => f.name == g.name,
+                _ => true,
+            };
+        let (left, right): (Vec<&Expr>, Vec<&Expr>) = (a.children().collect(), b.children().collect());
+        if !same_node || left.len() != right.len() {
+            return false;
+        }
+        if left.is_empty() {
+            return print::expr(a) == print::expr(b);
+        }
+        left.into_iter().zip(right).all(|(x, y)| unify(x, y, out))
+    }
+    let mut out = Vec::new();
+    (unify(side, next, &mut out) && !out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(tex: &str) -> Expr {
+        crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+    }
+
+    #[test]
+    fn the_values_a_next_link_writes_for_the_letters() {
+        let this = side(r"\frac{1}{\sigma_1}\mathbf A\mathbf v_1");
+        let next = side(r"\frac{1}{\sqrt6}\begin{bmatrix}1&0\\0&1\end{bmatrix}\begin{bmatrix}3\\4\end{bmatrix}");
+        let values = values_written_next(&this, &next).unwrap();
+        let keys: Vec<&str> = values.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, [r"\sigma_1", "A", "v_1"]);
+        // Another operation, or the same letter given two values, is no substitution.
+        assert!(values_written_next(&side("a + b"), &side(r"2 \cdot 3")).is_none());
+        assert!(values_written_next(&side("a + a"), &side("2 + 3")).is_none());
+        assert_eq!(values_written_next(&side("a + a"), &side("2 + 2")).map(|v| v.len()), Some(1));
+        assert!(values_written_next(&side("a + b"), &side("a + b")).is_none(), "nothing replaced");
+    }
+}

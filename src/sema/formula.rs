@@ -53,9 +53,11 @@ impl<'a> SectionBuilder<'a> {
         self.current.formula_role = None;
         self.current.reach = step.reach;
         self.current.small = self.small_letter(f.index);
+        self.current.supposed = self.supposed_around(f.index);
         self.add_chains(f);
         self.current.reach = Reach::Section;
         self.current.small = None;
+        self.current.supposed = None;
         let chains = &f.statement.chains;
         let role = if let Some(role) = self.current.formula_role.take().filter(|_| self.out.claims.len() == before.0) {
             role

@@ -30,6 +30,19 @@ impl<'a> SectionBuilder<'a> {
         reading
     }
 
+    /// A relation the words let be with no letter on its left to define (`令 $t = 1/p, 1-t = 1/q$`,
+    /// `令 $f'(x) = 0$`: supposed), or one the section stated as a condition before, written
+    /// again (`e_1 = b_{1,1}ẽ_1 + b_{2,1}ẽ_2`, `按照(3)的写法`): a condition.
+    fn supposed_or_restated(&self, lhs: &Expr, rhs: &Expr, prose: &Prose, link: usize) -> bool {
+        if link == 0 && roles::lets(prose.lead) && !defines_a_letter(lhs) {
+            return true;
+        }
+        let print = crate::syntax::print::expr;
+        let restated =
+            |(_, a): &(usize, crate::sema::Assumption)| (print(&a.lhs), print(&a.rhs)) == (print(lhs), print(rhs));
+        !self.pinned && self.bindings.stated.iter().any(restated)
+    }
+
     /// A link the words make a condition or an equation to solve (`where $A=A^\top$`, `solve
     /// $Av=\lambda v$`), or one that sets an expression of free letters equal to a number
     /// (`2x+y=1`, `\det(A-\lambda I)=0`) without words that assert it: if it is false as an
@@ -66,6 +79,9 @@ impl<'a> SectionBuilder<'a> {
         // a later link between two expressions rewrites one into the other and is a claim
         // (`0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)`).
         if matches!(prose.cue, roles::Cue::Condition | roles::Cue::Solve) && (link == 0 || l || r) {
+            return condition();
+        }
+        if self.supposed_or_restated(lhs, rhs, prose, link) {
             return condition();
         }
         if self.pinned {
@@ -107,6 +123,19 @@ impl<'a> SectionBuilder<'a> {
                 .any(|d| !matches!(d.body.kind, ExprKind::Number { .. }) && mentions_key(e, &d.key))
         };
         if !l && !r {
+            // `{e_1, e_2} 也可以由 {ẽ_1, ẽ_2} 的线性组合表示出来：$e_1 = b_{1,1}ẽ_1 + b_{2,1}ẽ_2$`,
+            // `x can be written as $x = \sum_i c_i v_i$`: the words say such a combination exists;
+            // its coefficients, letters nothing gives that one side brings in, are whatever makes
+            // it so.
+            let brings_in = {
+                let (mut a, mut b) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+                collect_keys(lhs, &mut a);
+                collect_keys(rhs, &mut b);
+                a.symmetric_difference(&b).any(|k| !given(k))
+            };
+            if link == 0 && brings_in && roles::expresses_as(prose.lead) {
+                return condition();
+            }
             // `\mathbf A\mathbf x=\mathbf b`, `\mathbf P\mathbf v=\mathbf v`, `\mathbf S_b\mathbf
             // w=\lambda\mathbf S_w\mathbf w`, `\mathbf A\mathbf B=\mathbf B\mathbf A`: products of letters on
             // both sides, an unknown on both, read as an equation to solve (a linear system, a fixed
@@ -267,6 +296,26 @@ pub(super) struct LinkAt<'c> {
     pub(super) prose: &'c Option<Prose<'c>>,
     /// The chain ends in a constant (a number, or a letter bound to one).
     pub(super) ends_in_constant: bool,
+}
+
+/// Could `lhs` be what a definition defines (a letter, a member of a family, a function of its
+/// arguments), rather than an expression (`1-t`, `f'(x)`, `\frac{\partial L}{\partial w}`)?
+fn defines_a_letter(lhs: &Expr) -> bool {
+    match &lhs.kind {
+        ExprKind::Apply { func, .. } => func.primes == 0,
+        ExprKind::Binary { .. }
+        | ExprKind::Neg { .. }
+        | ExprKind::Frac { .. }
+        | ExprKind::Sqrt { .. }
+        | ExprKind::BigOp { .. }
+        | ExprKind::Partial { .. }
+        | ExprKind::Derivative { .. }
+        | ExprKind::Abs { .. }
+        | ExprKind::Norm { .. } => false,
+        // (`\epsilon^\prime`, a letter's new name; `y'` of a function of x, its derivative.)
+        ExprKind::Prime { operand } => matches!(operand.kind, ExprKind::Symbol(_)),
+        _ => true,
+    }
 }
 
 #[cfg(test)]

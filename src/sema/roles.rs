@@ -233,8 +233,6 @@ fn words_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// sentence opens with a supposition word (an enumerator such as `(1)` before it aside) and the
 /// words right before the formula are `i.e.`, `that is`, `namely`, `即`, `也就是`, `亦即`.
 pub fn restates_supposition(lead: &str) -> bool {
-    static SENTENCE_END: LazyLock<regex::Regex> =
-        LazyLock::new(|| regex::Regex::new(r"[.!?;:](\s|$)|[。！？；：]|\n\s*\n").expect("valid regex"));
     static OPENS: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(r"(?i)^\s*(\(\d+\)|（\d+）|\d+[.、)]\s)?\s*(let|suppose|assume|令|设|假设|假定)")
             .expect("valid regex")
@@ -249,13 +247,87 @@ pub fn restates_supposition(lead: &str) -> bool {
     let Some(restated) = RESTATES.find(words) else { return false };
     // (The `.` of `i.e.` ends no sentence.)
     let before = &lead[..lead.len() - words.len() + restated.start()];
-    let sentence = SENTENCE_END.find_iter(before).last().map_or(before, |end| &before[end.end()..]);
+    let sentence = last_sentence(before);
     // `假设随机矩阵$K$，则$K^T$的行和为1，即`: what follows `then` is a consequence, not the
     // supposition.
     static CONSEQUENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(r"(?i)\b(then|so|hence|thus|therefore)\b|则|那么|因此|所以|于是").expect("valid regex")
     });
     OPENS.is_match(sentence) && !CONSEQUENCE.is_match(sentence)
+}
+
+/// Words that say what something is (`is`, `are`, `be`, `是`, `为`): a supposition or a reason in
+/// words names a property.
+static SAYS_WHAT: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?i)\b(is|are|be)\b|是|为").expect("valid regex"));
+
+/// Where sentences end: `.`, `!`, `?`, `;`, `:` before a space, their full-width forms, a blank line.
+static SENTENCE_END: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"[.!?;:](\s|$)|[。！？；：]|\n\s*\n").expect("valid regex"));
+
+/// The sentence `lead` ends in: from the last sentence end in it.
+fn last_sentence(lead: &str) -> &str {
+    SENTENCE_END.find_iter(lead).last().map_or(lead, |end| &lead[end.end()..])
+}
+
+/// Does the formula stand where its sentence lets something be (`令 $t = 1/p, 1-t = 1/q$`,
+/// `Let $u = 1/p$ and $1 - u = 1/q$`, `令 $f'(x) = 0$`)? The last such word of the sentence before
+/// it is `let`, `suppose`, `assume`, `令`, `设`, `假设`, `假定`, with nothing after it but formulas
+/// (each a `$` in a lead) and `and`, and something between the formula before and this one (a
+/// display after `…，令 $1-t=1/q$。` belongs to no let). An equation so introduced is supposed, not claimed: where it names no
+/// letter to define, it is a condition.
+pub fn lets(lead: &str) -> bool {
+    static LET: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)\b(let|suppose|assume)\b|令|设|假设|假定").expect("valid regex"));
+    static ONLY_JOINS: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)^(\s|[,，、$]|\band\b|和|与|以及|并且|且)*$").expect("valid regex"));
+    let sentence = last_sentence(lead);
+    if sentence.trim_end().ends_with('$') {
+        return false;
+    }
+    LET.find_iter(sentence).last().is_some_and(|word| ONLY_JOINS.is_match(&sentence[word.end()..]))
+}
+
+/// Do the words right before the formula say something can be written as a combination of others
+/// (`可以由 … 的线性组合表示出来`, `can be written as a linear combination of`, `can be expressed
+/// as a weighted sum of`), with no consequence after them (`则有`, `then`)? Such a formula says
+/// coefficients exist; it does not claim what they are. (`计算…的加权和` computes one.)
+pub fn expresses_as(lead: &str) -> bool {
+    static COMBINATION: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)线性组合|加权和|\b(linear\s+combinations?|weighted\s+sum|combination\s+of)\b")
+            .expect("valid regex")
+    });
+    static CONSEQUENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(then|so|hence|thus|therefore|we\s+(have|get|obtain))\b|则|那么|因此|所以|于是|得到|可得|有",
+        )
+        .expect("valid regex")
+    });
+    static CAN_BE_WRITTEN: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\b(can|may|could)\s+be\b|\b(written|expressed|represented)\b|可以|能|表示|写成|写为")
+            .expect("valid regex")
+    });
+    let words = last_sentence(lead.rsplit('$').next().unwrap_or_default());
+    CAN_BE_WRITTEN.is_match(words)
+        && COMBINATION.find_iter(words).last().is_some_and(|found| !CONSEQUENCE.is_match(&words[found.end()..]))
+}
+
+/// What the words before a formula suppose in words alone, where they do (`如果它是标准正交基，
+/// 由于 $…$`, `If the basis is orthonormal, then $…$`): a conditional word (`if`, `如果`, `若`,
+/// `假如`, `倘若`), the last in `words` (the paragraph before the formula, each formula in it a
+/// `$`), opening a clause with no formula in it that says what something is (`是`, `为`, `is`,
+/// `are`). The formula rests on that supposition, which no formula states: the clause, as written.
+pub fn supposed_in_words(words: &str) -> Option<String> {
+    static IF: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)\bif\b|如果|假如|倘若|若").expect("valid regex"));
+    static CLAUSE_END: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"[,，;；:：。！？]|[.!?](\s|$)|\bthen\b|则|那么").expect("valid regex"));
+    // (`若干`: several.)
+    let opens = IF.find_iter(words).filter(|m| !words[m.end()..].starts_with('干')).last()?;
+    let after = &words[opens.start()..];
+    let clause = CLAUSE_END.find(&after[opens.len()..]).map_or(after, |end| &after[..opens.len() + end.start()]);
+    // (A clause with a formula in it, `if $x > 0$`, supposes what the formula says: a condition.)
+    (SAYS_WHAT.is_match(clause) && !clause.contains('$')).then(|| one_spaced(clause))
 }
 
 /// Does the formula open an enumerated item: nothing but an enumerator before it in its
@@ -691,6 +763,51 @@ pub fn substitutes_elsewhere(context: &str) -> bool {
     SUBSTITUTE.is_match(&tail) && REFERENCE.is_match(&tail)
 }
 
+/// What the words right after a formula give as its reason, where they say what a letter is
+/// (`since $D$ is symmetric`, `，由于 $A$ 是对称矩阵`; `trail` with the formulas in it between `$`):
+/// the formula rests on that, as on a supposition made before it. The clause, as written.
+pub fn reason_after(trail: &str) -> Option<String> {
+    static SINCE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^[\s,，.]*((since|because)\b|由于|因为)[^.。;；!?！？]*").expect("valid regex")
+    });
+    let clause = SINCE.find(trail)?.as_str().trim_start_matches([' ', ',', '，', '.']).trim_end();
+    (SAYS_WHAT.is_match(clause) && clause.contains('$')).then(|| one_spaced(&clause.replace('$', " ")))
+}
+
+/// `words` with each run of whitespace one space.
+fn one_spaced(words: &str) -> String {
+    words.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Does `words` end a sentence (a full stop, `。`, `!`, `?`, `;`)?
+pub fn ends_sentence(words: &str) -> bool {
+    words.contains(['.', '。', '!', '?', '；', ';'])
+}
+
+/// Do the words right before the formula introduce notation (`记为`, `记作`, `简记为`, `denoted by`,
+/// `denoted as`, `we denote it by`)? What follows names something; it claims nothing.
+pub fn names_notation(lead: &str) -> bool {
+    static NOTATION: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(记为|记作|记成|记做|\bdenoted(\s+(by|as))?|\bdenote\s+(it|this|them)\s+(by|as))[\s,，:：]*$",
+        )
+        .expect("valid regex")
+    });
+    NOTATION.is_match(lead)
+}
+
+/// Is the formula what the words substitute into another (`将 $…$ 代入上式`, `把 $…$ 带入`,
+/// `substituting $…$ into`, `plugging $…$ into`)? A relation so applied is already known: not a
+/// claim of its own.
+pub fn substituted(lead: &str, trail: &str) -> bool {
+    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(将|把|\b(substitut(e|ing)|plug(ging)?|inserting|insert))\s*$").expect("valid regex")
+    });
+    static AFTER: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)^\s*(代入|带入|代回|\binto\b|\bin\b)").expect("valid regex"));
+    BEFORE.is_match(lead) && AFTER.is_match(trail)
+}
+
 /// Do the words before a derivation say it writes one letter for another (`使用 $g_t$ 代替
 /// $\tilde c_t$`, `we use $g_t$ in place of $\tilde c_t$`, `replacing $\tilde c_t$ by $g_t$`)?
 /// Its links may then rest on that renaming, which no formula states.
@@ -1042,6 +1159,41 @@ mod tests {
         assert_eq!(named("the symmetric matrix is", ""), None);
         assert_eq!(named("a matrix", " whose columns are orthogonal"), None);
         assert_eq!(named("Let", " be a matrix"), None);
+    }
+
+    #[test]
+    fn what_the_words_let_be_suppose_and_write_as_a_combination() {
+        // Leads as `notes` records them: each formula before this one a `$`.
+        assert!(lets("当 $ 时，我们令 "));
+        assert!(lets("Let $ and "));
+        assert!(lets("令"));
+        assert!(!lets("设 $ 且 $，令 $"), "a display after the sentence that let the formula before");
+        assert!(!lets("Let $. Then"));
+        assert!(!lets("a name spelled with the set, "), "a set is no verb");
+        assert_eq!(supposed_in_words("的一个基，如果它是标准正交基，由于 ").as_deref(), Some("如果它是标准正交基"));
+        assert_eq!(
+            supposed_in_words("If the basis is orthonormal, then ").as_deref(),
+            Some("If the basis is orthonormal")
+        );
+        assert_eq!(supposed_in_words("If we expand the square, we get "), None);
+        assert_eq!(supposed_in_words(" is invertible if and only if "), None);
+        assert_eq!(supposed_in_words("若干次迭代后为 "), None);
+        let formula_in_the_clause =
+            "Note that if we initialize $ we have some bias. This can be addressed by using that";
+        assert_eq!(supposed_in_words(formula_in_the_clause), None);
+        assert_eq!(reason_after(" since $D$ is symmetric.").as_deref(), Some("since D is symmetric"));
+        assert_eq!(reason_after("，由于 $A$ 是对称矩阵。").as_deref(), Some("由于 A 是对称矩阵"));
+        assert_eq!(reason_after(" since we differentiate twice."), None);
+        assert_eq!(reason_after(" since the square is easy."), None, "no letter it speaks of");
+        assert_eq!(reason_after(". Since then"), None);
+        assert!(names_notation("服从自由度为n的 $ 分布，记为"));
+        assert!(names_notation("which is denoted by"));
+        assert!(!names_notation("记为正数的"));
+        assert!(expresses_as("也可以由 $ 的线性组合表示出来"));
+        assert!(expresses_as("can be written as a linear combination of the basis"));
+        assert!(!expresses_as("令对数几率为特征 $ 的线性组合函数，则有"));
+        assert!(!expresses_as("绝对值损失函数表示为"), "a name for a formula, no coefficients");
+        assert!(!expresses_as("计算神经元 $ 的输入加权和："), "one computed");
     }
 
     #[test]

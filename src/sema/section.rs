@@ -120,6 +120,16 @@ impl<'a> SectionBuilder<'a> {
                 self.letters.declared_elsewhere.insert(key.clone());
             }
         }
+        // `where $I_N$ is the identity matrix`: the identity of the size its subscript names.
+        for (key, size) in super::cues::identities_named_after(self.chapter.doc, formulas) {
+            if declared(spec, &key) || assigned_in(self.chapter.doc, formulas, &key) {
+                continue;
+            }
+            if size.parse::<u32>().is_err() && !spec.sizes.contains_key(&size) {
+                spec.sizes.insert(size.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
+            }
+            spec.identity.insert(key, size);
+        }
         // `A\in\mathbb R^{n\times n}` for a quadratic form, then `A\in\mathbb R^{m\times n}` for a
         // Gram matrix in the same section: the latest is in force, and a claim may speak of the
         // other, as of a shape another section declared.
