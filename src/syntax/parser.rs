@@ -545,10 +545,16 @@ fn build_term(pair: Pair<Rule>) -> Expr {
 /// inverse, as the space suggests; nor for a name written as a word, `\mathrm{Var} (X)`, which
 /// keeps the reading its operators give it.)
 fn is_spaced_call(head: &Expr, next: &Expr, input: &str) -> bool {
-    let letter = matches!(&head.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1 || s.name.starts_with('\\'));
+    let letter = matches!(&head.kind, ExprKind::Symbol(s) if is_letter_name(&s.name));
     let spaced =
         input.get(head.span.end..next.span.start).is_some_and(|gap| !gap.is_empty() && gap.chars().all(|c| c == ' '));
     letter && spaced && bare_head(head) && is_paren(next)
+}
+
+/// A symbol's name that is one letter: a single character, or a Greek letter (stored by its name,
+/// `alpha` of `\alpha`: `\sin 2\alpha`, `\ln 2\pi`, `\varphi (n)`).
+fn is_letter_name(name: &str) -> bool {
+    name.chars().count() == 1 || name.starts_with('\\') || crate::syntax::grammar_names::is_greek_name(name)
 }
 
 /// `f(x)`, `\sigma'(B)`: a bare (possibly primed) symbol written directly before parentheses.
@@ -633,10 +639,7 @@ fn bare_argument_goes_on(head: &Expr, next: &Expr) -> bool {
         "ln", "log", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "arctan", "arcsin",
         "arccos",
     ];
-    let letter = |e: &Expr| match &e.kind {
-        ExprKind::Symbol(s) => s.name.chars().count() == 1 || s.name.starts_with('\\'),
-        _ => false,
-    };
+    let letter = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if is_letter_name(&s.name));
     let simple = letter(next)
         || matches!(&next.kind, ExprKind::Subscript { base, .. } | ExprKind::Power { base, .. } if letter(base));
     match &head.kind {
