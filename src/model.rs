@@ -495,6 +495,10 @@ pub enum Reading {
     /// `\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power
     /// n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.
     EulerOrLetter,
+    /// `i \cdot (a + bi) = -b + ai`, `e^{it} = \cos t + i\sin t` in notes that speak of complex
+    /// numbers: a bare i nothing defines is the imaginary unit as often as a real letter;
+    /// derivcheck computes with real numbers, so a counterexample with i real is no evidence.
+    ImaginaryOrLetter,
     /// `\begin{bmatrix} a & b \\ c & d \end{bmatrix} = ad - bc`: a square matrix written out
     /// beside a number stands for its determinant (bars or `\det` left out); a matrix is no
     /// number, so the literal reading is not the one meant.
@@ -623,6 +627,7 @@ impl Reading {
             Reading::Hypothesis => "`若 $A \\sim B$，则 $r(A) = r(B)$`: the claim rests on a relation the words suppose (similar, orthogonal, congruent, an ordering) that derivcheck does not model; checked without it, neither a verification nor a counterexample is evidence.",
             Reading::SupposedInWords => "`如果它是标准正交基，由于 $B^\\top B = I$`, `If the basis is orthonormal, then …`: the claim rests on what an `if` clause supposes in words alone (what something is, no formula in it); a counterexample without that supposition is no evidence, a verification stands.",
             Reading::ChangeOrProduct => "`\\Delta t`, `\\delta y_i` with Δ, δ undefined and written before different letters (or alone): the change of each letter, or a number times it? The readings differ.",
+            Reading::ImaginaryOrLetter => "`i \\cdot (a + bi) = -b + ai`, `e^{it} = \\cos t + i\\sin t` where the notes speak of complex numbers: a bare i nothing defines or binds is the imaginary unit as often as a real letter; derivcheck computes with real numbers, so a counterexample with i real is no evidence.",
             Reading::EulerOrLetter => "`\\sum_{n=1}^N e^n = 12.4`: e raised to the index of a sum is Euler's number to the power n, or the n-th member of a sequence e (the n-th sample's error) written with a superscript.",
             Reading::MatrixForDeterminant => "`\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix} = ad - bc`: a square matrix written out beside a number stands for its determinant (bars or `\\det` left out); a matrix is no number, so the literal reading is not the one meant. Read as the determinant, a claim that holds is verified, saying so; one that does not is left undecided.",
             Reading::ClassValues => "`P(C_1|x)` beside `P(C_2|x)`: two events, or the classes C = 1, C = 2 of one variable?",

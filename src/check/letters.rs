@@ -164,6 +164,50 @@ pub(super) fn truncated_digits(claim: &Claim, verdict: &Verdict) -> Option<Strin
     agrees.then(|| format!("{written} = {computed} truncated to {digits} decimals"))
 }
 
+/// A claim between numbers alone, refuted by less than its printed decimals' rounding allows
+/// (`\binom{48}{5} \cdot 0.25^5 \cdot 0.75^{43} = 1712304 \cdot 9.765625 \cdot 10^{-4} \cdot 4.24262
+/// \cdot 10^{-6}`, 4.24262 rounded from 0.75⁴³ ÷ 10⁻⁶): a decimal printed to four significant digits
+/// or more is a value computed and rounded (fewer, `0.25`, a quantity given), standing for the
+/// values that round to it, half a unit in its last digit either way; the sides' relative
+/// difference is within the sum of those relative errors (a first-order bound, exact for
+/// products). The reading, as the verdict lists it; `None` otherwise.
+pub(super) fn within_printed_rounding(claim: &Claim, verdict: &Verdict) -> Option<String> {
+    let mismatch = verdict.counterexample.as_ref()?.mismatch.as_ref()?;
+    if !mismatch.point.is_empty() || mismatch.entry.is_some() {
+        return None;
+    }
+    // (The factors of a product only: a decimal inside a difference or a power, `(0.01 -
+    // 0.75136507)^2`, is an input the example gives.)
+    fn decimals(e: &Expr, out: &mut Vec<(f64, i32)>) {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, lhs, rhs } => {
+                decimals(lhs, out);
+                decimals(rhs, out);
+            }
+            ExprKind::Number { value } => {
+                let significant = value.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
+                if let (Some((_, fraction)), Ok(v), true) =
+                    (value.split_once('.'), value.parse::<f64>(), significant >= 4)
+                {
+                    out.push((v, fraction.len() as i32));
+                }
+            }
+            _ => {}
+        }
+    }
+    let product =
+        |e: &Expr| matches!(&e.kind, ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot | BinOp::Times, .. });
+    let mut printed = Vec::new();
+    for side in [&claim.lhs, &claim.rhs].into_iter().filter(|side| product(side)) {
+        decimals(side, &mut printed);
+    }
+    let bound: f64 = printed.iter().filter(|(v, _)| *v != 0.0).map(|(v, d)| 0.5 * 10f64.powi(-d) / v.abs()).sum();
+    let (l, r) = (mismatch.lhs, mismatch.rhs);
+    let gap = (l - r).abs() / l.abs().max(r.abs());
+    let within = l.is_finite() && r.is_finite() && l.signum() == r.signum() && bound > 0.0 && gap <= bound;
+    within.then(|| format!(r"	ext{{each printed decimal rounded (relative difference {gap:.1e} within {bound:.1e})}}"))
+}
+
 /// `\sum_{k=1}^{m} body` (its index a letter, starting at 1): the index's key, the upper
 /// limit and the body.
 pub(super) fn sum_from_one(e: &Expr) -> Option<(String, &Expr, &Expr)> {

@@ -26,7 +26,7 @@ use super::letters::{
     applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, claim_scope,
     derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments, inverse_applied,
     letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use,
-    sums_to_one, truncated_digits, unknown_function_property, written_entries_scope,
+    sums_to_one, truncated_digits, unknown_function_property, within_printed_rounding, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -96,7 +96,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 49] = [
+pub const TRIED: [(Reading, Phase); 50] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -138,6 +138,7 @@ pub const TRIED: [(Reading, Phase); 49] = [
     (Reading::DefinedAndDeclared, Phase::Letters),
     (Reading::FamilyOfOneValue, Phase::Letters),
     (Reading::EulerOrLetter, Phase::Slip),
+    (Reading::ImaginaryOrLetter, Phase::Slip),
     (Reading::MatrixForDeterminant, Phase::Slip),
     (Reading::SuperscriptLabel, Phase::Slip),
     (Reading::Constraint, Phase::Slip),
@@ -284,10 +285,12 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
         };
         return Verdict { status: Status::Undecided, reason, ..verdict };
     }
-    // `\frac12(0.01-0.75136507)^2 = 0.274811083` (0.2748110835…): digits cut, not rounded.
-    if let Some(truncated) = truncated_digits(claim, &verdict) {
+    // `\frac12(0.01-0.75136507)^2 = 0.274811083` (0.2748110835…): digits cut, not rounded;
+    // `… = 1712304 \cdot 9.765625 \cdot 10^{-4} \cdot 4.24262 \cdot 10^{-6}`: decimals printed
+    // rounded, within what their rounding allows.
+    if let Some(printed) = truncated_digits(claim, &verdict).or_else(|| within_printed_rounding(claim, &verdict)) {
         let mut assuming = verdict.assuming.clone();
-        assuming.push(truncated);
+        assuming.push(printed);
         let reason = Reason::Checked { assignments: 1, rounded: true };
         return Verdict {
             status: Status::Verified,
@@ -311,8 +314,19 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
     }
     // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
     // derivcheck does not construct.
-    if let Some((letter, kind)) =
-        claim.reading.named.kinds.iter().find(|(letter, _)| !claim.reading.marked && mentions(claim, letter))
+    // (`the orthonormal basis $u_1, \ldots, u_N$` names the family by its base: u_r is one.)
+    let member = |letter: &str| {
+        let mut keys = BTreeSet::new();
+        super::letters::keys_in(&claim.lhs, &mut keys);
+        super::letters::keys_in(&claim.rhs, &mut keys);
+        keys.iter().any(|k| k.strip_prefix(letter).is_some_and(|rest| rest.starts_with('_')))
+    };
+    if let Some((letter, kind)) = claim
+        .reading
+        .named
+        .kinds
+        .iter()
+        .find(|(letter, _)| !claim.reading.marked && (mentions(claim, letter) || member(letter)))
     {
         return undecided(other_reading(Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())), &verdict);
     }
@@ -1002,6 +1016,12 @@ pub(super) fn slip_or_constraint(scope: &Scope, claim: &Claim, verdict: Verdict)
     }
     if let Some(indexed) = euler_indexed(&claim.lhs).or_else(|| euler_indexed(&claim.rhs)) {
         return undecided_under(Reading::EulerOrLetter, Some(indexed), None, verdict);
+    }
+    // `i \cdot (a + bi) = -b + ai` where the notes speak of complex numbers: i nothing defines or
+    // binds is the imaginary unit as often as a real letter.
+    let free_i = || free_letters(scope, &claim.lhs).contains("i") || free_letters(scope, &claim.rhs).contains("i");
+    if claim.reading.complex && free_i() {
+        return undecided_under(Reading::ImaginaryOrLetter, Some("i".into()), None, verdict);
     }
     if let Some(labelled) = superscript_label(scope, claim) {
         return undecided_under(Reading::SuperscriptLabel, Some(labelled), None, verdict);

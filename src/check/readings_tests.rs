@@ -47,14 +47,15 @@ fn place(reading: Reading) -> usize {
         Reading::DefinedAndDeclared => 38,
         Reading::FamilyOfOneValue => 39,
         Reading::EulerOrLetter => 40,
-        Reading::MatrixForDeterminant => 41,
-        Reading::SuperscriptLabel => 42,
-        Reading::Constraint => 43,
-        Reading::HoldsThroughLater => 44,
-        Reading::ChangeOrProduct => 45,
-        Reading::Convention => 46,
-        Reading::Hypothesis => 47,
-        Reading::SupposedInWords => 48,
+        Reading::ImaginaryOrLetter => 41,
+        Reading::MatrixForDeterminant => 42,
+        Reading::SuperscriptLabel => 43,
+        Reading::Constraint => 44,
+        Reading::HoldsThroughLater => 45,
+        Reading::ChangeOrProduct => 46,
+        Reading::Convention => 47,
+        Reading::Hypothesis => 48,
+        Reading::SupposedInWords => 49,
     }
 }
 

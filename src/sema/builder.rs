@@ -48,6 +48,8 @@ pub(super) struct ChapterFacts {
     pub(super) probabilistic: bool,
     /// The notes write `e` as a power's base (`cues::writes_euler_powers`).
     pub(super) euler: bool,
+    /// The notes speak of complex numbers (`cues::names_complex_numbers`).
+    pub(super) complex: bool,
 }
 
 /// What the whole chapter gives every section: its text, its spec, and what its words say once.
@@ -66,6 +68,8 @@ pub(super) struct ChapterInputs<'a> {
     pub(super) probabilistic: bool,
     /// The notes write `e` as a power's base: it is Euler's number ([`ChapterFacts::euler`]).
     pub(super) euler: bool,
+    /// The notes speak of complex numbers ([`ChapterFacts::complex`]).
+    pub(super) complex: bool,
     /// Letters the words call a statistic of others, each with the letter it is one of (the
     /// cues' `statistics_named`), read once for the chapter.
     pub(super) statistics: std::rc::Rc<std::collections::BTreeMap<String, String>>,

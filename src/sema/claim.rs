@@ -137,6 +137,9 @@ pub struct ClaimReading {
     /// The chapter's words name entropy or mutual information (`entropy`, `熵`, `互信息`):
     /// `H(X)`, `H(Y \mid X)`, `I(X, Y)` of random variables are those.
     pub information: bool,
+    /// The chapter's words speak of complex numbers (`imaginary`, `复数`): a bare `i` nothing
+    /// defines may be the imaginary unit.
+    pub complex: bool,
     /// What the words before it call its letters: numbers, random variables, kinds of matrix,
     /// small.
     pub named: NamedLetters,

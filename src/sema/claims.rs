@@ -348,6 +348,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.independence = prose.independence;
                 }
                 reading.information = self.chapter.information;
+                reading.complex = self.chapter.complex;
                 reading.laws = self.laws_before(block);
                 if let Some(block) = block {
                     reading.conditions.stated = self

@@ -170,7 +170,14 @@ impl<'a> SectionBuilder<'a> {
         let named = |at: usize, site: &FormulaSite| {
             self.read_once(|w| &mut w.kinds, at, || roles::matrix_kind_unmodelled(&site.lead, &site.trail))
         };
-        letters_named_in(&sites, &named, &named_letters_or_power_bases)
+        let mut kinds = letters_named_in(&sites, &named, &named_letters_or_power_bases);
+        // `the orthonormal basis $u_1, \ldots, u_N$`: a family of vectors of a kind, named by its base.
+        for (_, site) in &sites {
+            if let Some(kind) = roles::basis_kind(&site.lead) {
+                kinds.extend(family_bases(&site.tex).into_iter().map(|base| (base, kind.clone())));
+            }
+        }
+        kinds
     }
 
     /// Letters the words call a kind of matrix before a claim (`for an orthogonal matrix
@@ -294,6 +301,21 @@ pub(super) fn named_letters(tex: &str) -> Vec<String> {
         (link.op == RelOp::In).then(|| first.symbol_key()).flatten()
     });
     declared.into_iter().collect()
+}
+
+/// The bases of the letters a formula writes with an index (`u_1, \ldots, u_N`: u).
+fn family_bases(tex: &str) -> BTreeSet<String> {
+    fn walk(e: &Expr, out: &mut BTreeSet<String>) {
+        if let ExprKind::Subscript { base, .. } = &e.kind {
+            out.extend(base.symbol_key());
+        }
+        e.children().for_each(|c| walk(c, out));
+    }
+    let mut out = BTreeSet::new();
+    for chain in crate::syntax::parse_formula(tex).map(|s| s.chains).unwrap_or_default() {
+        chain.exprs().for_each(|e| walk(e, &mut out));
+    }
+    out
 }
 
 /// The one chain a formula's TeX writes; `None` where it does not parse or writes several.
@@ -454,7 +476,18 @@ pub(super) fn chapter_facts(doc: &Document) -> ChapterFacts {
         information: names_information(&doc.source),
         probabilistic: names_probability(&doc.source),
         euler: writes_euler_powers(doc),
+        complex: names_complex_numbers(&doc.source),
     }
+}
+
+/// Do the notes speak of complex numbers (`complex number`, `imaginary`, `复数`, `虚数`, `虚部`)?
+/// There a bare `i` nothing defines may be the imaginary unit.
+pub(super) fn names_complex_numbers(source: &str) -> bool {
+    static NAMES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bcomplex\s+(numbers?|plane|exponential)\b|\bimaginary\b|复数|虚数|虚部|虚轴|复平面")
+            .expect("valid regex")
+    });
+    NAMES.is_match(source)
 }
 
 /// Do the notes speak of entropy or mutual information anywhere (`entropy`, `熵`, `互信息`)?

@@ -714,6 +714,20 @@ pub fn matrix_kind_unmodelled(lead: &str, trail: &str) -> Option<String> {
     NAMED.found(lead, trail)
 }
 
+/// The kind of basis (or set of vectors) the words right before a formula call it (`the orthonormal
+/// basis $u_1, \ldots, u_N$`, `orthogonal eigenvectors`, `标准正交基`), as written: its members
+/// are related as derivcheck does not model (`u_r^\top u_s = \delta_{rs}`).
+pub fn basis_kind(lead: &str) -> Option<String> {
+    static BASIS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(orthonormal|orthogonal)\s+(basis|bases|vectors|eigenvectors|set|columns)(\s+of\s+\S+)?\s*$|(标准正交基|单位正交基|正交归一基|标准正交向量组|正交基)\s*$",
+        )
+        .expect("valid regex")
+    });
+    let found = BASIS.captures(near_end(lead).trim_end())?;
+    found.get(0).map(|m| one_spaced(m.as_str()))
+}
+
 /// Do the words right after a formula replace it with the next (`$…$ 改为 $…$`, `“$…$”改成`,
 /// `$…$ should read $…$`, `$…$ is corrected to`)? An erratum quotes the wrong formula: what it
 /// says is not the author's claim.

@@ -52,6 +52,7 @@ impl<'a> SectionBuilder<'a> {
                 information: facts.information,
                 probabilistic: facts.probabilistic,
                 euler: facts.euler,
+                complex: facts.complex,
                 statistics: Default::default(),
             },
             words: SectionWords::default(),
