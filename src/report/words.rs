@@ -709,6 +709,7 @@ fn english(reason: &Reason) -> String {
                 Reading::PowerOrIndex => format!("false with `{symbol}` raised to a power, but the formula also writes `{symbol}^{{(…)}}` for a member of a sequence: a superscript on `{symbol}` may be an index without its parentheses (write `{symbol}^{{(n)}}` for a member, or mark it a claim)"),
                 // (`the orthonormal basis $u_1, …$` names a family of vectors, not a matrix.)
                 Reading::MatrixKind if ["basis", "vectors", "set", "columns"].iter().any(|w| matrix.contains(w)) => format!("false for general vectors `{symbol}`, but the words call them “{matrix}”, related as derivcheck does not construct: it may hold for those (mark it a claim to check it for any vectors)"),
+                Reading::MatrixKind if matrix.contains("factor") => format!("false for a general matrix `{symbol}`, but the words make `{symbol}` a {matrix}, related to the others as derivcheck does not construct (orthogonal, diagonal): it may hold for those (mark it a claim to check it for every matrix)"),
                 Reading::MatrixKind => format!("false for a general matrix `{symbol}`, but the words call `{symbol}` a {matrix} matrix, a kind derivcheck does not construct: it may hold for those (mark it a claim to check it for every matrix)"),
                 Reading::OperatorOrProduct => format!("false with `{symbol}` read as a number times what follows it; the notes never define `{symbol}`, which many texts write for the derivative operator (`{symbol}f(x)`): derivcheck does not read it as one (write `\\frac{{d}}{{dx}}`, or define `{symbol}`)"),
                 Reading::ApplicationOrProduct => format!("false with `{symbol}(…)` read as `{symbol}` times the parenthesis, not refuted with `{symbol}` a function nobody specified: the notes never define `{symbol}` (define it, or declare it a function in the spec)"),
@@ -867,6 +868,7 @@ fn chinese(reason: &Reason) -> String {
                 Reading::RandomOrConstant => format!("取决于 `{symbol}` 是随机变量还是常数（只出现在期望之内的小写字母，或像系数那样也写在期望之外的大写字母）：一种读法成立，另一种不成立（标记为断言即可确定：小写字母按常数读，大写字母按随机变量读）"),
                 Reading::PowerOrIndex => format!("把 `{symbol}` 的上标读作幂时不成立，但同一公式也写了序列的成员 `{symbol}^{{(…)}}`：`{symbol}` 的上标可能是省略了括号的下标（成员请写 `{symbol}^{{(n)}}`，或标记为断言）"),
                 Reading::MatrixKind if ["基", "向量", "basis", "vectors", "set", "columns"].iter().any(|w| matrix.contains(w)) => format!("对一般的向量 `{symbol}` 不成立，但前文称它们为{matrix}，derivcheck 不构造这种关系：它可能对这样的向量成立（标记为断言则对任意向量检查）"),
+                Reading::MatrixKind if matrix.contains("factor") => format!("对一般的矩阵 `{symbol}` 不成立，但前文说 `{symbol}` 是矩阵分解的因子，与其他因子的关系（正交、对角）derivcheck 不构造：它可能对这样的矩阵成立（标记为断言则对所有矩阵检查）"),
                 Reading::MatrixKind => format!("对一般的矩阵 `{symbol}` 不成立，但前文称 `{symbol}` 为{matrix}矩阵，derivcheck 不构造这类矩阵：它可能对这类矩阵成立（标记为断言则对所有矩阵检查）"),
                 Reading::OperatorOrProduct => format!("把 `{symbol}` 读作数乘以其后的式子时不成立；笔记没有定义 `{symbol}`，而许多文本用它表示微分运算符（`{symbol}f(x)`）：derivcheck 不这样读（写成 `\\frac{{d}}{{dx}}`，或定义 `{symbol}`）"),
                 Reading::ApplicationOrProduct => format!("把 `{symbol}(…)` 读作 `{symbol}` 乘以括号时不成立，读作未指定的函数时不被推翻：笔记没有定义 `{symbol}`（定义它，或在规格中声明为函数）"),

@@ -171,10 +171,14 @@ impl<'a> SectionBuilder<'a> {
             self.read_once(|w| &mut w.kinds, at, || roles::matrix_kind_unmodelled(&site.lead, &site.trail))
         };
         let mut kinds = letters_named_in(&sites, &named, &named_letters_or_power_bases);
-        // `the orthonormal basis $u_1, \ldots, u_N$`: a family of vectors of a kind, named by its base.
+        // `the orthonormal basis $u_1, \ldots, u_N$`: a family of vectors of a kind, named by its base;
+        // `decomposed … into $U$, $\Sigma$, and $W^\top$`: the factors, by their letters.
         for (_, site) in &sites {
             if let Some(kind) = roles::basis_kind(&site.lead) {
                 kinds.extend(family_bases(&site.tex).into_iter().map(|base| (base, kind.clone())));
+            }
+            if let Some(kind) = roles::decomposition_factor(&site.lead) {
+                kinds.extend(factor_letter(&site.tex).map(|letter| (letter, kind)));
             }
         }
         kinds
@@ -301,6 +305,17 @@ pub(super) fn named_letters(tex: &str) -> Vec<String> {
         (link.op == RelOp::In).then(|| first.symbol_key()).flatten()
     });
     declared.into_iter().collect()
+}
+
+/// The letter a formula names, bare or transposed (`U`, `\Sigma`, `W^\top`).
+fn factor_letter(tex: &str) -> Option<String> {
+    let chain = single_chain(tex)?;
+    let first = chain.first.as_ref().filter(|_| chain.links.is_empty())?;
+    match &first.kind {
+        ExprKind::Transpose { operand } => operand.symbol_key(),
+        ExprKind::Symbol(_) | ExprKind::Subscript { .. } => first.symbol_key(),
+        _ => None,
+    }
 }
 
 /// The bases of the letters a formula writes with an index (`u_1, \ldots, u_N`: u).

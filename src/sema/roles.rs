@@ -714,6 +714,20 @@ pub fn matrix_kind_unmodelled(lead: &str, trail: &str) -> Option<String> {
     NAMED.found(lead, trail)
 }
 
+/// Do the words right before a formula name it one of the factors a matrix is decomposed into
+/// (`$X$ can be decomposed by singular value decomposition into $U$, $\Sigma$, and $W^\top$`,
+/// `分解为 $U$、$\Sigma$ 和 $V^T$`)? The factors of a named decomposition are related as
+/// derivcheck does not construct (orthogonal, diagonal): the kind, as the report names it.
+pub fn decomposition_factor(lead: &str) -> Option<String> {
+    static INTO: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)((decompos|factori[sz]|factored)\w*\b[^$.。]*\binto|分解(为|成))\s*(\$\s*(,|and|, and|和|与|、|，)\s*)*$",
+        )
+        .expect("valid regex")
+    });
+    INTO.is_match(near_end(lead).trim_end()).then(|| "factor of a decomposition".to_string())
+}
+
 /// The kind of basis (or set of vectors) the words right before a formula call it (`the orthonormal
 /// basis $u_1, \ldots, u_N$`, `orthogonal eigenvectors`, `标准正交基`), as written: its members
 /// are related as derivcheck does not model (`u_r^\top u_s = \delta_{rs}`).
