@@ -255,6 +255,12 @@ fn read_tables(source: &str, sections: &[Section]) -> Vec<Table> {
 pub const NOTES_EXTENSIONS: [&str; 4] = ["md", "markdown", "mdx", "ipynb"];
 
 /// Is `path` a file of notes by its extension ([`NOTES_EXTENSIONS`])?
+/// Does `words` end a sentence (a full stop, `。`, `!`, `?`, `;`)? A formula's trail is read to
+/// there ([`FormulaSite::trail`]).
+pub fn ends_sentence(words: &str) -> bool {
+    words.contains(['.', '。', '!', '?', '；', ';'])
+}
+
 pub fn is_notes_path(path: &std::path::Path) -> bool {
     path.extension().and_then(|x| x.to_str()).is_some_and(|x| NOTES_EXTENSIONS.contains(&x))
 }
@@ -329,7 +335,7 @@ impl Document {
                 (Event::Text(text) | Event::Code(text), Some(i)) => {
                     let trail = &mut self.formulas[i].trail;
                     trail.push_str(text);
-                    if trail.chars().count() >= TRAIL || trail.contains(['.', '。', '!', '?', '；', ';']) {
+                    if trail.chars().count() >= TRAIL || ends_sentence(trail) {
                         trailing = None;
                     }
                 }

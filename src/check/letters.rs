@@ -205,7 +205,7 @@ pub(super) fn within_printed_rounding(claim: &Claim, verdict: &Verdict) -> Optio
     let (l, r) = (mismatch.lhs, mismatch.rhs);
     let gap = (l - r).abs() / l.abs().max(r.abs());
     let within = l.is_finite() && r.is_finite() && l.signum() == r.signum() && bound > 0.0 && gap <= bound;
-    within.then(|| format!(r"	ext{{each printed decimal rounded (relative difference {gap:.1e} within {bound:.1e})}}"))
+    within.then(|| format!(r"\text{{each printed decimal rounded (relative difference {gap:.1e} within {bound:.1e})}}"))
 }
 
 /// `\sum_{k=1}^{m} body` (its index a letter, starting at 1): the index's key, the upper

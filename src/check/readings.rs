@@ -315,12 +315,12 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
     // `假设随机矩阵$A$ … $A^T\mathbf 1 = \mathbf 1$`: a kind of matrix the words name and
     // derivcheck does not construct.
     // (`the orthonormal basis $u_1, \ldots, u_N$` names the family by its base: u_r is one.)
-    let member = |letter: &str| {
-        let mut keys = BTreeSet::new();
+    let mut keys = BTreeSet::new();
+    if !claim.reading.named.kinds.is_empty() {
         super::letters::keys_in(&claim.lhs, &mut keys);
         super::letters::keys_in(&claim.rhs, &mut keys);
-        keys.iter().any(|k| k.strip_prefix(letter).is_some_and(|rest| rest.starts_with('_')))
-    };
+    }
+    let member = |letter: &str| keys.iter().any(|k| k.strip_prefix(letter).is_some_and(|rest| rest.starts_with('_')));
     if let Some((letter, kind)) = claim
         .reading
         .named

@@ -87,29 +87,37 @@ impl<'a> SectionBuilder<'a> {
     /// reason the words give right after it ([`roles::reason_after`]).
     pub(super) fn supposed_around(&self, index: usize) -> Option<String> {
         let formulas = &self.chapter.doc.formulas;
-        let mut words = String::new();
-        let mut at = index;
-        loop {
-            let site = formulas.get(at)?;
-            let in_paragraph = at.checked_sub(1).and_then(|p| formulas.get(p)).is_some_and(|p| p.block == site.block);
-            if !in_paragraph {
-                // (The paragraph's first formula: its sentence, each formula of it a `$`.)
-                words.insert_str(0, &site.lead);
+        // The paragraph before it, nearest first: the words since each formula before it, then
+        // the sentence of the paragraph's first formula (each formula of it a `$`). The last
+        // conditional word stands in the nearest piece that has one; its clause, past the end of
+        // a piece that is not the nearest, meets a formula (a `$`).
+        let mut supposed = None;
+        for at in (0..=index).rev() {
+            let site = &formulas[at];
+            let opens_paragraph = at.checked_sub(1).is_none_or(|p| formulas[p].block != site.block);
+            let piece = if opens_paragraph { &site.lead } else { &site.since_previous };
+            if roles::has_conditional(piece) {
+                supposed = if at == index {
+                    roles::supposed_in_words(piece)
+                } else {
+                    roles::supposed_in_words(&format!("{piece} $"))
+                };
                 break;
             }
-            words.insert_str(0, &format!(" $ {}", site.since_previous));
-            at -= 1;
+            if opens_paragraph {
+                break;
+            }
         }
         // `…$$ since $D$ is symmetric.`: the reason the words give right after it, a formula in it
         // read as its TeX.
         let site = formulas.get(index)?;
         let mut after = site.trail.clone();
         if let Some(next) = formulas.get(index + 1).filter(|next| next.block == site.block) {
-            if !roles::ends_sentence(&after) {
+            if !crate::notes::ends_sentence(&after) {
                 after = format!("{after} ${}$ {}", next.tex, next.trail);
             }
         }
-        roles::supposed_in_words(&words).or_else(|| roles::reason_after(&after))
+        supposed.or_else(|| roles::reason_after(&after))
     }
 
     /// What `read` gives for the words of the formula at `at`, kept in `table` of

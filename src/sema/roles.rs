@@ -274,8 +274,8 @@ fn last_sentence(lead: &str) -> &str {
 /// `Let $u = 1/p$ and $1 - u = 1/q$`, `令 $f'(x) = 0$`)? The last such word of the sentence before
 /// it is `let`, `suppose`, `assume`, `令`, `设`, `假设`, `假定`, with nothing after it but formulas
 /// (each a `$` in a lead) and `and`, and something between the formula before and this one (a
-/// display after `…，令 $1-t=1/q$。` belongs to no let). An equation so introduced is supposed, not claimed: where it names no
-/// letter to define, it is a condition.
+/// display after `…，令 $1-t=1/q$。` belongs to no let). An equation so introduced is supposed,
+/// not claimed: where it names no letter to define, it is a condition.
 pub fn lets(lead: &str) -> bool {
     static LET: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"(?i)\b(let|suppose|assume)\b|令|设|假设|假定").expect("valid regex"));
@@ -312,18 +312,28 @@ pub fn expresses_as(lead: &str) -> bool {
         && COMBINATION.find_iter(words).last().is_some_and(|found| !CONSEQUENCE.is_match(&words[found.end()..]))
 }
 
+/// The conditional words of `words` (`if`, `如果`, `假如`, `倘若`, `若`; not the `若` of `若干`,
+/// several), in order.
+fn conditional_words(words: &str) -> impl Iterator<Item = regex::Match<'_>> {
+    static IF: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)\bif\b|如果|假如|倘若|若").expect("valid regex"));
+    IF.find_iter(words).filter(|m| !words[m.end()..].starts_with('干'))
+}
+
+/// Do `words` have a conditional word ([`supposed_in_words`] reads the clause of the last)?
+pub fn has_conditional(words: &str) -> bool {
+    conditional_words(words).next().is_some()
+}
+
 /// What the words before a formula suppose in words alone, where they do (`如果它是标准正交基，
 /// 由于 $…$`, `If the basis is orthonormal, then $…$`): a conditional word (`if`, `如果`, `若`,
 /// `假如`, `倘若`), the last in `words` (the paragraph before the formula, each formula in it a
 /// `$`), opening a clause with no formula in it that says what something is (`是`, `为`, `is`,
 /// `are`). The formula rests on that supposition, which no formula states: the clause, as written.
 pub fn supposed_in_words(words: &str) -> Option<String> {
-    static IF: LazyLock<regex::Regex> =
-        LazyLock::new(|| regex::Regex::new(r"(?i)\bif\b|如果|假如|倘若|若").expect("valid regex"));
     static CLAUSE_END: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"[,，;；:：。！？]|[.!?](\s|$)|\bthen\b|则|那么").expect("valid regex"));
-    // (`若干`: several.)
-    let opens = IF.find_iter(words).filter(|m| !words[m.end()..].starts_with('干')).last()?;
+    let opens = conditional_words(words).last()?;
     let after = &words[opens.start()..];
     let clause = CLAUSE_END.find(&after[opens.len()..]).map_or(after, |end| &after[..opens.len() + end.start()]);
     // (A clause with a formula in it, `if $x > 0$`, supposes what the formula says: a condition.)
@@ -805,11 +815,6 @@ pub fn reason_after(trail: &str) -> Option<String> {
 /// `words` with each run of whitespace one space.
 fn one_spaced(words: &str) -> String {
     words.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Does `words` end a sentence (a full stop, `。`, `!`, `?`, `;`)?
-pub fn ends_sentence(words: &str) -> bool {
-    words.contains(['.', '。', '!', '?', '；', ';'])
 }
 
 /// Do the words right before the formula introduce notation (`记为`, `记作`, `简记为`, `denoted by`,

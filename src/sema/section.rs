@@ -29,6 +29,14 @@ use crate::syntax::ast::{BinOp, Chain, Expr, ExprKind, RelOp, Statement};
 use crate::syntax::print;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A size letter a shape writes (`n` of `n\times d`; a number is none), tried at the default sizes
+/// unless the spec gives it some.
+fn tried_at_default_sizes(spec: &mut SectionSpec, dim: &str) {
+    if dim.parse::<u32>().is_err() && !spec.sizes.contains_key(dim) {
+        spec.sizes.insert(dim.to_string(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
+    }
+}
+
 impl<'a> SectionBuilder<'a> {
     pub(super) fn new(
         doc: &'a Document,
@@ -94,10 +102,8 @@ impl<'a> SectionBuilder<'a> {
                 }
                 continue;
             }
-            for dim in dims.iter().filter(|d| d.parse::<u32>().is_err()) {
-                if !spec.sizes.contains_key(dim) {
-                    spec.sizes.insert(dim.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
-                }
+            for dim in dims {
+                tried_at_default_sizes(spec, dim);
             }
             // (`单位矩阵 $I\in\mathbb R^{n\times n}$`: the identity of that size, not a general matrix.)
             if identities.contains(key) {
@@ -126,9 +132,7 @@ impl<'a> SectionBuilder<'a> {
             if declared(spec, &key) || assigned_in(self.chapter.doc, formulas, &key) {
                 continue;
             }
-            if size.parse::<u32>().is_err() && !spec.sizes.contains_key(&size) {
-                spec.sizes.insert(size.clone(), toml::Spanned::new(0..0, DEFAULT_SIZES.to_vec()));
-            }
+            tried_at_default_sizes(spec, &size);
             spec.identity.insert(key, size);
         }
         // `A\in\mathbb R^{n\times n}` for a quadratic form, then `A\in\mathbb R^{m\times n}` for a
