@@ -54,6 +54,37 @@ fn whole_chapter(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&cache_dir);
 }
 
+/// The language server's work after an edit (`derivcheck lsp`): the shipped chapter's English
+/// notes checked again with its spec (a word typed in prose, then undone: each check sees a
+/// changed text), the verdict cache warm, and the diagnostics it publishes made.
+fn editor(c: &mut Criterion) {
+    use derivcheck::report::{diagnostic::findings, Lang};
+    let path = chapter_dir().join("notes.en.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen("the", "thee", 1);
+    let spec_text = shipped_spec();
+    let cache_dir = std::env::temp_dir().join(format!("derivcheck-bench-lsp-{}", std::process::id()));
+    let diagnose = |text: &str| {
+        let docs = vec![Document::parse(&path.display().to_string(), text.to_string())];
+        let spec = Spec::parse("checks.toml", &spec_text).unwrap();
+        let options = CheckOptions { cache: verdict_cache(Some(&cache_dir), false), ..CheckOptions::uncached() };
+        let checked = driver::check(&docs, Some(spec), spec_text.clone(), options).expect("valid spec");
+        findings(&checked.report, &docs, &checked.parse_failures, None, Lang::En).len()
+    };
+    assert_eq!(diagnose(&text), 0, "the chapter checks clean");
+    let mut group = c.benchmark_group("editor");
+    group.sample_size(20).measurement_time(Duration::from_secs(10));
+    let mut flip = false;
+    group.bench_function("notes after an edit, warm cache (target < 0.2 s)", |b| {
+        b.iter(|| {
+            flip = !flip;
+            diagnose(if flip { &edited } else { &text })
+        })
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&cache_dir);
+}
+
 /// The English file with section 15.3 at n positions, width d, d_k = 4 (2 where d = 2).
 fn attention(c: &mut Criterion) {
     let docs = vec![document(&chapter_dir().join("notes.en.md"))];
@@ -151,5 +182,5 @@ fn slowest_mutant(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, whole_chapter, attention, layer_norm, book, slowest_mutant);
+criterion_group!(benches, whole_chapter, editor, attention, layer_norm, book, slowest_mutant);
 criterion_main!(benches);

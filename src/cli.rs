@@ -9,11 +9,12 @@ use crate::driver::{self, CheckOptions, DEFAULT_TIME_LIMIT_SECONDS};
 use crate::listing::{self, Listing, ParseFailure};
 use crate::model::StrictProblem;
 use crate::notes::{Document, LineIndex};
-use crate::report::diagnostic::Severity;
+use crate::report::diagnostic::{Screen, Severity};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 
 mod book;
+mod lsp;
 mod mdbook;
 mod mutate;
 mod progress;
@@ -54,6 +55,8 @@ enum Command {
     Mdbook(mdbook::MdbookArgs),
     /// Self-test: edit every verified claim once in every known way and check each mutant.
     Mutate(mutate::MutateArgs),
+    /// Run as a language server on stdio, for editors: diagnostics as you write, hover, repairs.
+    Lsp(lsp::LspArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -174,13 +177,19 @@ pub enum Format {
     Json,
     /// JUnit XML: a test case per claim (refuted = failure, undecided = skipped).
     Junit,
+    /// SARIF 2.1.0, for code scanning: a result per refuted or undecided claim and per formula
+    /// that does not parse where a claim could be, with its region and rule.
+    Sarif,
+    /// GitHub Actions workflow commands: the same findings as annotations on their lines.
+    Github,
     /// The appendix in Markdown.
     Md,
     /// The appendix in HTML.
     Html,
 }
 
-const CHECK_FORMATS: &[Format] = &[Format::Text, Format::Lines, Format::Json, Format::Junit];
+const CHECK_FORMATS: &[Format] =
+    &[Format::Text, Format::Lines, Format::Json, Format::Junit, Format::Sarif, Format::Github];
 const APPENDIX_FORMATS: &[Format] = &[Format::Md, Format::Html];
 const LISTING_FORMATS: &[Format] = &[Format::Text, Format::Lines, Format::Json];
 const MUTATE_FORMATS: &[Format] = &[Format::Text, Format::Json];
@@ -199,7 +208,7 @@ impl Format {
         match self {
             Format::Md => Some(AppendixFormat::Markdown),
             Format::Html => Some(AppendixFormat::Html),
-            Format::Text | Format::Lines | Format::Json | Format::Junit => None,
+            Format::Text | Format::Lines | Format::Json | Format::Junit | Format::Sarif | Format::Github => None,
         }
     }
 }
@@ -255,6 +264,7 @@ pub fn main() -> i32 {
         Command::Report(args) => run_report(&args),
         Command::Mdbook(args) => mdbook::run(&args),
         Command::Mutate(args) => mutate::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
         Command::Notation => {
             let text = format!("{}\n{}", crate::notation::markdown_table(), crate::report::readings_table());
             write_stdout(&text).map_or_else(|code| code, |_| EXIT_OK)
@@ -484,6 +494,11 @@ fn run_check(args: &CheckArgs) -> i32 {
     let written = match args.format {
         Format::Json => write_stdout(&(serde_json::to_string_pretty(&report).expect("report serializes") + "\n")),
         Format::Junit => write_stdout(&crate::report::appendix::render_junit(&report)),
+        Format::Sarif | Format::Github => {
+            let mut findings = Findings::default();
+            findings.add(&report, &docs, &parse_failures, spec_file, lang);
+            write_stdout(&findings.render(args.format, lang))
+        }
         // Findings first (refuted, then undecided), then the formulas that do not parse, then
         // the totals: the first screen of a run shows what is wrong in the chapter.
         Format::Text => {
@@ -726,8 +741,7 @@ fn read_spec(path: &Path) -> Result<(crate::spec::Spec, String), SpecFailure> {
 fn emit_spec_diagnostics(path: &str, text: &str, errors: &[crate::driver::SpecProblem], lang: crate::report::Lang) {
     use crate::report::diagnostic;
     let shown = diagnostic::of_spec_errors(path, text, errors, lang);
-    let colour = colour_on(std::io::stderr());
-    eprint!("{}", diagnostic::render_terminal(&shown, &[(path, text)], colour, lang));
+    eprint!("{}", diagnostic::render_terminal(&shown, &[(path, text)], screen_of(Stream::Stderr), lang));
 }
 
 fn run_formulas(args: &FormulasArgs) -> i32 {
@@ -743,7 +757,9 @@ fn run_formulas(args: &FormulasArgs) -> i32 {
             emit_parse_diagnostics(&docs, &failures, Unparsed::All, crate::report::Lang::En);
             write_stdout(&render_listing_text(&listing))
         }
-        Format::Junit | Format::Md | Format::Html => unreachable!("`formulas --format` is one of LISTING_FORMATS"),
+        Format::Junit | Format::Sarif | Format::Github | Format::Md | Format::Html => {
+            unreachable!("`formulas --format` is one of LISTING_FORMATS")
+        }
     };
     written.map_or_else(|code| code, |_| EXIT_OK)
 }
@@ -869,8 +885,56 @@ fn render_diagnostics(
     tail.push_str(&crate::report::render_summary(report, lang));
     let mut sources: Vec<(&str, &str)> = docs.iter().map(|d| (d.path.as_str(), d.source.as_str())).collect();
     sources.extend(spec);
-    let findings = diagnostic::of_claims(report, spec, lang);
-    (diagnostic::render_terminal(&findings, &sources, colour_on(std::io::stdout()), lang), tail)
+    let findings = diagnostic::collapse_repeats(diagnostic::of_claims(report, spec, lang));
+    (diagnostic::render_terminal(&findings, &sources, screen_of(Stream::Stdout), lang), tail)
+}
+
+#[derive(Clone, Copy)]
+enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// How diagnostics on `stream` are drawn: in colour on a terminal, as wide as the terminal (or
+/// [`Screen::DEFAULT_COLUMNS`]).
+fn screen_of(stream: Stream) -> Screen {
+    let (colour, term) = match stream {
+        Stream::Stdout => (colour_on(std::io::stdout()), console::Term::stdout()),
+        Stream::Stderr => (colour_on(std::io::stderr()), console::Term::stderr()),
+    };
+    Screen::new(colour, term.size_checked().map(|(_, columns)| usize::from(columns)))
+}
+
+/// The findings of a run for code scanning and pull-request annotations (`--format sarif`,
+/// `--format github`; [`crate::report::diagnostic::findings`]), with the files' texts, for
+/// their regions.
+#[derive(Default)]
+pub(crate) struct Findings {
+    diagnostics: Vec<crate::report::diagnostic::Diagnostic>,
+    sources: Vec<(String, String)>,
+}
+
+impl Findings {
+    pub(crate) fn add(
+        &mut self,
+        report: &crate::report::CheckReport,
+        docs: &[Document],
+        parse_failures: &[ParseFailure],
+        spec: Option<(&str, &str)>,
+        lang: crate::report::Lang,
+    ) {
+        self.diagnostics.extend(crate::report::diagnostic::findings(report, docs, parse_failures, spec, lang));
+        self.sources.extend(docs.iter().map(|d| (d.path.clone(), d.source.clone())));
+        self.sources.extend(spec.map(|(path, text)| (path.to_string(), text.to_string())));
+    }
+
+    pub(crate) fn render(&self, format: Format, lang: crate::report::Lang) -> String {
+        let sources: Vec<(&str, &str)> = self.sources.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        match format {
+            Format::Sarif => crate::report::ci::render_sarif(&self.diagnostics, &sources, lang),
+            _ => crate::report::ci::render_github(&self.diagnostics, &sources, lang),
+        }
+    }
 }
 
 /// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
@@ -899,7 +963,7 @@ fn emit_parse_diagnostics(docs: &[Document], failures: &[ParseFailure], shown: U
         failures.iter().partition(|f| shown == Unparsed::All || f.could_be_claim());
     let errors = diagnostic::of_parse_failures(docs, &listed[..listed.len().min(MAX_DIAGNOSTICS)], lang);
     let shown: Vec<diagnostic::Diagnostic> = warnings.iter().take(MAX_DIAGNOSTICS).cloned().chain(errors).collect();
-    eprint!("{}", diagnostic::render_terminal(&shown, &sources, colour_on(std::io::stderr()), lang));
+    eprint!("{}", diagnostic::render_terminal(&shown, &sources, screen_of(Stream::Stderr), lang));
     let more = (warnings.len().saturating_sub(MAX_DIAGNOSTICS), listed.len().saturating_sub(MAX_DIAGNOSTICS));
     if more != (0, 0) {
         let w = crate::report::words(lang);

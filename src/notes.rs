@@ -795,6 +795,11 @@ impl<'a> LineIndex<'a> {
         LineIndex { source, line_starts }
     }
 
+    /// The byte offset each line starts at.
+    pub fn line_starts(&self) -> &[usize] {
+        &self.line_starts
+    }
+
     pub fn position(&self, offset: usize) -> Position {
         let offset = offset.min(self.source.len());
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;

@@ -307,7 +307,9 @@ pub fn build(listing: Listing, checked: Vec<FileOutcome>, spec_path: Option<Stri
 }
 
 pub mod appendix;
+pub mod ci;
 pub mod diagnostic;
+pub mod hover;
 pub mod mutation;
 pub mod undecided;
 mod words;

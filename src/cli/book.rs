@@ -97,6 +97,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
     // The text format's per-chapter totals, printed after every chapter's findings.
     let mut tails = String::new();
     let mut chapters: Vec<serde_json::Value> = Vec::new();
+    let mut findings = super::Findings::default();
     let mut junit = CheckReport {
         schema: crate::report::JSON_SCHEMA,
         files: Vec::new(),
@@ -134,6 +135,9 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
                 match args.format {
                     Format::Json => chapters.push(serde_json::json!({ "path": shown, "report": report })),
                     Format::Junit => junit.files.extend(report.files.iter().cloned()),
+                    Format::Sarif | Format::Github => {
+                        findings.add(report, &checked.docs, &checked.parse_failures, spec_file, lang)
+                    }
                     Format::Text => {
                         let (findings, totals) = render_diagnostics(report, &checked.docs, spec_file, lang);
                         text.push_str(&findings);
@@ -154,6 +158,7 @@ pub fn run_book(args: &CheckArgs, units: &[Unit]) -> i32 {
             write_stdout(&(serde_json::to_string_pretty(&value).expect("serializes") + "\n"))
         }
         Format::Junit => write_stdout(&crate::report::appendix::render_junit(&junit)),
+        Format::Sarif | Format::Github => write_stdout(&findings.render(args.format, lang)),
         Format::Text => write_stdout(&text).and_then(|_| {
             let unparsed = if args.list_unparsed { Unparsed::All } else { Unparsed::CouldBeClaims };
             for (_, outcome) in &outcomes {

@@ -9,11 +9,13 @@
 use super::{describe, syntax_error, unparsed_advice, words, CheckReport, FileReport, Lang};
 use crate::listing::ParseFailure;
 use crate::model::Status;
-use crate::notes::{Document, NoteWarningKind};
+use crate::notes::{Document, LineIndex, NoteWarningKind};
 use codespan_reporting::diagnostic::{Diagnostic as Snippet, Label, Severity as SnippetSeverity};
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use std::ops::Range;
+
+mod window;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -41,6 +43,14 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// An edit that makes it right, verified (`did you mean`), in TeX.
     pub suggestion: Option<String>,
+    /// The bytes of the file the suggestion replaces (the claim's link), where the file's text
+    /// holds the formula as written (not in a notebook's JSON).
+    pub replaces: Option<Range<usize>>,
+    /// The kind of finding, a stable id (SARIF's rule): `refuted.differs`,
+    /// `undecided.index_without_value`, `not_parsed`, `notes.lone_dollar`, `spec`, `change`.
+    pub rule: String,
+    /// The claim it is about, by id.
+    pub claim: Option<String>,
 }
 
 /// The refuted claims of a report, then the undecided ones (the first screen of a run shows
@@ -53,9 +63,9 @@ pub fn of_claims(report: &CheckReport, spec: Option<(&str, &str)>, lang: Lang) -
         .flat_map(|(status, file)| file.claims.iter().filter(move |c| c.verdict == status).map(move |c| (file, c)));
     findings
         .map(|(file, c): (&FileReport, _)| {
-            let (severity, status) = match c.verdict {
-                Status::Refuted => (Severity::Error, w.refuted),
-                _ => (Severity::Warning, w.undecided),
+            let (severity, status, rule) = match c.verdict {
+                Status::Refuted => (Severity::Error, w.refuted, format!("refuted.{}", reason_name(&c.reason))),
+                _ => (Severity::Warning, w.undecided, format!("undecided.{}", why_name(super::undecided::why(c)))),
             };
             // The construct not understood when the verdict names one, else the failing link.
             let (start, end) = c.focus.unwrap_or(c.link);
@@ -92,9 +102,82 @@ pub fn of_claims(report: &CheckReport, spec: Option<(&str, &str)>, lang: Lang) -
                 label: describe(&c.reason, lang),
                 notes,
                 suggestion: c.suggestion.as_ref().map(|s| s.tex.clone()),
+                replaces: match (c.range, c.cell, &c.suggestion) {
+                    (Some(range), None, Some(_)) => Some(range.0 + c.link.0..range.0 + c.link.1),
+                    _ => None,
+                },
+                rule,
+                claim: Some(c.id.clone()),
             }
         })
         .collect()
+}
+
+/// A reason's name, as the JSON report tags it (`differs`, `shape_mismatch`).
+fn reason_name(reason: &crate::model::Reason) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.get("reason").and_then(|r| r.as_str().map(str::to_string)))
+        .unwrap_or_else(|| "other".to_string())
+}
+
+/// Why a claim is undecided, as the JSON report names it (`index_without_value`).
+fn why_name(why: crate::model::Why) -> String {
+    serde_json::to_value(why).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_else(|| "other".into())
+}
+
+/// The diagnostics with a file's repeated warnings of one kind at one line (undecided claims
+/// of one formula, for one reason) said once, naming every claim.
+pub fn collapse_repeats(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    /// Claims named in one collapsed warning; the rest are counted.
+    const NAMED: usize = 4;
+    let mut out: Vec<(Diagnostic, Vec<String>)> = Vec::new();
+    for d in diagnostics {
+        let repeat = out.iter_mut().find(|(kept, _)| {
+            d.severity == Severity::Warning
+                && kept.severity == d.severity
+                && (&kept.file, kept.line, &kept.rule, &kept.label) == (&d.file, d.line, &d.rule, &d.label)
+                && kept.claim.is_some()
+                && d.claim.is_some()
+        });
+        match (repeat, d.claim.clone()) {
+            (Some((_, claims)), Some(claim)) => claims.push(claim),
+            _ => out.push((d, Vec::new())),
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, more)| {
+            if let (Some(first), false) = (&d.claim, more.is_empty()) {
+                let mut named: Vec<&str> =
+                    std::iter::once(first.as_str()).chain(more.iter().map(String::as_str)).collect();
+                let all = named.len();
+                named.truncate(NAMED);
+                let mut list = named.join(", ");
+                if all > NAMED {
+                    list.push_str(&format!(" (+{})", all - NAMED));
+                }
+                d.message = d.message.replacen(first.as_str(), &list, 1);
+            }
+            d
+        })
+        .collect()
+}
+
+/// The findings of a checked run, for tools (code scanning, pull-request annotations, the
+/// editor): one per refuted or undecided claim, per warning about the notes, and per formula
+/// that does not parse where a claim could be.
+pub fn findings(
+    report: &CheckReport,
+    docs: &[Document],
+    parse_failures: &[ParseFailure],
+    spec: Option<(&str, &str)>,
+    lang: Lang,
+) -> Vec<Diagnostic> {
+    let could_be_claims: Vec<&ParseFailure> = parse_failures.iter().filter(|f| f.could_be_claim()).collect();
+    let mut out = of_claims(report, spec, lang);
+    out.extend(of_note_warnings(docs, lang));
+    out.extend(of_parse_failures(docs, &could_be_claims, lang));
+    out
 }
 
 /// A claim whose verdict changed between two runs (watch mode): where it is, its id, and its
@@ -130,6 +213,9 @@ pub fn of_changes(changes: &[Change], lang: Lang) -> Vec<Diagnostic> {
                 label,
                 notes: Vec::new(),
                 suggestion: None,
+                replaces: None,
+                rule: "change".to_string(),
+                claim: Some(c.id.to_string()),
             }
         })
         .collect()
@@ -146,6 +232,13 @@ pub fn of_note_warnings(docs: &[Document], lang: Lang) -> Vec<Diagnostic> {
             line: warning.line,
             col: warning.col,
             span: Some(warning.offset..warning.offset + 1),
+            rule: match &warning.kind {
+                NoteWarningKind::LoneDollar => "notes.lone_dollar",
+                NoteWarningKind::UnknownMark { .. } => "notes.unknown_mark",
+                NoteWarningKind::UnusedMark { .. } => "notes.unused_mark",
+            }
+            .to_string(),
+            claim: None,
             message: match &warning.kind {
                 NoteWarningKind::LoneDollar => w.lone_dollar.to_string(),
                 NoteWarningKind::UnknownMark { word, known } => {
@@ -156,6 +249,7 @@ pub fn of_note_warnings(docs: &[Document], lang: Lang) -> Vec<Diagnostic> {
             label: String::new(),
             notes: Vec::new(),
             suggestion: None,
+            replaces: None,
         })
         .collect()
 }
@@ -183,6 +277,9 @@ pub fn of_parse_failures(docs: &[Document], failures: &[&ParseFailure], lang: La
                 label: syntax_error(&failure.error.kind, lang),
                 notes: if failure.could_be_claim() { vec![unparsed_advice(&failure.error.kind, lang)] } else { vec![] },
                 suggestion: None,
+                replaces: None,
+                rule: "not_parsed".to_string(),
+                claim: None,
             }
         })
         .collect()
@@ -206,42 +303,83 @@ pub fn of_spec_errors(path: &str, text: &str, errors: &[crate::sema::SpecProblem
                 label: String::new(),
                 notes: Vec::new(),
                 suggestion: None,
+                replaces: None,
+                rule: "spec".to_string(),
+                claim: None,
             }
         })
         .collect()
 }
 
-/// The diagnostics as codespan draws them, each under its snippet of the file; `sources` are
-/// the files' paths and texts; `colour` for a terminal.
-pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], colour: bool, lang: Lang) -> String {
+/// How wide a terminal report may be: the columns of the terminal, or [`Screen::DEFAULT_COLUMNS`]
+/// when the output is not one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
+    pub colour: bool,
+    /// Columns a line of the file (and a note) may take, besides codespan's gutter.
+    pub columns: usize,
+}
+
+impl Screen {
+    /// Where the output is not a terminal (a pipe, a file, CI logs).
+    pub const DEFAULT_COLUMNS: usize = 120;
+    /// Narrower than this, snippets would be unreadable: clipped to this anyway.
+    const MIN_COLUMNS: usize = 40;
+
+    pub fn new(colour: bool, columns: Option<usize>) -> Screen {
+        Screen { colour, columns: columns.unwrap_or(Self::DEFAULT_COLUMNS).max(Self::MIN_COLUMNS) }
+    }
+}
+
+/// The diagnostics as codespan draws them, each under its snippet of the file — a long line
+/// clipped to a window around the place, notes wrapped — so that no line is wider than the
+/// screen besides the gutter; `sources` are the files' paths and texts.
+pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], screen: Screen, lang: Lang) -> String {
     let w = words(lang);
-    let mut files = SimpleFiles::new();
-    let ids: Vec<(&str, usize)> =
-        sources.iter().map(|(path, text)| (*path, files.add(path.to_string(), text.to_string()))).collect();
+    let lines: Vec<LineIndex> = sources.iter().map(|(_, text)| LineIndex::new(text)).collect();
+    let no_file = SimpleFile::new(String::new(), String::new());
     let mut out = String::new();
     let config = term::Config::default();
+    let wrap = |text: &str| textwrap::fill(text, textwrap::Options::new(screen.columns).break_words(true));
     for d in diagnostics {
         let severity = match d.severity {
             Severity::Error => SnippetSeverity::Error,
             Severity::Warning => SnippetSeverity::Warning,
             Severity::Note => SnippetSeverity::Note,
         };
-        let mut snippet = Snippet::new(severity).with_message(d.message.clone());
-        let file = ids.iter().find(|(path, _)| *path == d.file).map(|(_, id)| *id);
+        let snippet = Snippet::new(severity).with_message(wrap(&d.message));
+        let file = sources.iter().position(|(path, _)| *path == d.file);
         let mut notes = Vec::new();
-        match (file, &d.span) {
-            (Some(id), Some(span)) => {
-                snippet = snippet.with_labels(vec![Label::primary(id, span.clone()).with_message(d.label.clone())])
+        let window = match (file, &d.span) {
+            (Some(at), Some(span)) => {
+                Some(window::Window::new(&d.file, sources[at].1, lines[at].line_starts(), span.clone(), screen.columns))
             }
-            _ if !d.label.is_empty() => notes.push(d.label.clone()),
-            _ => {}
-        }
+            _ => None,
+        };
+        // A label that would run past the screen after the carets goes under the snippet.
+        let label_fits = |w: &window::Window| w.span_end_column + 1 + window::columns(&d.label) <= screen.columns;
+        let label = match &window {
+            Some(w) if label_fits(w) => d.label.clone(),
+            _ => {
+                if !d.label.is_empty() {
+                    notes.push(d.label.clone());
+                }
+                String::new()
+            }
+        };
         notes.extend(d.notes.iter().cloned());
         if let Some(tex) = &d.suggestion {
             notes.push(format!("{}: `{tex}`", w.did_you_mean));
         }
-        let mut one = if colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
-        let _ = term::emit(&mut one, &config, &files, &snippet.with_notes(notes));
+        let notes: Vec<String> = notes.iter().map(|n| wrap(n)).collect();
+        let mut one = if screen.colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+        let _ = match &window {
+            Some(win) => {
+                let snippet = snippet.with_labels(vec![Label::primary((), win.span.clone()).with_message(label)]);
+                term::emit(&mut one, &config, win, &snippet.with_notes(notes))
+            }
+            None => term::emit(&mut one, &config, &no_file, &snippet.with_notes(notes)),
+        };
         out.push_str(&in_words(&String::from_utf8_lossy(one.as_slice()), d.severity, lang));
     }
     out
@@ -279,6 +417,9 @@ impl Diagnostic {
             label: String::new(),
             notes: Vec::new(),
             suggestion: None,
+            replaces: None,
+            rule: "general".to_string(),
+            claim: None,
         }
     }
 }
@@ -342,7 +483,7 @@ mod tests {
         );
         let zh = of_spec_errors("s.toml", text, &[problem], Lang::Zh);
         assert_eq!(zh[0].message, "第 1 节：尺寸 `n` 的取值须不小于 1，而不是 [0]");
-        let drawn = render_terminal(&shown, &[("s.toml", text)], false, Lang::En);
+        let drawn = render_terminal(&shown, &[("s.toml", text)], Screen::new(false, None), Lang::En);
         assert!(drawn.contains("error") && drawn.contains("^^^^^^"), "{drawn}");
     }
 }

@@ -51,6 +51,11 @@ pub fn groups(report: &CheckReport) -> Vec<UndecidedGroup> {
     out
 }
 
+/// Why an undecided claim is undecided.
+pub fn why(claim: &ClaimEntry) -> Why {
+    classify(claim).0
+}
+
 fn classify(claim: &ClaimEntry) -> (Why, Option<String>) {
     match &claim.reason {
         Reason::NotRead { kind, detail } => {
