@@ -596,8 +596,14 @@ fn run_report(args: &ReportArgs) -> i32 {
 
 fn run_info(path: &Path, spec_path: Option<&Path>, spec_source: &str) -> crate::report::appendix::RunInfo {
     use sha2::Digest;
+    // Paths are shown relative to the chapter folder (a notes file's own folder).
+    let root = if path.is_dir() { Some(path) } else { path.parent() };
     crate::report::appendix::RunInfo {
-        title: path.display().to_string(),
+        title: std::fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| path.display().to_string()),
+        root: root.map(|r| r.display().to_string()),
         version: env!("CARGO_PKG_VERSION"),
         spec_path: spec_path.map(|p| p.display().to_string()),
         spec_sha256: spec_path.map(|_| {

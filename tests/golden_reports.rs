@@ -148,11 +148,17 @@ fn spec_errors_are_said_in_the_runs_language() {
         assert_eq!(out.status.code(), Some(2), "{spec}");
         let errors = stderr(&out);
         assert!(errors.contains("错误"), "{spec}: {errors}");
+        // (A message wider than the screen is wrapped: its lines are read as one.)
+        let mut messages: Vec<String> = Vec::new();
         for line in errors.lines() {
             let quoted = line.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit() || c == '│' || c == '┌');
-            if quoted {
-                continue;
+            match messages.last_mut() {
+                _ if quoted || line.trim().is_empty() => messages.push(String::new()),
+                Some(last) if !last.is_empty() && !line.starts_with("错误") => last.push_str(&format!(" {line}")),
+                _ => messages.push(line.to_string()),
             }
+        }
+        for line in messages.iter().filter(|m| !m.is_empty()) {
             let body: String = line.split_whitespace().filter(|w| !w.contains('/')).collect::<Vec<_>>().join(" ");
             let words = english_words(&body, &["CAS", "spec", "derivcheck", "Symbolica", "TOML"]);
             assert!(words.is_empty(), "English {words:?} in: {line}\n(spec {spec})");

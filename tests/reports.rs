@@ -229,6 +229,46 @@ fn chromium() -> Option<PathBuf> {
     found
 }
 
+/// Prints `html` to A4 PDF in headless Chromium, with a screenshot of its first page beside it:
+/// the PDF's text, and what pdfinfo says of it.
+fn print_in_browser(browser: &Path, html: &Path) -> (String, String) {
+    let pdf = html.with_extension("pdf");
+    let profile = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", html.display());
+    let flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--no-pdf-header-footer",
+    ];
+    let user_data = format!("--user-data-dir={}", profile.path().display());
+    let printed = Command::new(browser)
+        .args(flags)
+        .arg(&user_data)
+        .arg(format!("--print-to-pdf={}", pdf.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(pdf.is_file(), "chromium printed {}: {}", html.display(), String::from_utf8_lossy(&printed.stderr));
+    let shot = html.with_extension("png");
+    Command::new(browser)
+        .args(flags)
+        .arg(&user_data)
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1000,1400")
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(shot.is_file(), "a screenshot of the first page");
+    let text = Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext (poppler-utils) runs");
+    let info = Command::new("pdfinfo").arg(&pdf).output().unwrap();
+    (String::from_utf8_lossy(&text.stdout).into_owned(), String::from_utf8_lossy(&info.stdout).into_owned())
+}
+
 /// Prints both HTML reports to A4 PDF in headless Chromium; the PDF's text holds the headings
 /// (Chinese included), the verdict words, and no raw TeX; a screenshot lands beside the report.
 #[test]
@@ -240,49 +280,83 @@ fn the_html_reports_print_in_a_real_browser() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     for (lang, heading, verified) in [("zh", "15.3 注意力模块的矩阵反传", "已验证"), ("en", "Summary", "verified")]
     {
-        let html = out_dir.join(format!("report.{lang}.html"));
-        let pdf = out_dir.join(format!("report.{lang}.pdf"));
-        let profile = tempfile::tempdir().unwrap();
-        let url = format!("file://{}", html.display());
-        let flags = [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--no-pdf-header-footer",
-        ];
-        let user_data = format!("--user-data-dir={}", profile.path().display());
-        let printed = Command::new(&browser)
-            .args(flags)
-            .arg(&user_data)
-            .arg(format!("--print-to-pdf={}", pdf.display()))
-            .arg(&url)
-            .output()
-            .unwrap();
-        assert!(pdf.is_file(), "chromium printed {lang}: {}", String::from_utf8_lossy(&printed.stderr));
-        let shot = out_dir.join(format!("report.{lang}.png"));
-        Command::new(&browser)
-            .args(flags)
-            .arg(&user_data)
-            .arg(format!("--screenshot={}", shot.display()))
-            .arg("--window-size=1000,1400")
-            .arg(&url)
-            .output()
-            .unwrap();
-        assert!(shot.is_file(), "a screenshot of the first page");
-        let text = Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext (poppler-utils) runs");
-        let text = String::from_utf8_lossy(&text.stdout);
+        let (text, info) = print_in_browser(&browser, &out_dir.join(format!("report.{lang}.html")));
         assert!(text.contains(heading), "{lang}: the heading `{heading}` in the PDF text");
         assert!(text.contains(verified), "{lang}: the verdict word");
         assert!(!text.contains("\\frac"), "{lang}: no raw TeX");
-        let info = Command::new("pdfinfo").arg(&pdf).output().unwrap();
-        let info = String::from_utf8_lossy(&info.stdout);
         let pages: usize = info.lines().find_map(|l| l.strip_prefix("Pages:")).unwrap().trim().parse().unwrap();
         assert!(pages > 1, "{lang}: several pages");
         assert!(info.contains("A4"), "{lang}: A4: {info}");
+    }
+}
+
+/// The text of a Markdown appendix outside maths (`$…$`, `$$…$$`) and code spans.
+fn markdown_prose(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split("$$").enumerate() {
+        if i % 2 == 0 {
+            for (j, piece) in part.split('$').enumerate() {
+                if j % 2 == 0 {
+                    out.extend(piece.split('`').step_by(2));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text of an HTML appendix's body outside `<math>`, `<code>` and tags.
+fn html_prose(html: &str) -> String {
+    let body = &html[html.find("<body>").unwrap_or(0)..];
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let tag = &rest[start..];
+        let skip_to = ["<math", "<code"].iter().find(|t| tag.starts_with(*t)).map(|t| format!("</{}>", &t[1..]));
+        let end = match skip_to {
+            Some(close) => tag.find(&close).map_or(tag.len(), |i| i + close.len()),
+            None => tag.find('>').map_or(tag.len(), |i| i + 1),
+        };
+        rest = &tag[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A published chapter's appendix (issue 50), asked for by its absolute path: no path is
+/// shown absolute, every location is a link, and outside maths and code there is no TeX and no
+/// backquote — in the Markdown, and in the printed HTML as a reader sees it.
+#[test]
+fn a_published_chapters_appendix_shows_maths_and_links_not_tex_and_paths() {
+    let Some(shared) = shared_dir() else { return };
+    let notes = std::fs::canonicalize(shared.join("published/d2l-en/gd.md")).unwrap();
+    let folder = notes.parent().unwrap().display().to_string();
+    let out_dir = repo_path("target/report-published-test");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let out = run(&["report", notes.to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+    for lang in ["en", "zh"] {
+        let markdown = std::fs::read_to_string(out_dir.join(format!("report.{lang}.md"))).unwrap();
+        let html = std::fs::read_to_string(out_dir.join(format!("report.{lang}.html"))).unwrap();
+        for (name, text) in [("md", &markdown), ("html", &html)] {
+            assert!(!text.contains(&folder), "{lang}.{name}: an absolute path");
+        }
+        assert!(markdown.contains("[gd.md:14:1](#f-"), "{lang}: a location links to its entry");
+        assert!(html.contains("<a href=\"#c-"), "{lang}: a place in the coverage table links to its claim");
+        for (name, prose) in [("md", markdown_prose(&markdown)), ("html", html_prose(&html))] {
+            for bad in ["\\", "`"] {
+                let line = prose.lines().find(|l| l.contains(bad));
+                assert!(line.is_none(), "{lang}.{name}: `{bad}` outside maths and code: {line:?}");
+            }
+        }
+        let Some(browser) = chromium() else { continue };
+        let (printed, _) = print_in_browser(&browser, &out_dir.join(format!("report.{lang}.html")));
+        assert!(printed.contains("gd.md:14:1"), "{lang}: the locations are printed");
+        for bad in ["`", folder.as_str()] {
+            let line = printed.lines().find(|l| l.contains(bad));
+            assert!(line.is_none(), "{lang}.html printed: `{bad}`: {line:?}");
+        }
     }
 }
 

@@ -177,7 +177,8 @@ pub(super) fn ray_series_verdict(scope: &Scope, claim: &Claim) -> Option<Verdict
     }
     let terms: Vec<(bool, Expr)> = series.terms.iter().map(|(negated, term)| (*negated, (*term).clone())).collect();
     let step_tex = crate::syntax::print::expr(series.step);
-    let powers = format!("{fresh}^0 … {fresh}^{order}, the step {step_tex} taken as {fresh}{step_tex}");
+    // (In maths, not words: the sizes are shown in either language.)
+    let powers = format!("{fresh}^0 … {fresh}^{order};\\ {step_tex} \\mapsto {fresh}{step_tex}");
     let ray = Series { other, terms: &terms, variable: &t, order, step: Some(series.step) };
     Some(compare_as_series(scope, claim, ray, powers))
 }

@@ -50,8 +50,12 @@ impl AppendixFormat {
 /// What the report says about the run beyond the verdicts.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunInfo {
-    /// The notes path as given (a file or chapter folder).
+    /// The notes' name: the file's or the chapter folder's.
     pub title: String,
+    /// The folder every path in the appendix is shown relative to (the chapter's, or the notes
+    /// file's), as given; no path is shown absolute.
+    #[serde(skip)]
+    pub root: Option<String>,
     pub version: &'static str,
     pub spec_path: Option<String>,
     /// SHA-256 of the spec's bytes, hex.
@@ -111,7 +115,7 @@ struct Page {
     run: RunInfo,
     totals: Counts,
     /// The undecided claims by why (the coverage table).
-    undecided: Vec<super::undecided::UndecidedRow>,
+    undecided: Vec<UndecidedView>,
     sections: Vec<SectionView>,
 }
 
@@ -126,29 +130,94 @@ struct SectionView {
     inline_mentions: usize,
     counts: Counts,
     /// The sizes the section's claims were checked at (distinct, in order).
-    sizes: Vec<String>,
+    sizes: Vec<Math>,
     formulas: Vec<FormulaView>,
 }
 
 impl SectionView {
     /// Counts a claim of the section and the sizes it was checked at.
-    fn add_claim(&mut self, c: &ClaimEntry) {
+    fn add_claim(&mut self, c: &ClaimEntry, math: &dyn Fn(&str, bool) -> Math) {
         self.counts.add_claim(c.verdict);
-        if !c.sizes.is_empty() && !self.sizes.contains(&c.sizes) {
-            self.sizes.push(c.sizes.clone());
+        if !c.sizes.is_empty() && !self.sizes.iter().any(|s| s.tex == sizes_tex(&c.sizes)) {
+            self.sizes.push(math(&sizes_tex(&c.sizes), false));
         }
     }
+}
+
+/// Sizes as TeX (`n = 2, 3; d = 4`, `\epsilon^0 \dots \epsilon^1`).
+fn sizes_tex(sizes: &str) -> String {
+    sizes.replace('…', "\\dots")
+}
+
+/// A row of the coverage table: the constructs as maths, each place a link to its claim.
+#[derive(Debug, Serialize)]
+struct UndecidedView {
+    count: usize,
+    why: &'static str,
+    named: Vec<NamedView>,
+    more_named: bool,
+    places: Vec<PlaceView>,
+    /// Places not listed.
+    more_places: usize,
+}
+
+/// Words of the report as the HTML shows them: its `code` spans (a letter, what to write in
+/// the notes) set as code, the rest as text.
+#[derive(Debug, Serialize)]
+struct Words {
+    text: String,
+    parts: Vec<WordsPart>,
+}
+
+#[derive(Debug, Serialize)]
+struct WordsPart {
+    text: String,
+    code: bool,
+}
+
+impl Words {
+    fn of(text: String) -> Words {
+        let parts = text
+            .split('`')
+            .enumerate()
+            .filter(|(_, part)| !part.is_empty())
+            .map(|(i, part)| WordsPart { text: part.to_string(), code: i % 2 == 1 })
+            .collect();
+        // (An unpaired backquote leaves the rest as code: shown as written.)
+        let parts = if text.matches('`').count() % 2 == 0 {
+            parts
+        } else {
+            vec![WordsPart { text: text.clone(), code: false }]
+        };
+        Words { text, parts }
+    }
+}
+
+/// A construct the undecided claims name, and how many name it.
+#[derive(Debug, Serialize)]
+struct NamedView {
+    construct: Math,
+    count: usize,
+}
+
+/// `gd.md:236`, linking to the claim's entry where this appendix shows it.
+#[derive(Debug, Serialize)]
+struct PlaceView {
+    label: String,
+    anchor: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
 struct FormulaView {
     id: String,
+    anchor: String,
+    /// `file:line:col`, the file relative to the root.
     location: String,
     math: Math,
     role: &'static str,
     role_class: &'static str,
     /// Why a formula is ignored or not checked, or its parse error.
-    note: Option<String>,
+    note: Option<Words>,
     claims: Vec<ClaimView>,
 }
 
@@ -160,11 +229,11 @@ struct ClaimView {
     word: &'static str,
     mark: &'static str,
     method: String,
-    sizes: String,
+    sizes: Option<Math>,
     assuming: Vec<Math>,
     /// How it was read through recurrences, in words (empty if it was not).
-    unrolled: String,
-    reason: String,
+    unrolled: Words,
+    reason: Words,
     understood: Math,
     counterexample: Option<CounterexampleView>,
     correct: Option<CorrectView>,
@@ -269,6 +338,7 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
     };
     let w = appendix_words(lang);
     let paths: Vec<&str> = report.files.iter().map(|f| f.listing.path.as_str()).collect();
+    let shown = |path: &str| shown_path(path, run.root.as_deref());
     let mut sections: Vec<SectionView> = Vec::new();
     let section_index = |sections: &mut Vec<SectionView>, number: &str, title: &str| -> usize {
         if let Some(i) = sections.iter().position(|s| s.number == number) {
@@ -309,7 +379,7 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
             let section = &mut sections[i];
             section.counts.add_role(role);
             for c in file.claims.iter().filter(|c| c.range == Some(f.range)) {
-                section.add_claim(c);
+                section.add_claim(c, &math);
             }
             if role == FormulaRole::Mention && !f.display && claims.is_empty() {
                 section.inline_mentions += 1;
@@ -318,21 +388,23 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
             let (role_word, role_class) = role_words(role, &w);
             section.formulas.push(FormulaView {
                 id: f.id.clone(),
-                location: format!("{}:{}:{}", file.listing.path, f.line, f.col),
+                anchor: format!("f-{}", anchor_text(&f.id)),
+                location: format!("{}:{}:{}", shown(&file.listing.path), f.line, f.col),
                 math: math(&f.tex, f.display),
                 role: role_word,
                 role_class,
-                note,
+                note: note.map(Words::of),
                 claims,
             });
         }
         // Claims the spec states in words: under their section, after its formulas.
         for c in file.claims.iter().filter(|c| c.source == "spec") {
             let i = section_index(&mut sections, &c.section, "");
-            sections[i].add_claim(c);
+            sections[i].add_claim(c, &math);
             sections[i].formulas.push(FormulaView {
                 id: c.id.clone(),
-                location: format!("{}:{}:{}", file.listing.path, c.line, c.col),
+                anchor: format!("f-{}", anchor_text(&c.id)),
+                location: format!("{}:{}:{}", shown(&file.listing.path), c.line, c.col),
                 math: math(&c.tex, true),
                 role: w.role_spec_claim,
                 role_class: "claim",
@@ -349,11 +421,65 @@ fn page(report: &CheckReport, run: &RunInfo, lang: Lang, html: bool) -> Page {
             Lang::En => "en",
         },
         w,
-        run: run.clone(),
+        run: RunInfo { spec_path: run.spec_path.as_deref().map(shown), ..run.clone() },
         totals,
-        undecided: super::undecided::rows(&report.summary, lang),
+        undecided: undecided_views(report, lang, &shown, &paths, &math),
         sections,
     }
+}
+
+/// A path as the appendix shows it: relative to `root`; never absolute (an absolute path
+/// outside the root is shown by its file name).
+fn shown_path(path: &str, root: Option<&str>) -> String {
+    let p = std::path::Path::new(path);
+    if let Some(relative) = root.and_then(|r| p.strip_prefix(r).ok()).filter(|r| !r.as_os_str().is_empty()) {
+        return relative.display().to_string();
+    }
+    if p.is_absolute() {
+        return p.file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
+    }
+    path.trim_start_matches("./").to_string()
+}
+
+/// The coverage table's rows, each place a link to the first claim there (where it is in this
+/// appendix's files).
+fn undecided_views(
+    report: &CheckReport,
+    lang: Lang,
+    shown: &dyn Fn(&str) -> String,
+    in_this_language: &[&str],
+    math: &dyn Fn(&str, bool) -> Math,
+) -> Vec<UndecidedView> {
+    let shown_here = |path: &str| in_language(path, lang, in_this_language);
+    super::undecided::rows(&report.summary, lang)
+        .into_iter()
+        .map(|row| {
+            let mut places: Vec<PlaceView> = Vec::new();
+            let mut all: Vec<(String, usize)> = Vec::new();
+            for file in &report.files {
+                let undecided = file.claims.iter().filter(|c| c.verdict == Status::Undecided);
+                for c in undecided.filter(|c| super::undecided::why(c) == row.kind) {
+                    let at = (file.listing.path.clone(), c.line);
+                    if all.contains(&at) {
+                        continue;
+                    }
+                    all.push(at);
+                    if places.len() < super::undecided::PLACES {
+                        let anchor = shown_here(&file.listing.path).then(|| format!("c-{}", anchor_text(&c.id)));
+                        places.push(PlaceView { label: format!("{}:{}", shown(&file.listing.path), c.line), anchor });
+                    }
+                }
+            }
+            UndecidedView {
+                count: row.count,
+                why: row.why,
+                named: row.named.iter().map(|(c, n)| NamedView { construct: math(c, false), count: *n }).collect(),
+                more_named: row.more_named,
+                more_places: all.len() - places.len(),
+                places,
+            }
+        })
+        .collect()
 }
 
 fn role_words(role: FormulaRole, w: &AppendixWords) -> (&'static str, &'static str) {
@@ -453,14 +579,14 @@ fn claim_view(c: &ClaimEntry, lang: Lang, w: &AppendixWords, math: &dyn Fn(&str,
         word,
         mark,
         method: method.to_string(),
-        sizes: c.sizes.clone(),
+        sizes: (!c.sizes.is_empty()).then(|| math(&sizes_tex(&c.sizes), false)),
         assuming: c.assuming.iter().map(|a| math(a, false)).collect(),
-        unrolled: c.unrolled.as_ref().map(|u| crate::report::words(lang).unrolled(u)).unwrap_or_default(),
-        reason: if c.verdict == Status::Verified && c.example.is_none() {
+        unrolled: Words::of(c.unrolled.as_ref().map(|u| crate::report::words(lang).unrolled(u)).unwrap_or_default()),
+        reason: Words::of(if c.verdict == Status::Verified && c.example.is_none() {
             String::new()
         } else {
             describe(&c.reason, lang)
-        },
+        }),
         understood: math(&c.understood, false),
         counterexample,
         correct,

@@ -110,13 +110,18 @@ fn construct_of(claim: &ClaimEntry, detail: &str) -> String {
 /// Most constructs named per kind of reason in the text summary; the JSON report has them all.
 const CONSTRUCTS: usize = 3;
 /// Most places listed per kind of reason.
-const PLACES: usize = 4;
+pub(super) const PLACES: usize = 4;
 
 /// One kind of reason, as reports show it: how many, the constructs it names most, where.
 #[derive(Debug, Clone, Serialize)]
 pub struct UndecidedRow {
     pub count: usize,
     pub why: &'static str,
+    /// The kind of reason, as data.
+    pub kind: Why,
+    /// The constructs it names most, each with its count, and whether there are more.
+    pub named: Vec<(String, usize)>,
+    pub more_named: bool,
     /// `` `P(…)` 25, `E[…]` 22, … `` (empty where the reason names none).
     pub constructs: String,
     /// The same, safe in a Markdown table cell (`|` written `\|`).
@@ -139,18 +144,18 @@ pub fn rows(s: &CheckSummary, lang: Lang) -> Vec<UndecidedRow> {
         .into_iter()
         .map(|(why, count)| {
             let groups: Vec<&UndecidedGroup> = s.undecided_by_why.iter().filter(|g| g.why == why).collect();
-            let mut named: Vec<String> = groups
-                .iter()
-                .filter_map(|g| g.construct.as_ref().map(|c| format!("`{c}` {}", g.count)))
-                .take(CONSTRUCTS)
-                .collect();
-            if groups.iter().filter(|g| g.construct.is_some()).count() > CONSTRUCTS {
-                named.push("…".into());
+            let named: Vec<(String, usize)> =
+                groups.iter().filter_map(|g| Some((g.construct.clone()?, g.count))).take(CONSTRUCTS).collect();
+            let more_named = groups.iter().filter(|g| g.construct.is_some()).count() > CONSTRUCTS;
+            let mut said: Vec<String> = named.iter().map(|(c, n)| format!("`{c}` {n}")).collect();
+            if more_named {
+                said.push("…".into());
             }
             let places = places(groups.iter().flat_map(|g| g.at.iter()), count);
-            let constructs = named.join(", ");
+            let constructs = said.join(", ");
             let constructs_cell = constructs.replace('|', "\\|");
-            UndecidedRow { count, why: super::words::why_label(why, lang), constructs, constructs_cell, places }
+            let why_said = super::words::why_label(why, lang);
+            UndecidedRow { count, why: why_said, kind: why, named, more_named, constructs, constructs_cell, places }
         })
         .collect()
 }
