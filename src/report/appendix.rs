@@ -184,7 +184,7 @@ impl Words {
             .map(|(i, part)| WordsPart { text: part.to_string(), code: i % 2 == 1 })
             .collect();
         // (An unpaired backquote leaves the rest as code: shown as written.)
-        let parts = if text.matches('`').count() % 2 == 0 {
+        let parts = if text.matches('`').count().is_multiple_of(2) {
             parts
         } else {
             vec![WordsPart { text: text.clone(), code: false }]
