@@ -183,7 +183,7 @@ fn an_editor_sees_the_slip_hovers_it_repairs_it_and_sees_it_go() {
 }
 
 #[test]
-fn the_editor_locale_picks_the_language() {
+fn the_editor_locale_picks_the_language_and_a_bad_message_is_only_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.md");
     let slip = "# 1 A\n\n$(a+b)^2 = a^2 + b^2$\n";
@@ -191,12 +191,55 @@ fn the_editor_locale_picks_the_language() {
     let mut editor = Editor::start(&dir.path().join("cache"));
     editor.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {}, "locale": "zh-CN" }));
     editor.notify("initialized", json!({}));
+    // A malformed message costs that message, not the session.
+    editor.notify("textDocument/didOpen", json!({ "bogus": 1 }));
+    editor.send(json!({ "jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": { "bogus": 1 } }));
+    let refused = editor.wait_for(|m| m["id"] == 99);
+    assert_eq!(refused["error"]["code"], -32602, "invalid params: {refused:#}");
     editor.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": uri, "languageId": "markdown", "version": 7, "text": slip } }),
     );
     let diagnostics = editor.diagnostics(&uri, 7);
     assert!(diagnostics.iter().any(|d| d["message"].as_str().unwrap().starts_with("已驳回")), "{diagnostics:#?}");
+    assert!(editor.request("shutdown", Value::Null).is_null());
+    editor.notify("exit", Value::Null);
+    let _ = editor.child.wait();
+}
+
+/// A notebook opened as text: its slip is an error at the `.ipynb` line that holds it.
+#[test]
+fn a_notebooks_slip_is_at_its_line_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n.ipynb");
+    let cell = |lines: &[&str]| {
+        let source: Vec<String> = lines.iter().map(|l| serde_json::to_string(l).unwrap()).collect();
+        format!(
+            "  {{\n   \"cell_type\": \"markdown\",\n   \"metadata\": {{}},\n   \"source\": [\n    {}\n   ]\n  }}",
+            source.join(",\n    ")
+        )
+    };
+    let cells = [
+        cell(&["# 1 Squares\n", "\n", "We expand $$(a+b)^2 = a^2 + 2ab + b^2$$\n"]),
+        cell(&["and $$(a-b)^2 = a^2 + 2ab + b^2$$"]),
+    ];
+    let text = format!(
+        "{{\n \"cells\": [\n{}\n ],\n \"metadata\": {{}},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}}\n",
+        cells.join(",\n")
+    );
+    let uri = format!("file://{}", path.display());
+    let mut editor = Editor::start(&dir.path().join("cache"));
+    editor.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
+    editor.notify("initialized", json!({}));
+    editor.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "json", "version": 1, "text": text } }),
+    );
+    let diagnostics = editor.diagnostics(&uri, 1);
+    let errors: Vec<&Value> = diagnostics.iter().filter(|d| d["severity"] == 1).collect();
+    assert_eq!(errors.len(), 1, "{diagnostics:#?}");
+    let line = text.lines().position(|l| l.contains("(a-b)^2")).unwrap();
+    assert_eq!(errors[0]["range"]["start"]["line"], line, "{:#}", errors[0]);
     assert!(editor.request("shutdown", Value::Null).is_null());
     editor.notify("exit", Value::Null);
     let _ = editor.child.wait();

@@ -203,6 +203,15 @@ impl<'a> Positions<'a> {
         end
     }
 
+    /// The position of a 1-based line and character column.
+    fn line_col(&self, line: usize, col: usize) -> lsp::Position {
+        let starts = self.lines.line_starts();
+        let Some(&start) = starts.get(line.saturating_sub(1)) else { return self.position(self.text.len()) };
+        let rest = &self.text[start..];
+        let offset = rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len(), |(i, _)| i);
+        self.position(start + offset)
+    }
+
     fn range(&self, bytes: &std::ops::Range<usize>) -> lsp::Range {
         lsp::Range { start: self.position(bytes.start), end: self.position(bytes.end.max(bytes.start)) }
     }
@@ -248,12 +257,17 @@ impl Analysis {
 
     fn of_checked(checked: &Checked, shown: &str, lang: Lang) -> Analysis {
         let spec = checked.spec_path.as_ref().map(|_| (checked.spec_shown.as_str(), checked.spec_source.as_str()));
-        let findings = findings(&checked.report, &checked.docs, &checked.parse_failures, spec, lang);
-        Analysis {
-            // (Claims the spec states are underlined in the spec, not here.)
-            diagnostics: findings.into_iter().filter(|d| d.file == shown).collect(),
-            claims: checked.report.files.iter().flat_map(|f| f.claims.iter().cloned()).collect(),
+        let mut diagnostics = findings(&checked.report, &checked.docs, &checked.parse_failures, spec, lang);
+        // (Claims the spec states are underlined in the spec, not here.)
+        diagnostics.retain(|d| d.file == shown);
+        let claims = checked.report.files.iter().flat_map(|f| f.claims.iter().cloned()).collect();
+        // A notebook's spans are in the Markdown of its cells, not in the `.ipynb` text the
+        // editor holds: its findings are placed by line and column, and it has no hover.
+        if checked.docs.iter().any(|d| !d.cells.is_empty()) {
+            diagnostics.iter_mut().for_each(|d| (d.span, d.replaces) = (None, None));
+            return Analysis { diagnostics, claims: Vec::new() };
         }
+        Analysis { diagnostics, claims }
     }
 
     /// A document that could not be checked: why, at its start.
@@ -330,7 +344,10 @@ impl Server {
     fn hear(&mut self, connection: &Connection, notification: Notification) -> Result<(), Failure> {
         match notification.method.as_str() {
             "textDocument/didOpen" => {
-                let params: lsp::DidOpenTextDocumentParams = serde_json::from_value(notification.params)?;
+                let Some(params) = params::<lsp::DidOpenTextDocumentParams>(&notification.method, notification.params)
+                else {
+                    return Ok(());
+                };
                 let document = params.text_document;
                 let Some(path) = checked_path(&document.uri) else { return Ok(()) };
                 let open = Open {
@@ -343,7 +360,11 @@ impl Server {
                 self.documents.insert(document.uri, open);
             }
             "textDocument/didChange" => {
-                let params: lsp::DidChangeTextDocumentParams = serde_json::from_value(notification.params)?;
+                let Some(params) =
+                    params::<lsp::DidChangeTextDocumentParams>(&notification.method, notification.params)
+                else {
+                    return Ok(());
+                };
                 let due = Instant::now() + self.debounce;
                 if let Some(open) = self.documents.get_mut(&params.text_document.uri) {
                     // (Whole-text sync: the last change holds the text.)
@@ -355,7 +376,10 @@ impl Server {
                 }
             }
             "textDocument/didSave" => {
-                let params: lsp::DidSaveTextDocumentParams = serde_json::from_value(notification.params)?;
+                let Some(params) = params::<lsp::DidSaveTextDocumentParams>(&notification.method, notification.params)
+                else {
+                    return Ok(());
+                };
                 if let Some(open) = self.documents.get_mut(&params.text_document.uri) {
                     if let Some(text) = params.text {
                         open.text = text;
@@ -366,7 +390,10 @@ impl Server {
                 }
             }
             "textDocument/didClose" => {
-                let params: lsp::DidCloseTextDocumentParams = serde_json::from_value(notification.params)?;
+                let Some(params) = params::<lsp::DidCloseTextDocumentParams>(&notification.method, notification.params)
+                else {
+                    return Ok(());
+                };
                 if self.documents.remove(&params.text_document.uri).is_some() {
                     let cleared = lsp::PublishDiagnosticsParams {
                         uri: params.text_document.uri,
@@ -387,13 +414,17 @@ impl Server {
         let id = request.id.clone();
         match request.method.as_str() {
             "textDocument/hover" => {
-                let params: lsp::HoverParams = serde_json::from_value(request.params)?;
+                let Some(params) = params::<lsp::HoverParams>(&request.method, request.params) else {
+                    return Ok(invalid_params(id));
+                };
                 let at = params.text_document_position_params;
                 self.check_now(connection, &at.text_document.uri)?;
                 Ok(Response::new_ok(id, self.hover(&at.text_document.uri, at.position)))
             }
             "textDocument/codeAction" => {
-                let params: lsp::CodeActionParams = serde_json::from_value(request.params)?;
+                let Some(params) = params::<lsp::CodeActionParams>(&request.method, request.params) else {
+                    return Ok(invalid_params(id));
+                };
                 self.check_now(connection, &params.text_document.uri)?;
                 Ok(Response::new_ok(id, self.repairs(&params.text_document.uri, params.range)))
             }
@@ -448,6 +479,16 @@ impl Server {
     }
 }
 
+/// A message's parameters, or `None` after saying on stderr (the editor's log) why they do not
+/// read: a client's malformed message costs that message, never the session.
+fn params<T: serde::de::DeserializeOwned>(method: &str, value: serde_json::Value) -> Option<T> {
+    serde_json::from_value(value).map_err(|e| eprintln!("derivcheck lsp: `{method}`: {e}")).ok()
+}
+
+fn invalid_params(id: RequestId) -> Response {
+    Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, "derivcheck lsp: invalid parameters".into())
+}
+
 fn unknown_method(id: RequestId, method: &str) -> Response {
     Response::new_err(id, lsp_server::ErrorCode::MethodNotFound as i32, format!("derivcheck lsp: no `{method}`"))
 }
@@ -466,8 +507,7 @@ fn to_lsp(d: &Diagnostic, positions: &Positions, lang: Lang) -> lsp::Diagnostic 
     let range = match &d.span {
         Some(span) => positions.range(span),
         None => {
-            let line = d.line.saturating_sub(1) as u32;
-            let start = lsp::Position { line, character: 0 };
+            let start = positions.line_col(d.line, d.col);
             lsp::Range { start, end: start }
         }
     };

@@ -144,6 +144,15 @@ impl SectionView {
     }
 }
 
+/// A point's letter as TeX: an entry of a matrix named with a subscript (`W_K_{1,2}`) has its
+/// name braced (`{W_K}_{1,2}`), a double subscript not being TeX.
+fn entry_tex(name: &str) -> String {
+    match name.strip_suffix('}').and_then(|n| n.rsplit_once("_{")) {
+        Some((base, entry)) if base.contains(['_', '^']) => format!("{{{base}}}_{{{entry}}}"),
+        _ => name.to_string(),
+    }
+}
+
 /// Sizes as TeX (`n = 2, 3; d = 4`, `\epsilon^0 \dots \epsilon^1`).
 fn sizes_tex(sizes: &str) -> String {
     sizes.replace('…', "\\dots")
@@ -242,14 +251,16 @@ struct ClaimView {
     example: Vec<MatrixView>,
 }
 
+/// A counterexample: the sizes, indices and point as maths (letters as the notes write them),
+/// the entry and the two sides' values.
 #[derive(Debug, Serialize)]
 struct CounterexampleView {
-    sizes: String,
-    indices: String,
+    sizes: Option<Math>,
+    indices: Option<Math>,
     entry: String,
     left: String,
     right: String,
-    point: String,
+    point: Option<Math>,
 }
 
 #[derive(Debug, Serialize)]
@@ -520,15 +531,20 @@ fn claim_view(c: &ClaimEntry, lang: Lang, w: &AppendixWords, math: &dyn Fn(&str,
             (Some(v), None) => format!("{v:.6}"),
             _ => String::new(),
         };
+        let as_math = |tex: String| (!tex.is_empty()).then(|| math(&tex, false));
         CounterexampleView {
-            sizes: join(&x.sizes),
-            indices: join(&x.indices),
+            sizes: as_math(join(&x.sizes)),
+            indices: as_math(join(&x.indices)),
             entry: mismatch.and_then(|m| m.entry).map(|(r, c)| format!("({r}, {c})")).unwrap_or_default(),
             left: value(mismatch.map(|m| m.lhs), mismatch.and_then(|m| m.lhs_imaginary)),
             right: value(mismatch.map(|m| m.rhs), mismatch.and_then(|m| m.rhs_imaginary)),
-            point: mismatch
-                .map(|m| m.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect::<Vec<_>>().join(", "))
-                .unwrap_or_default(),
+            point: as_math(
+                mismatch
+                    .map(|m| {
+                        m.point.iter().map(|(k, v)| format!("{} = {v:.4}", entry_tex(k))).collect::<Vec<_>>().join(", ")
+                    })
+                    .unwrap_or_default(),
+            ),
         }
     });
     let correct = c.counterexample.as_ref().and_then(|x| x.mismatch.as_ref()).and_then(|m| m.correct.as_ref()).map(
@@ -630,6 +646,13 @@ pub fn render_junit(report: &CheckReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entries_of_subscripted_matrices_are_tex() {
+        assert_eq!(entry_tex("W_K_{1,2}"), "{W_K}_{1,2}");
+        assert_eq!(entry_tex("s_{1}"), "s_{1}");
+        assert_eq!(entry_tex("x"), "x");
+    }
 
     #[test]
     fn anchors_keep_ids_readable() {
