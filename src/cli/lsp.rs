@@ -182,7 +182,7 @@ impl<'a> Positions<'a> {
     }
 
     fn position(&self, offset: usize) -> lsp::Position {
-        let offset = floor_boundary(self.text, offset.min(self.text.len()));
+        let offset = self.text.floor_char_boundary(offset);
         let starts = self.lines.line_starts();
         let line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
         let character = self.encoding.units(&self.text[starts[line]..offset]);
@@ -215,13 +215,6 @@ impl<'a> Positions<'a> {
     fn range(&self, bytes: &std::ops::Range<usize>) -> lsp::Range {
         lsp::Range { start: self.position(bytes.start), end: self.position(bytes.end.max(bytes.start)) }
     }
-}
-
-fn floor_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 /// What derivcheck says of one document's text: the diagnostics about it and its claims (for

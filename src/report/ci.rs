@@ -60,9 +60,7 @@ pub fn details(d: &Diagnostic, lang: Lang) -> Vec<String> {
         out.push(d.label.clone());
     }
     out.extend(d.notes.iter().cloned());
-    if let Some(tex) = &d.suggestion {
-        out.push(format!("{}: `{tex}`", words(lang).did_you_mean));
-    }
+    out.extend(d.repair_note(lang));
     out
 }
 

@@ -335,7 +335,6 @@ impl Screen {
 /// clipped to a window around the place, notes wrapped — so that no line is wider than the
 /// screen besides the gutter; `sources` are the files' paths and texts.
 pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], screen: Screen, lang: Lang) -> String {
-    let w = words(lang);
     let lines: Vec<LineIndex> = sources.iter().map(|(_, text)| LineIndex::new(text)).collect();
     let no_file = SimpleFile::new(String::new(), String::new());
     let mut out = String::new();
@@ -368,9 +367,7 @@ pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], scr
             }
         };
         notes.extend(d.notes.iter().cloned());
-        if let Some(tex) = &d.suggestion {
-            notes.push(format!("{}: `{tex}`", w.did_you_mean));
-        }
+        notes.extend(d.repair_note(lang));
         let notes: Vec<String> = notes.iter().map(|n| wrap(n)).collect();
         let mut one = if screen.colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
         let _ = match &window {
@@ -404,6 +401,11 @@ fn in_words(rendered: &str, severity: Severity, lang: Lang) -> String {
 }
 
 impl Diagnostic {
+    /// The verified repair as a note: `did you mean (verified): `…``.
+    pub fn repair_note(&self, lang: Lang) -> Option<String> {
+        self.suggestion.as_ref().map(|tex| format!("{}: `{tex}`", words(lang).did_you_mean))
+    }
+
     /// A message about no one place in a file (an input that cannot be read, an output that
     /// cannot be written), or about a whole file when `file` is given.
     pub fn general(severity: Severity, file: Option<&str>, message: impl Into<String>) -> Diagnostic {

@@ -52,7 +52,7 @@ impl Window {
     /// The window on `source` (whose lines start at `starts`) around `span`, each line at most
     /// `width` columns.
     pub fn new(name: &str, source: &str, starts: &[usize], span: Range<usize>, width: usize) -> Window {
-        let at = |offset: usize| floor_char_boundary(source, offset.min(source.len()));
+        let at = |offset: usize| source.floor_char_boundary(offset);
         let (from, to) = (at(span.start), at(span.end.max(span.start)));
         let line_of = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
         let first = line_of(from);
@@ -133,13 +133,6 @@ fn clip(line: &str, span: Range<usize>, width: usize) -> Range<usize> {
     byte(lo)..byte(hi.max(lo + 1).min(chars.len()))
 }
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
-
 impl<'a> Files<'a> for Window {
     type FileId = ();
     type Name = &'a str;
@@ -167,7 +160,7 @@ impl<'a> Files<'a> for Window {
             self.lines.get(line_index).ok_or(Error::LineTooLarge { given: line_index, max: self.lines.len() })?;
         let shown_from = (line.start + line.mark_bytes).min(self.text.len());
         let upto = byte_index.clamp(shown_from, self.text.len());
-        let upto = floor_char_boundary(&self.text, upto);
+        let upto = self.text.floor_char_boundary(upto);
         Ok(line.skipped_chars + self.text[shown_from..upto].chars().count() + 1)
     }
 
