@@ -103,7 +103,7 @@ fn diagnostics_fit_the_screen_on_a_chapter_of_long_lines() {
         // besides the gutter `NN │ `.
         let gutter = 6;
         let diagnostics: Vec<&str> = text.lines().take_while(|l| !l.starts_with(&path)).collect();
-        assert!(diagnostics.len() > 20, "{text}");
+        assert!(diagnostics.iter().filter(|l| l.contains('┌')).count() >= 2, "both slips drawn: {text}");
         for line in diagnostics {
             assert!(columns(line) <= 120 + gutter, "{} columns: {line}", columns(line));
         }
