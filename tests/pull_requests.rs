@@ -13,7 +13,7 @@ fn chapter() -> (tempfile::TempDir, String) {
         "This paragraph is written as one long line, as editors export prose and as most Chinese notes are written. "
             .repeat(20);
     let text = format!(
-        "# 1 Squares\n\n{filler}So $(a+b)^2 = a^2 + b^2$ and then {filler}\n\n{filler}Also $\\frac{{d}}{{dx}} x^3 = 3x^2$, and $y_t = Q(y_{{t-1}})$ {filler}\n\n数学{}然后 $\\sin(2x) = 2\\sin x$。\n",
+        "# 1 Squares\n\n{filler}So $(a+b)^2 = a^2 + b^2$ and then {filler}\n\n{filler}Also $\\frac{{d}}{{dx}} x^3 = 3x^2$, and $y_t = Q(y_{{t-1}}) = R(y_{{t-2}})$ {filler}\n\n数学{}然后 $\\sin(2x) = 2\\sin x$。\n",
         "很长的一段话，没有空格。".repeat(180)
     );
     let path = dir.path().join("notes.md");
@@ -49,6 +49,8 @@ fn sarif_validates_against_the_schema_and_has_a_result_per_finding() {
         .filter(|r| r["ruleId"].as_str().is_some_and(|id| id.starts_with("refuted.") || id.starts_with("undecided.")))
         .collect();
     assert_eq!(of_claims.len(), findings, "{results:#?}");
+    let undecided = of_claims.iter().find(|r| r["level"] == "warning").expect("the undecided claim is a result");
+    assert!(undecided["ruleId"].as_str().unwrap().starts_with("undecided."), "{undecided:#}");
     // The slip: an error at its line and columns, with the verified repair as a fix.
     let slip = of_claims.iter().find(|r| r["level"] == "error").expect("the slip is a result");
     let region = &slip["locations"][0]["physicalLocation"]["region"];
