@@ -64,6 +64,12 @@ impl Editor {
         self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
     }
 
+    /// `didOpen` of a document with its text.
+    fn open(&mut self, uri: &str, language: &str, version: i64, text: &str) {
+        let document = json!({ "uri": uri, "languageId": language, "version": version, "text": text });
+        self.notify("textDocument/didOpen", json!({ "textDocument": document }));
+    }
+
     /// Sends a request and waits for its response's result.
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
@@ -118,10 +124,7 @@ fn an_editor_sees_the_slip_hovers_it_repairs_it_and_sees_it_go() {
     assert_eq!(init["capabilities"]["hoverProvider"], true, "{init:#}");
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
     editor.notify("initialized", json!({}));
-    editor.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "markdown", "version": 1, "text": slip } }),
-    );
+    editor.open(&uri, "markdown", 1, slip);
 
     // The slip: an error at the link's range, in the editor's language.
     let diagnostics = editor.diagnostics(&uri, 1);
@@ -196,10 +199,7 @@ fn the_editor_locale_picks_the_language_and_a_bad_message_is_only_refused() {
     editor.send(json!({ "jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": { "bogus": 1 } }));
     let refused = editor.wait_for(|m| m["id"] == 99);
     assert_eq!(refused["error"]["code"], -32602, "invalid params: {refused:#}");
-    editor.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "markdown", "version": 7, "text": slip } }),
-    );
+    editor.open(&uri, "markdown", 7, slip);
     let diagnostics = editor.diagnostics(&uri, 7);
     assert!(diagnostics.iter().any(|d| d["message"].as_str().unwrap().starts_with("已驳回")), "{diagnostics:#?}");
     assert!(editor.request("shutdown", Value::Null).is_null());
@@ -231,10 +231,7 @@ fn a_notebooks_slip_is_at_its_line_of_the_file() {
     let mut editor = Editor::start(&dir.path().join("cache"));
     editor.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
     editor.notify("initialized", json!({}));
-    editor.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "json", "version": 1, "text": text } }),
-    );
+    editor.open(&uri, "json", 1, &text);
     let diagnostics = editor.diagnostics(&uri, 1);
     let errors: Vec<&Value> = diagnostics.iter().filter(|d| d["severity"] == 1).collect();
     assert_eq!(errors.len(), 1, "{diagnostics:#?}");
