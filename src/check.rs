@@ -297,12 +297,10 @@ mod tests {
     use crate::cas;
     use crate::sema::Definition;
     use crate::spec::SectionSpec;
-    use crate::syntax::ast::{Expr, ExprKind};
+    use crate::syntax::ast::ExprKind;
     use crate::syntax::parse_formula;
 
-    fn expr(tex: &str) -> Expr {
-        parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
-    }
+    use crate::syntax::first_side as expr;
 
     #[test]
     fn a_moment_subscript_names_a_random_variable() {

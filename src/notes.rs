@@ -800,9 +800,14 @@ impl<'a> LineIndex<'a> {
         &self.line_starts
     }
 
+    /// The 0-based line an offset is on.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
     pub fn position(&self, offset: usize) -> Position {
         let offset = offset.min(self.source.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let line = self.line_of(offset);
         let start = self.line_starts[line];
         let col = self.source.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start);
         Position { line: line + 1, col: col + 1 }

@@ -1284,9 +1284,7 @@ pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verd
 mod tests {
     use super::*;
 
-    fn side(tex: &str) -> Expr {
-        crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
-    }
+    use crate::syntax::first_side as side;
 
     /// `\nabla_\theta p(x)` with p(x) short for p(x; θ): made general, p would not depend on θ.
     #[test]

@@ -75,9 +75,7 @@ use crate::model::{Counterexample, Mismatch};
 use crate::sema::Assumption;
 use std::cell::Cell;
 
-fn side(tex: &str) -> Expr {
-    crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
-}
+use crate::syntax::first_side as side;
 
 /// A claim `lhs = rhs` read from the notes, with no words around it.
 fn claim(lhs: &str, rhs: &str) -> Claim {

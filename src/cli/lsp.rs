@@ -183,9 +183,8 @@ impl<'a> Positions<'a> {
 
     fn position(&self, offset: usize) -> lsp::Position {
         let offset = self.text.floor_char_boundary(offset);
-        let starts = self.lines.line_starts();
-        let line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
-        let character = self.encoding.units(&self.text[starts[line]..offset]);
+        let line = self.lines.line_of(offset);
+        let character = self.encoding.units(&self.text[self.lines.line_starts()[line]..offset]);
         lsp::Position { line: line as u32, character: character as u32 }
     }
 
@@ -205,11 +204,7 @@ impl<'a> Positions<'a> {
 
     /// The position of a 1-based line and character column.
     fn line_col(&self, line: usize, col: usize) -> lsp::Position {
-        let starts = self.lines.line_starts();
-        let Some(&start) = starts.get(line.saturating_sub(1)) else { return self.position(self.text.len()) };
-        let rest = &self.text[start..];
-        let offset = rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len(), |(i, _)| i);
-        self.position(start + offset)
+        self.position(crate::report::diagnostic::offset_of(self.text, line, col))
     }
 
     fn range(&self, bytes: &std::ops::Range<usize>) -> lsp::Range {

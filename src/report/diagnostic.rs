@@ -351,7 +351,7 @@ pub fn render_terminal(diagnostics: &[Diagnostic], sources: &[(&str, &str)], scr
         let mut notes = Vec::new();
         let window = match (file, &d.span) {
             (Some(at), Some(span)) => {
-                Some(window::Window::new(&d.file, sources[at].1, lines[at].line_starts(), span.clone(), screen.columns))
+                Some(window::Window::new(&d.file, sources[at].1, &lines[at], span.clone(), screen.columns))
             }
             _ => None,
         };

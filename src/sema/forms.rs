@@ -439,9 +439,7 @@ pub(super) fn values_written_next(side: &Expr, next: &Expr) -> Option<Vec<(Strin
 mod tests {
     use super::*;
 
-    fn side(tex: &str) -> Expr {
-        crate::syntax::parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
-    }
+    use crate::syntax::first_side as side;
 
     #[test]
     fn the_values_a_next_link_writes_for_the_letters() {

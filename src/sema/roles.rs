@@ -1025,10 +1025,7 @@ pub fn is_bold(e: &Expr) -> bool {
 mod tests {
     use super::*;
 
-    fn first(tex: &str) -> Expr {
-        let s = crate::syntax::parse_formula(tex).unwrap();
-        s.chains[0].first.clone().unwrap()
-    }
+    use crate::syntax::first_side as first;
 
     #[test]
     fn an_enumerator_alone_opens_an_item() {

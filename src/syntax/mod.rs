@@ -18,6 +18,12 @@ pub use grammar_names::{is_greek_name, is_greek_or_symbol_name, is_known_command
 pub use parser::{parse_formula, parse_formula_within, MAX_FORMULA_BYTES, MAX_NESTING};
 pub use pieces::parse_pieces;
 
+/// The first side of a formula's first chain (`a` of `a = b`), for the tests of every stage.
+#[cfg(test)]
+pub(crate) fn first_side(tex: &str) -> ast::Expr {
+    parse_formula(tex).unwrap().chains[0].first.clone().unwrap()
+}
+
 /// `W_Q` -> `W_Q`, `\sigma` -> `\sigma`, `\bar R` -> `\bar{R}`: the key the notes' symbols get.
 pub fn canonical_key(tex: &str) -> Result<String, String> {
     let statement = parse_formula(tex).map_err(|e| format!("`{tex}` is not a symbol: {e}"))?;

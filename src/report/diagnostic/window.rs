@@ -3,6 +3,7 @@
 //! written as one 4,000-character line prints as one screen line. codespan reads the window
 //! through [`Files`], which gives back the file's own line and column numbers.
 
+use crate::notes::LineIndex;
 use codespan_reporting::files::{Error, Files};
 use std::ops::Range;
 use unicode_width::UnicodeWidthChar;
@@ -49,15 +50,14 @@ pub(super) struct Window {
 }
 
 impl Window {
-    /// The window on `source` (whose lines start at `starts`) around `span`, each line at most
-    /// `width` columns.
-    pub fn new(name: &str, source: &str, starts: &[usize], span: Range<usize>, width: usize) -> Window {
+    /// The window on `source` (its `lines`) around `span`, each line at most `width` columns.
+    pub fn new(name: &str, source: &str, lines: &LineIndex, span: Range<usize>, width: usize) -> Window {
         let at = |offset: usize| source.floor_char_boundary(offset);
         let (from, to) = (at(span.start), at(span.end.max(span.start)));
-        let line_of = |offset: usize| starts.partition_point(|&s| s <= offset).saturating_sub(1);
-        let first = line_of(from);
+        let starts = lines.line_starts();
+        let first = lines.line_of(from);
         // (A span ending just after a newline ends on the line before.)
-        let last = line_of(if to > from { to - 1 } else { to }).max(first);
+        let last = lines.line_of(if to > from { to - 1 } else { to }).max(first);
         let mut window = Window {
             name: name.to_string(),
             text: String::new(),
@@ -177,7 +177,7 @@ mod tests {
     use super::*;
 
     fn window(source: &str, span: Range<usize>, width: usize) -> Window {
-        Window::new("n.md", source, crate::notes::LineIndex::new(source).line_starts(), span, width)
+        Window::new("n.md", source, &LineIndex::new(source), span, width)
     }
 
     #[test]
