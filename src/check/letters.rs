@@ -918,6 +918,67 @@ pub(super) fn general_function_arguments(scope: &Scope, claim: &Claim, letter: &
     (!arguments.is_empty() && by_letters.iter().all(accounted)).then_some(arguments)
 }
 
+/// `\frac{\partial E}{\partial z} = \frac{\partial E}{\partial y}\frac{\partial y}{\partial z}`
+/// where no formula gives E or y: the chain rule as Leibniz's notation writes it. Every letter
+/// the claim differentiates is read as a function nobody specified
+/// ([`Scope::general_functions`]) of the letters it is differentiated by, less those another of
+/// them reaches (E of y, not of z, since y is of z): the dependence the chain itself draws. By
+/// letter, its arguments (none for a letter only differentiated by). `None` unless every derivative in the claim is of such a letter by a
+/// letter, there are two or more, and the dependence has no cycle (`\frac{\partial F}{\partial
+/// H} = \frac{\partial G}{\partial F}\frac{\partial H}{\partial G}` draws none that is sound).
+pub(super) fn chain_of_unknown_letters(scope: &Scope, claim: &Claim) -> Option<BTreeMap<String, Vec<String>>> {
+    let known = |key: &str| {
+        scope.knows(key)
+            || scope.usage.unknown_functions.contains(key)
+            || scope.usage.unknown_families.contains(key)
+            || claim.reading.overrides.iter().any(|d| d.key == key)
+    };
+    fn collect(e: &Expr, out: &mut Vec<(Option<String>, Option<String>)>) {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            let letter = |x: &Expr| {
+                matches!(x.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. }).then(|| x.symbol_key()).flatten()
+            };
+            out.push((letter(of), letter(wrt)));
+        }
+        e.children().for_each(|c| collect(c, out));
+    }
+    let mut derivatives = Vec::new();
+    collect(&claim.lhs, &mut derivatives);
+    collect(&claim.rhs, &mut derivatives);
+    if derivatives.len() < 2 {
+        return None;
+    }
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (of, wrt) in derivatives {
+        let (of, wrt) = (of?, wrt?);
+        if of == wrt || known(&of) || known(&wrt) {
+            return None;
+        }
+        edges.entry(of).or_default().insert(wrt);
+    }
+    // Does `from` reach `to` through the edges (in one step or more)?
+    fn reaches(edges: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str, depth: usize) -> bool {
+        let next = edges.get(from).into_iter().flatten();
+        depth < 16 && next.clone().any(|n| n == to || reaches(edges, n, to, depth + 1))
+    }
+    if edges.keys().any(|k| reaches(&edges, k, k, 0)) {
+        return None;
+    }
+    let mut arguments: BTreeMap<String, Vec<String>> = edges
+        .iter()
+        .map(|(of, by)| {
+            let direct = by.iter().filter(|c| !by.iter().any(|other| other != *c && reaches(&edges, other, c, 0)));
+            (of.clone(), direct.cloned().collect())
+        })
+        .collect();
+    // (The letters only differentiated by, `z`, are free numbers: functions of nothing, so that
+    // `z_l` is one letter, whatever l is, wherever the claim writes it.)
+    for by in edges.values().flatten() {
+        arguments.entry(by.clone()).or_default();
+    }
+    Some(arguments)
+}
+
 /// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
 pub(super) fn has_integral(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)

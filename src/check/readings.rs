@@ -23,10 +23,11 @@
 
 use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, claim_scope,
-    derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments, inverse_applied,
-    letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use,
-    sums_to_one, truncated_digits, unknown_function_property, within_printed_rounding, written_entries_scope,
+    applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, chain_of_unknown_letters,
+    claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments,
+    inverse_applied, letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index,
+    shapes_from_use, sums_to_one, truncated_digits, unknown_function_property, within_printed_rounding,
+    written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -1065,6 +1066,17 @@ pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial:
         }
         return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
     }
+    // `\frac{\partial L_t}{\partial U} = \frac{\partial L_t}{\partial y_t}\frac{\partial y_t}{\partial
+    // U}` where nothing gives t a value: in the chain the claim draws, `L_t` and `y_t` are letters
+    // of their own, whatever t is.
+    if matches!(verdict.reason, Reason::UnboundIndex { .. }) && verdict.status == Status::Undecided && open_to_readings
+    {
+        if let Some(letter) = derivative_of_a_free_letter(scope, claim) {
+            if let Some(general) = with_a_general_function(scope, claim, &letter, &verdict, trial) {
+                return general;
+            }
+        }
+    }
     // `if $p=0$, then $p\log_2 p = 0$`: the convention 0·log 0 = 0, not a claim to verify.
     if let Some(at) = (verdict.status != Status::Undecided).then(|| log_of_zero(claim)).flatten() {
         return undecided_under(Reading::Convention, Some(at), None, verdict);
@@ -1276,16 +1288,26 @@ fn with_a_general_function(
     verdict: &Verdict,
     trial: &dyn Trial,
 ) -> Option<Verdict> {
-    let arguments = general_function_arguments(scope, claim, letter)?;
+    // (E of letters the notes define; else, where nothing defines the letters between, the
+    // chain the claim draws: E of y, y of z.)
+    let functions = match general_function_arguments(scope, claim, letter) {
+        Some(arguments) => BTreeMap::from([(letter.to_string(), arguments)]),
+        None => chain_of_unknown_letters(scope, claim)?,
+    };
     let mut general = scope.clone();
-    general.general_functions.insert(letter.to_string(), arguments.clone());
+    general.general_functions.extend(functions.clone());
     let again = trial.verdict_with_free_indices(&general);
     if again.status != Status::Verified {
         return None;
     }
     let mut assuming = verdict.assuming.clone();
     assuming.extend(again.assuming.iter().filter(|a| !verdict.assuming.contains(a)).cloned());
-    assuming.push(format!("\\forall\\, {letter}({})", arguments.join(", ")));
+    let written: Vec<String> = functions
+        .iter()
+        .filter(|(_, arguments)| !arguments.is_empty())
+        .map(|(letter, arguments)| format!("{letter}({})", arguments.join(", ")))
+        .collect();
+    assuming.push(format!("\\forall\\, {}", written.join(", ")));
     Some(Verdict { assuming, ..again })
 }
 

@@ -156,7 +156,7 @@ impl<B: Backend> Instance<'_, B> {
 
     /// A definition without parameters (a matrix or scalar quantity of the section).
     fn is_defined_value(&self, key: &str) -> bool {
-        self.scope.defs.get(key).is_some_and(|d| d.params.is_empty())
+        self.scope.defs.get(key).is_some_and(|d| d.params.is_empty()) || self.scope.general_functions.contains_key(key)
     }
 
     /// ∂f/∂Y for a defined Y: f evaluated with Y opaque, differentiated by Y's leaves, and Y's

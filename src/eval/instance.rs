@@ -549,7 +549,9 @@ impl<'a, B: Backend> Instance<'a, B> {
         for argument in arguments {
             entries.extend(self.named(argument, &anywhere, env)?.data);
         }
-        let coefficients = format!("{key}°");
+        // (Not `{key}°`, the leaf that stands for the letter itself where a derivative is
+        // taken by it: `\frac{\partial P}{\partial Q}` with Q a function of R too.)
+        let coefficients = format!("{key}°°");
         let mut total = self.leaf(&coefficients, &[]);
         for (k, u) in entries.iter().enumerate() {
             let k1 = k as i64 + 1;
