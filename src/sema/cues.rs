@@ -546,13 +546,29 @@ pub(super) fn identities_in_words(doc: &Document, formulas: &[&ParsedFormula]) -
     static IDENTITY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"(?i)(单位矩阵|单位阵|identity\s+matrix|identity)\s*[,，:：]?\s*$").expect("valid regex")
     });
-    formulas
+    // `$I$ is the $k \times k$ identity matrix`: the letters before the size the words call the
+    // identity.
+    static NAMED_AFTER_SIZE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(?:identity\s+matri(?:x|ces)\b|单位矩阵|单位阵)").expect("valid regex")
+    });
+    let declared = formulas
         .iter()
         .filter(|f| IDENTITY.is_match(&doc.formulas[f.index].since_previous))
         .flat_map(|f| super::declarations::shape_declarations(f.statement))
         .filter(|(_, [rows, cols])| rows == cols)
+        .map(|(key, _)| key);
+    let sized: Vec<String> = shapes_in_words(doc, formulas)
+        .into_iter()
+        .filter(|(key, [rows, cols])| {
+            rows == cols
+                && formulas.windows(2).any(|pair| {
+                    let letters = matrix_letters(pair[0].statement).unwrap_or_default();
+                    letters.contains(key) && NAMED_AFTER_SIZE.is_match(&doc.formulas[pair[1].index].trail)
+                })
+        })
         .map(|(key, _)| key)
-        .collect()
+        .collect();
+    declared.chain(sized).collect()
 }
 
 /// `where $I_N$ is the identity matrix`, `其中 $I_n$ 为单位矩阵`: a letter with a subscript the words
@@ -587,13 +603,17 @@ pub(super) fn identities_named_after(doc: &Document, formulas: &[&ParsedFormula]
 pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Vec<(String, [String; 2])> {
     static COPULA: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)^\s*[,，]?\s*(?:是|为|均为|都是|皆为|is|are|be|denotes?)\s*(?:an?|two|两个|一个|任意)?\s*$",
+            r"(?i)^\s*[,，]?\s*(?:是|为|均为|都是|皆为|is|are|be|denotes?)\s*(?:an?|the|two|两个|一个|任意)?\s*$",
         )
         .expect("valid regex")
     });
     static KIND_AFTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|矩阵|square\s+matri(?:x|ces)\b|matri(?:x|ces)\b)")
+        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|单位矩阵|矩阵|向量|square\s+matri(?:x|ces)\b|(?:identity\s+)?matri(?:x|ces)\b|(?:column\s+)?vectors?\b)")
             .expect("valid regex")
+    });
+    // `if $A$ is $n \times k$ and …`: a size alone after the copula, the sentence going on.
+    static SIZE_ALONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^\s*(?:$|[,，.。;；:：)]|and\b|then\b|with\b|和|且|则)").expect("valid regex")
     });
     static KIND_BETWEEN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|矩阵|square\s+matri(?:x|ces)|matri(?:x|ces))\s*$")
@@ -607,8 +627,12 @@ pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Ve
             continue;
         }
         let found = if COPULA.is_match(&site_b.since_previous) {
-            KIND_AFTER.captures(&site_b.trail).and_then(|kind| {
-                let shape = written_size(b.statement, kind.get(1).map_or("", |m| m.as_str()))?;
+            let kind =
+                KIND_AFTER.captures(&site_b.trail).map(|kind| kind.get(1).map_or("", |m| m.as_str()).to_string());
+            // (Without the kind, only rows by columns: `$x$ is $3$, and` gives x no shape.)
+            let alone = || SIZE_ALONE.is_match(&site_b.trail).then(|| "×".to_string());
+            kind.or_else(alone).and_then(|kind| {
+                let shape = written_size(b.statement, &kind)?;
                 Some((matrix_letters(a.statement)?, shape))
             })
         } else {
@@ -701,8 +725,13 @@ fn written_size(statement: &crate::syntax::ast::Statement, kind: &str) -> Option
         }
         _ => {
             let square = kind.contains('阶') || kind.contains('方') || kind.to_lowercase().starts_with("square");
+            let vector = kind.contains("向量") || kind.to_lowercase().contains("vector");
             let n = plain_size(first)?;
-            square.then(|| [n.clone(), n])
+            match (square, vector) {
+                (true, _) => Some([n.clone(), n]),
+                (false, true) => Some([n, "1".to_string()]),
+                (false, false) => None,
+            }
         }
     }
 }
