@@ -350,7 +350,9 @@ pub(super) fn derivative_by_an_entry(scope: &Scope, claim: &Claim) -> Option<(St
 }
 
 /// A letter the claim raises to a power (`S^{n}`) that its formula also writes with a
-/// parenthesized superscript, the mark of a member of a sequence (`S^{(i)}`).
+/// parenthesized superscript, the mark of a member of a sequence (`S^{(i)}`), or with two
+/// superscripts a whole number apart that are no numbers (`w^{t+1} = w^t - \eta g^t`,
+/// `U^{n+1} = U^n + \Delta t f(U^*)`): a superscript that counts steps, as update rules write it.
 pub(super) fn power_or_index(claim: &Claim) -> Option<String> {
     let Ok(statement) = crate::syntax::parse_formula(&claim.tex) else { return None };
     let mut members = BTreeSet::new();
@@ -361,6 +363,44 @@ pub(super) fn power_or_index(claim: &Claim) -> Option<String> {
         e.children().for_each(|c| collect(c, out));
     }
     statement.chains.iter().flat_map(|c| c.exprs()).for_each(|e| collect(e, &mut members));
+    // (Each letter's superscripts, as a part with letters and a whole-number offset: `t+1` is
+    // (t, 1), `t` is (t, 0).)
+    fn steps(e: &Expr, out: &mut BTreeMap<String, BTreeSet<(String, i64)>>) {
+        if let ExprKind::Power { base, exponent } = &e.kind {
+            if let (ExprKind::Symbol(_), Some(key)) = (&base.kind, base.symbol_key()) {
+                let offset = |n: &Expr| match &n.kind {
+                    ExprKind::Number { value } => value.parse::<i64>().ok(),
+                    _ => None,
+                };
+                let (part, by) = match &exponent.kind {
+                    ExprKind::Binary { op: BinOp::Add, lhs, rhs } => match offset(rhs) {
+                        Some(k) => (lhs.as_ref(), k),
+                        None => (exponent.as_ref(), 0),
+                    },
+                    ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => match offset(rhs) {
+                        Some(k) => (lhs.as_ref(), -k),
+                        None => (exponent.as_ref(), 0),
+                    },
+                    _ => (exponent.as_ref(), 0),
+                };
+                let mut letters = BTreeSet::new();
+                keys_in(part, &mut letters);
+                if !letters.is_empty() {
+                    let tex = crate::syntax::print::explicit_tex(part, &|_| false);
+                    out.entry(key).or_default().insert((tex, by));
+                }
+            }
+        }
+        e.children().for_each(|c| steps(c, out));
+    }
+    let mut written = BTreeMap::new();
+    statement.chains.iter().flat_map(|c| c.exprs()).for_each(|e| steps(e, &mut written));
+    for (key, superscripts) in written {
+        let apart = superscripts.iter().any(|(part, by)| superscripts.iter().any(|(p, b)| p == part && b != by));
+        if apart {
+            members.insert(key);
+        }
+    }
     first_in_sides(claim, &|e| {
         let ExprKind::Power { base, .. } = &e.kind else { return None };
         base.symbol_key().filter(|k| matches!(base.kind, ExprKind::Symbol(_)) && members.contains(k))

@@ -1130,9 +1130,12 @@ pub(super) fn through_later_only(
 /// before a letter, names the change of that letter as often as it multiplies it. A claim
 /// verified with Δ·t holds for Δt as one quantity too where every Δ stands before the same
 /// letter (Δt then takes every value as Δ does): verified, saying so. Where Δ stands elsewhere
-/// too, the two readings differ, and the claim is undecided, naming Δ.
+/// too, or before a power (`\Delta x^2`: Δ·x², or (Δx)²?), the two readings differ, and the
+/// claim, verified or refuted, is undecided, naming Δ.
 pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verdict) -> Verdict {
-    if verdict.status != Status::Verified || claim.reading.marked || scope.pinned {
+    // (A refutation likewise: with Δ·x standing for Δx everywhere, its counterexample is one for
+    // Δx; with `\Delta x^2`, Δ·x² is not (Δx)², and the refutation does not stand.)
+    if !matches!(verdict.status, Status::Verified | Status::Refuted) || claim.reading.marked || scope.pinned {
         return verdict;
     }
     // Each Δ (by key) with the letters written right after it, and how often it stands alone.
@@ -1163,12 +1166,17 @@ pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verd
         .into_iter()
         .map(String::from)
         .filter(|k| !scope.defs.contains_key(k) && !scope.decls.contains_key(k))
+        .filter(|k| !claim.reading.overrides.iter().any(|d| d.key == *k))
         .collect();
     let mut after = BTreeMap::new();
     walk(&claim.lhs, &changes, &mut after);
     walk(&claim.rhs, &changes, &mut after);
     let Some((change, letters)) = after.into_iter().next() else { return verdict };
+    // (`\delta^2` alone is a letter's power: no change of anything is written.)
+    let before_a_letter = letters.iter().any(Option::is_some);
     match letters.iter().collect::<Vec<_>>().as_slice() {
+        _ if verdict.status == Status::Refuted && !before_a_letter => verdict,
+        [Some(_)] if verdict.status == Status::Refuted => verdict,
         [Some(letter)] => {
             let mut assuming = verdict.assuming.clone();
             assuming.push(format!(

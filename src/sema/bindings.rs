@@ -650,8 +650,24 @@ impl<'a> SectionBuilder<'a> {
         if names_a_builtin(target) || self.not_definable(target) {
             return None;
         }
-        let (key, args) = crate::syntax::ast::applied_function(target)?;
-        self.parameters_of(key, &args)
+        if let Some((key, args)) = crate::syntax::ast::applied_function(target) {
+            return self.parameters_of(key, &args);
+        }
+        // `P_1(x) = 2(x-1)+3`, `T_2(x) = 2x^2-1`: a letter with an index right before a
+        // parenthesis of its variables, on the left of a definition, is the function it defines
+        // (a member of a family of functions), not the letter times the parenthesis.
+        let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } = &target.kind else { return None };
+        let ExprKind::Subscript { base, .. } = &lhs.kind else { return None };
+        let ExprKind::Fenced { open, inner: Some(inner), .. } = &rhs.kind else { return None };
+        let adjacent = lhs.span.end == rhs.span.start;
+        if !adjacent || !open.ends_with('(') || !matches!(base.kind, ExprKind::Symbol(_)) {
+            return None;
+        }
+        let args = match &inner.kind {
+            ExprKind::Tuple { items, .. } => items.clone(),
+            _ => vec![inner.as_ref().clone()],
+        };
+        self.parameters_of(lhs.symbol_key()?, &args)
     }
 
     /// The parameters a function definition's arguments name (`x`, `\hat{\mathbf y}`, `x_1`),

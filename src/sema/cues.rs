@@ -66,8 +66,30 @@ impl<'a> SectionBuilder<'a> {
         // solutions the words speak of.
         let trail = self.chapter.doc.formulas.get(index).map_or("", |site| site.trail.trim_start());
         let words_before = lead.trim_end().to_lowercase();
+        // (`then $x^2 + x - 1 = 0$ has a single positive root`.)
+        static HAS_ROOTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"(?i)^(?:has|have)\s+(?:\w+\s+){0,3}(?:roots?|solutions?|zeros?)\b")
+                .expect("valid regex")
+        });
         let solutions_of = ["的解", "的根", "的所有解"].iter().any(|w| trail.starts_with(w))
-            || ["solutions of", "solution of"].iter().any(|w| words_before.ends_with(w));
+            || ["solutions of", "solution of"].iter().any(|w| words_before.ends_with(w))
+            || HAS_ROOTS.is_match(trail);
+        // `solve $f(x) = 0$ or $x = -\ln x$`, `$a = b$, i.e. $a - b = 0$`: a formula that only
+        // restates the one before it (or, i.e., 即) is read as the words made that one.
+        let restates_previous = index.checked_sub(1).is_some_and(|previous| {
+            let formulas = &self.chapter.doc.formulas;
+            let between = formulas[index].since_previous.trim().trim_matches([',', '，']).trim().to_lowercase();
+            formulas[previous].block == formulas[index].block
+                && ["or", "or equivalently", "equivalently", "i.e.", "that is", "namely", "或", "或者", "即", "亦即"]
+                    .contains(&between.as_str())
+        });
+        if restates_previous {
+            let previous = &self.chapter.doc.formulas[index - 1];
+            let cue = self.cue_of(&previous.lead, index - 1);
+            if matches!(cue, roles::Cue::Solve | roles::Cue::Condition) {
+                return cue;
+            }
+        }
         match roles::cue(lead) {
             _ if roles::asks_which_value(lead) || solutions_of => roles::Cue::Solve,
             // `将 $\varsigma = \alpha_1y_1 + \alpha_2y_2$ 带入上式`, `substituting $u = x^2$ into`: a

@@ -60,6 +60,17 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         return known;
     }
     let parsed = parse_formula_within(tex, NonZeroUsize::new(call_budget(tex.len())));
+    // `u^*=\frac1n\sum x^i \ \ \ \ \Sigma^*=…`: three control spaces or more between two
+    // relations are a gap of a quad, two statements side by side, where the formula reads so.
+    let parsed = match spaced_apart(tex) {
+        Some(apart) => match parse_formula_within(&apart, NonZeroUsize::new(call_budget(apart.len()))) {
+            Ok(statements) if statements.chains.len() > 1 && statements.chains.iter().all(|c| !c.links.is_empty()) => {
+                Ok(statements)
+            }
+            _ => parsed,
+        },
+        None => parsed,
+    };
     PARSED.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() >= MEMO_ENTRIES {
@@ -68,6 +79,16 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         memo.insert(tex.to_string(), parsed.clone());
     });
     parsed
+}
+
+/// `tex` with every run of three control spaces or more (`\ \ \ `) written as `\quad` and
+/// spaces, of the same length (spans stay where they are); `None` without such a run.
+fn spaced_apart(tex: &str) -> Option<String> {
+    static RUN: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(?:\\ +){3,}").expect("valid regex"));
+    RUN.is_match(tex).then(|| {
+        RUN.replace_all(tex, |run: &regex::Captures| format!("{:<width$}", "\\quad", width = run[0].len())).into_owned()
+    })
 }
 
 /// [`parse_formula`] with another bound on pest's rule calls (`None`: unbounded) — for
