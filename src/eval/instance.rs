@@ -287,8 +287,14 @@ impl<'a, B: Backend> Instance<'a, B> {
         // conjugate transpose, or an optimum of its own?
         if sym.label.as_deref() == Some(crate::syntax::ast::STAR_LABEL) && !self.scope.defs.contains_key(&key) {
             let plain = TexSymbol { label: None, ..sym.clone() }.key();
+            // (`Q = \begin{bmatrix}…\end{bmatrix}, \quad QQ^\ast = …`: a matrix by its definition too.)
+            let defined_matrix = || {
+                self.scope.defs.get(&plain).is_some_and(|d| d.params.is_empty())
+                    && self.named(&plain, e, env).is_ok_and(|v| v.shape() != (1, 1))
+            };
             let matrix = matches!(self.scope.decls.get(&plain), Some(Decl::Matrix { .. }))
-                || self.scope.usage.matrix_like.contains(&plain);
+                || self.scope.usage.matrix_like.contains(&plain)
+                || defined_matrix();
             if matrix {
                 let what = format!(
                     "`{key}` of the matrix `{plain}`: its adjugate, its conjugate transpose, or a matrix of its own?"

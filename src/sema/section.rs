@@ -426,8 +426,14 @@ impl<'a> SectionBuilder<'a> {
         let mut inherited = std::mem::take(&mut self.bindings.inherited);
         inherited.sort_by(|a, b| a.key.cmp(&b.key));
         for def in inherited {
-            let declared = self.letters.known.contains(&def.key)
-                && !self.letters.declared_functions.iter().any(|(k, _)| *k == def.key);
+            // (`an $m \times n$ matrix $A$` in this section's words, or `A\in\mathbb R^{m\times n}`:
+            // a letter declared anew, not the earlier section's example.)
+            let declared_here = !def.function
+                && def.params.is_empty()
+                && self.letters.notes_shapes.iter().any(|(k, _, section)| *k == def.key && *section == self.number);
+            let declared = declared_here
+                || self.letters.known.contains(&def.key)
+                    && !self.letters.declared_functions.iter().any(|(k, _)| *k == def.key);
             let target_key = |t: &Expr| self.function_target(t).or_else(|| self.definable(t)).map(|(k, _)| k);
             let redefinition = formulas.iter().zip(steps).find_map(|(f, step)| {
                 // (`f: \mathbb{R}^d \to \mathbb{R}`: a signature names the letter a function anew,
