@@ -653,11 +653,11 @@ impl<'a> SectionBuilder<'a> {
         if let Some((key, args)) = crate::syntax::ast::applied_function(target) {
             return self.parameters_of(key, &args);
         }
-        // `P_1(x) = 2(x-1)+3`, `T_2(x) = 2x^2-1`: a letter with an index right before a
-        // parenthesis of its variables, on the left of a definition, is the function it defines
-        // (a member of a family of functions), not the letter times the parenthesis.
+        // `P_1(x) = 2(x-1)+3`, `T_2(x) = 2x^2-1`: a letter with a number (or a name) for its
+        // index right before a parenthesis of its variables, on the left of a definition, is the
+        // function it defines (one member of a family), not the letter times the parenthesis.
         let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } = &target.kind else { return None };
-        let ExprKind::Subscript { base, .. } = &lhs.kind else { return None };
+        let ExprKind::Subscript { base, index } = &lhs.kind else { return None };
         let ExprKind::Fenced { open, inner: Some(inner), .. } = &rhs.kind else { return None };
         let adjacent = lhs.span.end == rhs.span.start;
         if !adjacent || !open.ends_with('(') || !matches!(base.kind, ExprKind::Symbol(_)) {
@@ -667,6 +667,17 @@ impl<'a> SectionBuilder<'a> {
             ExprKind::Tuple { items, .. } => items.clone(),
             _ => vec![inner.as_ref().clone()],
         };
+        // (`T_N(x) = \sum_{n=0}^N …`: an index letter names the whole family, member by member,
+        // which is not one function: [`super::forms::family_of_functions_defined`]. But the
+        // letter of the variable, `F_Y(y)`, `f_X(x)`, or a Greek parameter, `h_\theta(x)`, names
+        // one function.)
+        if let Some(letters) = crate::syntax::ast::index_letters(index) {
+            let variables: Vec<String> = args.iter().filter_map(Expr::symbol_key).map(|k| k.to_lowercase()).collect();
+            let names_one = letters.iter().all(|l| l.starts_with('\\') || variables.contains(&l.to_lowercase()));
+            if !names_one {
+                return None;
+            }
+        }
         self.parameters_of(lhs.symbol_key()?, &args)
     }
 

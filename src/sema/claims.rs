@@ -205,10 +205,13 @@ impl<'a> SectionBuilder<'a> {
         // defines, so it is no claim; it is listed as not checked.
         // `\phi_i(x) = \exp(-(x-c_i)^2)`: a family of functions defined member by member,
         // which derivcheck does not take; the author defines, so it is no claim either.
+        // (`f_m(x) = f_{m-1}(x) + \alpha_m G_m(x)`: a recurrence, each member from the one before,
+        // defines the family too; the same member on both sides is an equation.)
         let family = prose.is_some()
             && !self.has_meaning(first)
             && !roles::is_constant(body, &|_| false)
-            && family_of_functions_defined(first).is_some_and(|head| !mentions_key(body, &head));
+            && family_of_functions_defined(first)
+                .is_some_and(|head| !mentions_key(body, &head) || super::forms::only_other_members(body, &head, first));
         // `\textrm{pmi}(x, y) = \log\frac{p_{X, Y}(x, y)}{p_X(x) p_Y(y)}`: a name the section has
         // not written before, given a body derivcheck cannot take (a construct outside the
         // notation, parameters it does not read): the author names something, which is no

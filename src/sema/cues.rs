@@ -630,7 +630,7 @@ pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Ve
         .expect("valid regex")
     });
     static KIND_AFTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|单位矩阵|矩阵|向量|square\s+matri(?:x|ces)\b|(?:identity\s+)?matri(?:x|ces)\b|(?:column\s+)?vectors?\b)")
+        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|单位矩阵|矩阵|向量|square\s+matri(?:x|ces)\b|(?:-?dimensional\s+)?(?:identity\s+)?matri(?:x|ces)\b|(?:column\s+)?vectors?\b)")
             .expect("valid regex")
     });
     // `if $A$ is $n \times k$ and …`: a size alone after the copula, the sentence going on.
@@ -638,7 +638,7 @@ pub(super) fn shapes_in_words(doc: &Document, formulas: &[&ParsedFormula]) -> Ve
         regex::Regex::new(r"(?i)^\s*(?:$|[,，.。;；:：)]|and\b|then\b|with\b|和|且|则)").expect("valid regex")
     });
     static KIND_BETWEEN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|矩阵|square\s+matri(?:x|ces)|matri(?:x|ces))\s*$")
+        regex::Regex::new(r"(?i)^\s*(?:的)?\s*(阶方阵|阶矩阵|方阵|矩阵|square\s+matri(?:x|ces)|(?:-?dimensional\s+)?matri(?:x|ces))\s*$")
             .expect("valid regex")
     });
     let mut out = Vec::new();

@@ -91,6 +91,28 @@ pub(super) fn family_of_functions_defined(e: &Expr) -> Option<String> {
     args.iter().all(plain).then(|| base.symbol_key()).flatten()
 }
 
+/// Does `body` write the family `head` only as members other than the one `member` applies
+/// (`f_{m-1}(x)` in the body of `f_m(x)`), never bare nor as that member?
+pub(super) fn only_other_members(body: &Expr, head: &str, member: &Expr) -> bool {
+    let ExprKind::Binary { lhs, .. } = &member.kind else { return false };
+    let Some(own) = lhs.symbol_key() else { return false };
+    fn walk(e: &Expr, head: &str, own: &str, other: &mut bool) -> bool {
+        if let ExprKind::Subscript { base, .. } = &e.kind {
+            if base.symbol_key().as_deref() == Some(head) {
+                let key = e.symbol_key();
+                *other |= key.as_deref() != Some(own);
+                return key.as_deref() != Some(own);
+            }
+        }
+        if e.symbol_key().as_deref() == Some(head) && matches!(e.kind, ExprKind::Symbol(_)) {
+            return false;
+        }
+        e.children().all(|c| walk(c, head, own, other))
+    }
+    let mut other = false;
+    walk(body, head, &own, &mut other) && other
+}
+
 /// `x = x^c`, `y = \sum_i d_i y_i^2`, `a_j = \sum_{i \ne j} x_i a_i`: the left side is a letter
 /// (or a member of a family) that the right side uses again, itself, another member of its family,
 /// or its entries. The letter as written on the left.
