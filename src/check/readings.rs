@@ -421,6 +421,25 @@ fn tuple_without_orientation(scope: &Scope, claim: &Claim, verdict: &Verdict) ->
     Some(crate::syntax::print::explicit_tex(found, &|_| false))
 }
 
+/// `[y_0, y_1, y_2] = \frac{[y_1, y_2] - [y_0, y_1]}{x_2 - x_0}` (divided differences), `w'_1,
+/// w'_2 = (1-50\%)(w_1, w_2) = 0.5w_1, 0.5w_2`: a list written out is read as a row, but it may
+/// be notation of another kind (arguments, a pair split at a comma): a shape that does not fit it
+/// is no evidence. The list, as written; `None` without one, or where the words make the relation
+/// a condition (read as one further on).
+fn written_list(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn list(e: &Expr) -> Option<&Expr> {
+        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+            if (open == "(" || open == "[") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
+        if here {
+            return Some(e);
+        }
+        e.children().find_map(list)
+    }
+    let found =
+        list(&claim.lhs).or_else(|| list(&claim.rhs)).filter(|_| !scope.pinned && words_reading(claim).is_none())?;
+    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+}
+
 /// The shapes the claim's letters were read with, where the counterexample is a shape that does
 /// not fit: a letter read as a number by default, a list read as a row, a shape read off use.
 fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
@@ -533,25 +552,7 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
         return Some(read);
     }
     let tuple_written = || tuple_without_orientation(scope, claim, verdict);
-    // `[y_0, y_1, y_2] = \frac{[y_1, y_2] - [y_0, y_1]}{x_2 - x_0}` (divided differences),
-    // `w'_1, w'_2 = (1-50\%)(w_1, w_2) = 0.5w_1, 0.5w_2`: a list written out is read as a row,
-    // but it may be notation of another kind (arguments, a pair split at a comma): a shape that
-    // does not fit it is no evidence.
-    let list_written = || {
-        fn list(e: &Expr) -> Option<&Expr> {
-            let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-                if (open == "(" || open == "[") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
-            if here {
-                return Some(e);
-            }
-            e.children().find_map(list)
-        }
-        // (A relation the words make a condition is read as one, below.)
-        let found = list(&claim.lhs)
-            .or_else(|| list(&claim.rhs))
-            .filter(|_| !scope.pinned && words_reading(claim).is_none())?;
-        Some(crate::syntax::print::explicit_tex(found, &|_| false))
-    };
+    let list_written = || written_list(scope, claim);
     if let (true, Some(symbol)) = (
         by_shape,
         read_off
