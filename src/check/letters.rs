@@ -373,14 +373,10 @@ pub(super) fn power_or_index(claim: &Claim) -> Option<String> {
                     _ => None,
                 };
                 let (part, by) = match &exponent.kind {
-                    ExprKind::Binary { op: BinOp::Add, lhs, rhs } => match offset(rhs) {
-                        Some(k) => (lhs.as_ref(), k),
-                        None => (exponent.as_ref(), 0),
-                    },
-                    ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => match offset(rhs) {
-                        Some(k) => (lhs.as_ref(), -k),
-                        None => (exponent.as_ref(), 0),
-                    },
+                    ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } if offset(rhs).is_some() => {
+                        let k = offset(rhs).unwrap_or_default();
+                        (lhs.as_ref(), if *op == BinOp::Add { k } else { -k })
+                    }
                     _ => (exponent.as_ref(), 0),
                 };
                 let mut letters = BTreeSet::new();

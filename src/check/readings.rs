@@ -1193,11 +1193,11 @@ pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verd
     walk(&claim.lhs, &changes, &mut after);
     walk(&claim.rhs, &changes, &mut after);
     let Some((change, letters)) = after.into_iter().next() else { return verdict };
-    // (`\delta^2` alone is a letter's power: no change of anything is written.)
+    // (A refutation stands where Δ stands before one letter only, or before none: `\delta^2`
+    // alone is a letter's power, no change of anything.)
     let before_a_letter = letters.iter().any(Option::is_some);
     match letters.iter().collect::<Vec<_>>().as_slice() {
-        _ if verdict.status == Status::Refuted && !before_a_letter => verdict,
-        [Some(_)] if verdict.status == Status::Refuted => verdict,
+        _ if verdict.status == Status::Refuted && (letters.len() == 1 || !before_a_letter) => verdict,
         [Some(letter)] => {
             let mut assuming = verdict.assuming.clone();
             assuming.push(format!(

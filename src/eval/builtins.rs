@@ -371,9 +371,9 @@ impl<B: Backend> Instance<'_, B> {
                 && !env.contains_key(k)
                 && self.scope.defs.get(k).is_some_and(|d| d.function && d.params.len() == 1)
         };
+        // (`P_1(3)` after `P_1(x) = 2(x-1)+3`: the member the notes define, applied, as `f[g(x)]`.)
         let value = match &head.kind {
-            // `P_1(3)` after `P_1(x) = 2(x-1)+3`: the member the notes define, applied.
-            ExprKind::Subscript { .. } if head.symbol_key().is_some_and(|k| defined(&k)) => {
+            _ if head.symbol_key().is_some_and(|k| defined(&k)) => {
                 let key = head.symbol_key().unwrap_or_default();
                 self.apply_defined(Application { key: &key, primes: 0, args: std::slice::from_ref(arg), span }, env)?
             }
@@ -392,11 +392,7 @@ impl<B: Backend> Instance<'_, B> {
                 };
                 self.apply_unknown(Application { key: &name, primes: 0, args: &args, span }, env)?
             }
-            _ => {
-                let Some(key) = head.symbol_key().filter(defined) else { return Ok(None) };
-                let args = std::slice::from_ref(arg);
-                self.apply_defined(Application { key: &key, primes: 0, args, span }, env)?
-            }
+            _ => return Ok(None),
         };
         self.after_factor(before, value, span, env).map(Some)
     }

@@ -657,15 +657,14 @@ impl<'a> SectionBuilder<'a> {
         // index right before a parenthesis of its variables, on the left of a definition, is the
         // function it defines (one member of a family), not the letter times the parenthesis.
         let ExprKind::Binary { op: crate::syntax::ast::BinOp::Implicit, lhs, rhs } = &target.kind else { return None };
-        let ExprKind::Subscript { base, index } = &lhs.kind else { return None };
-        let ExprKind::Fenced { open, inner: Some(inner), .. } = &rhs.kind else { return None };
-        let adjacent = lhs.span.end == rhs.span.start;
-        if !adjacent || !open.ends_with('(') || !matches!(base.kind, ExprKind::Symbol(_)) {
+        let (None, member, inner) = crate::syntax::ast::subscript_applied(lhs, rhs)? else { return None };
+        let ExprKind::Subscript { index, .. } = &member.kind else { return None };
+        if member.span.end != rhs.span.start {
             return None;
         }
         let args = match &inner.kind {
             ExprKind::Tuple { items, .. } => items.clone(),
-            _ => vec![inner.as_ref().clone()],
+            _ => vec![inner.clone()],
         };
         // (`T_N(x) = \sum_{n=0}^N …`: an index letter names the whole family, member by member,
         // which is not one function: [`super::forms::family_of_functions_defined`]. But the
@@ -678,7 +677,7 @@ impl<'a> SectionBuilder<'a> {
                 return None;
             }
         }
-        self.parameters_of(lhs.symbol_key()?, &args)
+        self.parameters_of(member.symbol_key()?, &args)
     }
 
     /// The parameters a function definition's arguments name (`x`, `\hat{\mathbf y}`, `x_1`),
