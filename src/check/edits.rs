@@ -33,6 +33,16 @@ pub struct Letters<'a> {
     pub indices: &'a [String],
 }
 
+/// The TeX of `e` as written, without the braces a name written in them spans (`{n}` of
+/// `\frac{n-1}{{n}}`): what an edit puts elsewhere, in braces of its own where it needs them.
+fn written<'t>(tex: &'t str, e: &Expr) -> &'t str {
+    let text = tex.get(e.span.start..e.span.end).unwrap_or("");
+    match text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+        Some(inner) if e.symbol_key().is_some() => inner,
+        _ => text,
+    }
+}
+
 /// Every single edit of `side` (whose text is `tex[side.span]`, spans relative to `tex`) that
 /// still parses, each once.
 pub fn edits(tex: &str, side: &Expr, letters: &Letters) -> Vec<Edit> {
@@ -135,7 +145,7 @@ fn insert_factors(tex: &str, e: &Expr, factors: &[String], out: &mut Vec<(EditKi
 /// Each of `powers` as the power of every application of a function in `e`.
 fn insert_powers(tex: &str, e: &Expr, powers: &[String], out: &mut Vec<(EditKind, usize, usize, String)>) {
     if matches!(e.kind, ExprKind::Apply { .. }) {
-        let text = tex.get(e.span.start..e.span.end).unwrap_or("");
+        let text = written(tex, e);
         for power in powers {
             out.push((EditKind::AddPower, e.span.start, e.span.end, format!("\\left({text}\\right)^{{{power}}}")));
         }
@@ -150,7 +160,7 @@ fn factor_before(tex: &str, term: &Expr, factors: &[String], out: &mut Vec<(Edit
     if matches!(term.kind, ExprKind::Number { .. }) {
         return;
     }
-    let text = tex.get(term.span.start..term.span.end).unwrap_or("");
+    let text = written(tex, term);
     for factor in factors {
         out.push((EditKind::InsertFactor, term.span.start, term.span.end, format!("{factor} {text}")));
     }
@@ -168,10 +178,9 @@ pub fn claim_arguments(tex: &str, sides: [&Expr; 2]) -> Arguments {
         applied_functions(tex, side, &mut out.functions);
     }
     for arg in arguments {
-        if let Some(text) = tex.get(arg.span.start..arg.span.end).map(str::trim) {
-            if !text.is_empty() && !out.written.iter().any(|o| o == text) {
-                out.written.push(text.to_string());
-            }
+        let text = written(tex, arg).trim();
+        if !text.is_empty() && !out.written.iter().any(|o| o == text) {
+            out.written.push(text.to_string());
         }
     }
     out
@@ -234,7 +243,7 @@ fn collect_for_repair(
     terms: &[String],
     out: &mut Vec<(EditKind, usize, usize, String)>,
 ) {
-    let text = |x: &Expr| tex.get(x.span.start..x.span.end).unwrap_or("").to_string();
+    let text = |x: &Expr| written(tex, x).to_string();
     let (s, t) = (e.span.start, e.span.end);
     let powered = parent.is_some_and(|p| matches!(p.kind, ExprKind::Power { .. } | ExprKind::Transpose { .. }));
     let is_base =
@@ -301,7 +310,7 @@ fn collect(
     letters: &Letters,
     out: &mut Vec<(EditKind, usize, usize, String)>,
 ) {
-    let text = |x: &Expr| tex.get(x.span.start..x.span.end).unwrap_or("").to_string();
+    let text = |x: &Expr| written(tex, x).to_string();
     let (s, t) = (e.span.start, e.span.end);
     match &e.kind {
         ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } => {

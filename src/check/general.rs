@@ -457,6 +457,23 @@ pub(super) fn with_probabilities_general(
     if heads.is_empty() {
         return None;
     }
+    // (`h(x) = -\log_2 p(x)` defined before `h(x) = \log_2\frac{1}{p(x)}`: the definitions
+    // the claim reads are made general alike, each application the same function as the
+    // claim's.)
+    let read_by_the_claim: Vec<String> = general.defs.keys().filter(|k| mentions(claim, k)).cloned().collect();
+    for key in read_by_the_claim {
+        let body = general.defs[&key].body.clone();
+        let mut found = Vec::new();
+        let made = applications_general(&body, &mut general, &mut found, &mut Vec::new());
+        for head in found {
+            if !heads.contains(&head) {
+                heads.push(head);
+            }
+            if let Some(def) = general.defs.get_mut(&key) {
+                def.body = made.clone();
+            }
+        }
+    }
     let read = Claim { lhs, rhs, ..claim.clone() };
     let mut again = free_indices(&general, &read, super::check_own_claim(&general, &read));
     if again.status != Status::Verified {

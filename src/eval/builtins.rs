@@ -10,7 +10,7 @@ use super::value::Value;
 use super::{EvalError, EvalErrorKind};
 use crate::model::NotRead;
 use crate::sema::scope::{Decl, FunctionKind, SetKind};
-use crate::syntax::ast::{Expr, ExprKind, Function, RelOp, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Function, RelOp, Span};
 
 /// A name applied to its arguments, as written: `g''(x)` is `g` with two primes.
 #[derive(Clone, Copy)]
@@ -363,14 +363,35 @@ impl<B: Backend> Instance<'_, B> {
         span: Span,
         env: &Env,
     ) -> Result<Option<Value<B::S>>, EvalError> {
-        let written =
-            crate::syntax::ast::subscript_applied(lhs, rhs).or_else(|| crate::syntax::ast::bracket_applied(lhs, rhs));
-        let Some((before, head, arg)) = written else { return Ok(None) };
         let defined = |k: &String| {
             self.opaque != Some(k.as_str())
                 && !env.contains_key(k)
                 && self.scope.defs.get(k).is_some_and(|d| d.function && d.params.len() == 1)
         };
+        // `\log h_\theta(x)`, which parses as (log h_θ)·(x): the operator takes the function the
+        // notes define, applied.
+        if let ExprKind::Apply { func, args, parenthesized: false } = &lhs.kind {
+            if let [head] = args.as_slice() {
+                let member = matches!(head.kind, ExprKind::Subscript { .. });
+                let adjacent = head.span.end == rhs.span.start;
+                let opens = matches!(&rhs.kind, ExprKind::Fenced { open, inner: Some(_), .. } if open == "(");
+                if member && adjacent && opens && head.symbol_key().is_some_and(|k| defined(&k)) {
+                    let applied = Expr::new(
+                        ExprKind::Binary {
+                            op: BinOp::Implicit,
+                            lhs: Box::new(head.clone()),
+                            rhs: Box::new(rhs.clone()),
+                        },
+                        Span::new(head.span.start, rhs.span.end),
+                    );
+                    let kind = ExprKind::Apply { func: func.clone(), args: vec![applied], parenthesized: false };
+                    return self.eval(&Expr::new(kind, span), env).map(Some);
+                }
+            }
+        }
+        let written =
+            crate::syntax::ast::subscript_applied(lhs, rhs).or_else(|| crate::syntax::ast::bracket_applied(lhs, rhs));
+        let Some((before, head, arg)) = written else { return Ok(None) };
         // (`P_1(3)` after `P_1(x) = 2(x-1)+3`: the member the notes define, applied, as `f[g(x)]`.)
         let value = match &head.kind {
             _ if head.symbol_key().is_some_and(|k| defined(&k)) => {

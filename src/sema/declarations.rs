@@ -339,9 +339,33 @@ pub(super) fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<
         }
         ExprKind::Symbol(s) if s.style == Some(crate::syntax::ast::Style::Bold) && !s.is_bold_one() => mark(e),
         ExprKind::Symbol(s) if s.accents.contains(&Accent::Vec) => mark(e),
+        // `\theta^T x`: the letter a transposed vector multiplies is its partner in an inner
+        // product (a vector of its length, or a matrix), whatever its face.
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } if ends_transposed(lhs) => {
+            if let Some(first) = first_factor(rhs) {
+                mark(first);
+            }
+        }
         _ => {}
     }
     e.children().for_each(|c| collect_matrix_like(c, out));
+}
+
+/// Does the product `e` end in a transposed factor (`\theta^T`, `\mathbf w^\top`, `a\,b^T`)?
+fn ends_transposed(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Transpose { .. } => true,
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, rhs, .. } => ends_transposed(rhs),
+        _ => false,
+    }
+}
+
+/// The first factor of a product, where it is a letter (`x` of `x^{(i)} y`).
+fn first_factor(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, .. } => first_factor(lhs),
+        _ => e.symbol_key().is_some().then_some(e),
+    }
 }
 
 /// Ordered pairs of symbols written side by side in a product (`AB` gives (A, B)).
@@ -432,7 +456,9 @@ mod tests {
     #[test]
     fn symbols_used_as_vectors_or_matrices() {
         let cases: &[(&str, &[&str])] = &[
-            (r"A^\top B", &["A"]),
+            // (What a transposed letter multiplies is its partner in a product of arrays.)
+            (r"A^\top B", &["A", "B"]),
+            (r"\sigma(\theta^T x^{(i)} + b)", &[r"\theta", "x^{(i)}"]),
             (r"\|v\|", &["v"]),
             (r"a\odot b", &["a", "b"]),
             (r"\mathbf{z} + \mathbf 1", &["z"]),

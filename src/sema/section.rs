@@ -247,7 +247,9 @@ impl<'a> SectionBuilder<'a> {
                     let letter_index = matches!(&index.kind, ExprKind::Symbol(s) if s.name.chars().count() == 1);
                     let defines = matches!(link.op, RelOp::Eq | RelOp::Define);
                     if let (Some(key), true) = (base.symbol_key(), letter_index && defines) {
-                        if !mentions_key(&link.rhs, &key) {
+                        // (`\theta_j := \theta_j - \alpha g_j` updates an entry, defines none.)
+                        let updates = first.symbol_key().is_some_and(|entry| mentions_key(&link.rhs, &entry));
+                        if !mentions_key(&link.rhs, &key) && !updates {
                             defined.insert(key);
                         }
                     }

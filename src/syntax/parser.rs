@@ -1292,9 +1292,13 @@ fn inner_of(pair: Pair<Rule>) -> Option<Box<Expr>> {
     pair.into_inner().find(|p| p.as_rule() == Rule::inner).map(|p| Box::new(statement_expr(p)))
 }
 
-/// `{...}`: its content (braces are grouping only), or `Empty` for `{}`.
+/// `{...}`: its content (braces are grouping only), or `Empty` for `{}`. A name in braces spans
+/// the braces too, so that what is written next to the group is next to the name
+/// (`{h_\theta}(x)`, a function applied, as `h_\theta(x)` is); other content keeps its own span
+/// (an edit of `\frac1{n-1}` replaces what is inside the braces).
 fn group_content(pair: Pair<Rule>, span: Span) -> Expr {
     match inner_of(pair) {
+        Some(e) if e.symbol_key().is_some() => Expr { span, ..*e },
         Some(e) => *e,
         None => Expr::new(ExprKind::Empty, span),
     }
