@@ -659,7 +659,7 @@ impl Reading {
             Reading::MomentLetter => "`\\mu_X`, `\\sigma_X` the notes never define: false with it a constant, true with it the mean (standard deviation) of X, as probability texts use the letter.",
             Reading::ApplicationOrProduct => "`q(z)` of a letter the notes never define: false read as q times the parenthesis, not refuted read as a function nobody specified.",
             Reading::OperatorOrProduct => "`Dx^n`, `D\\ln(x)` with D the notes never define: false read as D times what follows; D is the derivative operator in many texts (`Df(x)`, `D_x f`), which derivcheck does not read.",
-            Reading::MatrixKind => "False for a general matrix, and the words call it a kind of matrix derivcheck does not construct (stochastic, a projection, positive definite): it may hold for those.",
+            Reading::MatrixKind => "False for a general matrix, and the words call it a kind of matrix derivcheck does not construct (a projection, positive definite, doubly stochastic): it may hold for those. A stochastic one is constructed with rows summing to one, to verify only (no sign is drawn).",
             Reading::InverseOrPower => "`f^{-1}(z)` of a letter that is no value the section gives: false read as 1/f times the parenthesis; in many texts the inverse of a function applied (`f^{-1}(z) = 2z+1`), which derivcheck does not read.",
             Reading::PowerOrIndex => "`S^{n}` beside `S^{(i)}` in the same formula, or `w^{t+1}` beside `w^t` (an update step by step, `w^{t+1} = w^t - \\eta g^t`): a power, or the n-th member of the sequence written without its parentheses?",
         }

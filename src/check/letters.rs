@@ -806,6 +806,7 @@ pub(super) fn class_tex(key: &str, class: crate::sema::MatrixClass) -> String {
         MatrixClass::Orthogonal | MatrixClass::OrthogonalReflecting => {
             format!("{key}^\\top {key} = \\mathbf{{I}}")
         }
+        MatrixClass::Stochastic => format!("{key}\\mathbf{{1}} = \\mathbf{{1}}"),
     }
 }
 

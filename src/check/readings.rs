@@ -329,6 +329,9 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
         .iter()
         .find(|(letter, _)| !claim.reading.marked && (mentions(claim, letter) || member(letter)))
     {
+        if let Some(verified) = as_the_kind_constructed(scope, claim, letter, kind, trial) {
+            return verified;
+        }
         return undecided(other_reading(Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())), &verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
@@ -1113,6 +1116,47 @@ pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial:
         }
         _ => verdict,
     }
+}
+
+/// `P^{k+1}\mathbf 1 = P P^k \mathbf 1 = P \mathbf 1 = \mathbf 1` where the words call P
+/// stochastic (rows summing to one): false for a general matrix, checked again with P one whose
+/// rows sum to one ([`MatrixClass::Stochastic`]), an index without a value made general as for
+/// any claim. Only a verification is kept, saying what P was taken to be: the construction draws
+/// no sign, so a counterexample there need not be a stochastic matrix. `None` for every other
+/// kind (`doubly stochastic`, `column stochastic` are kinds of their own).
+fn as_the_kind_constructed(
+    scope: &Scope,
+    claim: &Claim,
+    letter: &str,
+    kind: &str,
+    trial: &dyn Trial,
+) -> Option<Verdict> {
+    use crate::sema::MatrixClass;
+    if !kind.eq_ignore_ascii_case("stochastic") || scope.pinned {
+        return None;
+    }
+    let mut constructed = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    constructed.classes.insert(letter.to_string(), MatrixClass::Stochastic);
+    // (A letter the notes give no shape is a square matrix of a size of its own, tried at 2 and
+    // 3, and the ones vector beside it a column of that size.)
+    if !matches!(constructed.decls.get(letter), Some(Decl::Matrix { .. })) {
+        let size =
+            (0..).map(|k| format!("n_{{{k}}}")).find(|n| !constructed.sizes.contains_key(n) && !mentions(claim, n))?;
+        constructed.sizes.insert(size.clone(), vec![2, 3]);
+        constructed.decls.insert(letter.to_string(), Decl::Matrix { rows: size.clone(), cols: size.clone() });
+        for ones in ["\\mathbf{1}", "\\mathbb{1}"] {
+            if mentions(claim, ones) && !constructed.decls.contains_key(ones) {
+                constructed.decls.insert(ones.to_string(), Decl::Matrix { rows: size.clone(), cols: "1".into() });
+            }
+        }
+    }
+    let again = trial.own_verdict_in(&constructed);
+    let again = super::general::with_free_indices(&constructed, claim, again, trial);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.push(super::letters::class_tex(letter, MatrixClass::Stochastic));
+        Verdict { assuming, ..again }
+    })
 }
 
 /// A claim verified with a letter the section defines only further on, as derived (words that

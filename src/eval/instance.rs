@@ -434,6 +434,8 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         let make = |i: usize, j: usize| match class {
             Some(MatrixClass::Diagonal) if i != j => B::S::int(0),
+            Some(MatrixClass::Stochastic) if j + 1 == cols => (0..j)
+                .fold(B::S::int(1), |rest, other| rest.minus(&self.leaf(key, &leaf_indices(rows, cols, i, other)))),
             Some(MatrixClass::Symmetric) if i > j => self.leaf(key, &leaf_indices(rows, cols, j, i)),
             _ => self.leaf(key, &leaf_indices(rows, cols, i, j)),
         };

@@ -206,6 +206,11 @@ pub enum MatrixClass {
     /// reflected. Checked beside [`MatrixClass::Orthogonal`], so a claim about "an orthogonal
     /// matrix" holds for both kinds.
     OrthogonalReflecting,
+    /// Rows summing to one (`P\mathbf 1 = \mathbf 1`, a Markov chain's transition matrix): each
+    /// entry a fresh leaf but the last of its row, one minus the others. Nonnegativity is not
+    /// drawn, so only a verification is taken from it (`check::readings`): a polynomial identity
+    /// that holds for every such matrix holds for the stochastic ones.
+    Stochastic,
 }
 
 impl Scope {
