@@ -718,7 +718,7 @@ impl KindWords {
 /// (`假设随机矩阵$A$`, `for a projection matrix $\mathbf P$`, `$\mathbf A$ is positive definite`):
 /// the word, as written. A claim about that letter may hold only for matrices of the kind.
 pub fn matrix_kind_unmodelled(lead: &str, trail: &str) -> Option<String> {
-    const EN: &str = r"stochastic|doubly\s+stochastic|positive(?:\s|-)(?:semi-?)?definite|negative(?:\s|-)(?:semi-?)?definite|invertible|non-?singular|singular|(?:upper|lower)?(?:\s|-)?triangular|tridiagonal|idempotent|projection|permutation|unitary|hermitian|nilpotent|normal|markov|transition|covariance|positive|non-?negative|full(?:\s|-)rank|low(?:\s|-)rank|skew(?:\s|-)symmetric|antisymmetric|block(?:\s|-)diagonal|toeplitz|circulant|rotation|reflection|householder";
+    const EN: &str = r"stochastic|doubly\s+stochastic|(?:column|left|sub)(?:\s|-)?stochastic|positive(?:\s|-)(?:semi-?)?definite|negative(?:\s|-)(?:semi-?)?definite|invertible|non-?singular|singular|(?:upper|lower)?(?:\s|-)?triangular|tridiagonal|idempotent|projection|permutation|unitary|hermitian|nilpotent|normal|markov|transition|covariance|positive|non-?negative|full(?:\s|-)rank|low(?:\s|-)rank|skew(?:\s|-)symmetric|antisymmetric|block(?:\s|-)diagonal|toeplitz|circulant|rotation|reflection|householder";
     const ZH: &str = "随机|正定|半正定|负定|半负定|可逆|非奇异|奇异|上三角|下三角|三角|幂等|投影|置换|酉|厄米|埃尔米特|幂零|正规|转移|协方差|满秩|低秩|反对称|斜对称|非负|正|旋转|反射";
     static NAMED: LazyLock<KindWords> = LazyLock::new(|| KindWords::new(EN, ZH));
     NAMED.found(lead, trail)
@@ -1189,6 +1189,14 @@ mod tests {
         assert_eq!(named("the symmetric matrix is", ""), None);
         assert_eq!(named("a matrix", " whose columns are orthogonal"), None);
         assert_eq!(named("Let", " be a matrix"), None);
+        // Kinds not constructed; a stochastic one is built to verify only (`check::readings`),
+        // rows summing to one: the column, doubly and sub-stochastic ones are kinds of their own.
+        let kind = |lead: &str, trail: &str| matrix_kind_unmodelled(lead, trail);
+        assert_eq!(kind("Suppose that", " is stochastic and"), Some("stochastic".into()));
+        assert_eq!(kind("for a doubly stochastic matrix", ""), Some("doubly stochastic".into()));
+        assert_eq!(kind("Let the column-stochastic matrix", ""), Some("column-stochastic".into()));
+        assert_eq!(kind("Suppose", " is left stochastic"), Some("left stochastic".into()));
+        assert_eq!(kind("a substochastic matrix", ""), Some("substochastic".into()));
     }
 
     #[test]
