@@ -280,8 +280,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "functions",
-        written: r"\operatorname{mean}, \operatorname{sum}, \operatorname{diag}, \operatorname{tr}, \det, \operatorname{shape}",
-        meaning: "mean and sum over all entries; diag of a vector is the diagonal matrix; trace; determinant; shape as (rows, cols)",
+        written: r"\operatorname{mean}, \operatorname{sum}, \operatorname{diag}, \operatorname{tr}, \det, \begin{vmatrix}…\end{vmatrix}, \operatorname{shape}",
+        meaning: "mean and sum over all entries; diag of a vector is the diagonal matrix; trace; determinant, also of a square matrix written between vmatrix bars (bars around one entry are refused: an absolute value, or a 1×1 determinant?); shape as (rows, cols)",
         example: r"\operatorname{tr}(AB)=\operatorname{tr}(BA)",
     },
     Notation {

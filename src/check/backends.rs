@@ -576,7 +576,7 @@ pub fn printed_tolerance(side: &Expr) -> Option<Vec<f64>> {
         }
     }
     match &side.kind {
-        ExprKind::Matrix { rows, .. } => {
+        ExprKind::Matrix { rows, env } if env != "vmatrix" => {
             let cell = |c: &Option<Statement>| {
                 c.as_ref().and_then(|s| s.chains.first()).and_then(|c| c.first.as_ref()).and_then(of_number)
             };

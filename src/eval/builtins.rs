@@ -664,8 +664,10 @@ impl<B: Backend> Instance<'_, B> {
         }))
     }
 
-    /// A matrix written out; bars around one entry (`\begin{vmatrix} \det(B) \end{vmatrix}`) are
-    /// refused: its absolute value (as |·| writes it), or the determinant of a 1×1 matrix?
+    /// A matrix written out. Between bars (`\begin{vmatrix} a & b \\ c & d \end{vmatrix}`), its
+    /// determinant, as every text means it; bars around one entry (`\begin{vmatrix} \det(B)
+    /// \end{vmatrix}`) are refused: its absolute value (as |·| writes it), or the determinant of a
+    /// 1×1 matrix?
     pub(super) fn written_matrix(
         &self,
         name: &str,
@@ -677,7 +679,15 @@ impl<B: Backend> Instance<'_, B> {
             let what = "bars around one entry (`vmatrix`): its absolute value, or the determinant of a 1×1 matrix? (write |·| or \\det)".to_string();
             return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span));
         }
-        self.matrix_literal(rows, span, env)
+        let value = self.matrix_literal(rows, span, env)?;
+        if name == "vmatrix" {
+            if value.rows != value.cols || value.is_free() {
+                let what = "bars around a matrix that is not square (`vmatrix`): a determinant of what?".to_string();
+                return Err(EvalErrorKind::Unsupported { category: NotRead::Malformed, what }.at(span));
+            }
+            return Ok(Value::scalar(determinant(&value, span, &|| self.on_time(span))?));
+        }
+        Ok(value)
     }
 
     /// A capital letter, or a letter the section writes or declares as a vector or matrix.

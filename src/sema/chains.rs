@@ -24,7 +24,8 @@ pub(super) fn zero_of_vectors(lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
 pub(super) fn claim_kind(lhs: &Expr, rhs: &Expr) -> ClaimKind {
     let is_derivative =
         |e: &Expr| contains(e, &|x| matches!(x.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }));
-    let is_printed = |e: &Expr| matches!(e.kind, ExprKind::Matrix { .. });
+    // (`vmatrix` bars make a determinant, a number.)
+    let is_printed = |e: &Expr| matches!(&e.kind, ExprKind::Matrix { env, .. } if env != "vmatrix");
     let is_adjoint = matches!(&lhs.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar))
         || matches!(&lhs.kind, ExprKind::Subscript { base, .. } if matches!(&base.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar)));
     if is_printed(lhs) || is_printed(rhs) {

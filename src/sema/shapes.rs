@@ -265,6 +265,8 @@ impl<'a> Unifier<'a> {
                 }
             }
             ExprKind::Fenced { open, inner: Some(inner), .. } => self.fenced_shape(open, inner),
+            // (Between bars, a determinant: a number.)
+            ExprKind::Matrix { env, .. } if env == "vmatrix" => Ok(Shape::Scalar),
             ExprKind::Matrix { env, rows } if env.ends_with("matrix") => {
                 let mut scalars = true;
                 for cell in rows.iter().flatten() {
