@@ -700,6 +700,9 @@ pub enum SkipReason {
     /// The words after it replace it with the next formula (an erratum's `$…$ 改为 $…$`): a
     /// quote of the wrong text, not a claim.
     Replaced,
+    /// The words deny it (`this does not mean $…$`, `并不是指 $…$`, struck through with `~~`):
+    /// the text says it does not hold, which is no claim that it does.
+    Denied,
 }
 
 /// What a formula of the notes is to derivcheck; every formula has exactly one role, so the

@@ -475,6 +475,18 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"60^\circ, \cos 90",
+        meaning: "an angle in degrees, 60·π/180; a trigonometric function of a whole number of degrees written without the sign (a multiple of 15, up to 360), refuted read in radians, is checked again read in degrees, a verification so saying it",
+        example: r"\cos 60^\circ = \frac{1}{2}",
+    },
+    Notation {
+        group: "relations",
+        written: r"`this does not mean $…$`, `并不是指 $…$`, `~~ … $…$ ~~`; `$…$ if and only if`, `$…$ holds only when`, `$…$ 当且仅当`",
+        meaning: "a formula the words right before it deny, or struck through, is not checked (the text says it does not hold); an equation the words right after it make hold only under a condition is that condition's case, a condition, not an identity",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"a+b % a comment",
         meaning: "a TeX comment, to the end of its line: not read (\\% is a percent sign)",
         example: r"a+b=b+a % commuted",
@@ -759,7 +771,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"log(x+c), Sigma = …, cos, {(uv)}^{(n)}",
-        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product; a real function's name alone as its letters, with an argument in parentheses (tanh(x), log(1+x)) or a fraction right after it (log\\frac{P(A)}{P(B)}), is checked again read as the function, and a verification so says it (\\text{tanh}(·) = \\tanh(·)); a refutation needs the product reading ruled out, so it stays undecided. So is a parenthesized superscript on a parenthesis, ${(uv)}^{(n)}$ (Leibniz's n-th derivative, or a power?)",
+        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, tr, diag, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product; a real function's name alone as its letters, with an argument in parentheses (tanh(x), log(1+x)) or a fraction right after it (log\\frac{P(A)}{P(B)}), is checked again read as the function, and a verification so says it (\\text{tanh}(·) = \\tanh(·)); a refutation needs the product reading ruled out, so it stays undecided. So is a parenthesized superscript on a parenthesis, ${(uv)}^{(n)}$ (Leibniz's n-th derivative, or a power?)",
         example: "",
     },
     Notation {

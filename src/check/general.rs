@@ -1367,3 +1367,57 @@ mod tests {
         assert!(products.is_empty());
     }
 }
+
+/// `Q = \begin{bmatrix}\cos 90 & -\sin 90 \\ \sin 90 & \cos 90\end{bmatrix} = \begin{bmatrix}0 & -1
+/// \\ 1 & 0\end{bmatrix}` (`rotating by $90^\circ$`): a trigonometric function of a whole number
+/// of degrees written without the sign (a multiple of 15 up to 360, which no one means in
+/// radians). A claim refuted with the number read in radians is checked again with every such
+/// argument read in degrees, in the claim and in the definitions of the section; a verification
+/// so is kept, saying so. `None` where the claim writes no such argument or fails so too (the
+/// refutation stands: false either way).
+pub(super) fn in_degrees(scope: &Scope, claim: &Claim) -> Option<Verdict> {
+    fn whole_degrees(e: &Expr) -> Option<i64> {
+        let ExprKind::Number { value } = &e.kind else { return None };
+        value.parse::<i64>().ok().filter(|n| *n > 0 && *n <= 360 && n % 15 == 0)
+    }
+    fn degrees_read(e: &Expr, found: &mut bool) -> Expr {
+        use crate::syntax::ast::{BinOp, Symbol};
+        const TRIGONOMETRIC: [&str; 6] = ["sin", "cos", "tan", "cot", "sec", "csc"];
+        let mut out = e.clone();
+        if let ExprKind::Apply { func, args, .. } = &mut out.kind {
+            if TRIGONOMETRIC.contains(&func.name.as_str()) {
+                for arg in args.iter_mut() {
+                    if whole_degrees(arg).is_some() {
+                        *found = true;
+                        let span = arg.span;
+                        let pi = Expr::new(ExprKind::Symbol(Symbol::plain("pi")), span);
+                        let product =
+                            ExprKind::Binary { op: BinOp::Implicit, lhs: Box::new(arg.clone()), rhs: Box::new(pi) };
+                        let num = Box::new(Expr::new(product, span));
+                        let den = Box::new(Expr::new(ExprKind::Number { value: "180".into() }, span));
+                        *arg = Expr::new(ExprKind::Frac { num, den }, span);
+                    }
+                }
+            }
+        }
+        for child in out.children_mut() {
+            *child = degrees_read(child, found);
+        }
+        out
+    }
+    if claim.reading.marked || scope.pinned {
+        return None;
+    }
+    let mut found = false;
+    let read =
+        Claim { lhs: degrees_read(&claim.lhs, &mut found), rhs: degrees_read(&claim.rhs, &mut found), ..claim.clone() };
+    let mut in_degrees = scope.clone();
+    for def in in_degrees.defs.values_mut() {
+        def.body = degrees_read(&def.body, &mut found);
+    }
+    if !found {
+        return None;
+    }
+    let again = super::check_own_claim(&in_degrees, &read);
+    verified_saying(again, ["\\text{trigonometric arguments in degrees}".to_string()])
+}

@@ -302,6 +302,10 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
             ..verdict
         };
     }
+    // `\cos 90` where the text turns by 90°: the angle in degrees.
+    if let Some(verified) = super::general::in_degrees(scope, claim) {
+        return verified;
+    }
     // A number worked out from the probabilities the text gives is a computation, not an
     // identity or an equation to solve: its refutation stands whatever the words around it.
     if worked_out_verdict(scope, claim).is_some() {

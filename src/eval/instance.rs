@@ -1407,8 +1407,8 @@ fn operator_without_bracket(key: &str, span: Span) -> EvalError {
 /// `x^T x = cos`), they are the name, far more often than a product of the letters.
 const SPELLED_NAMES: &[&str] = &[
     "log", "ln", "exp", "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "max", "min", "arg", "lim",
-    "det", "var", "cov", "sgn", "sign", "softmax", "relu", "sigmoid", "alpha", "beta", "gamma", "delta", "epsilon",
-    "zeta", "theta", "iota", "kappa", "lambda", "sigma", "omega", "phi", "psi", "rho", "tau",
+    "det", "tr", "trace", "diag", "var", "cov", "sgn", "sign", "softmax", "relu", "sigmoid", "alpha", "beta", "gamma",
+    "delta", "epsilon", "zeta", "theta", "iota", "kappa", "lambda", "sigma", "omega", "phi", "psi", "rho", "tau",
 ];
 
 /// A name of [`SPELLED_NAMES`] written as letters side by side (no space between them) among

@@ -1257,6 +1257,10 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
                 .into()
         }
         (SkipReason::Replaced, Lang::Zh) => "其后的文字将它改为下一个公式（勘误引用的错误原文）：不检查".into(),
+        (SkipReason::Denied, Lang::En) => {
+            "the words deny it (`does not mean`, `is not`, struck through): the text says it does not hold, no claim that it does: not checked".into()
+        }
+        (SkipReason::Denied, Lang::Zh) => "文字否定了它（“并不是指”“不是”、删除线）：原文说它不成立，并非断言它成立：不检查".into(),
     }
 }
 

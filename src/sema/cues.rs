@@ -71,6 +71,10 @@ impl<'a> SectionBuilder<'a> {
             regex::Regex::new(r"(?i)^(?:has|have)\s+(?:\w+\s+){0,3}(?:roots?|solutions?|zeros?)\b")
                 .expect("valid regex")
         });
+        // (`$E[f(X)] = f(EX)$ 当且仅当 $X = E[X]$`: the case of equality, under a condition.)
+        if roles::holds_only_when(trail) {
+            return roles::Cue::Condition;
+        }
         let solutions_of = ["的解", "的根", "的所有解"].iter().any(|w| trail.starts_with(w))
             || ["solutions of", "solution of"].iter().any(|w| words_before.ends_with(w))
             || HAS_ROOTS.is_match(trail);

@@ -43,9 +43,15 @@ impl<'a> SectionBuilder<'a> {
             self.out.roles.push((site.id.clone(), FormulaRole::Ignored));
             return;
         }
-        // `$\|\mathbf A\|_F=\ldots$ 改为 $\|\mathbf A\|_F^2=\ldots$`: an erratum quotes the wrong text.
-        if site.mark.is_none() && roles::replaced_by_next(&site.trail) {
-            self.out.skipped.push(Skipped { formula: site.id.clone(), reason: crate::model::SkipReason::Replaced });
+        // `$\|\mathbf A\|_F=\ldots$ 改为 $\|\mathbf A\|_F^2=\ldots$`: an erratum quotes the wrong text;
+        // `this does not mean $\det(A+B) = \det A + \det B$`: the words deny it.
+        let skipped = if roles::replaced_by_next(&site.trail) {
+            Some(crate::model::SkipReason::Replaced)
+        } else {
+            roles::denies(&site.lead).then_some(crate::model::SkipReason::Denied)
+        };
+        if let (None, Some(reason)) = (site.mark, skipped) {
+            self.out.skipped.push(Skipped { formula: site.id.clone(), reason });
             self.out.roles.push((site.id.clone(), FormulaRole::NotChecked));
             return;
         }

@@ -504,6 +504,19 @@ pub fn is_if_and_only_if(lead: &str) -> bool {
     words.ends_with("if and only if") || words.ends_with("iff") || words.ends_with("当且仅当")
 }
 
+/// Do the words right after a formula make it hold only under a condition (`$E[f(X)] = f(EX)$ if
+/// and only if $X$ is constant`, `Equality $…$ holds only when`, `$…$ 当且仅当 …`)? It is the
+/// case of equality a theorem describes, not an identity.
+pub fn holds_only_when(trail: &str) -> bool {
+    static ONLY_WHEN: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)^\s*[,，]?\s*(?:(?:holds?|is\s+true|is\s+attained|occurs|is\s+achieved)\s+)?(?:if\s+and\s+only\s+if|iff\b|only\s+if\b|only\s+when\b|exactly\s+when\b|precisely\s+when\b)|^\s*[,，]?\s*(?:成立\s*)?(?:当且仅当|仅当|只有当|只在)",
+        )
+        .expect("valid regex")
+    });
+    ONLY_WHEN.is_match(trail)
+}
+
 /// Do the words since the previous formula open a worked example (`For example,`, `As another
 /// example`, `Returning to our explicit example`, `In this example`, `例如`, `以…为例`)? The
 /// letters an example gives values hold from there until the text opens another example or
@@ -763,6 +776,20 @@ pub fn replaced_by_next(trail: &str) -> bool {
         .expect("valid regex")
     });
     REPLACED.is_match(trail)
+}
+
+/// Do the words right before a formula deny it (`this does not mean $…$`, `it is not true that
+/// $…$`, `这里并不是指 $…$`, `不是 $…$`), or is it struck through (`~~ … $…$`: an odd number of
+/// `~~` before it in its paragraph)? The text says it does not hold: no claim that it does.
+pub fn denies(lead: &str) -> bool {
+    static DENIED: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(\b(does|do|did|is|are|was|were|need|needs|must|should|will|would|can|could)\s*(not|n't)\s+(\w+\s+){0,2}?(mean|imply|implies|say|follow|hold|true|the\s+case)(\s+in\s+general)?(\s+that)?|\bit\s+is\s+not\s+true\s+that|\bnot\s+that|(并不是指|不是指|并不是说|不是说|并不意味着|不意味着|并非|并不是|不能写成|而不是))\s*[:：,，]?\s*$",
+        )
+        .expect("valid regex")
+    });
+    let near = near_end(lead);
+    DENIED.is_match(near.trim_end()) || lead.matches("~~").count() % 2 == 1
 }
 
 /// Words between two formulas that only continue a list (`$X$ and $Y$`, `$X$, $Y$`).
@@ -1166,6 +1193,33 @@ mod tests {
         assert!(!declares_dependence(&chain("t_1=t_1(x+1)")));
         assert!(is_if_and_only_if("2. 当且仅当") && is_if_and_only_if("is zero if and only if"));
         assert!(!is_if_and_only_if("if") && !is_if_and_only_if("当"));
+    }
+
+    #[test]
+    fn words_after_a_formula_that_make_it_hold_only_when() {
+        for trail in [" 当且仅当 $", " if and only if $", " holds only when $", ", iff $", "成立当且仅当"] {
+            assert!(holds_only_when(trail), "{trail}");
+        }
+        for trail in [" holds for every $", " when $", " and only $", " 时成立"] {
+            assert!(!holds_only_when(trail), "{trail}");
+        }
+    }
+
+    #[test]
+    fn words_that_deny_a_formula() {
+        for lead in [
+            "Note: this does not mean",
+            "It does not hold in general that",
+            "it is not true that",
+            "**注意**：这里并不是指",
+            "这并不意味着",
+            "Note ~~the rule",
+        ] {
+            assert!(denies(lead), "{lead}");
+        }
+        for lead in ["Note that", "This means", "不难看出", "It holds that", "~~struck~~ then"] {
+            assert!(!denies(lead), "{lead}");
+        }
     }
 
     #[test]

@@ -850,6 +850,18 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
             args: vec![base],
             parenthesized: false,
         },
+        // (`90^\circ`: the angle in radians, 90·π/180.)
+        Rule::degree => ExprKind::Frac {
+            num: Box::new(Expr::new(
+                ExprKind::Binary {
+                    op: crate::syntax::ast::BinOp::Implicit,
+                    lhs: Box::new(base),
+                    rhs: Box::new(Expr::new(ExprKind::Symbol(Symbol::plain("pi")), span_of(&p))),
+                },
+                span,
+            )),
+            den: Box::new(Expr::new(ExprKind::Number { value: "180".into() }, span_of(&p))),
+        },
         Rule::percent => ExprKind::Frac {
             num: Box::new(base),
             den: Box::new(Expr::new(ExprKind::Number { value: "100".into() }, span_of(&p))),
