@@ -542,7 +542,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "symbols",
         written: r"\mathbf x=\mathbf U\mathbf x, \mathbf u^\top\mathbf v, (\mathbf A\mathbf B)^{-1}",
-        meaning: "shapes read off use where no spec pins the section: sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a matrix read off use (made square where its uses leave that open) refutes only if the claim fails for symmetric, diagonal and orthogonal matrices too",
+        meaning: "shapes read off use where no spec pins the section: a side written out entry by entry with whole-number indices and no \\cdots (x_1A_{11}x_1 + … + x_2A_{22}x_2) shows the claim at its largest index, where a claim refuted at other sizes is checked again, to verify only; sizes the uses tie together are one size; a lowercase letter is a column (a row only where a use forces it), an uppercase one a matrix (square where an inverse, a power, det or tr needs it), bold I the identity; new sizes are tried at 2 and 3 and the verdict lists the shapes. A bold letter with a subscript (\\mathbf x_i) is one vector of a family. A shape mismatch through such a shape is undecided, and a matrix read off use (made square where its uses leave that open) refutes only if the claim fails for symmetric, diagonal and orthogonal matrices too",
         example: "",
     },
     Notation {
@@ -741,7 +741,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"printed digits cut: `$\frac12(0.01-0.75136507)^2 = 0.274811083$`",
-        meaning: "a number printed as decimals agrees with the value where its digits round it or where they truncate it (the value cut after as many digits, same sign), with no letter left: the verdict lists the truncation; any other difference is refuted",
+        meaning: "a number printed as decimals agrees with the value where its digits round it or where they truncate it (the value cut after as many digits, same sign), with no letter left: the verdict lists the truncation; decimals of four significant digits or more in a product or a sum (`78.5475 + (-4.9122) = 73.635263`) are values computed and rounded, each within half a unit of its last digit, and the sides may differ by what those roundings add up to; any other difference is refuted",
         example: "",
     },
     Notation {

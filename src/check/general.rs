@@ -1421,3 +1421,51 @@ pub(super) fn in_degrees(scope: &Scope, claim: &Claim) -> Option<Verdict> {
     let again = super::check_own_claim(&in_degrees, &read);
     verified_saying(again, ["\\text{trigonometric arguments in degrees}".to_string()])
 }
+
+/// `x^\top A x = \sum_i\sum_j A_{ij}x_ix_j = x_1A_{11}x_1 + x_1A_{12}x_2 + x_2A_{21}x_1 +
+/// x_2A_{22}x_2`: a side written out entry by entry, with whole-number indices and no `\cdots`,
+/// shows the claim at one size, the largest index written. A claim refuted at the sizes tried
+/// for shapes nobody fixed (where the spec does not pin them) is checked again with every free
+/// size that one; a verification so is kept, saying the size. `None` where the claim writes no
+/// such entries, writes an ellipsis, or fails at that size too (the refutation stands).
+pub(super) fn at_the_size_written_out(scope: &Scope, claim: &Claim, trial: &dyn Trial) -> Option<Verdict> {
+    fn largest_index(e: &Expr, ellipsis: &mut bool, largest: &mut i64, entries: &mut usize) {
+        match &e.kind {
+            ExprKind::Ellipsis => *ellipsis = true,
+            ExprKind::Subscript { base, index } if matches!(base.kind, ExprKind::Symbol(_)) => {
+                let digits = match &index.kind {
+                    ExprKind::Number { value } if value.chars().all(|c| c.is_ascii_digit()) => Some(value.as_str()),
+                    _ => None,
+                };
+                if let Some(digits) = digits {
+                    // (`A_{12}`: two indices of one digit each.)
+                    let each: Vec<i64> = if digits.len() == 2 {
+                        digits.chars().filter_map(|c| c.to_digit(10)).map(i64::from).collect()
+                    } else {
+                        digits.parse().ok().into_iter().collect()
+                    };
+                    *largest = each.into_iter().fold(*largest, i64::max);
+                    *entries += 1;
+                }
+            }
+            _ => {}
+        }
+        e.children().for_each(|c| largest_index(c, ellipsis, largest, entries));
+    }
+    if scope.pinned || claim.reading.marked || scope.usage.inferred.is_empty() {
+        return None;
+    }
+    let (mut ellipsis, mut largest, mut entries) = (false, 0, 0);
+    largest_index(&claim.lhs, &mut ellipsis, &mut largest, &mut entries);
+    largest_index(&claim.rhs, &mut ellipsis, &mut largest, &mut entries);
+    if ellipsis || entries < 2 || !(2..=9).contains(&largest) {
+        return None;
+    }
+    let mut written = scope.clone();
+    for values in written.sizes.values_mut() {
+        *values = vec![largest];
+    }
+    written.crosscheck.clear();
+    let again = trial.own_verdict_in(&written);
+    verified_saying(again, [format!("\\text{{the size the entries written out show: }} {largest}")])
+}

@@ -205,7 +205,57 @@ pub(super) fn within_printed_rounding(claim: &Claim, verdict: &Verdict) -> Optio
     let (l, r) = (mismatch.lhs, mismatch.rhs);
     let gap = (l - r).abs() / l.abs().max(r.abs());
     let within = l.is_finite() && r.is_finite() && l.signum() == r.signum() && bound > 0.0 && gap <= bound;
-    within.then(|| format!(r"\text{{each printed decimal rounded (relative difference {gap:.1e} within {bound:.1e})}}"))
+    if within {
+        return Some(format!(
+            r"\text{{each printed decimal rounded (relative difference {gap:.1e} within {bound:.1e})}}"
+        ));
+    }
+    within_rounding_of_terms(claim, l, r)
+}
+
+/// `78.5475 + (-4.9122) = 73.635263`: a claim between a sum of printed decimals (four significant
+/// digits or more: values computed and rounded) and a number, where the sides differ by less than
+/// the terms' rounding allows, half a unit in each one's last digit (and half a unit of the other
+/// side's): the absolute errors of a sum add. The reading, as the verdict lists it.
+fn within_rounding_of_terms(claim: &Claim, l: f64, r: f64) -> Option<String> {
+    // Half a unit in the last digit of a decimal number, or `None` for anything but one.
+    fn half_unit(e: &Expr, significant_at_least: usize) -> Option<f64> {
+        match &e.kind {
+            ExprKind::Number { value } => {
+                let significant = value.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
+                let (_, fraction) = value.split_once('.')?;
+                (significant >= significant_at_least).then(|| 0.5 * 10f64.powi(-(fraction.len() as i32)))
+            }
+            ExprKind::Neg { operand } => half_unit(operand, significant_at_least),
+            ExprKind::Fenced { inner: Some(inner), .. } => half_unit(inner, significant_at_least),
+            _ => None,
+        }
+    }
+    // The rounding of every term of a sum of decimals (`None` where a term is anything else).
+    fn terms(e: &Expr, out: &mut Vec<f64>) -> Option<()> {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+                terms(lhs, out)?;
+                terms(rhs, out)
+            }
+            _ => {
+                out.push(half_unit(e, 4)?);
+                Some(())
+            }
+        }
+    }
+    let sum = |e: &Expr| matches!(&e.kind, ExprKind::Binary { op: BinOp::Add | BinOp::Sub, .. });
+    let (summed, other) = match (sum(&claim.lhs), sum(&claim.rhs)) {
+        (true, false) => (&claim.lhs, &claim.rhs),
+        (false, true) => (&claim.rhs, &claim.lhs),
+        _ => return None,
+    };
+    let mut halves = Vec::new();
+    terms(summed, &mut halves)?;
+    let bound: f64 = halves.iter().sum::<f64>() + half_unit(other, 1).unwrap_or(0.0);
+    let gap = (l - r).abs();
+    (l.is_finite() && r.is_finite() && gap <= bound * (1.0 + 1e-9))
+        .then(|| format!(r"\text{{each printed decimal rounded (difference {gap:.1e} within {bound:.1e})}}"))
 }
 
 /// `\sum_{k=1}^{m} body` (its index a letter, starting at 1): the index's key, the upper
