@@ -481,6 +481,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "relations",
+        written: r"a_1=\begin{bmatrix}1\\2\end{bmatrix}\ a_2=\begin{bmatrix}1\\1\end{bmatrix}; a_2 - x a_1 = a_2 - \frac{a_1^\top a_2}{a_1^\top a_1} a_1",
+        meaning: "one control space (\\ , \\, or \\;) after a bracket, an environment's end or a number and before a letter's equals sign sets two relations apart, as a comma does (where each reads as one with a letter on its left); a free letter on one side of a claim only, written in that formula and nowhere else in the section, is named by it (the coefficient x): false for general values, not refuted",
+        example: "",
+    },
+    Notation {
+        group: "relations",
         written: r"`this does not mean $…$`, `并不是指 $…$`, `~~ … $…$ ~~`; `$…$ if and only if`, `$…$ holds only when`, `$…$ 当且仅当`",
         meaning: "a formula the words right before it deny, or struck through, is not checked (the text says it does not hold); an equation the words right after it make hold only under a condition is that condition's case, a condition, not an identity",
         example: "",

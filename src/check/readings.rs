@@ -1068,6 +1068,17 @@ pub(super) fn slip_or_constraint(scope: &Scope, claim: &Claim, verdict: Verdict)
         return verdict;
     }
     let (left, right) = (free_letters(scope, &claim.lhs), free_letters(scope, &claim.rhs));
+    // `a_2 - x a_1 = a_2 - \frac{a_1^\top a_2}{a_1^\top a_1} a_1` (即): a free letter on one side
+    // only, written in this formula and nowhere else in the section, is named by it (x is the
+    // coefficient), not quantified over.
+    let one_side: BTreeSet<&String> = left.symmetric_difference(&right).collect();
+    let named_here = !one_side.is_empty()
+        && one_side.len() == left.union(&right).count()
+        && one_side.iter().all(|k| scope.usage.written_once.contains(*k));
+    if named_here {
+        let letters: Vec<&str> = one_side.iter().map(|k| k.as_str()).collect();
+        return undecided_under(Reading::Constraint, Some(letters.join(", ")), None, verdict);
+    }
     // A slip that drops a term or a factor leaves one side's letters among the other's; a
     // constraint gives each side a letter of its own.
     if left.is_subset(&right) || right.is_subset(&left) {

@@ -184,6 +184,10 @@ pub struct LetterUsage {
     /// of its own. What holds for independent unknowns holds for the meant ones, so only a
     /// verification is kept (`check::readings::with_labels_general`).
     pub labels: std::collections::BTreeSet<String>,
+    /// The letters of the section written in one formula alone (`x` of `a_2 - x a_1 = a_2 -
+    /// \frac{a_1^\top a_2}{a_1^\top a_1} a_1`): a claim that writes such a letter on one side only
+    /// may name it (`check::readings::slip_or_constraint`).
+    pub written_once: std::collections::BTreeSet<String>,
     /// Letters the words of the chapter call a statistic of others (`样本的均值$\bar{x}$`, `the
     /// sample mean $\bar x$`), each with the letter it is a statistic of (x): what they are is the
     /// words', so a refutation through one beside its family is not earned

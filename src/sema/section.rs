@@ -514,6 +514,7 @@ impl<'a> SectionBuilder<'a> {
             scope.usage.values = values;
             scope.given_values = givens::given_values(self.chapter.doc, formulas);
             scope.usage.matrix_like = matrix_like;
+            scope.usage.written_once = written_once(formulas);
             scope.assumptions = self.assumptions(spec);
             scope.pinned = self.pinned;
             scope.usage.inferred = self.letters.inferred.clone();
@@ -699,6 +700,19 @@ pub(super) fn assigned_in(doc: &Document, formulas: &[&ParsedFormula], name: &st
                 && !super::chains::bare_letter(&l.rhs)
         })
     })
+}
+
+/// The keys the formulas of a section write in one formula alone.
+fn written_once(formulas: &[&ParsedFormula]) -> std::collections::BTreeSet<String> {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for f in formulas {
+        let mut keys = std::collections::BTreeSet::new();
+        f.statement.chains.iter().flat_map(Chain::exprs).for_each(|e| super::forms::collect_keys(e, &mut keys));
+        for key in keys {
+            *count.entry(key).or_default() += 1;
+        }
+    }
+    count.into_iter().filter(|(_, n)| *n == 1).map(|(key, _)| key).collect()
 }
 
 /// Keys of symbols the formulas use as vectors or matrices (see [`collect_matrix_like`]), and of
