@@ -339,6 +339,19 @@ pub(super) fn collect_matrix_like(e: &Expr, out: &mut std::collections::HashSet<
         }
         ExprKind::Symbol(s) if s.style == Some(crate::syntax::ast::Style::Bold) && !s.is_bold_one() => mark(e),
         ExprKind::Symbol(s) if s.accents.contains(&Accent::Vec) => mark(e),
+        // `A - \lambda I`: I added to or taken from another term is the identity (of that term's
+        // shape), as every text writes it.
+        ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+            for side in [lhs, rhs] {
+                let last = match &side.kind {
+                    ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, rhs: last, .. } => last.as_ref(),
+                    _ => side.as_ref(),
+                };
+                if last.symbol_key().as_deref() == Some("I") && matches!(last.kind, ExprKind::Symbol(_)) {
+                    mark(last);
+                }
+            }
+        }
         // `\theta^T x`: the letter a transposed vector multiplies is its partner in an inner
         // product (a vector of its length, or a matrix), whatever its face.
         ExprKind::Binary { op: BinOp::Implicit | BinOp::Cdot, lhs, rhs } if ends_transposed(lhs) => {
@@ -458,6 +471,7 @@ mod tests {
         let cases: &[(&str, &[&str])] = &[
             // (What a transposed letter multiplies is its partner in a product of arrays.)
             (r"A^\top B", &["A", "B"]),
+            (r"\det(A - \lambda I)", &["I"]),
             (r"\sigma(\theta^T x^{(i)} + b)", &[r"\theta", "x^{(i)}"]),
             (r"\|v\|", &["v"]),
             (r"a\odot b", &["a", "b"]),
