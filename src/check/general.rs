@@ -1297,77 +1297,6 @@ pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verd
         .or_else(|| with_shapes_of_the_claim(&general, claim).and_then(|v| verified_saying(v, [said])))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::syntax::first_side as side;
-
-    /// `\nabla_\theta p(x)` with p(x) short for p(x; θ): made general, p would not depend on θ.
-    #[test]
-    fn a_probability_is_not_made_general_where_the_claim_differentiates_past_its_arguments() {
-        let scope = Scope::default();
-        let past = |l: &str, r: &str| differentiates_past_arguments(&scope, [&side(l), &side(r)]);
-        assert!(past(r"\nabla_{\theta} \sum_x p(x) f(x)", r"\sum_x \nabla_{\theta} p(x) f(x)"));
-        assert!(!past(r"\frac{\partial}{\partial \theta} \log p(x \mid \theta)", r"\frac{1}{p(x \mid \theta)}"));
-        assert!(!past(r"P(A \mid B) P(B)", r"P(A, B)"));
-    }
-
-    /// One function per way of writing the arguments and set of letters written: `P(A \mid B)`,
-    /// `P(A, B)`, `P(B)` and `P(C \mid B)` are four, `p(x)` and `p(x_1)` one, `p(y)` another.
-    #[test]
-    fn each_way_of_writing_a_probability_is_a_function_of_its_own() {
-        let mut scope = Scope::default();
-        let (mut heads, mut written) = (Vec::new(), Vec::new());
-        let e = side(r"P(A \mid B) + P(A, B) + P(B) + P(C \mid B) + p(x) + p(x_1) + p(y)");
-        let general = applications_general(&e, &mut scope, &mut heads, &mut written);
-        assert_eq!(heads, ["P", "p"]);
-        // P(A|B), P(A,B), P(B), P(C|B), p of x (x and x_1), p of y.
-        assert_eq!(scope.usage.unknown_functions.len(), 6, "{:?}", scope.usage.unknown_functions);
-        assert_eq!(written.len(), 7);
-        assert!(written.iter().any(|(_, text)| text.contains(r"A \mid B")), "{written:?}");
-        assert!(!crate::syntax::print::explicit_tex(&general, &|_| true).contains(r"\mid"));
-        // A letter the scope defines is not made general.
-        let mut defined = Scope::default();
-        defined.usage.values.insert("P".to_string());
-        let (mut heads, mut written) = (Vec::new(), Vec::new());
-        applications_general(&side("P(x)"), &mut defined, &mut heads, &mut written);
-        assert!(heads.is_empty());
-    }
-
-    /// `\theta^T x^{(i)}` becomes a spare letter with the label i, the same letter wherever θ
-    /// and x meet; a product of a letter the scope defines stays.
-    #[test]
-    fn an_inner_product_of_unknown_letters_is_a_number_per_label() {
-        let scope = Scope::default();
-        let (mut spare, mut products) = (vec!["varpi", "varrho"], Vec::new());
-        let e = side(r"e^{-\theta^T x^{(i)}} + \theta^T x^{(1)} + w^T x_j");
-        let read = inner_products_as_numbers(&e, &scope, &mut spare, &mut products);
-        let tex = crate::syntax::print::explicit_tex(&read, &|_| false);
-        assert!(
-            tex.contains(r"\varpi^{(i)}") && tex.contains(r"\varpi^{(1)}") && tex.contains(r"{\varrho}_{j}"),
-            "{tex}"
-        );
-        assert_eq!(products.len(), 2, "{products:?}");
-        let mut defined = Scope::default();
-        let body = side("2");
-        let w = crate::sema::Definition {
-            key: "w".into(),
-            params: Vec::new(),
-            body,
-            origin: "notes.md:1:1".into(),
-            from_notes: true,
-            function: false,
-            inherited: false,
-            section_only: false,
-        };
-        defined.defs.insert("w".into(), w);
-        let (mut spare, mut products) = (vec!["varpi"], Vec::new());
-        inner_products_as_numbers(&side("w^T x"), &defined, &mut spare, &mut products);
-        assert!(products.is_empty());
-    }
-}
-
 /// `Q = \begin{bmatrix}\cos 90 & -\sin 90 \\ \sin 90 & \cos 90\end{bmatrix} = \begin{bmatrix}0 & -1
 /// \\ 1 & 0\end{bmatrix}` (`rotating by $90^\circ$`): a trigonometric function of a whole number
 /// of degrees written without the sign (a multiple of 15 up to 360, which no one means in
@@ -1468,4 +1397,75 @@ pub(super) fn at_the_size_written_out(scope: &Scope, claim: &Claim, trial: &dyn 
     written.crosscheck.clear();
     let again = trial.own_verdict_in(&written);
     verified_saying(again, [format!("\\text{{the size the entries written out show: }} {largest}")])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::syntax::first_side as side;
+
+    /// `\nabla_\theta p(x)` with p(x) short for p(x; θ): made general, p would not depend on θ.
+    #[test]
+    fn a_probability_is_not_made_general_where_the_claim_differentiates_past_its_arguments() {
+        let scope = Scope::default();
+        let past = |l: &str, r: &str| differentiates_past_arguments(&scope, [&side(l), &side(r)]);
+        assert!(past(r"\nabla_{\theta} \sum_x p(x) f(x)", r"\sum_x \nabla_{\theta} p(x) f(x)"));
+        assert!(!past(r"\frac{\partial}{\partial \theta} \log p(x \mid \theta)", r"\frac{1}{p(x \mid \theta)}"));
+        assert!(!past(r"P(A \mid B) P(B)", r"P(A, B)"));
+    }
+
+    /// One function per way of writing the arguments and set of letters written: `P(A \mid B)`,
+    /// `P(A, B)`, `P(B)` and `P(C \mid B)` are four, `p(x)` and `p(x_1)` one, `p(y)` another.
+    #[test]
+    fn each_way_of_writing_a_probability_is_a_function_of_its_own() {
+        let mut scope = Scope::default();
+        let (mut heads, mut written) = (Vec::new(), Vec::new());
+        let e = side(r"P(A \mid B) + P(A, B) + P(B) + P(C \mid B) + p(x) + p(x_1) + p(y)");
+        let general = applications_general(&e, &mut scope, &mut heads, &mut written);
+        assert_eq!(heads, ["P", "p"]);
+        // P(A|B), P(A,B), P(B), P(C|B), p of x (x and x_1), p of y.
+        assert_eq!(scope.usage.unknown_functions.len(), 6, "{:?}", scope.usage.unknown_functions);
+        assert_eq!(written.len(), 7);
+        assert!(written.iter().any(|(_, text)| text.contains(r"A \mid B")), "{written:?}");
+        assert!(!crate::syntax::print::explicit_tex(&general, &|_| true).contains(r"\mid"));
+        // A letter the scope defines is not made general.
+        let mut defined = Scope::default();
+        defined.usage.values.insert("P".to_string());
+        let (mut heads, mut written) = (Vec::new(), Vec::new());
+        applications_general(&side("P(x)"), &mut defined, &mut heads, &mut written);
+        assert!(heads.is_empty());
+    }
+
+    /// `\theta^T x^{(i)}` becomes a spare letter with the label i, the same letter wherever θ
+    /// and x meet; a product of a letter the scope defines stays.
+    #[test]
+    fn an_inner_product_of_unknown_letters_is_a_number_per_label() {
+        let scope = Scope::default();
+        let (mut spare, mut products) = (vec!["varpi", "varrho"], Vec::new());
+        let e = side(r"e^{-\theta^T x^{(i)}} + \theta^T x^{(1)} + w^T x_j");
+        let read = inner_products_as_numbers(&e, &scope, &mut spare, &mut products);
+        let tex = crate::syntax::print::explicit_tex(&read, &|_| false);
+        assert!(
+            tex.contains(r"\varpi^{(i)}") && tex.contains(r"\varpi^{(1)}") && tex.contains(r"{\varrho}_{j}"),
+            "{tex}"
+        );
+        assert_eq!(products.len(), 2, "{products:?}");
+        let mut defined = Scope::default();
+        let body = side("2");
+        let w = crate::sema::Definition {
+            key: "w".into(),
+            params: Vec::new(),
+            body,
+            origin: "notes.md:1:1".into(),
+            from_notes: true,
+            function: false,
+            inherited: false,
+            section_only: false,
+        };
+        defined.defs.insert("w".into(), w);
+        let (mut spare, mut products) = (vec!["varpi"], Vec::new());
+        inner_products_as_numbers(&side("w^T x"), &defined, &mut spare, &mut products);
+        assert!(products.is_empty());
+    }
 }

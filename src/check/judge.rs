@@ -54,6 +54,14 @@ impl Trial for Checks<'_> {
 /// where the evidence is about what the text means ([`readings::as_evidence`]).
 pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
     let trial = Checks { claim };
+    // `\cos 90` where the text turns by 90°, the angle in degrees; `\sum_i\sum_j A_{ij}x_ix_j =
+    // x_1A_{11}x_1 + \ldots + x_2A_{22}x_2`, an illustration at n = 2: read so, to verify only.
+    let verdict = match verdict.status {
+        Status::Refuted if claim.holds => super::general::in_degrees(scope, claim)
+            .or_else(|| super::general::at_the_size_written_out(scope, claim, &trial))
+            .unwrap_or(verdict),
+        _ => verdict,
+    };
     let verdict = with_repair(scope, claim, readings::other_readings(scope, claim, verdict, &trial), terms);
     let verdict = readings::slip_or_constraint(scope, claim, verdict);
     readings::as_evidence(scope, claim, verdict, &trial)

@@ -302,14 +302,6 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
             ..verdict
         };
     }
-    // `\cos 90` where the text turns by 90°: the angle in degrees.
-    if let Some(verified) = super::general::in_degrees(scope, claim) {
-        return verified;
-    }
-    // `\sum_i\sum_j A_{ij}x_ix_j = x_1A_{11}x_1 + \ldots + x_2A_{22}x_2`: an illustration at n = 2.
-    if let Some(verified) = super::general::at_the_size_written_out(scope, claim, trial) {
-        return verified;
-    }
     // A number worked out from the probabilities the text gives is a computation, not an
     // identity or an equation to solve: its refutation stands whatever the words around it.
     if worked_out_verdict(scope, claim).is_some() {
@@ -1169,8 +1161,7 @@ fn as_the_kind_constructed(
             }
         }
     }
-    let again = trial.own_verdict_in(&constructed);
-    let again = super::general::with_free_indices(&constructed, claim, again, trial);
+    let again = trial.verdict_with_free_indices(&constructed);
     (again.status == Status::Verified).then(|| {
         let mut assuming = again.assuming.clone();
         assuming.push(super::letters::class_tex(letter, MatrixClass::Stochastic));

@@ -174,7 +174,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             // product (`f(u(y))\frac{du}{dy}(y)`, which parses as (f·du/dy)·(y)).
             ExprKind::Binary { op, lhs, rhs } => {
                 if *op == BinOp::Implicit {
-                    if let Some(word) = spelled_word(e) {
+                    if let Some(word) = super::spelled::spelled_word(e) {
                         let what = format!("`{word}` written as letters side by side: the function or name `\\{word}`, or a product of its letters? (write `\\{word}`)");
                         return Err(EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(e.span));
                     }
@@ -1401,53 +1401,6 @@ fn is_operator_letter(key: &str) -> bool {
 fn operator_without_bracket(key: &str, span: Span) -> EvalError {
     let what = format!("`{key}` outside a bracket: an expectation or probability over what? (write `{key}[…]`)");
     EvalErrorKind::Unsupported { category: NotRead::Ambiguous, what }.at(span)
-}
-
-/// Names notes write with a backslash: spelled as adjacent letters (`log(x+c)`, `Sigma = …`,
-/// `x^T x = cos`), they are the name, far more often than a product of the letters.
-const SPELLED_NAMES: &[&str] = &[
-    "log", "ln", "exp", "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "max", "min", "arg", "lim",
-    "det", "tr", "trace", "diag", "var", "cov", "sgn", "sign", "softmax", "relu", "sigmoid", "alpha", "beta", "gamma",
-    "delta", "epsilon", "zeta", "theta", "iota", "kappa", "lambda", "sigma", "omega", "phi", "psi", "rho", "tau",
-];
-
-/// A name of [`SPELLED_NAMES`] written as letters side by side (no space between them) among
-/// the factors of a product; the name, lowercase.
-fn spelled_word(e: &Expr) -> Option<String> {
-    let all = e.implicit_factors();
-    fn letter(f: &Expr) -> Option<char> {
-        match &f.kind {
-            ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none() => {
-                let mut chars = s.name.chars();
-                chars.next().filter(|c| c.is_ascii_alphabetic() && chars.next().is_none())
-            }
-            // `log(x+c)`: the last letter is the head of an application.
-            ExprKind::Call { func, .. } => letter(func),
-            _ => None,
-        }
-    }
-    let mut run = String::new();
-    let mut end = None;
-    for f in all {
-        match letter(f) {
-            Some(c) if end.is_none_or(|end| end == f.span.start) => run.push(c.to_ascii_lowercase()),
-            Some(c) => run = c.to_ascii_lowercase().to_string(),
-            None => run.clear(),
-        }
-        // After an application the run ends: `g(x) o` spells nothing.
-        end = letter(f).filter(|_| matches!(f.kind, ExprKind::Symbol(_))).map(|_| f.span.end);
-        if let Some(word) = SPELLED_NAMES.iter().find(|w| run.ends_with(*w)) {
-            return Some((*word).to_string());
-        }
-    }
-    None
-}
-
-/// The first name of [`SPELLED_NAMES`] written as letters side by side anywhere in `e`
-/// (`log\frac{P(A)}{P(B)}`): a reading that multiplies those letters would be a guess.
-pub fn spelled_name_in(e: &Expr) -> Option<String> {
-    let here = matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }).then(|| spelled_word(e)).flatten();
-    here.or_else(|| e.children().find_map(spelled_name_in))
 }
 
 /// An ellipsis written as a term of this chain of `+` (`x_1 + \cdots + x_n`), or as a factor of

@@ -15,13 +15,15 @@ mod indices;
 mod instance;
 mod numbers;
 pub mod scalar;
+mod spelled;
 mod value;
 
 pub use backend::{derivative_layout, Backend, Integrand, Limit};
 pub use calculus::unbarred_key;
 pub use indices::{dependencies, free_indices, index_assignments, reached, sizes_used};
-pub use instance::{leaf_indices, leaf_name, sanitize, spelled_name_in, Budget, Caches, Env, Instance};
+pub use instance::{leaf_indices, leaf_name, sanitize, Budget, Caches, Env, Instance};
 pub use scalar::{Elementary, Scalar};
+pub use spelled::spelled_name_in;
 pub use value::Value;
 
 use crate::model::Reason;

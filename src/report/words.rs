@@ -787,9 +787,7 @@ fn chinese(reason: &Reason) -> String {
                 format!("{sentence}：`{}`", quoted.join("`，`"))
             }
         }
-        Reason::IndexOutOfRange { name, value, max } => {
-            format!("索引 {} = {value} 超出 1..{max}", position_name_zh(name))
-        }
+        Reason::IndexOutOfRange { name, value, max } => format!("索引 {} = {value} 超出 1..{max}", position_name_zh(name)),
         Reason::UnboundIndex { name } => format!("索引 `{name}` 在此没有取值（请在 spec 中声明其范围）"),
         Reason::NotALeaf { .. } => "只能对变量求导，标出的项是表达式（幂、乘积）；作标签的上标请写成 `^{(k)}`".to_string(),
         Reason::Cyclic { key } => format!("`{key}` 的定义引用了自身"),

@@ -11,6 +11,7 @@ mod parser;
 pub mod pattern;
 mod pieces;
 pub mod print;
+mod separators;
 
 use ast::Expr;
 pub use error::{Expected, SyntaxError, SyntaxErrorKind};

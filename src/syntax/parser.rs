@@ -66,7 +66,7 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
     // space (or `\,`, `\;`) after a bracket or a number and before a letter's equals sign sets two
     // definitions apart as a comma does, where the formula reads so.
     let parsed = match parsed {
-        Ok(one) if one.chains.len() == 1 => match space_separated(tex) {
+        Ok(one) if one.chains.len() == 1 => match super::separators::space_separated(tex) {
             Some(apart) => match parse_formula_within(&apart, NonZeroUsize::new(call_budget(apart.len()))) {
                 Ok(statements)
                     if statements.chains.len() > 1
@@ -82,7 +82,7 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         },
         other => other,
     };
-    let parsed = match spaced_apart(tex) {
+    let parsed = match super::separators::spaced_apart(tex) {
         Some(apart) => match parse_formula_within(&apart, NonZeroUsize::new(call_budget(apart.len()))) {
             Ok(statements) if statements.chains.len() > 1 && statements.chains.iter().all(|c| !c.links.is_empty()) => {
                 Ok(statements)
@@ -99,37 +99,6 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         memo.insert(tex.to_string(), parsed.clone());
     });
     parsed
-}
-
-/// `tex` with every run of three control spaces or more (`\ \ \ `) written as `\quad` and
-/// spaces, of the same length (spans stay where they are); `None` without such a run.
-fn spaced_apart(tex: &str) -> Option<String> {
-    static RUN: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"(?:\\ +){3,}").expect("valid regex"));
-    RUN.is_match(tex).then(|| {
-        RUN.replace_all(tex, |run: &regex::Captures| format!("{:<width$}", "\\quad", width = run[0].len())).into_owned()
-    })
-}
-
-/// `tex` with each control space (`\ `, `\,`, `\;`) that follows a closing bracket, an
-/// environment's end or a digit and comes before a letter (perhaps subscripted) and its equals
-/// sign written as a comma (`, `, of the same length); `None` without one.
-fn space_separated(tex: &str) -> Option<String> {
-    static SPACE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(\\end\{[a-zA-Z*]+\}|[\])}0-9])\s*(\\[ ,;])\s*(\\?[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?\s*=)")
-            .expect("valid regex")
-    });
-    SPACE.is_match(tex).then(|| {
-        SPACE
-            .replace_all(tex, |c: &regex::Captures| {
-                let whole = &c[0];
-                let space = c.get(2).map_or(0..0, |m| {
-                    (m.start() - c.get(0).map_or(0, |w| w.start()))..(m.end() - c.get(0).map_or(0, |w| w.start()))
-                });
-                format!("{}, {}", &whole[..space.start], &whole[space.end..])
-            })
-            .into_owned()
-    })
 }
 
 /// [`parse_formula`] with another bound on pest's rule calls (`None`: unbounded) — for
