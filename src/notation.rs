@@ -488,7 +488,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"`this does not mean $…$`, `并不是指 $…$`, `~~ … $…$ ~~`; `$…$ if and only if`, `$…$ holds only when`, `$…$ 当且仅当`",
-        meaning: "a formula the words right before it deny, or struck through, is not checked (the text says it does not hold); an equation the words right after it make hold only under a condition is that condition's case, a condition, not an identity",
+        meaning: "a formula the words right before it deny, or struck through, is not checked (the text says it does not hold); an equation the words right after it make hold only under a condition is that condition's case, and one the words make what remains to be proved (`it suffices to show that $…$`, `只需证明`, `使 $…$ 即可证明`) a goal: a condition, not an identity",
         example: "",
     },
     Notation {

@@ -71,8 +71,9 @@ impl<'a> SectionBuilder<'a> {
             regex::Regex::new(r"(?i)^(?:has|have)\s+(?:\w+\s+){0,3}(?:roots?|solutions?|zeros?)\b")
                 .expect("valid regex")
         });
-        // (`$E[f(X)] = f(EX)$ 当且仅当 $X = E[X]$`: the case of equality, under a condition.)
-        if roles::holds_only_when(trail) {
+        // (`$E[f(X)] = f(EX)$ 当且仅当 $X = E[X]$`: the case of equality, under a condition; `使
+        // $l\det A=\det A$ 即可证明`: what remains to prove.)
+        if roles::holds_only_when(trail) || roles::states_a_goal(lead, trail) {
             return roles::Cue::Condition;
         }
         let solutions_of = ["的解", "的根", "的所有解"].iter().any(|w| trail.starts_with(w))

@@ -517,6 +517,22 @@ pub fn holds_only_when(trail: &str) -> bool {
     ONLY_WHEN.is_match(trail)
 }
 
+/// Do the words around a formula make it what remains to be proved (`it suffices to show that
+/// $…$`, `只需证明 $…$`, `使 $…$ 即可证明`)? A goal is not asserted: what it takes to hold is the
+/// proof's to give.
+pub fn states_a_goal(lead: &str, trail: &str) -> bool {
+    static BEFORE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(\b(it\s+)?suffices\s+to\s+(show|prove|check|verify)|\b(it\s+)?remains\s+to\s+(show|prove)|\bwe\s+(need|have)\s+to\s+(show|prove)|只需证明|只需证|只要证明|只需要证明|还需证明|要证明)(\s+that)?\s*[:：]?\s*$",
+        )
+        .expect("valid regex")
+    });
+    static AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^\s*(即可证明|即可得证|便可证明|就可证明|就可以证明)").expect("valid regex")
+    });
+    BEFORE.is_match(near_end(lead).trim_end()) || AFTER.is_match(trail)
+}
+
 /// Do the words since the previous formula open a worked example (`For example,`, `As another
 /// example`, `Returning to our explicit example`, `In this example`, `例如`, `以…为例`)? The
 /// letters an example gives values hold from there until the text opens another example or
@@ -1203,6 +1219,16 @@ mod tests {
         for trail in [" holds for every $", " when $", " and only $", " 时成立"] {
             assert!(!holds_only_when(trail), "{trail}");
         }
+    }
+
+    #[test]
+    fn words_that_make_a_formula_what_remains_to_prove() {
+        assert!(states_a_goal("It suffices to show that", ""));
+        assert!(states_a_goal("It remains to prove", ""));
+        assert!(states_a_goal("只需证明", ""));
+        assert!(states_a_goal("使用性质3.a，使", "即可证明。"));
+        assert!(!states_a_goal("We show that", " holds"));
+        assert!(!states_a_goal("则", "即可得到"));
     }
 
     #[test]
