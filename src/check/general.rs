@@ -465,13 +465,16 @@ pub(super) fn with_probabilities_general(
         let body = general.defs[&key].body.clone();
         let mut found = Vec::new();
         let made = applications_general(&body, &mut general, &mut found, &mut Vec::new());
+        if found.is_empty() {
+            continue;
+        }
         for head in found {
             if !heads.contains(&head) {
                 heads.push(head);
             }
-            if let Some(def) = general.defs.get_mut(&key) {
-                def.body = made.clone();
-            }
+        }
+        if let Some(def) = general.defs.get_mut(&key) {
+            def.body = made;
         }
     }
     let read = Claim { lhs, rhs, ..claim.clone() };
@@ -1305,9 +1308,9 @@ pub(super) fn with_unread_definitions_general(scope: &Scope, claim: &Claim, verd
 /// so is kept, saying so. `None` where the claim writes no such argument or fails so too (the
 /// refutation stands: false either way).
 pub(super) fn in_degrees(scope: &Scope, claim: &Claim) -> Option<Verdict> {
-    fn whole_degrees(e: &Expr) -> Option<i64> {
-        let ExprKind::Number { value } = &e.kind else { return None };
-        value.parse::<i64>().ok().filter(|n| *n > 0 && *n <= 360 && n % 15 == 0)
+    fn whole_degrees(e: &Expr) -> bool {
+        let ExprKind::Number { value } = &e.kind else { return false };
+        value.parse::<i64>().is_ok_and(|n| n > 0 && n <= 360 && n % 15 == 0)
     }
     fn degrees_read(e: &Expr, found: &mut bool) -> Expr {
         use crate::syntax::ast::{BinOp, Symbol};
@@ -1316,7 +1319,7 @@ pub(super) fn in_degrees(scope: &Scope, claim: &Claim) -> Option<Verdict> {
         if let ExprKind::Apply { func, args, .. } = &mut out.kind {
             if TRIGONOMETRIC.contains(&func.name.as_str()) {
                 for arg in args.iter_mut() {
-                    if whole_degrees(arg).is_some() {
+                    if whole_degrees(arg) {
                         *found = true;
                         let span = arg.span;
                         let pi = Expr::new(ExprKind::Symbol(Symbol::plain("pi")), span);

@@ -184,14 +184,7 @@ pub(super) fn within_printed_rounding(claim: &Claim, verdict: &Verdict) -> Optio
                 decimals(lhs, out);
                 decimals(rhs, out);
             }
-            ExprKind::Number { value } => {
-                let significant = value.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
-                if let (Some((_, fraction)), Ok(v), true) =
-                    (value.split_once('.'), value.parse::<f64>(), significant >= 4)
-                {
-                    out.push((v, fraction.len() as i32));
-                }
-            }
+            ExprKind::Number { value } => out.extend(rounded_decimal(value, 4)),
             _ => {}
         }
     }
@@ -213,6 +206,15 @@ pub(super) fn within_printed_rounding(claim: &Claim, verdict: &Verdict) -> Optio
     within_rounding_of_terms(claim, l, r)
 }
 
+/// A number printed with decimals and `significant_at_least` significant digits or more: its
+/// value and how many decimals it prints; `None` for any other.
+fn rounded_decimal(value: &str, significant_at_least: usize) -> Option<(f64, i32)> {
+    let significant = value.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
+    let (_, fraction) = value.split_once('.')?;
+    let parsed = value.parse::<f64>().ok()?;
+    (significant >= significant_at_least).then_some((parsed, fraction.len() as i32))
+}
+
 /// `78.5475 + (-4.9122) = 73.635263`: a claim between a sum of printed decimals (four significant
 /// digits or more: values computed and rounded) and a number, where the sides differ by less than
 /// the terms' rounding allows, half a unit in each one's last digit (and half a unit of the other
@@ -222,9 +224,7 @@ fn within_rounding_of_terms(claim: &Claim, l: f64, r: f64) -> Option<String> {
     fn half_unit(e: &Expr, significant_at_least: usize) -> Option<f64> {
         match &e.kind {
             ExprKind::Number { value } => {
-                let significant = value.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
-                let (_, fraction) = value.split_once('.')?;
-                (significant >= significant_at_least).then(|| 0.5 * 10f64.powi(-(fraction.len() as i32)))
+                rounded_decimal(value, significant_at_least).map(|(_, digits)| 0.5 * 10f64.powi(-digits))
             }
             ExprKind::Neg { operand } => half_unit(operand, significant_at_least),
             ExprKind::Fenced { inner: Some(inner), .. } => half_unit(inner, significant_at_least),
@@ -422,13 +422,13 @@ pub(super) fn power_or_index(claim: &Claim) -> Option<String> {
                     ExprKind::Number { value } => value.parse::<i64>().ok(),
                     _ => None,
                 };
-                let (part, by) = match &exponent.kind {
-                    ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } if offset(rhs).is_some() => {
-                        let k = offset(rhs).unwrap_or_default();
-                        (lhs.as_ref(), if *op == BinOp::Add { k } else { -k })
+                let shifted = match &exponent.kind {
+                    ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } => {
+                        offset(rhs).map(|k| (lhs.as_ref(), if *op == BinOp::Add { k } else { -k }))
                     }
-                    _ => (exponent.as_ref(), 0),
+                    _ => None,
                 };
+                let (part, by) = shifted.unwrap_or((exponent.as_ref(), 0));
                 let mut letters = BTreeSet::new();
                 keys_in(part, &mut letters);
                 if !letters.is_empty() {

@@ -372,10 +372,9 @@ impl<B: Backend> Instance<'_, B> {
         // notes define, applied.
         if let ExprKind::Apply { func, args, parenthesized: false } = &lhs.kind {
             if let [head] = args.as_slice() {
-                let member = matches!(head.kind, ExprKind::Subscript { .. });
-                let adjacent = head.span.end == rhs.span.start;
-                let opens = matches!(&rhs.kind, ExprKind::Fenced { open, inner: Some(_), .. } if open == "(");
-                if member && adjacent && opens && head.symbol_key().is_some_and(|k| defined(&k)) {
+                let applied =
+                    crate::syntax::ast::subscript_applied(head, rhs).is_some() && head.span.end == rhs.span.start;
+                if applied && head.symbol_key().is_some_and(|k| defined(&k)) {
                     let applied = Expr::new(
                         ExprKind::Binary {
                             op: BinOp::Implicit,

@@ -60,37 +60,19 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         return known;
     }
     let parsed = parse_formula_within(tex, NonZeroUsize::new(call_budget(tex.len())));
-    // `u^*=\frac1n\sum x^i \ \ \ \ \Sigma^*=…`: three control spaces or more between two
-    // relations are a gap of a quad, two statements side by side, where the formula reads so.
     // `a_1=\begin{bmatrix}1\\2\end{bmatrix}\ a_2=\begin{bmatrix}1\\1\end{bmatrix}`: one control
     // space (or `\,`, `\;`) after a bracket or a number and before a letter's equals sign sets two
     // definitions apart as a comma does, where the formula reads so.
     let parsed = match parsed {
-        Ok(one) if one.chains.len() == 1 => match super::separators::space_separated(tex) {
-            Some(apart) => match parse_formula_within(&apart, NonZeroUsize::new(call_budget(apart.len()))) {
-                Ok(statements)
-                    if statements.chains.len() > 1
-                        && statements.chains.iter().all(|c| {
-                            !c.links.is_empty() && c.first.as_ref().is_some_and(|f| f.symbol_key().is_some())
-                        }) =>
-                {
-                    Ok(statements)
-                }
-                _ => Ok(one),
-            },
-            None => Ok(one),
-        },
+        Ok(one) if one.chains.len() == 1 => {
+            let defines = |c: &Chain| c.first.as_ref().is_some_and(|f| f.symbol_key().is_some());
+            Ok(read_apart(super::separators::space_separated(tex), defines).unwrap_or(one))
+        }
         other => other,
     };
-    let parsed = match super::separators::spaced_apart(tex) {
-        Some(apart) => match parse_formula_within(&apart, NonZeroUsize::new(call_budget(apart.len()))) {
-            Ok(statements) if statements.chains.len() > 1 && statements.chains.iter().all(|c| !c.links.is_empty()) => {
-                Ok(statements)
-            }
-            _ => parsed,
-        },
-        None => parsed,
-    };
+    // `u^*=\frac1n\sum x^i \ \ \ \ \Sigma^*=…`: three control spaces or more between two
+    // relations are a gap of a quad, two statements side by side, where the formula reads so.
+    let parsed = read_apart(super::separators::spaced_apart(tex), |_| true).map_or(parsed, Ok);
     PARSED.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() >= MEMO_ENTRIES {
@@ -99,6 +81,16 @@ pub fn parse_formula(tex: &str) -> Result<Statement, SyntaxError> {
         memo.insert(tex.to_string(), parsed.clone());
     });
     parsed
+}
+
+/// A formula read again with its TeX `rewritten` (spaces written as the separator they stand for,
+/// [`super::separators`]): the statements, where that reading sets two or more relations side by
+/// side, each one `apart` accepts.
+fn read_apart(rewritten: Option<String>, apart: impl Fn(&Chain) -> bool) -> Option<Statement> {
+    let tex = rewritten?;
+    let statements = parse_formula_within(&tex, NonZeroUsize::new(call_budget(tex.len()))).ok()?;
+    let side_by_side = statements.chains.len() > 1 && statements.chains.iter().all(|c| !c.links.is_empty() && apart(c));
+    side_by_side.then_some(statements)
 }
 
 /// [`parse_formula`] with another bound on pest's rule calls (`None`: unbounded) — for
