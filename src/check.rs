@@ -16,6 +16,7 @@ mod cache;
 mod constraint;
 mod general;
 mod judge;
+mod labels;
 mod letters;
 mod probability;
 pub mod readings;

@@ -145,49 +145,8 @@ pub(super) fn with_later_letters_general(
     (again.status == Status::Verified).then_some(again)
 }
 
-/// `x_t = f(x_{t-1})`, `\frac{\partial z_j}{\partial w_j} = x_j` where nothing gives t or j a
-/// value: the claim checked again with the index `name` a label (and each other index found
-/// without a value on the way, up to four): every term it subscripts on a letter with no meaning
-/// of its own is an unknown of its own ([`crate::sema::scope::LetterUsage::labels`]). Holding for
-/// independent unknowns, the claim holds whatever the terms are; so only a verification is kept,
-/// listing the terms as `\forall\, x_{t}, x_{t-1}` among its assumptions. Tried after
-/// [`with_free_range`], which reads an index over a range where it can.
-pub(super) fn with_labels_general(scope: &Scope, claim: &Claim, name: &str, trial: &dyn Trial) -> Option<Verdict> {
-    // (Not through a derivative by a labelled term: `\frac{\partial}{\partial x_i} \sum_j x_j^2`
-    // with x_i apart from every x_j is 0, and the text means 2x_i. Independence holds for values,
-    // not for derivatives.)
-    if scope.pinned || differentiates_by_an_index(claim) {
-        return None;
-    }
-    let mut general = scope.clone();
-    let mut name = name.to_string();
-    for _ in 0..4 {
-        let written_as_index = in_a_subscript(&claim.lhs, &name) || in_a_subscript(&claim.rhs, &name);
-        if !written_as_index || !general.usage.labels.insert(name.clone()) {
-            return None;
-        }
-        let again = trial.verdict_in(&general);
-        match again.reason {
-            Reason::UnboundIndex { name: next } if again.status != Status::Verified => name = next,
-            _ if again.status == Status::Verified => {
-                // The terms the labels make unknowns, or the labels themselves where they reach
-                // such terms only through definitions (`b_i` of `b_i = a_i^2`).
-                let mut terms = labelled_terms(&general, claim);
-                if terms.is_empty() {
-                    terms = general.usage.labels.iter().cloned().collect();
-                }
-                let mut assuming = again.assuming.clone();
-                assuming.push(format!("\\forall\\, {}", terms.join(", ")));
-                return Some(Verdict { assuming, ..again });
-            }
-            _ => return None,
-        }
-    }
-    None
-}
-
 /// A verdict left undecided by an index without a value, checked again with that index over a
-/// small range ([`with_free_range`]) or as a label ([`with_labels_general`]); the verification
+/// small range ([`with_free_range`]) or as a label ([`super::labels::with_labels_general`]); the verification
 /// only, else the verdict as it was.
 pub(super) fn with_free_indices(scope: &Scope, claim: &Claim, verdict: Verdict, trial: &dyn Trial) -> Verdict {
     let Reason::UnboundIndex { name } = &verdict.reason else { return verdict };
@@ -196,7 +155,7 @@ pub(super) fn with_free_indices(scope: &Scope, claim: &Claim, verdict: Verdict, 
     }
     let name = name.clone();
     with_free_range(scope, claim, &name, trial)
-        .or_else(|| with_labels_general(scope, claim, &name, trial))
+        .or_else(|| super::labels::with_labels_general(scope, claim, &name, trial))
         .unwrap_or(verdict)
 }
 
@@ -227,50 +186,6 @@ pub(super) fn following_its_premise(scope: &Scope, claim: &Claim, trial: &dyn Tr
         let again = with_free_indices(&under, claim, trial.own_verdict_in(&under), trial);
         verified_saying(again, assumed.iter().map(|a| a.tex.clone()))
     })
-}
-
-/// Is `letter` written in a subscript of `e` (`x_t`, `x_{t-1}`)? Narrower than
-/// [`with_free_range`]'s test, which takes a sum's letter and a matrix power's exponent too: a
-/// label only ever names terms it subscripts.
-fn in_a_subscript(e: &Expr, letter: &str) -> bool {
-    let here = matches!(&e.kind, ExprKind::Subscript { index, .. } if expr_mentions(index, letter));
-    here || e.children().any(|c| in_a_subscript(c, letter))
-}
-
-/// The terms of the claim a label of `scope` subscripts on a letter with no meaning of its own,
-/// as TeX, each once, in order.
-fn labelled_terms(scope: &Scope, claim: &Claim) -> Vec<String> {
-    fn walk(scope: &Scope, e: &Expr, out: &mut Vec<String>) {
-        if let ExprKind::Subscript { base, index } = &e.kind {
-            let known = |key: Option<String>| key.is_some_and(|k| scope.knows(&k));
-            let own_letter = base.symbol_key().is_some() && !known(base.symbol_key()) && !known(e.symbol_key());
-            if own_letter && scope.usage.labels.iter().any(|l| expr_mentions(index, l)) {
-                let tex = crate::syntax::print::explicit_tex(e, &|_| false);
-                if !out.contains(&tex) {
-                    out.push(tex);
-                }
-                return;
-            }
-        }
-        e.children().for_each(|c| walk(scope, c, out));
-    }
-    let mut out = Vec::new();
-    walk(scope, &claim.lhs, &mut out);
-    walk(scope, &claim.rhs, &mut out);
-    out
-}
-
-/// Does the claim differentiate by a term with an index (`\frac{\partial}{\partial x_i}`,
-/// `\frac{\partial h_t}{\partial h_{t-1}}`)?
-fn differentiates_by_an_index(claim: &Claim) -> bool {
-    fn walk(e: &Expr) -> bool {
-        let here = matches!(&e.kind, ExprKind::Derivative { wrt, .. } if has_subscript(wrt));
-        here || e.children().any(walk)
-    }
-    fn has_subscript(e: &Expr) -> bool {
-        matches!(e.kind, ExprKind::Subscript { .. }) || e.children().any(has_subscript)
-    }
-    walk(&claim.lhs) || walk(&claim.rhs)
 }
 
 /// The size m of `\sum_{k=1}^{m}` over the family that `name` subscripts (`x_i` beside

@@ -539,6 +539,84 @@ pub(super) fn bold_letter(key: &str) -> String {
     }
 }
 
+/// With the one label `label` (t): the offset from t below which members of families defined
+/// step by step are unknowns of their own ([`crate::sema::scope::LetterUsage::cut_older_than`]).
+/// Every offset where the claim takes no derivative (a value claim is checked with both sides
+/// cut alike); the oldest member differentiated by where each derivative of the claim and of
+/// the definitions it reaches is by a member `x_t` or `x_{t-k}` and no sum or product binds an
+/// index there (`\frac{\partial c_t}{\partial c_{t-1}}`: members older than t−1 cannot
+/// depend on c_{t-1}); `None` where a derivative is by anything else (`\frac{\partial
+/// h_t}{\partial U}` reaches U through every older step).
+pub(super) fn recursion_cut(scope: &Scope, claim: &Claim, label: &str) -> Option<i64> {
+    fn offset(wrt: &Expr, label: &str) -> Option<i64> {
+        let ExprKind::Subscript { base, index } = &wrt.kind else { return None };
+        base.symbol_key()?;
+        match &index.kind {
+            ExprKind::Symbol(s) if s.to_string() == label => Some(0),
+            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } if lhs.symbol_key().as_deref() == Some(label) => {
+                let ExprKind::Number { value } = &rhs.kind else { return None };
+                value.parse::<i64>().ok().map(|k| -k)
+            }
+            _ => None,
+        }
+    }
+    // Each derivative's offset, or `Err` for one by anything else or a sum or product.
+    fn walk(e: &Expr, label: &str, out: &mut Vec<i64>) -> Result<(), ()> {
+        match &e.kind {
+            ExprKind::Derivative { wrt, .. } => out.push(offset(wrt, label).ok_or(())?),
+            ExprKind::Prime { .. } | ExprKind::Partial { .. } | ExprKind::Differential { .. } => return Err(()),
+            ExprKind::BigOp { .. } => return Err(()),
+            _ => {}
+        }
+        e.children().try_for_each(|c| walk(c, label, out))
+    }
+    // (`\frac{\partial}{\partial x_i}(x_1^2 + x_2^2)`, `x_1 + \cdots + x_n`: x_i may be one of
+    // them, so every member of a family differentiated by is written at one of t's steps.)
+    fn members_at_steps(e: &Expr, label: &str, bases: &BTreeSet<String>) -> bool {
+        let here = match &e.kind {
+            ExprKind::Ellipsis => false,
+            ExprKind::Subscript { base, .. } => {
+                base.symbol_key().is_none_or(|k| !bases.contains(&k)) || offset(e, label).is_some()
+            }
+            _ => true,
+        };
+        here && e.children().all(|c| members_at_steps(c, label, bases))
+    }
+    fn differentiated(e: &Expr, out: &mut BTreeSet<String>) {
+        if let ExprKind::Derivative { wrt, .. } = &e.kind {
+            if let ExprKind::Subscript { base, .. } = &wrt.kind {
+                out.extend(base.symbol_key());
+            }
+        }
+        e.children().for_each(|c| differentiated(c, out));
+    }
+    let reached = crate::eval::reached(scope, vec![&claim.lhs, &claim.rhs]);
+    let mut offsets = Vec::new();
+    let bodies = reached.iter().filter_map(|k| scope.defs.get(k)).map(|d| &d.body);
+    let all: Vec<&Expr> = [&claim.lhs, &claim.rhs].into_iter().chain(bodies).collect();
+    all.iter().try_for_each(|e| walk(e, label, &mut offsets)).ok()?;
+    let mut bases = BTreeSet::new();
+    all.iter().for_each(|e| differentiated(e, &mut bases));
+    // (A derivative by a member is read of numbers: `\frac{\partial h_t}{\partial h_{t-1}} = W
+    // \cdot \text{diag}(1 - h_t^2)` holds of numbers, not of the matrix W the words mean.)
+    let of_numbers = offsets.is_empty() || !all.iter().any(|e| of_vectors(e));
+    let steps = all.iter().all(|e| members_at_steps(e, label, &bases));
+    (steps && of_numbers).then(|| offsets.into_iter().min().unwrap_or(i64::MAX))
+}
+
+/// Does `e` write an operation only vectors and matrices have (a transpose, `\odot`, `diag`, a
+/// bold letter)?
+fn of_vectors(e: &Expr) -> bool {
+    let here = match &e.kind {
+        ExprKind::Transpose { .. } | ExprKind::Binary { op: BinOp::Hadamard, .. } => true,
+        ExprKind::Symbol(s) => s.style.is_some_and(|st| st == crate::syntax::ast::Style::Bold),
+        ExprKind::Call { func, .. } => crate::syntax::print::explicit_tex(func, &|_| false).contains("diag"),
+        ExprKind::Apply { func, .. } => func.name.contains("diag"),
+        _ => false,
+    };
+    here || e.children().any(of_vectors)
+}
+
 /// `\mathbf{U}\in\mathbb{R}^{m\times m}`, `\mathbf{x}\in\mathbb{R}^{m}`: a shape read off use, as
 /// the verdict lists it among what the claim was checked under.
 pub(super) fn shape_tex(shape: &crate::sema::shapes::InferredShape) -> String {
@@ -873,6 +951,7 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
             || scope.usage.unknown_functions.contains(key)
             || scope.usage.unknown_families.contains(key)
             || claim.reading.overrides.iter().any(|d| d.key == key)
+            || claim.reading.in_force.iter().any(|r| r.key == key)
     };
     // Does the letter `key` reach the variable `wrt` (itself, or through definitions)?
     let reaches = |key: &str, wrt: &str| {

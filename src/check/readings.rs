@@ -743,7 +743,7 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
         // (A function the words name instead of defining it — `Sigmoid function有一个很好的性质` —
         // verifies it; only a verification is kept: the letter may be another function.)
         if let Some((read, assumption)) = as_the_function_named(base, claim, &f) {
-            let again = trial.verdict_in(&read);
+            let again = trial.verdict_with_free_indices(&read);
             if again.status == Status::Verified {
                 return Some(Verdict { assuming: [again.assuming.clone(), vec![assumption]].concat(), ..again });
             }

@@ -150,6 +150,7 @@ impl<B: Backend> Instance<'_, B> {
         let mut inner = Instance::new(self.backend, self.scope, self.sizes, opaque, self.budget);
         inner.names = self.names.clone();
         inner.in_progress = self.in_progress.clone();
+        inner.entered_at = self.entered_at.clone();
         inner.positive_leaves = self.positive_leaves.clone();
         inner
     }
@@ -208,7 +209,11 @@ impl<B: Backend> Instance<'_, B> {
         if wrt.symbol_key().is_some_and(|k| self.resolves(&k, env)) || self.opaque == Some(key.as_str()) {
             return Ok(None);
         }
-        let indices = self.indices(index, env)?;
+        // (`c_{t-1}` with t a label: the member at the label's step, as its value names it.)
+        let indices = match self.labelled(base, index, env) {
+            Some(labelled) => self.indices(index, &labelled)?,
+            None => self.indices(index, env)?,
+        };
         Ok((indices.len() == def.params.len()).then_some((key, indices)))
     }
 

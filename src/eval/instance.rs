@@ -75,6 +75,9 @@ pub struct Instance<'a, B: Backend> {
     /// derivative or an adjoint makes: a definition met again inside one of them (a loss whose
     /// definition uses its own adjoint `\bar H`, Y = ∂Y/∂x) is a cycle, not a deeper recursion.
     pub(super) in_progress: Rc<RefCell<HashSet<String>>>,
+    /// The index values each family definition in progress was entered at (`c` at t−1), for
+    /// [`Instance::older_member`]. Shared as [`Instance::in_progress`] is.
+    pub(super) entered_at: Rc<RefCell<HashMap<String, Vec<i64>>>>,
     /// Arguments of the notes' functions being applied (`z` in `\sigma(z)=…`), innermost last.
     /// A definition's body starts a fresh frame: arguments are lexically scoped.
     pub(super) bound: RefCell<Vec<HashMap<String, Value<B::S>>>>,
@@ -105,6 +108,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             cache: RefCell::new(HashMap::new()),
             adjoints: RefCell::new(HashMap::new()),
             in_progress: Rc::new(RefCell::new(HashSet::new())),
+            entered_at: Rc::new(RefCell::new(HashMap::new())),
             bound: RefCell::new(Vec::new()),
             names: Rc::new(RefCell::new(BTreeMap::new())),
             positive_leaves: Rc::new(RefCell::new(HashSet::new())),
@@ -523,13 +527,18 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let Some(v) = self.cache.borrow().get(&cache_key) {
             return Ok(v.clone());
         }
+        if let Some(member) = self.older_member(key, args) {
+            return Ok(member);
+        }
         if !self.in_progress.borrow_mut().insert(key.to_string()) {
             return Err(EvalErrorKind::Cyclic { key: key.to_string() }.at(span));
         }
+        self.entered_at.borrow_mut().insert(key.to_string(), args.to_vec());
         self.bound.borrow_mut().push(HashMap::new());
         let result = self.eval(&def.body, &env).map_err(|e| e.at(span));
         self.bound.borrow_mut().pop();
         self.in_progress.borrow_mut().remove(key);
+        self.entered_at.borrow_mut().remove(key);
         let value = result?;
         if value.size_hint() > self.budget.max_bytes {
             return Err(EvalErrorKind::Budget {
@@ -539,6 +548,23 @@ impl<'a, B: Backend> Instance<'a, B> {
         }
         self.cache.borrow_mut().insert(cache_key, value.clone());
         Ok(value)
+    }
+
+    /// `c_{t-2}` met inside the definition of c_{t-1} where t is a label and the scope cuts such
+    /// members ([`LetterUsage::cut_older_than`]): an unknown of its own, not an unrolling
+    /// without end. Only a member of one index, at an older step than where its family's
+    /// definition was entered and below the offset the scope gives, of a family defined by
+    /// older steps only ([`defined_forward`]).
+    ///
+    /// [`LetterUsage::cut_older_than`]: crate::sema::scope::LetterUsage::cut_older_than
+    fn older_member(&self, key: &str, args: &[i64]) -> Option<Value<B::S>> {
+        let below = self.scope.usage.cut_older_than?;
+        let [at] = args else { return None };
+        let entered = self.entered_at.borrow().get(key).cloned()?;
+        let older = matches!(entered.as_slice(), [first] if at < first);
+        let offset = at - LABEL_VALUE;
+        let plain = !self.scope.decls.contains_key(key);
+        (older && offset < below && plain && defined_forward(self.scope)).then(|| Value::scalar(self.leaf(key, args)))
     }
 
     /// A letter read as a function nobody specified of `arguments`
@@ -701,7 +727,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     /// exponent, an entry of a vector, the letter as a number) stays without a value.
     ///
     /// [`LetterUsage::labels`]: crate::sema::scope::LetterUsage::labels
-    fn labelled(&self, base: &Expr, index: &Expr, env: &Env) -> Option<Env> {
+    pub(super) fn labelled(&self, base: &Expr, index: &Expr, env: &Env) -> Option<Env> {
         let labels = &self.scope.usage.labels;
         let key = base.symbol_key().filter(|_| !labels.is_empty())?;
         let family = self.scope.defs.get(&key).is_some_and(|d| !d.function && !d.params.is_empty());
@@ -1344,6 +1370,32 @@ pub(super) const LABEL_VALUE: i64 = 1_000_000;
 /// it is no value ([`Instance::is_label`]).
 fn is_label_value(value: i64) -> bool {
     value.abs() >= LABEL_VALUE / 2
+}
+
+/// Does every family the scope defines by one index (`c_t = f_t c_{t-1} + …`) use its members,
+/// and other families' members, at its own step or older ones only (`x_t`, `x_{t-k}`), never a
+/// newer one (`x_{t+1}`)? Then a member at an older step never depends on a newer one.
+fn defined_forward(scope: &Scope) -> bool {
+    fn older_or_same(index: &Expr, step: &str) -> bool {
+        match &index.kind {
+            ExprKind::Symbol(s) => s.to_string() == step || !mentions_symbol(index, step),
+            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {
+                lhs.symbol_key().as_deref() == Some(step) && matches!(rhs.kind, ExprKind::Number { .. })
+            }
+            _ => !mentions_symbol(index, step),
+        }
+    }
+    fn uses(e: &Expr, scope: &Scope, step: &str) -> bool {
+        let here = match &e.kind {
+            ExprKind::Subscript { base, index } => base
+                .symbol_key()
+                .is_some_and(|k| scope.defs.get(&k).is_some_and(|d| !d.function && d.params.len() == 1))
+                .then(|| older_or_same(index, step)),
+            _ => None,
+        };
+        here.unwrap_or(true) && e.children().all(|c| uses(c, scope, step))
+    }
+    scope.defs.values().filter(|d| !d.function && d.params.len() == 1).all(|d| uses(&d.body, scope, &d.params[0]))
 }
 
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)

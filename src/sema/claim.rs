@@ -131,6 +131,10 @@ pub struct ClaimReading {
     pub independence: Option<crate::model::Independence>,
     /// How it was read through the recurrences it reaches.
     pub unrolled: Option<crate::model::Unrolled>,
+    /// The recurrences in force where it stands (`c_t = f_t c_{t-1} + i_t\hat c_t`): a second
+    /// look that reads their step letter as a label reads each as the definition of its members
+    /// (`check::labels::with_labels_general`).
+    pub in_force: Vec<recurrence::Recurrence>,
     /// Distributions the words before it give a random variable value by value (`$X$ takes the
     /// value $a-2$ with probability $p$, …`), in its section.
     pub laws: Vec<Law>,

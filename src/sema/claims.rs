@@ -405,6 +405,7 @@ impl<'a> SectionBuilder<'a> {
                     }
                 }
                 reading.unrolled = how;
+                reading.in_force = self.bindings.recurrences.clone();
                 let explicit = |e: &Expr| print::explicit_tex(e, &|_| false);
                 if explicit(&lhs) != explicit(prev) || explicit(&rhs) != explicit(&link.rhs) {
                     reading.written = Some(Box::new(WrittenSides {

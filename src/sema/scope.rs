@@ -182,8 +182,15 @@ pub struct LetterUsage {
     /// Index letters a claim's second look reads as labels (`x_t`, `x_{t-1}` where nothing gives
     /// t a value): each term they subscript on a letter with no meaning of its own is an unknown
     /// of its own. What holds for independent unknowns holds for the meant ones, so only a
-    /// verification is kept (`check::readings::with_labels_general`).
+    /// verification is kept (`check::labels::with_labels_general`).
     pub labels: std::collections::BTreeSet<String>,
+    /// With one label (t): the members of families the notes define step by step (`c_t = f_t
+    /// c_{t-1} + i_t\hat c_t`, `h_t = o_t\tanh(c_t)`) that are met again inside their own
+    /// definition at an older step, below this offset from t, are unknowns of their own instead
+    /// of unrolled without end (`c_{t-2}` inside c_{t-1}). Sound for a verification where every
+    /// derivative the claim takes is by a member at this offset or newer, which older members
+    /// cannot depend on (`check::labels::with_labels_general` sets it).
+    pub cut_older_than: Option<i64>,
     /// The letters of the section written in one formula alone (`x` of `a_2 - x a_1 = a_2 -
     /// \frac{a_1^\top a_2}{a_1^\top a_1} a_1`): a claim that writes such a letter on one side only
     /// may name it (`check::readings::slip_or_constraint`).
