@@ -505,8 +505,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
-        written: r"\bar x, \hat x, \tilde x, W^{(1)}, x^{(i)}, \pi^{(i+1)}",
-        meaning: "symbols of their own; a superscript in parentheses is a label, not a power: around a number, a letter or a step of a sequence (a letter plus or minus a number: \\pi^{(i+1)}, \\mu_j^{(t-1)}, the member of the sequence; not on Euler's e, e^{(x+1)} being a power). Members are symbols of their own: x^{(i+1)} is not computed from x^{(i)}",
+        written: r"\bar x, \hat x, \tilde x, W^{(1)}, x^{(i)}, \pi^{(i+1)}, a^{[2]}",
+        meaning: "symbols of their own; a superscript in parentheses is a label, not a power: around a number, a letter or a step of a sequence (a letter plus or minus a number: \\pi^{(i+1)}, \\mu_j^{(t-1)}, the member of the sequence; not on Euler's e, e^{(x+1)} being a power). Members are symbols of their own: x^{(i+1)} is not computed from x^{(i)}. So is one in square brackets, as layers are numbered (a^{[2]}, W^{[l]})",
         example: r"\hat a^{(1)}+b=b+\hat a^{(1)}",
     },
     Notation {

@@ -1,5 +1,5 @@
 //! Indices nobody gives a value read as labels (`x_t`, `x_{t-1}`: terms of their own), a
-//! claim's second look after [`super::general::with_free_range`]: takes a claim and its scope,
+//! claim's second look after the free range of `check/general.rs`: takes a claim and its scope,
 //! gives a verification only.
 
 use super::letters::{expr_mentions, recursion_cut};

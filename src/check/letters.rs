@@ -467,6 +467,21 @@ pub(super) fn applied_letters(scope: &Scope, claim: &Claim) -> Option<String> {
     })
 }
 
+/// `\vec x(t) = e^{At}\vec x(0)`: a letter with an accent or in bold (`\vec x`, `\hat y`,
+/// `\mathbf u`) that no formula defines, right before a parenthesis: a vector valued function
+/// applied (as texts on differential equations write it) as often as the letter times the
+/// parenthesis, whatever shape the text gives it. The letter, where there is one.
+pub(super) fn marked_letter_applied(scope: &Scope, claim: &Claim) -> Option<String> {
+    first_in_sides(claim, &|e| {
+        let ExprKind::Call { func, .. } = &e.kind else { return None };
+        let ExprKind::Symbol(s) = &func.kind else { return None };
+        // (Not `\mathcal O(…)`, `\mathbb P(…)`: an order, an operator.)
+        let marked = !s.accents.is_empty() || s.style == Some(crate::syntax::ast::Style::Bold);
+        let key = func.symbol_key()?;
+        (marked && !scope.defs.contains_key(&key)).then_some(key)
+    })
+}
+
 /// `f^{-1}(z)`: a letter raised to −1 right before a parenthesis, where the letter is no value or
 /// matrix the section gives: the inverse of a function applied (as texts on flows and changes of
 /// variables write it) as often as 1/f times the parenthesis. The letter, where there is one.

@@ -25,9 +25,9 @@ use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label}
 use super::letters::{
     applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, chain_of_unknown_letters,
     claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments,
-    inverse_applied, letters_reached, make_square, mentions, operator_letter, order_of_magnitude, power_or_index,
-    shapes_from_use, sums_to_one, truncated_digits, unknown_function_property, within_printed_rounding,
-    written_entries_scope,
+    inverse_applied, letters_reached, make_square, marked_letter_applied, mentions, operator_letter,
+    order_of_magnitude, power_or_index, shapes_from_use, sums_to_one, truncated_digits, unknown_function_property,
+    within_printed_rounding, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -580,7 +580,32 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
     if let Some(symbol) = read_off.filter(|_| !scope.pinned && !trial.refuted_with_sizes_tied(scope)) {
         return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
+    // `E^{-1}E = I` with E a matrix the words name but never size, `EA = [...]` with A an m×n
+    // matrix tried at 2×2 beside a 3×4 example: shapes that do not fit refute only where the text
+    // fixes every shape involved (a size in numbers, or a matrix written out); a shape derivcheck
+    // chose (a number by default, a size tried) is its reading, not the author's.
+    // (Where the words make the relation a condition, it is read as one further on.)
+    let unfixed = (by_shape && !scope.pinned && !claim.reading.marked && words_reading(claim).is_none())
+        .then(|| shape_not_fixed(scope, claim));
+    if let Some(symbol) = unfixed.flatten() {
+        return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
+    }
     None
+}
+
+/// The first letter of the claim (through definitions) whose shape the text does not fix: a
+/// letter with no value that is not declared a matrix or vector of sizes written in numbers.
+fn shape_not_fixed(scope: &Scope, claim: &Claim) -> Option<String> {
+    let fixed = |key: &String| {
+        let numbers = |rows: &String, cols: &String| rows.parse::<u32>().is_ok() && cols.parse::<u32>().is_ok();
+        match scope.decls.get(key) {
+            Some(Decl::Matrix { rows, cols } | Decl::Family { rows, cols }) => numbers(rows, cols),
+            _ => false,
+        }
+    };
+    let mut letters = free_letters(scope, &claim.lhs);
+    letters.extend(free_letters(scope, &claim.rhs));
+    letters.into_iter().find(|k| !fixed(k))
 }
 
 /// A shape that does not fit, where a letter's meaning comes from elsewhere in the chapter: a
@@ -726,6 +751,10 @@ fn letter_reading(base: &Scope, scope: &Scope, claim: &Claim, verdict: &Verdict,
         if property || not_refuted_in(&applied) {
             return Some(undecided(other_reading(Reading::ApplicationOrProduct, Some(letter), None), verdict));
         }
+    }
+    if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| marked_letter_applied(base, claim)).flatten()
+    {
+        return Some(undecided(other_reading(Reading::ApplicationOrProduct, Some(letter), None), verdict));
     }
     // `f^{-1}(z) = 2z+1` of an invertible function f: the inverse applied as often as 1/f times z.
     if let Some(letter) = (!base.pinned && !claim.reading.marked).then(|| inverse_applied(base, claim)).flatten() {
@@ -996,7 +1025,17 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
     // of its own.
     let family = |letter: &String| all.iter().any(|k| k.split_once('_').is_some_and(|(base, _)| base == letter));
     // (A point the words say only exists, `\xi` between x and y, is one of no family.)
-    let statistic = all.iter().find(|k| scope.usage.statistics.get(*k).is_some_and(|of| of.is_empty() || family(of)));
+    // (An eigenvalue the words name is keyed by its letter: `\lambda_i` is one.)
+    let named = |k: &String| {
+        let letter = k.split_once('_').map_or(k.as_str(), |(base, _)| base);
+        scope.usage.statistics.get(k).or_else(|| scope.usage.statistics.get(letter).filter(|of| of.is_empty()))
+    };
+    // (`(2-\lambda)(3-\lambda) - 2 = (4-\lambda)(2-\lambda)`: a claim of the eigenvalue alone is
+    // one for every number, as a characteristic polynomial is.)
+    let mut free = free_letters(scope, &claim.lhs);
+    free.extend(free_letters(scope, &claim.rhs));
+    let alone = free.iter().all(|k| named(k).is_some());
+    let statistic = all.iter().find(|k| named(k).is_some_and(|of| (of.is_empty() && !alone) || family(of)));
     if let Some(letter) = statistic {
         return Some(from_words(letter));
     }

@@ -6,7 +6,7 @@ use super::claim::ParsedFormula;
 use super::roles;
 use super::scope::MatrixClass;
 use crate::notes::{Document, FormulaSite, Mark};
-use crate::syntax::ast::{Accent, Chain, Expr, ExprKind, RelOp, Symbol};
+use crate::syntax::ast::{Accent, BinOp, Chain, Expr, ExprKind, RelOp, Symbol};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl<'a> SectionBuilder<'a> {
@@ -489,6 +489,57 @@ pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>)
             (s.key(), sampled.key())
         })
         .collect()
+}
+
+/// Letters the words or the formulas make eigenvalues: after `eigenvalue(s)`, `特征值` (`特征值为
+/// $\lambda_1=0$`, `the eigenvalues $\lambda_1, \ldots, \lambda_n$`, its left side where the
+/// formula gives it a value), or the scalar of an eigen-equation (`\mathbf\Sigma\mathbf u_i =
+/// \lambda_i\mathbf u_i`, the same vector on both sides). An eigenvalue is what its matrix makes
+/// it, which derivcheck does not work out: a letter of its own it is not. Each with no letter it
+/// is of ([`statistics_named`]'s map); keyed by the letter without its index (`\lambda`), as
+/// `\lambda_1` and `\lambda_i` are the same matrix's. Read once for the chapter.
+pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>) -> BTreeMap<String, String> {
+    static EIGENVALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(特征值|特征根|\beigen-?values?)\s*(为|是|is|are|of\s+\$[^$]*\$)?\s*[:：]?\s*$")
+            .expect("valid regex")
+    });
+    let letter_of = |e: &Expr| {
+        let base = match &e.kind {
+            ExprKind::Subscript { base, .. } => base.as_ref(),
+            _ => e,
+        };
+        matches!(base.kind, ExprKind::Symbol(_)).then(|| base.symbol_key()).flatten()
+    };
+    let mut out = BTreeMap::new();
+    for site in sites {
+        let Ok(statement) = crate::syntax::parse_formula(&site.tex) else { continue };
+        for chain in &statement.chains {
+            let Some(first) = chain.first.as_ref() else { continue };
+            if EIGENVALUE.is_match(&site.lead) {
+                out.extend(letter_of(first).map(|k| (k, String::new())));
+            }
+            // `A x = \lambda x`: a matrix times a vector, the same vector times a letter.
+            if let [link] = chain.links.as_slice() {
+                let (
+                    ExprKind::Binary { op: BinOp::Implicit, lhs: m, rhs: v },
+                    ExprKind::Binary { op: BinOp::Implicit, lhs: l, rhs: w },
+                ) = (&first.kind, &link.rhs.kind)
+                else {
+                    continue;
+                };
+                let same = crate::syntax::print::expr(v) == crate::syntax::print::expr(w);
+                let distinct = crate::syntax::print::expr(m) != crate::syntax::print::expr(l);
+                if link.op == RelOp::Eq
+                    && same
+                    && distinct
+                    && matches!(v.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. })
+                {
+                    out.extend(letter_of(l).map(|k| (k, String::new())));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Points the words say only exist (`其中 $\xi$ 是 $x$ 和 $y$ 之间的一点`, `where $\xi$ lies between

@@ -525,6 +525,9 @@ impl<'a> SectionBuilder<'a> {
             scope.usage.entries_ambiguous = entries::ambiguous_entries(&statements);
             scope.usage.parameters = self.letters.parameters.clone();
             scope.usage.statistics = (*self.chapter.statistics).clone();
+            // (Eigenvalues the section names: a later section may use the letter otherwise.)
+            let sites = formulas.iter().map(|f| &self.chapter.doc.formulas[f.index]);
+            scope.usage.statistics.extend(super::cues::eigenvalues_named(sites));
             if !self.pinned {
                 scope.usage.unknown_functions = unknown_functions(formulas, &scope);
                 // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.

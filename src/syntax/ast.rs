@@ -590,6 +590,7 @@ impl fmt::Display for Symbol {
         }
         match self.label.as_deref() {
             Some(STAR_LABEL) => text = format!("{text}^{{*}}"),
+            Some(label) if label.starts_with('[') => text = format!("{text}^{{{label}}}"),
             Some(label) => text = format!("{text}^{{({label})}}"),
             None => {}
         }

@@ -897,9 +897,18 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
 }
 
 /// `(1)`, `(i)`, `(l)`: a superscript in parentheses around one number or letter is a label
-/// (`W^{(1)}` is "W one", not W to the first power).
+/// (`W^{(1)}` is "W one", not W to the first power). So is one in square brackets, as layers
+/// are numbered (`a^{[2]}`, `W^{[l]}`): kept with its brackets, `[2]`, a letter of its own.
 fn label_of(exponent: &Expr) -> Option<String> {
     let ExprKind::Fenced { open, inner: Some(inner), .. } = &exponent.kind else { return None };
+    if open == "[" {
+        let mut inner_label = label_of(&Expr::new(
+            ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(inner.clone()) },
+            exponent.span,
+        ))?;
+        inner_label = format!("[{inner_label}]");
+        return Some(inner_label);
+    }
     if open != "(" {
         return None;
     }
