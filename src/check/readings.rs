@@ -1030,11 +1030,13 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
         let letter = k.split_once('_').map_or(k.as_str(), |(base, _)| base);
         scope.usage.statistics.get(k).or_else(|| scope.usage.statistics.get(letter).filter(|of| of.is_empty()))
     };
-    // (`(2-\lambda)(3-\lambda) - 2 = (4-\lambda)(2-\lambda)`: a claim of the eigenvalue alone is
-    // one for every number, as a characteristic polynomial is.)
+    // (`(2-\lambda)(3-\lambda) - 2 = (4-\lambda)(2-\lambda)`: a claim of the eigenvalue's letter
+    // alone, without an index, is one for every number, as a characteristic polynomial is; not
+    // `\sum_i \lambda_i = 0`, of the eigenvalues themselves.)
     let mut free = free_letters(scope, &claim.lhs);
     free.extend(free_letters(scope, &claim.rhs));
-    let alone = free.iter().all(|k| named(k).is_some());
+    let indexed = all.iter().any(|k| k.contains('_') && named(k).is_some_and(|of| of.is_empty()));
+    let alone = !free.is_empty() && !indexed && free.iter().all(|k| named(k).is_some());
     let statistic = all.iter().find(|k| named(k).is_some_and(|of| (of.is_empty() && !alone) || family(of)));
     if let Some(letter) = statistic {
         return Some(from_words(letter));

@@ -515,7 +515,9 @@ pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>
         let Ok(statement) = crate::syntax::parse_formula(&site.tex) else { continue };
         for chain in &statement.chains {
             let Some(first) = chain.first.as_ref() else { continue };
-            if EIGENVALUE.is_match(&site.lead) {
+            // (`算出一个特征值$x_1=\begin{bmatrix}1\\0\end{bmatrix}$`: a vector is no eigenvalue.)
+            let vector = chain.links.iter().any(|l| matches!(l.rhs.kind, ExprKind::Matrix { .. }));
+            if EIGENVALUE.is_match(&site.lead) && !vector {
                 out.extend(letter_of(first).map(|k| (k, String::new())));
             }
             // `A x = \lambda x`: a matrix times a vector, the same vector times a letter.
@@ -540,6 +542,13 @@ pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>
         }
     }
     out
+}
+
+/// Do the words around these formulas speak of eigenvalues (`eigenvalue`, `特征值`, `特征根`)?
+pub(super) fn speaks_of_eigenvalues<'s>(mut sites: impl Iterator<Item = &'s FormulaSite>) -> bool {
+    static EIGEN: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)特征值|特征根|\beigen-?values?\b").expect("valid regex"));
+    sites.any(|site| EIGEN.is_match(&site.lead) || EIGEN.is_match(&site.trail))
 }
 
 /// Points the words say only exist (`其中 $\xi$ 是 $x$ 和 $y$ 之间的一点`, `where $\xi$ lies between

@@ -525,9 +525,14 @@ impl<'a> SectionBuilder<'a> {
             scope.usage.entries_ambiguous = entries::ambiguous_entries(&statements);
             scope.usage.parameters = self.letters.parameters.clone();
             scope.usage.statistics = (*self.chapter.statistics).clone();
-            // (Eigenvalues the section names: a later section may use the letter otherwise.)
-            let sites = formulas.iter().map(|f| &self.chapter.doc.formulas[f.index]);
-            scope.usage.statistics.extend(super::cues::eigenvalues_named(sites));
+            // (Eigenvalues the section names, or the chapter where the section speaks of
+            // eigenvalues: a section that does not may use the letter otherwise.)
+            let sites: Vec<&crate::notes::FormulaSite> =
+                formulas.iter().map(|f| &self.chapter.doc.formulas[f.index]).collect();
+            scope.usage.statistics.extend(super::cues::eigenvalues_named(sites.iter().copied()));
+            if super::cues::speaks_of_eigenvalues(sites.iter().copied()) {
+                scope.usage.statistics.extend(super::cues::eigenvalues_named(self.chapter.doc.formulas.iter()));
+            }
             if !self.pinned {
                 scope.usage.unknown_functions = unknown_functions(formulas, &scope);
                 // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.
