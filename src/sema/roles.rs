@@ -354,6 +354,28 @@ pub fn opens_item(lead: &str) -> bool {
 /// The kind of the cue word nearest the end of `lead` (after its last formula), from `table`,
 /// leaving the phrases in `except` out of every kind but [`Cue::Condition`].
 fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
+    // `if $f(17) = 0$ and $g(17) = 0$, then`, `we let $c_{-1} = c_{n-1}$, $c_{-2} = c_{n-2}$`: a
+    // formula joined to the one before it by `and` is read as that one is; by a comma alone,
+    // only after a definition (`当 $x=10$，$f'(x) \approx 0$`: after a condition, the comma
+    // opens what follows from it).
+    let mut joined_lead = lead;
+    let mut by_comma = false;
+    for _ in 0..4 {
+        let Some((before, after)) = joined_lead.rsplit_once('$') else { break };
+        let joiner = after.trim().trim_matches([',', '，', '、', ';']).trim().to_lowercase();
+        let comma = joiner.is_empty() && !after.trim().is_empty();
+        if !(comma || matches!(joiner.as_str(), "and" | "or" | "和" | "与" | "且" | "以及" | "或")) {
+            break;
+        }
+        by_comma |= comma;
+        joined_lead = before;
+    }
+    if joined_lead.len() < lead.len() {
+        let earlier = nearest_cue(joined_lead, table, except);
+        if earlier == Cue::Define || (earlier == Cue::Condition && !by_comma) {
+            return earlier;
+        }
+    }
     // The words of the lead after the last formula (`$`): `we use $ as the initial value and
     // assume` reads `as the initial value and assume`; in `if $ then`, the `if` was the earlier
     // formula's.
