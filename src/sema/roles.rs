@@ -371,8 +371,15 @@ fn nearest_cue(lead: &str, table: &[(Cue, &[&str])], except: &[&str]) -> Cue {
         joined_lead = before;
     }
     if joined_lead.len() < lead.len() {
+        // (A supposition in so many words: `for $s \in \mathbb R^m$ and $p = …$` declares, then
+        // defines.)
+        const SUPPOSING: &[&str] =
+            &["if", "when", "whenever", "suppose", "assume", "assuming", "若", "如果", "假设", "假定", "当"];
+        let tail = joined_lead.rsplit('$').next().unwrap_or_default().to_lowercase();
+        let supposes = tail.split(|c: char| !c.is_alphanumeric()).any(|w| SUPPOSING.contains(&w))
+            || SUPPOSING.iter().any(|w| !w.is_ascii() && tail.contains(w));
         let earlier = nearest_cue(joined_lead, table, except);
-        if earlier == Cue::Define || (earlier == Cue::Condition && !by_comma) {
+        if earlier == Cue::Define || (earlier == Cue::Condition && supposes && !by_comma) {
             return earlier;
         }
     }
