@@ -85,6 +85,7 @@ pub fn plan(
     let mut statistics = cues::statistics_named(doc.formulas.iter());
     statistics.extend(cues::points_named(&doc.formulas));
     let statistics = std::rc::Rc::new(statistics);
+    let eigenvalues = std::rc::Rc::new(cues::eigenvalues_named(&doc.formulas));
     let facts = cues::chapter_facts(doc);
     // How deep the section each carried definition was made in: a section's definitions reach
     // the end of the section that holds it (a `###` subsection's, the end of its `##`), as a
@@ -153,6 +154,7 @@ pub fn plan(
         builder.chapter.owns_spec = with_spec_only;
         builder.chapter.document_keys = document_keys.clone();
         builder.chapter.statistics = statistics.clone();
+        builder.chapter.eigenvalues = eigenvalues.clone();
         let (plan, defined) = builder.build_with_definitions(title, &fs);
         recurrences = plan.recurrences.clone();
         for def in defined {

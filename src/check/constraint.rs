@@ -34,6 +34,13 @@ fn letters_on_one_side(scope: &Scope, lhs: &Expr, rhs: &Expr) -> Vec<String> {
     left.symmetric_difference(&right).cloned().collect()
 }
 
+/// [`free_letters`] of both sides of the claim.
+pub(super) fn free_letters_of_claim(scope: &Scope, claim: &crate::sema::Claim) -> BTreeSet<String> {
+    let mut letters = free_letters(scope, &claim.lhs);
+    letters.extend(free_letters(scope, &claim.rhs));
+    letters
+}
+
 /// The letters a side speaks of that the text gives no formula or value (a subscript's base
 /// and the letters of its index): through definitions to the letters of their bodies; without
 /// the letters a sum or product binds, the constants e and π, declared index letters, sets and

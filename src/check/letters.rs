@@ -566,14 +566,7 @@ pub(super) fn recursion_cut(scope: &Scope, claim: &Claim, label: &str) -> Option
     fn offset(wrt: &Expr, label: &str) -> Option<i64> {
         let ExprKind::Subscript { base, index } = &wrt.kind else { return None };
         base.symbol_key()?;
-        match &index.kind {
-            ExprKind::Symbol(s) if s.to_string() == label => Some(0),
-            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } if lhs.symbol_key().as_deref() == Some(label) => {
-                let ExprKind::Number { value } = &rhs.kind else { return None };
-                value.parse::<i64>().ok().map(|k| -k)
-            }
-            _ => None,
-        }
+        crate::sema::recurrence::lag(index, label).map(|k| -i64::from(k))
     }
     // Each derivative's offset, or `Err` for one by anything else or a sum or product.
     fn walk(e: &Expr, label: &str, out: &mut Vec<i64>) -> Result<(), ()> {

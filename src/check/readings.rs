@@ -21,7 +21,7 @@
 //! letters, then, after the repair search, a slip or an equation), and a verdict as evidence;
 //! last, the claims of one chain together.
 
-use super::constraint::{euler_indexed, free_letters, is_slip, superscript_label};
+use super::constraint::{euler_indexed, free_letters, free_letters_of_claim, is_slip, superscript_label};
 use super::letters::{
     applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, chain_of_unknown_letters,
     claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments,
@@ -603,9 +603,7 @@ fn shape_not_fixed(scope: &Scope, claim: &Claim) -> Option<String> {
             _ => false,
         }
     };
-    let mut letters = free_letters(scope, &claim.lhs);
-    letters.extend(free_letters(scope, &claim.rhs));
-    letters.into_iter().find(|k| !fixed(k))
+    free_letters_of_claim(scope, claim).into_iter().find(|k| !fixed(k))
 }
 
 /// A shape that does not fit, where a letter's meaning comes from elsewhere in the chapter: a
@@ -660,7 +658,7 @@ fn under_conditions(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn 
     // on the claim's letters, that derivcheck could not use (its letters' shapes unread, an
     // equation it cannot solve) may be what makes the claim true: the refutation does not stand.
     let letters = |e: &Expr| free_letters(base, e);
-    let claim_letters: BTreeSet<String> = letters(&claim.lhs).union(&letters(&claim.rhs)).cloned().collect();
+    let claim_letters = free_letters_of_claim(base, claim);
     // (`P(Y=1\mid x) = \frac{\exp(w\cdot x)}{1+\exp(w\cdot x)}` above a claim about w and x
     // alone gives P its value, whatever w and x are: it restricts none of the claim's letters.)
     // (`\sum_k P(Y=k\mid x) = 1` likewise: a function the claim never applies, on one side only.)
@@ -1033,8 +1031,7 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
     // (`(2-\lambda)(3-\lambda) - 2 = (4-\lambda)(2-\lambda)`: a claim of the eigenvalue's letter
     // alone, without an index, is one for every number, as a characteristic polynomial is; not
     // `\sum_i \lambda_i = 0`, of the eigenvalues themselves.)
-    let mut free = free_letters(scope, &claim.lhs);
-    free.extend(free_letters(scope, &claim.rhs));
+    let free = free_letters_of_claim(scope, claim);
     let indexed = all.iter().any(|k| k.contains('_') && named(k).is_some_and(|of| of.is_empty()));
     let alone = !free.is_empty() && !indexed && free.iter().all(|k| named(k).is_some());
     let statistic = all.iter().find(|k| named(k).is_some_and(|of| (of.is_empty() && !alone) || family(of)));
@@ -1085,7 +1082,7 @@ pub(super) fn slip_or_constraint(scope: &Scope, claim: &Claim, verdict: Verdict)
     }
     // `i \cdot (a + bi) = -b + ai` where the notes speak of complex numbers: i nothing defines or
     // binds is the imaginary unit as often as a real letter.
-    let free_i = || free_letters(scope, &claim.lhs).contains("i") || free_letters(scope, &claim.rhs).contains("i");
+    let free_i = || free_letters_of_claim(scope, claim).contains("i");
     if claim.reading.complex && free_i() {
         return undecided_under(Reading::ImaginaryOrLetter, Some("i".into()), None, verdict);
     }

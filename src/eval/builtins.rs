@@ -537,7 +537,7 @@ impl<B: Backend> Instance<'_, B> {
         });
         let whole = vector_parameter || matches!(self.scope.decls.get(key), Some(Decl::Function(FunctionKind::Vector)));
         let body = |inner: &Instance<B>, bound: Vec<Value<B::S>>| -> Result<Value<B::S>, EvalError> {
-            if !inner.in_progress.borrow_mut().insert(key.to_string()) {
+            if !super::instance::enter(&inner.in_progress, key, &[]) {
                 return Err(EvalErrorKind::Cyclic { key: key.to_string() }.at(span));
             }
             inner.bound.borrow_mut().push(def.params.iter().cloned().zip(bound).collect());

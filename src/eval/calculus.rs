@@ -150,7 +150,6 @@ impl<B: Backend> Instance<'_, B> {
         let mut inner = Instance::new(self.backend, self.scope, self.sizes, opaque, self.budget);
         inner.names = self.names.clone();
         inner.in_progress = self.in_progress.clone();
-        inner.entered_at = self.entered_at.clone();
         inner.positive_leaves = self.positive_leaves.clone();
         inner
     }

@@ -106,7 +106,7 @@ impl<B: Backend> Instance<'_, B> {
                 // expressions meanwhile (a definition's own sum over i) is no cycle.
                 let at: Vec<usize> = uses.iter().map(|e| std::ptr::from_ref::<Expr>(e) as usize).collect();
                 let key = format!("\u{1}range of {letter} in {at:?}");
-                if !self.in_progress.borrow_mut().insert(key.clone()) {
+                if !super::instance::enter(&self.in_progress, &key, &[]) {
                     return Err(EvalErrorKind::Cyclic { key: letter.to_string() }.at(span));
                 }
                 let range = uses.iter().find_map(|e| self.infer_range(letter, e, env));

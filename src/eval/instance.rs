@@ -74,10 +74,9 @@ pub struct Instance<'a, B: Backend> {
     /// Definitions, functions and index ranges being evaluated. Shared by the fresh instances a
     /// derivative or an adjoint makes: a definition met again inside one of them (a loss whose
     /// definition uses its own adjoint `\bar H`, Y = ∂Y/∂x) is a cycle, not a deeper recursion.
-    pub(super) in_progress: Rc<RefCell<HashSet<String>>>,
-    /// The index values each family definition in progress was entered at (`c` at t−1), for
-    /// [`Instance::older_member`]. Shared as [`Instance::in_progress`] is.
-    pub(super) entered_at: Rc<RefCell<HashMap<String, Vec<i64>>>>,
+    /// Each with the index values a family definition was entered at (`c` at t−1; none for
+    /// anything else), for [`Instance::older_member`].
+    pub(super) in_progress: Rc<RefCell<HashMap<String, Vec<i64>>>>,
     /// Arguments of the notes' functions being applied (`z` in `\sigma(z)=…`), innermost last.
     /// A definition's body starts a fresh frame: arguments are lexically scoped.
     pub(super) bound: RefCell<Vec<HashMap<String, Value<B::S>>>>,
@@ -107,8 +106,7 @@ impl<'a, B: Backend> Instance<'a, B> {
             steps: Cell::new(0),
             cache: RefCell::new(HashMap::new()),
             adjoints: RefCell::new(HashMap::new()),
-            in_progress: Rc::new(RefCell::new(HashSet::new())),
-            entered_at: Rc::new(RefCell::new(HashMap::new())),
+            in_progress: Rc::new(RefCell::new(HashMap::new())),
             bound: RefCell::new(Vec::new()),
             names: Rc::new(RefCell::new(BTreeMap::new())),
             positive_leaves: Rc::new(RefCell::new(HashSet::new())),
@@ -530,15 +528,13 @@ impl<'a, B: Backend> Instance<'a, B> {
         if let Some(member) = self.older_member(key, args) {
             return Ok(member);
         }
-        if !self.in_progress.borrow_mut().insert(key.to_string()) {
+        if !enter(&self.in_progress, key, args) {
             return Err(EvalErrorKind::Cyclic { key: key.to_string() }.at(span));
         }
-        self.entered_at.borrow_mut().insert(key.to_string(), args.to_vec());
         self.bound.borrow_mut().push(HashMap::new());
         let result = self.eval(&def.body, &env).map_err(|e| e.at(span));
         self.bound.borrow_mut().pop();
         self.in_progress.borrow_mut().remove(key);
-        self.entered_at.borrow_mut().remove(key);
         let value = result?;
         if value.size_hint() > self.budget.max_bytes {
             return Err(EvalErrorKind::Budget {
@@ -560,7 +556,7 @@ impl<'a, B: Backend> Instance<'a, B> {
     fn older_member(&self, key: &str, args: &[i64]) -> Option<Value<B::S>> {
         let below = self.scope.usage.cut_older_than?;
         let [at] = args else { return None };
-        let entered = self.entered_at.borrow().get(key).cloned()?;
+        let entered = self.in_progress.borrow().get(key).cloned()?;
         let older = matches!(entered.as_slice(), [first] if at < first);
         let offset = at - LABEL_VALUE;
         let plain = !self.scope.decls.contains_key(key);
@@ -1377,13 +1373,7 @@ fn is_label_value(value: i64) -> bool {
 /// newer one (`x_{t+1}`)? Then a member at an older step never depends on a newer one.
 fn defined_forward(scope: &Scope) -> bool {
     fn older_or_same(index: &Expr, step: &str) -> bool {
-        match &index.kind {
-            ExprKind::Symbol(s) => s.to_string() == step || !mentions_symbol(index, step),
-            ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {
-                lhs.symbol_key().as_deref() == Some(step) && matches!(rhs.kind, ExprKind::Number { .. })
-            }
-            _ => !mentions_symbol(index, step),
-        }
+        crate::sema::recurrence::lag(index, step).is_some() || !mentions_symbol(index, step)
     }
     fn uses(e: &Expr, scope: &Scope, step: &str) -> bool {
         let here = match &e.kind {
@@ -1396,6 +1386,18 @@ fn defined_forward(scope: &Scope) -> bool {
         here.unwrap_or(true) && e.children().all(|c| uses(c, scope, step))
     }
     scope.defs.values().filter(|d| !d.function && d.params.len() == 1).all(|d| uses(&d.body, scope, &d.params[0]))
+}
+
+/// `key` marked in progress, entered at `args` (see [`Instance::in_progress`]); `false` where it
+/// already is (a cycle), which leaves the first entry as it was.
+pub(super) fn enter(in_progress: &RefCell<HashMap<String, Vec<i64>>>, key: &str, args: &[i64]) -> bool {
+    match in_progress.borrow_mut().entry(key.to_string()) {
+        std::collections::hash_map::Entry::Occupied(_) => false,
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(args.to_vec());
+            true
+        }
+    }
 }
 
 /// Does the symbol `key` occur anywhere in `e`? (Which indices a definition can depend on.)

@@ -73,6 +73,9 @@ pub(super) struct ChapterInputs<'a> {
     /// Letters the words call a statistic of others, each with the letter it is one of (the
     /// cues' `statistics_named`), read once for the chapter.
     pub(super) statistics: std::rc::Rc<std::collections::BTreeMap<String, String>>,
+    /// Letters the chapter names eigenvalues, each with the section that names it (the cues'
+    /// `eigenvalues_named`), read once for the chapter.
+    pub(super) eigenvalues: std::rc::Rc<Vec<(Option<usize>, String)>>,
 }
 
 /// What the section's words and notation say, read before its formulas are added (the cues).

@@ -495,10 +495,10 @@ pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>)
 /// $\lambda_1=0$`, `the eigenvalues $\lambda_1, \ldots, \lambda_n$`, its left side where the
 /// formula gives it a value), or the scalar of an eigen-equation (`\mathbf\Sigma\mathbf u_i =
 /// \lambda_i\mathbf u_i`, the same vector on both sides). An eigenvalue is what its matrix makes
-/// it, which derivcheck does not work out: a letter of its own it is not. Each with no letter it
-/// is of ([`statistics_named`]'s map); keyed by the letter without its index (`\lambda`), as
-/// `\lambda_1` and `\lambda_i` are the same matrix's. Read once for the chapter.
-pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>) -> BTreeMap<String, String> {
+/// it, which derivcheck does not work out: a letter of its own it is not. Each keyed by the letter
+/// without its index (`\lambda`), as `\lambda_1` and `\lambda_i` are the same matrix's, with the
+/// section of the formula that names it. Read once for the chapter.
+pub(super) fn eigenvalues_named(sites: &[FormulaSite]) -> Vec<(Option<usize>, String)> {
     static EIGENVALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"(?i)(特征值|特征根|\beigen-?values?)\s*(为|是|is|are|of\s+\$[^$]*\$)?\s*[:：]?\s*$")
             .expect("valid regex")
@@ -510,7 +510,7 @@ pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>
         };
         matches!(base.kind, ExprKind::Symbol(_)).then(|| base.symbol_key()).flatten()
     };
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     for site in sites {
         let Ok(statement) = crate::syntax::parse_formula(&site.tex) else { continue };
         for chain in &statement.chains {
@@ -518,7 +518,7 @@ pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>
             // (`算出一个特征值$x_1=\begin{bmatrix}1\\0\end{bmatrix}$`: a vector is no eigenvalue.)
             let vector = chain.links.iter().any(|l| matches!(l.rhs.kind, ExprKind::Matrix { .. }));
             if EIGENVALUE.is_match(&site.lead) && !vector {
-                out.extend(letter_of(first).map(|k| (k, String::new())));
+                out.extend(letter_of(first).map(|k| (site.section, k)));
             }
             // `A x = \lambda x`: a matrix times a vector, the same vector times a letter.
             if let [link] = chain.links.as_slice() {
@@ -536,7 +536,7 @@ pub(super) fn eigenvalues_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>
                     && distinct
                     && matches!(v.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. })
                 {
-                    out.extend(letter_of(l).map(|k| (k, String::new())));
+                    out.extend(letter_of(l).map(|k| (site.section, k)));
                 }
             }
         }

@@ -196,7 +196,7 @@ fn sequence_key(base: &Expr) -> Option<String> {
 }
 
 /// `t` gives 0, `t-2` gives 2; `None` for any other index.
-fn lag(index: &Expr, step: &str) -> Option<u32> {
+pub fn lag(index: &Expr, step: &str) -> Option<u32> {
     match &index.kind {
         ExprKind::Symbol(s) if s.name == step && s.accents.is_empty() && s.label.is_none() => Some(0),
         ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {

@@ -62,6 +62,7 @@ impl<'a> SectionBuilder<'a> {
                 euler: facts.euler,
                 complex: facts.complex,
                 statistics: Default::default(),
+                eigenvalues: Default::default(),
             },
             words: SectionWords::default(),
             letters: SectionLetters { index_letters, ..Default::default() },
@@ -527,12 +528,11 @@ impl<'a> SectionBuilder<'a> {
             scope.usage.statistics = (*self.chapter.statistics).clone();
             // (Eigenvalues the section names, or the chapter where the section speaks of
             // eigenvalues: a section that does not may use the letter otherwise.)
-            let sites: Vec<&crate::notes::FormulaSite> =
-                formulas.iter().map(|f| &self.chapter.doc.formulas[f.index]).collect();
-            scope.usage.statistics.extend(super::cues::eigenvalues_named(sites.iter().copied()));
-            if super::cues::speaks_of_eigenvalues(sites.iter().copied()) {
-                scope.usage.statistics.extend(super::cues::eigenvalues_named(self.chapter.doc.formulas.iter()));
-            }
+            let sites = || formulas.iter().map(|f| &self.chapter.doc.formulas[f.index]);
+            let section = sites().next().map(|site| site.section);
+            let speaks = super::cues::speaks_of_eigenvalues(sites());
+            let named = self.chapter.eigenvalues.iter().filter(|(at, _)| speaks || Some(*at) == section);
+            scope.usage.statistics.extend(named.map(|(_, key)| (key.clone(), String::new())));
             if !self.pinned {
                 scope.usage.unknown_functions = unknown_functions(formulas, &scope);
                 // `np(1-p)` after `X \sim \mathrm{Binomial}(n, p)`: p is a number.

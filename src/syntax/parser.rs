@@ -901,17 +901,16 @@ fn apply_postfix(base: Expr, postfix: Pair<Rule>) -> Expr {
 /// are numbered (`a^{[2]}`, `W^{[l]}`): kept with its brackets, `[2]`, a letter of its own.
 fn label_of(exponent: &Expr) -> Option<String> {
     let ExprKind::Fenced { open, inner: Some(inner), .. } = &exponent.kind else { return None };
-    if open == "[" {
-        let mut inner_label = label_of(&Expr::new(
-            ExprKind::Fenced { open: "(".into(), close: ")".into(), inner: Some(inner.clone()) },
-            exponent.span,
-        ))?;
-        inner_label = format!("[{inner_label}]");
-        return Some(inner_label);
+    match open.as_str() {
+        "(" => label_inside(inner),
+        "[" => label_inside(inner).map(|label| format!("[{label}]")),
+        _ => None,
     }
-    if open != "(" {
-        return None;
-    }
+}
+
+/// What a label's brackets hold, as the label: one number, one plain letter, or a letter plus or
+/// minus a number.
+fn label_inside(inner: &Expr) -> Option<String> {
     let letter = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.accents.is_empty() && s.style.is_none() && s.label.is_none());
     match &inner.kind {
         ExprKind::Number { value } => Some(value.clone()),
