@@ -119,6 +119,10 @@ pub struct FormulaSite {
     /// The Markdown block (paragraph, list item, heading) the formula stands in, counted from 0:
     /// what a binding (`if $x=10$, …`) reaches.
     pub block: usize,
+    /// Nothing of its block comes before it (a display standing in a paragraph of its own): the
+    /// words that lead to it are the paragraph above's.
+    #[serde(skip)]
+    pub opens_block: bool,
     /// The words right after the formula, up to the next formula or the end of the sentence
     /// (at most [`TRAIL`] characters): `$\gamma$ to 0.9.` gives ` to 0.9.`.
     pub trail: String,
@@ -363,10 +367,7 @@ impl Document {
                 Event::Start(Tag::CodeBlock(_)) | Event::End(TagEnd::Heading(_)) => prose.clear(),
                 // A paragraph may continue the sentence before it (`… we get` then a display of
                 // its own); a list item or a table cell starts afresh.
-                Event::Start(Tag::Paragraph) => {
-                    prose.block += 1;
-                    prose.push(" ");
-                }
+                Event::Start(Tag::Paragraph) => prose.open_block(),
                 Event::Start(Tag::Item) | Event::Start(Tag::TableCell) => prose.clear(),
                 Event::Text(text) | Event::Code(text) => prose.push(text),
                 Event::SoftBreak | Event::HardBreak => prose.push(" "),
@@ -424,6 +425,7 @@ impl Document {
                     site.lead = prose.lead();
                     site.context = prose.text.split_whitespace().collect::<Vec<_>>().join(" ");
                     site.block = prose.block;
+                    site.opens_block = prose.fresh;
                     site.since_previous = since_previous.split_whitespace().collect::<Vec<_>>().join(" ");
                     since_previous.clear();
                     site.mark = pending.take().map(|p| p.mark);
@@ -532,6 +534,7 @@ impl Document {
             context: String::new(),
             since_previous: String::new(),
             block: 0,
+            opens_block: false,
             trail: String::new(),
             mark: None,
             // (The innermost box: the last to open of those holding it.)
@@ -624,6 +627,8 @@ impl Document {
 struct Prose {
     text: String,
     block: usize,
+    /// Nothing pushed since the block began but space.
+    fresh: bool,
 }
 
 impl Prose {
@@ -633,9 +638,18 @@ impl Prose {
     fn clear(&mut self) {
         self.text.clear();
         self.block += 1;
+        self.fresh = true;
+    }
+
+    /// A new block that may go on with the sentence before it (a paragraph).
+    fn open_block(&mut self) {
+        self.block += 1;
+        self.push(" ");
+        self.fresh = true;
     }
 
     fn push(&mut self, text: &str) {
+        self.fresh &= text.trim().is_empty();
         self.text.push_str(text);
         // Only the tail can ever be a lead: keep the buffer short.
         if self.text.len() > 4 * Self::LEAD {

@@ -7,8 +7,9 @@
 //! verification with its assumptions, or `None` (the first verdict stands, and the readings of
 //! [`super::readings`] weigh a refutation). Tried before every reading there.
 
+use super::letters::with_letters_general;
 use super::letters::{expr_mentions, keys_in, letters_indexed_by, mentions, sizes_of_sums_over, FREE_RANGE_SIZES};
-use super::readings::{later_definitions, with_letters_general, Trial};
+use super::readings::{later_definitions, Trial};
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::{IndexRange, SecondLook};
 use crate::sema::{Claim, Decl, Scope, WordsRole};
@@ -361,14 +362,15 @@ pub(super) fn with_probabilities_general(
     claim: &Claim,
     free_indices: &dyn Fn(&Scope, &Claim, Verdict) -> Verdict,
 ) -> Option<Verdict> {
-    if scope.pinned || differentiates_past_arguments(scope, [&claim.lhs, &claim.rhs]) {
+    if scope.pinned {
         return None;
     }
+    let past = differentiated_past_arguments(scope, [&claim.lhs, &claim.rhs]);
     let mut general = scope.clone();
     let mut heads = Vec::new();
     let mut written = Vec::new();
-    let lhs = applications_general(&claim.lhs, &mut general, &mut heads, &mut written);
-    let rhs = applications_general(&claim.rhs, &mut general, &mut heads, &mut written);
+    let lhs = applications_general(&claim.lhs, &mut general, &past, &mut heads, &mut written);
+    let rhs = applications_general(&claim.rhs, &mut general, &past, &mut heads, &mut written);
     if heads.is_empty() {
         return None;
     }
@@ -379,7 +381,7 @@ pub(super) fn with_probabilities_general(
     for key in read_by_the_claim {
         let body = general.defs[&key].body.clone();
         let mut found = Vec::new();
-        let made = applications_general(&body, &mut general, &mut found, &mut Vec::new());
+        let made = applications_general(&body, &mut general, &past, &mut found, &mut Vec::new());
         if found.is_empty() {
             continue;
         }
@@ -404,18 +406,23 @@ pub(super) fn with_probabilities_general(
         written.sort_by_key(|(general, _)| std::cmp::Reverse(general.len()));
         let as_written = |a: &String| written.iter().fold(a.clone(), |a, (general, text)| a.replace(general, text));
         let mut assuming: Vec<String> = again.assuming.iter().map(as_written).collect();
-        assuming.push(format!("\\forall\\, {}", heads.join(", ")));
+        let also = past.iter().map(|by| crate::syntax::print::explicit_tex(by, &|_| false)).collect::<Vec<_>>();
+        assuming.push(match also.is_empty() {
+            true => format!("\\forall\\, {}", heads.join(", ")),
+            false => format!("\\forall\\, {} \\text{{ (also of }} {} \\text{{)}}", heads.join(", "), also.join(", ")),
+        });
         Verdict { assuming, ..again }
     })
 }
 
-/// `\nabla_\theta \sum_x p(x) f(x)` with p(x) short for p(x; θ): the claim differentiates by a
-/// letter that no probability [`general_head`] accepts is written of. Made general, such a
-/// function would not depend on it, which the text does not say.
-fn differentiates_past_arguments(scope: &Scope, sides: [&Expr; 2]) -> bool {
-    fn collect(e: &Expr, scope: &Scope, by: &mut Vec<String>, of: &mut Vec<String>) {
+/// `\nabla_\theta \sum_x p(x) f(x)` with p(x) short for p(x; θ): the letters the claim
+/// differentiates by (as written, once each) that no probability [`general_head`] accepts is
+/// written of. Made general, such a probability is a function of them too (what holds for every
+/// function of x and θ holds for the one the text means, which may not depend on θ at all).
+fn differentiated_past_arguments(scope: &Scope, sides: [&Expr; 2]) -> Vec<Expr> {
+    fn collect<'e>(e: &'e Expr, scope: &Scope, by: &mut Vec<&'e Expr>, of: &mut Vec<String>) {
         match &e.kind {
-            ExprKind::Derivative { wrt, .. } => by.extend(base_letters(wrt)),
+            ExprKind::Derivative { wrt, .. } => by.push(wrt),
             ExprKind::Call { func, args, .. } if general_head(func, args, scope).is_some() => {
                 of.extend(args.iter().flat_map(base_letters));
             }
@@ -425,7 +432,16 @@ fn differentiates_past_arguments(scope: &Scope, sides: [&Expr; 2]) -> bool {
     }
     let (mut by, mut of) = (Vec::new(), Vec::new());
     sides.into_iter().for_each(|side| collect(side, scope, &mut by, &mut of));
-    by.iter().any(|letter| !of.contains(letter))
+    let mut past: Vec<Expr> = Vec::new();
+    for wrt in by {
+        let letters = base_letters(wrt);
+        let tex = crate::syntax::print::explicit_tex(wrt, &|_| false);
+        let seen = past.iter().any(|p| crate::syntax::print::explicit_tex(p, &|_| false) == tex);
+        if !letters.is_empty() && letters.iter().all(|l| !of.contains(l)) && !seen {
+            past.push(wrt.clone());
+        }
+    }
+    past
 }
 
 /// The head of a probability or of a function nobody specified, as TeX, where `func` applied
@@ -468,6 +484,7 @@ fn base_letters(e: &Expr) -> Vec<String> {
 fn applications_general(
     e: &Expr,
     scope: &mut Scope,
+    past: &[Expr],
     heads: &mut Vec<String>,
     written: &mut Vec<(String, String)>,
 ) -> Expr {
@@ -495,13 +512,14 @@ fn applications_general(
         for piece in pieces {
             match piece {
                 Ok(chain) => {
-                    leaves.extend(chain.first.iter().map(|c| applications_general(c, scope, heads, written)));
+                    leaves.extend(chain.first.iter().map(|c| applications_general(c, scope, past, heads, written)));
                     let ops: Vec<String> = chain.links.iter().map(|l| format!("{:?}", l.op)).collect();
                     shape.push(ops.join(" "));
-                    leaves.extend(chain.links.iter().map(|l| applications_general(&l.rhs, scope, heads, written)));
+                    leaves
+                        .extend(chain.links.iter().map(|l| applications_general(&l.rhs, scope, past, heads, written)));
                 }
                 Err(arg) => {
-                    leaves.push(applications_general(arg, scope, heads, written));
+                    leaves.push(applications_general(arg, scope, past, heads, written));
                     shape.push("·".to_string());
                 }
             }
@@ -509,6 +527,14 @@ fn applications_general(
         // (`p(x)` and `p(y)` are the distributions of two variables, as the notes abuse one
         // letter for both: a function per set of letters written, the indices aside — `p(x_i)`
         // and `p(x_j)` are one.)
+        // (`p(x)` short for `p(x; \theta)` where the claim differentiates by θ.)
+        for by in past {
+            let written_of: Vec<String> = leaves.iter().flat_map(base_letters).collect();
+            if base_letters(by).iter().all(|l| !written_of.contains(l)) {
+                leaves.push(by.clone());
+                shape.push("·".to_string());
+            }
+        }
         let mut letters: Vec<String> = leaves.iter().flat_map(base_letters).collect();
         letters.sort();
         letters.dedup();
@@ -526,7 +552,7 @@ fn applications_general(
     }
     let mut out = e.clone();
     for child in out.children_mut() {
-        *child = applications_general(child, scope, heads, written);
+        *child = applications_general(child, scope, past, heads, written);
     }
     out
 }
@@ -1323,14 +1349,19 @@ mod tests {
 
     use crate::syntax::first_side as side;
 
-    /// `\nabla_\theta p(x)` with p(x) short for p(x; θ): made general, p would not depend on θ.
+    /// `\nabla_\theta p(x)` with p(x) short for p(x; θ): made general, p is a function of θ too.
     #[test]
-    fn a_probability_is_not_made_general_where_the_claim_differentiates_past_its_arguments() {
+    fn a_probability_made_general_depends_on_what_the_claim_differentiates_by() {
         let scope = Scope::default();
-        let past = |l: &str, r: &str| differentiates_past_arguments(&scope, [&side(l), &side(r)]);
-        assert!(past(r"\nabla_{\theta} \sum_x p(x) f(x)", r"\sum_x \nabla_{\theta} p(x) f(x)"));
-        assert!(!past(r"\frac{\partial}{\partial \theta} \log p(x \mid \theta)", r"\frac{1}{p(x \mid \theta)}"));
-        assert!(!past(r"P(A \mid B) P(B)", r"P(A, B)"));
+        let past = |l: &str, r: &str| differentiated_past_arguments(&scope, [&side(l), &side(r)]).len();
+        assert_eq!(past(r"\nabla_{\theta} \sum_x p(x) f(x)", r"\sum_x \nabla_{\theta} p(x) f(x)"), 1);
+        assert_eq!(past(r"\frac{\partial}{\partial \theta} \log p(x \mid \theta)", r"\frac{1}{p(x \mid \theta)}"), 0);
+        assert_eq!(past(r"P(A \mid B) P(B)", r"P(A, B)"), 0);
+        let (mut general, mut heads, mut written) = (Scope::default(), Vec::new(), Vec::new());
+        let by = [side(r"\theta")];
+        let read = applications_general(&side("p(x) f(x)"), &mut general, &by, &mut heads, &mut written);
+        let tex = crate::syntax::print::explicit_tex(&read, &|_| false);
+        assert!(tex.contains(r"\theta"), "{tex}");
     }
 
     /// One function per way of writing the arguments and set of letters written: `P(A \mid B)`,
@@ -1340,7 +1371,7 @@ mod tests {
         let mut scope = Scope::default();
         let (mut heads, mut written) = (Vec::new(), Vec::new());
         let e = side(r"P(A \mid B) + P(A, B) + P(B) + P(C \mid B) + p(x) + p(x_1) + p(y)");
-        let general = applications_general(&e, &mut scope, &mut heads, &mut written);
+        let general = applications_general(&e, &mut scope, &[], &mut heads, &mut written);
         assert_eq!(heads, ["P", "p"]);
         // P(A|B), P(A,B), P(B), P(C|B), p of x (x and x_1), p of y.
         assert_eq!(scope.usage.unknown_functions.len(), 6, "{:?}", scope.usage.unknown_functions);
@@ -1351,7 +1382,7 @@ mod tests {
         let mut defined = Scope::default();
         defined.usage.values.insert("P".to_string());
         let (mut heads, mut written) = (Vec::new(), Vec::new());
-        applications_general(&side("P(x)"), &mut defined, &mut heads, &mut written);
+        applications_general(&side("P(x)"), &mut defined, &[], &mut heads, &mut written);
         assert!(heads.is_empty());
     }
 

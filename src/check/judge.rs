@@ -64,7 +64,17 @@ pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[St
     };
     let verdict = with_repair(scope, claim, readings::other_readings(scope, claim, verdict, &trial), terms);
     let verdict = readings::slip_or_constraint(scope, claim, verdict);
-    readings::as_evidence(scope, claim, verdict, &trial)
+    let verdict = readings::as_evidence(scope, claim, verdict, &trial);
+    // `p(x)\frac{\partial p(x)}{\partial\theta}` with p a letter or a function of x alone, its
+    // derivative 0, which the text does not mean: checked again with p a function nobody
+    // specified, of θ too.
+    match readings::open_to_an_unknown_function(&verdict) && claim.holds {
+        true => super::general::with_probabilities_general(scope, claim, &|scope, claim, verdict| {
+            super::general::with_free_indices(scope, claim, verdict, &Checks { claim })
+        })
+        .unwrap_or(verdict),
+        false => verdict,
+    }
 }
 
 /// `claim` checked in `scope` with the index `letters` given `range`, and each index found

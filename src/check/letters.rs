@@ -982,6 +982,10 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
         }
         false
     };
+    // (`\sum_s \nabla_\phi \log q(s)`: the sum's letter s is no letter left free.)
+    let mut bound = Vec::new();
+    bound_letters(&claim.lhs, &mut bound);
+    bound_letters(&claim.rhs, &mut bound);
     let find_here = |of: &Expr, wrt: &Expr| -> Option<String> {
         let base = match &of.kind {
             ExprKind::Subscript { base, .. } => base.symbol_key(),
@@ -998,7 +1002,9 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
         // (`x_k` of `\sum_k` beside the variable `x_i`: entries of one x, which may coincide.)
         let base = |k: &str| k.split('_').next().unwrap_or(k).to_string();
         let depends = letters.iter().any(|l| variables.iter().any(|v| reaches(l, v) || base(l) == base(v)));
-        (!depends && !variables.is_empty()).then(|| letters.into_iter().find(|l| !known(l))).flatten()
+        (!depends && !variables.is_empty())
+            .then(|| letters.into_iter().find(|l| !known(l) && !bound.contains(l)))
+            .flatten()
     };
     fn find(e: &Expr, here: &dyn Fn(&Expr, &Expr) -> Option<String>) -> Option<String> {
         if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
@@ -1009,6 +1015,59 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
         e.children().find_map(|c| find(c, here))
     }
     find(&claim.lhs, &find_here).or_else(|| find(&claim.rhs, &find_here))
+}
+
+/// The letters the sums and products of `e` run over (`s` of `\sum_s`, `i` of `\sum_{i=1}^n`).
+fn bound_letters(e: &Expr, out: &mut Vec<String>) {
+    if let ExprKind::BigOp { lower: Some(lower), .. } = &e.kind {
+        let at = match &lower.kind {
+            ExprKind::Relation { chain } => chain.first.as_ref(),
+            _ => Some(lower.as_ref()),
+        };
+        if let Some(key) = at.and_then(Expr::symbol_key) {
+            out.push(key);
+        }
+    }
+    e.children().for_each(|c| bound_letters(c, out));
+}
+
+/// `\sum_s \nabla_\phi \log q(s)\, g(s)` where the section only ever applies q: an expression
+/// that writes the variable nowhere, differentiated by it through a function nobody specified
+/// (whose arguments do not reach it), is 0 only if the function does not depend on it, which
+/// the text, differentiating it, does not mean. The function's key.
+pub(super) fn applied_past_its_arguments(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn applied<'e>(e: &'e Expr, scope: &Scope, out: &mut Vec<(String, &'e [Expr])>) {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            if let Some(key) = func.symbol_key().filter(|k| scope.usage.unknown_functions.contains(k)) {
+                out.push((key, args.as_slice()));
+            }
+        }
+        e.children().for_each(|c| applied(c, scope, out));
+    }
+    fn find(e: &Expr, scope: &Scope) -> Option<String> {
+        if let ExprKind::Derivative { of, wrt, .. } = &e.kind {
+            let mut variables = Vec::new();
+            letter_keys(wrt, &mut variables);
+            // (`\frac{d}{dx}\int_0^x g(y)\,dy`: what is differentiated writes x elsewhere.)
+            let mut written = Vec::new();
+            letter_keys(of, &mut written);
+            if variables.iter().any(|v| written.contains(v)) {
+                return e.children().find_map(|c| find(c, scope));
+            }
+            let mut calls = Vec::new();
+            applied(of, scope, &mut calls);
+            for (key, args) in calls {
+                let mut letters = Vec::new();
+                args.iter().for_each(|a| letter_keys(a, &mut letters));
+                let reached = variables.iter().any(|v| letters.contains(v) || scope.defs.contains_key(v));
+                if !variables.is_empty() && !reached && !letters.iter().any(|l| scope.defs.contains_key(l)) {
+                    return Some(key);
+                }
+            }
+        }
+        e.children().find_map(|c| find(c, scope))
+    }
+    find(&claim.lhs, scope).or_else(|| find(&claim.rhs, scope))
 }
 
 /// Every symbol key `e` writes, at every depth (`x_i`, and its `x` and `i`).
@@ -1156,4 +1215,17 @@ pub(super) fn chain_of_unknown_letters(scope: &Scope, claim: &Claim) -> Option<B
 /// Does `e` hold a definite integral (`\int_a^b`)? Only the floats evaluate one.
 pub(super) fn has_integral(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::BigOp { op, .. } if op.is_integral()) || e.children().any(has_integral)
+}
+
+/// `scope` with the letters of `definitions` general: a function nobody specified for a
+/// function, a free letter otherwise.
+pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
+    let mut general = scope.clone();
+    for d in definitions {
+        general.defs.remove(&d.key);
+        if d.function {
+            general.usage.unknown_functions.insert(d.key.clone());
+        }
+    }
+    general
 }

@@ -23,11 +23,11 @@
 
 use super::constraint::{euler_indexed, free_letters, free_letters_of_claim, is_slip, superscript_label};
 use super::letters::{
-    applied_letters, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries, chain_of_unknown_letters,
-    claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions, general_function_arguments,
-    inverse_applied, letters_reached, make_square, marked_letter_applied, mentions, operator_letter,
-    order_of_magnitude, power_or_index, shapes_from_use, sums_to_one, truncated_digits, unknown_function_property,
-    within_printed_rounding, written_entries_scope,
+    applied_letters, applied_past_its_arguments, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries,
+    chain_of_unknown_letters, claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions,
+    general_function_arguments, inverse_applied, letters_reached, make_square, marked_letter_applied, mentions,
+    operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one, truncated_digits,
+    unknown_function_property, with_letters_general, within_printed_rounding, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -1139,6 +1139,12 @@ pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial:
         }
         return undecided_under(Reading::UnknownDerivative, Some(letter), None, verdict);
     }
+    if let Some(function) = (verdict.status == Status::Verified && open_to_readings)
+        .then(|| applied_past_its_arguments(scope, claim))
+        .flatten()
+    {
+        return undecided_under(Reading::UnknownDerivative, Some(function), None, verdict);
+    }
     // `\frac{\partial L_t}{\partial U} = \frac{\partial L_t}{\partial y_t}\frac{\partial y_t}{\partial
     // U}` where nothing gives t a value: in the chain the claim draws, `L_t` and `y_t` are letters
     // of their own, whatever t is.
@@ -1165,6 +1171,16 @@ pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial:
         }
         _ => verdict,
     }
+}
+
+/// Is `verdict` left open for a letter read as a number where the text may mean a function
+/// (`p(x)` a product, `\frac{\partial p(x)}{\partial\theta}` 0)? Then a function nobody
+/// specified may still verify it.
+pub(super) fn open_to_an_unknown_function(verdict: &Verdict) -> bool {
+    matches!(
+        verdict.reason,
+        Reason::OtherReading { reading: Reading::UnknownDerivative | Reading::ApplicationOrProduct, .. }
+    )
 }
 
 /// `P^{k+1}\mathbf 1 = P P^k \mathbf 1 = P \mathbf 1 = \mathbf 1` where the words call P
@@ -1380,21 +1396,6 @@ pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_onl
     later
 }
 
-/// `scope` with the letters of `definitions` general: a function nobody specified for a
-/// function, a free letter otherwise.
-pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -> Scope {
-    let mut general = scope.clone();
-    for d in definitions {
-        general.defs.remove(&d.key);
-        if d.function {
-            general.usage.unknown_functions.insert(d.key.clone());
-        }
-    }
-    general
-}
-
-/// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
-/// open, naming `symbol` (and where the other meaning is written), with no repair offered.
 /// `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial
 /// y_i}{\partial x_i}`, E defined nowhere, y from x: the claim checked again with E a function
 /// nobody specified of the defined letters the claim differentiates it by, those upstream of
@@ -1462,6 +1463,8 @@ pub(super) fn with_earlier_letter_general(
     Some(again)
 }
 
+/// `verdict` (a verification or a refutation) undecided under another `reading` the text leaves
+/// open, naming `symbol` (and where the other meaning is written), with no repair offered.
 pub(super) fn undecided_under(
     reading: crate::model::Reading,
     symbol: Option<String>,

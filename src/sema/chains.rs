@@ -210,13 +210,24 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                     .iter()
                     .skip(1)
                     .any(|(statement, _)| statement.and_then(|s| s.chains.first()).is_some_and(|c| c.first.is_none()));
+            // (Whether a cell before this one in the row holds a relation.)
+            let mut related = false;
             for (column, (statement, row_dangling)) in row.into_iter().enumerate() {
-                for piece in statement.map(|s| s.chains.as_slice()).unwrap_or_default() {
+                let pieces = statement.map(|s| s.chains.as_slice()).unwrap_or_default();
+                let relates = row_dangling.is_some() || pieces.iter().any(|p| !p.links.is_empty());
+                for piece in pieces {
                     // `&= (\log a) e^{x \log a} && \text{Chain rule}`: words alone in a later cell
                     // say why the row holds; they are no expression of the chain (`\text{Total}
                     // &:= P + rP` names what the row defines).
                     let words = matches!(piece.first.as_ref().map(|e| &e.kind), Some(ExprKind::Text { .. }));
                     if column > 0 && words && piece.links.is_empty() && row_dangling.is_none() {
+                        continue;
+                    }
+                    // `&= \sum_x p(x)\nabla\log p(x) f(x) & \text{use the fact that } \nabla\log z =
+                    // \frac1z\nabla z`: a cell after the row's relation that opens with words is
+                    // the row's reason, words and all; its formula is none of the chain's.
+                    let right_side = dangling.is_some() || row_dangling.is_some();
+                    if related && !right_side && piece.first.as_ref().is_some_and(opens_with_words) {
                         continue;
                     }
                     // The TeX before and from the piece's first expression.
@@ -276,11 +287,23 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                 if row_dangling.is_some() {
                     dangling = row_dangling;
                 }
+                related |= relates;
             }
         }
         out.extend(current);
     }
     out
+}
+
+/// Does `e` open with words set in `\text` (`\text{both multiply and divide by } p(x)`,
+/// `\text{since } b = d`), the first factor of its product? (Not a name set in text right
+/// before its parentheses, `\text{Var}(x)`.)
+fn opens_with_words(e: &Expr) -> bool {
+    let factors = e.implicit_factors();
+    let applied = factors.get(1).is_some_and(|next| {
+        matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(") && next.span.start == factors[0].span.end
+    });
+    matches!(&factors[0].kind, ExprKind::Text { text } if text.chars().any(char::is_alphabetic)) && !applied
 }
 
 /// `(4)P(A\bar B) = P(A) - P(AB)`: a number in parentheses opening the formula, right before a
@@ -375,6 +398,10 @@ mod tests {
                 &[r"x-2\cdot y = -4", r"-2\cdot x+4\cdot y = 8"],
             ),
             (r"\begin{aligned} a - b = 1 \\ -a + 2b = 3 \end{aligned}", &["a-b = 1", r"-a+2\cdot b = 3"]),
+            // A cell after the row's relation that opens with words is the row's reason.
+            (r"\begin{align} a &= b & \text{by one fact } c \\ &= d & \text{since } b = d \end{align}", &["a = b = d"]),
+            // (Not the right side of a relation the row's first cell leaves open.)
+            (r"\begin{aligned} x &= y \\ =& \text{by}\, z \end{aligned}", &[r"x = y = \text{by}\cdot z"]),
         ];
         for (tex, want) in cases {
             let statement = parse_formula(tex).unwrap();

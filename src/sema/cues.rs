@@ -144,7 +144,37 @@ impl<'a> SectionBuilder<'a> {
                 after = format!("{after} ${}$ {}", next.tex, next.trail);
             }
         }
-        supposed.or_else(|| roles::reason_after(&after))
+        supposed.or_else(|| roles::reason_after(&after)).or_else(|| self.formulas_supposed(index))
+    }
+
+    /// `假设$b^{[1]}$和$b^{[2]}$都是零值的。利用等式$(2.7)$就得到了：` before the formula at
+    /// `index` ([`roles::supposed_of_formulas`], in the prose before it): the clause, each formula
+    /// in it written out (`…` where the prose's formulas cannot be told apart).
+    fn formulas_supposed(&self, index: usize) -> Option<String> {
+        let formulas = &self.chapter.doc.formulas;
+        let context = &formulas.get(index)?.context;
+        let clause = roles::supposed_of_formulas(context)?;
+        // (The prose's k-th `$` from its end is the k-th formula before this one.)
+        let after = context[clause.end..].matches('$').count();
+        let within = context[clause.clone()].matches('$').count();
+        // (Said in the formula's paragraph, or in the one above a display standing after it,
+        // whose sentence leads to it: `…都是零值的。利用等式$(2.7)$就得到了：`.)
+        let last = index.checked_sub(after + 1)?;
+        let (block, here) = (formulas[last].block, &formulas[index]);
+        let above = index.checked_sub(1).is_some_and(|p| formulas[p].block == block && here.block == block + 1);
+        if block != here.block && !(above && here.opens_block) {
+            return None;
+        }
+        let mut out = String::new();
+        for (k, piece) in context[clause.clone()].split('$').enumerate() {
+            if k > 0 {
+                let before = within - k + 1 + after;
+                let tex = index.checked_sub(before).and_then(|at| formulas.get(at)).map_or("…", |f| f.tex.trim());
+                out.push_str(&format!("${tex}$"));
+            }
+            out.push_str(piece);
+        }
+        Some(out.split_whitespace().collect::<Vec<_>>().join(" "))
     }
 
     /// What `read` gives for the words of the formula at `at`, kept in `table` of

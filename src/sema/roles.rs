@@ -340,6 +340,24 @@ pub fn supposed_in_words(words: &str) -> Option<String> {
     (SAYS_WHAT.is_match(clause) && !clause.contains('$')).then(|| one_spaced(clause))
 }
 
+/// `假设$b^{[1]}$和$b^{[2]}$都是零值的。`, `Assume $W$ is orthogonal.`: a supposition word (`假设`,
+/// `假定`, `assume`, `suppose`), the last in `context` (the prose before a formula, each formula
+/// a `$`), opening a clause that writes formulas and then says something of them in words. The
+/// formulas after it rest on that supposition: the clause's byte range in `context`.
+pub fn supposed_of_formulas(context: &str) -> Option<std::ops::Range<usize>> {
+    static SUPPOSE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)假设|假定|\b(assume|assuming|suppose|supposing)\b").expect("valid regex")
+    });
+    static CLAUSE_END: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"[;；:：。！？]|[.!?](\s|$)|\n\s*\n").expect("valid regex"));
+    let opens = SUPPOSE.find_iter(context).last()?;
+    let after = &context[opens.end()..];
+    let end = CLAUSE_END.find(after).map_or(context.len(), |m| opens.end() + m.start());
+    let clause = &context[opens.start()..end];
+    let said = clause.rsplit_once('$').map(|(_, words)| words.trim_matches([',', '，', ' ']))?;
+    (said.chars().any(char::is_alphanumeric) && SAYS_WHAT.is_match(said)).then_some(opens.start()..end)
+}
+
 /// Does the formula open an enumerated item: nothing but an enumerator before it in its
 /// paragraph (`(2) $y=x^\alpha$`, `（3）`, `3.`, `3)`, `3、`, `(b)`, `②`)? Items of one list are
 /// parallel cases: a letter each defines afresh is that item's example.
@@ -1328,6 +1346,10 @@ mod tests {
         let formula_in_the_clause =
             "Note that if we initialize $ we have some bias. This can be addressed by using that";
         assert_eq!(supposed_in_words(formula_in_the_clause), None);
+        let of = |c: &str| supposed_of_formulas(c).map(|r| c[r].to_string());
+        assert_eq!(of("假设$和$都是零值的。利用等式$就得到了:").as_deref(), Some("假设$和$都是零值的"));
+        assert_eq!(of("Assume $ is zero, then ").as_deref(), Some("Assume $ is zero, then "));
+        assert_eq!(of("Assume $. Then"), None, "the formula says it");
         assert_eq!(reason_after(" since $D$ is symmetric.").as_deref(), Some("since D is symmetric"));
         assert_eq!(reason_after("，由于 $A$ 是对称矩阵。").as_deref(), Some("由于 A 是对称矩阵"));
         assert_eq!(reason_after(" since we differentiate twice."), None);

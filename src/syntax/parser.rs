@@ -665,9 +665,12 @@ fn bare_argument_goes_on(head: &Expr, next: &Expr) -> bool {
     let letter = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if is_letter_name(&s.name));
     let simple = letter(next)
         || matches!(&next.kind, ExprKind::Subscript { base, .. } | ExprKind::Power { base, .. } if letter(base));
+    // (`\log p(x) f(x)`: an argument ending in a call is whole, (log p(x))·f(x).)
+    let ends_in_call = |e: &Expr| matches!(e.implicit_factors().last().map(|f| &f.kind), Some(ExprKind::Call { .. }));
     match &head.kind {
         ExprKind::Apply { func, args, parenthesized: false } => {
-            REAL.contains(&func.name.as_str()) && func.primes == 0 && args.len() == 1 && simple
+            let whole = args.last().is_some_and(ends_in_call);
+            REAL.contains(&func.name.as_str()) && func.primes == 0 && args.len() == 1 && simple && !whole
         }
         _ => false,
     }

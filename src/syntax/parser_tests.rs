@@ -292,3 +292,11 @@ fn a_wide_gap_separates_statements_and_a_thin_one_is_space() {
     // A wide gap before a statement (an aligned row's `& \hspace{2cm} a = 1`) is space.
     assert_eq!(chains("\\hspace{2cm} a = 1"), 1);
 }
+
+#[test]
+fn a_bare_argument_that_ends_in_a_call_is_whole() {
+    // `\log p(x) f(x)` is (log p(x))·f(x); `\ln xy` is ln(xy) still.
+    assert_eq!(sx("\\log p(x) f(x)"), "(* (apply log (call p x)) (call f x))");
+    assert_eq!(sx("\\ln xy"), sx("\\ln(xy)"));
+    assert_ne!(sx("\\ln xy"), sx("(\\ln x)y"));
+}
