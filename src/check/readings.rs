@@ -1165,17 +1165,26 @@ pub(super) fn as_evidence(scope: &Scope, claim: &Claim, verdict: Verdict, trial:
         (Some(tex), Status::Verified | Status::Refuted) if open_to_readings => {
             undecided_under(Reading::Hypothesis, Some(tex.clone()), None, verdict)
         }
-        // `如果它是标准正交基，由于 $B^\top B = I$`: false without what the words suppose.
-        (None, Status::Refuted) if open_to_readings && claim.reading.conditions.supposed.is_some() => {
+        // `如果它是标准正交基，由于 $B^\top B = I$`, `假设$b$是零值的`: false without what the words suppose.
+        (None, Status::Refuted) if open_to_readings && supposed_reaches(claim, &verdict) => {
             undecided_under(Reading::SupposedInWords, claim.reading.conditions.supposed.clone(), None, verdict)
         }
         _ => verdict,
     }
 }
 
-/// Is `verdict` left open for a letter read as a number where the text may mean a function
-/// (`p(x)` a product, `\frac{\partial p(x)}{\partial\theta}` 0)? Then a function nobody
-/// specified may still verify it.
+/// Does what the words suppose bear on the refutation: a supposition in words alone, or one
+/// about formulas, one of them written in the difference of the sides (or no difference known)?
+fn supposed_reaches(claim: &Claim, verdict: &Verdict) -> bool {
+    let Some(supposed) = &claim.reading.conditions.supposed else { return false };
+    let formulas: Vec<&str> = supposed.split('$').skip(1).step_by(2).map(str::trim).filter(|f| !f.is_empty()).collect();
+    match &verdict.reason {
+        Reason::Differs { difference: Some(d), .. } if !formulas.is_empty() => formulas.iter().any(|f| d.contains(f)),
+        _ => true,
+    }
+}
+
+/// Left open for a letter read as a number where the text may mean a function (`p(x)`, `\partial_\theta p(x)`)?
 pub(super) fn open_to_an_unknown_function(verdict: &Verdict) -> bool {
     matches!(
         verdict.reason,
