@@ -85,7 +85,7 @@ pub fn plan(
     let mut statistics = cues::statistics_named(doc.formulas.iter());
     statistics.extend(cues::points_named(&doc.formulas));
     let statistics = std::rc::Rc::new(statistics);
-    let eigenvalues = std::rc::Rc::new(cues::eigenvalues_named(&doc.formulas));
+    let eigenvalues = std::rc::Rc::new(cues::eigenvalues_named(&doc.formulas, &statements));
     let facts = cues::chapter_facts(doc);
     // How deep the section each carried definition was made in: a section's definitions reach
     // the end of the section that holds it (a `###` subsection's, the end of its `##`), as a

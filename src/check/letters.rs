@@ -984,8 +984,8 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
     };
     // (`\sum_s \nabla_\phi \log q(s)`: the sum's letter s is no letter left free.)
     let mut bound = Vec::new();
-    bound_letters(&claim.lhs, &mut bound);
-    bound_letters(&claim.rhs, &mut bound);
+    letters_bound_in(&claim.lhs, &mut bound);
+    letters_bound_in(&claim.rhs, &mut bound);
     let find_here = |of: &Expr, wrt: &Expr| -> Option<String> {
         let base = match &of.kind {
             ExprKind::Subscript { base, .. } => base.symbol_key(),
@@ -1017,18 +1017,13 @@ pub(super) fn derivative_of_a_free_letter(scope: &Scope, claim: &Claim) -> Optio
     find(&claim.lhs, &find_here).or_else(|| find(&claim.rhs, &find_here))
 }
 
-/// The letters the sums and products of `e` run over (`s` of `\sum_s`, `i` of `\sum_{i=1}^n`).
-fn bound_letters(e: &Expr, out: &mut Vec<String>) {
-    if let ExprKind::BigOp { lower: Some(lower), .. } = &e.kind {
-        let at = match &lower.kind {
-            ExprKind::Relation { chain } => chain.first.as_ref(),
-            _ => Some(lower.as_ref()),
-        };
-        if let Some(key) = at.and_then(Expr::symbol_key) {
-            out.push(key);
-        }
+/// The letters the sums, products and integrals of `e` bind, at every depth (`s` of `\sum_s`,
+/// `i` of `\sum_{i=1}^n`; [`crate::syntax::ast::bound_letters`] of each).
+fn letters_bound_in(e: &Expr, out: &mut Vec<String>) {
+    if let ExprKind::BigOp { op, lower, body, .. } = &e.kind {
+        out.extend(crate::syntax::ast::bound_letters(op, lower.as_deref(), body.as_deref()));
     }
-    e.children().for_each(|c| bound_letters(c, out));
+    e.children().for_each(|c| letters_bound_in(c, out));
 }
 
 /// `\sum_s \nabla_\phi \log q(s)\, g(s)` where the section only ever applies q: an expression

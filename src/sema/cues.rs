@@ -527,8 +527,12 @@ pub(super) fn statistics_named<'s>(sites: impl Iterator<Item = &'s FormulaSite>)
 /// \lambda_i\mathbf u_i`, the same vector on both sides). An eigenvalue is what its matrix makes
 /// it, which derivcheck does not work out: a letter of its own it is not. Each keyed by the letter
 /// without its index (`\lambda`), as `\lambda_1` and `\lambda_i` are the same matrix's, with the
-/// section of the formula that names it. Read once for the chapter.
-pub(super) fn eigenvalues_named(sites: &[FormulaSite]) -> Vec<(Option<usize>, String)> {
+/// section of the formula that names it. Read once for the chapter, from its parsed formulas
+/// (`statements`: each with its index among `sites`).
+pub(super) fn eigenvalues_named(
+    sites: &[FormulaSite],
+    statements: &[(usize, &crate::syntax::ast::Statement)],
+) -> Vec<(Option<usize>, String)> {
     static EIGENVALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"(?i)(特征值|特征根|\beigen-?values?)\s*(为|是|is|are|of\s+\$[^$]*\$)?\s*[:：]?\s*$")
             .expect("valid regex")
@@ -541,8 +545,8 @@ pub(super) fn eigenvalues_named(sites: &[FormulaSite]) -> Vec<(Option<usize>, St
         matches!(base.kind, ExprKind::Symbol(_)).then(|| base.symbol_key()).flatten()
     };
     let mut out = Vec::new();
-    for site in sites {
-        let Ok(statement) = crate::syntax::parse_formula(&site.tex) else { continue };
+    for &(index, statement) in statements {
+        let site = &sites[index];
         for chain in &statement.chains {
             let Some(first) = chain.first.as_ref() else { continue };
             // (`算出一个特征值$x_1=\begin{bmatrix}1\\0\end{bmatrix}$`: a vector is no eigenvalue.)
