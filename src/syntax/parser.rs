@@ -97,6 +97,8 @@ fn read_apart(rewritten: Option<String>, apart: impl Fn(&Chain) -> bool) -> Opti
 /// measuring what formulas need (`examples/parse_budget.rs`).
 pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Result<Statement, SyntaxError> {
     check_limits(tex)?;
+    let joined = super::separators::operators_across_cells(tex);
+    let tex = joined.as_deref().unwrap_or(tex);
     if tex.trim().is_empty() {
         return Err(SyntaxError::new(SyntaxErrorKind::Empty, Span::new(0, tex.len())));
     }
@@ -345,7 +347,7 @@ fn describe_expected(rules: &[Rule]) -> Vec<Expected> {
     for rule in rules {
         let expected = match rule {
             Rule::relop => Expected::Relation,
-            Rule::addop | Rule::sign => Expected::Sign,
+            Rule::addop | Rule::sign | Rule::factor_sign => Expected::Sign,
             Rule::mulop => Expected::Operator,
             Rule::separator | Rule::quad => Expected::Separator,
             Rule::EOI => Expected::End,
@@ -522,11 +524,17 @@ fn build_term(pair: Pair<Rule>) -> Expr {
     // Factors with the operator before each (`None` = juxtaposition).
     let mut factors: Vec<(Option<BinOp>, Expr)> = Vec::new();
     let mut pending: Option<BinOp> = None;
+    let mut negated: Option<usize> = None;
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::mulop => pending = Some(mulop_of(p.as_str())),
+            Rule::factor_sign => negated = is_minus(p.as_str()).then(|| p.as_span().start()),
             Rule::factor => {
                 let f = build_factor(p);
+                let f = match negated.take() {
+                    Some(at) => negate(f, at),
+                    None => f,
+                };
                 let op = pending.take();
                 match factors.pop() {
                     Some((head_op, head))

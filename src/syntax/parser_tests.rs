@@ -300,3 +300,12 @@ fn a_bare_argument_that_ends_in_a_call_is_whole() {
     assert_eq!(sx("\\ln xy"), sx("\\ln(xy)"));
     assert_ne!(sx("\\ln xy"), sx("(\\ln x)y"));
 }
+
+#[test]
+fn a_sign_after_a_written_product_sign_belongs_to_the_factor() {
+    assert_eq!(sx("-2 \\times -7"), "(neg (times 2 (neg 7)))");
+    assert_eq!(sx("a \\cdot -b"), "(cdot a (neg b))");
+    assert_eq!(sx("a / +b"), sx("a / b"));
+    // (A matrix row set out in columns around an operator is the one expression it shows.)
+    assert_eq!(sx("\\begin{bmatrix} 4 & + & 3 \\\\ -2 & \\times & -7 \\end{bmatrix}"), sx("\\begin{bmatrix} 4 + 3 \\\\ -2 \\times -7 \\end{bmatrix}"));
+}

@@ -27,6 +27,27 @@ pub(super) fn space_separated(tex: &str) -> Option<String> {
     SPACE.is_match(tex).then(|| SPACE.replace_all(tex, "${before}, ${after}").into_owned())
 }
 
+/// `tex` with the column breaks around a cell that holds only an operator (`4 & + & 3`,
+/// `-2 & \times & 3`: a row of a matrix set out in columns to align what it computes) written as
+/// spaces, of the same length: the row is the one expression its cells show side by side
+/// (`4 + 3`), as the reader sees it; a lone `+` or `\times` is no entry of a matrix. `None`
+/// without such a cell.
+pub(super) fn operators_across_cells(tex: &str) -> Option<String> {
+    static LONE_OPERATOR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"&(?P<op>\s*(?:\+|-|\\times\b|\\cdot\b|\\div\b)\s*)&").expect("valid regex")
+    });
+    // (Replaced one at a time: in `a & + & b & + & c` the cells share their `&`.)
+    let mut out = tex.to_string();
+    let mut changed = false;
+    while let Some(m) = LONE_OPERATOR.captures(&out) {
+        let (whole, op) = (m.get(0).expect("a match"), m.name("op").expect("the operator"));
+        let spaced = format!(" {} ", op.as_str());
+        out.replace_range(whole.range(), &spaced);
+        changed = true;
+    }
+    changed.then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +61,16 @@ mod tests {
         assert_eq!(apart(r"x\,dx = 1"), None);
         assert_eq!(apart(r"f(x)\, g"), None);
         assert_eq!(spaced_apart(r"u=1 \ \ \ v=2").map(|t| t.len()), Some(r"u=1 \ \ \ v=2".len()));
+    }
+
+    #[test]
+    fn a_cell_that_holds_only_an_operator_joins_its_neighbours() {
+        let joined = |tex: &str| operators_across_cells(tex).map(|t| (t.len() == tex.len(), t));
+        assert_eq!(joined(r"4 & + & 3 \\ -2 & + & 3"), Some((true, r"4   +   3 \\ -2   +   3".to_string())));
+        assert_eq!(joined(r"-2 &\times& -7"), Some((true, r"-2  \times  -7".to_string())));
+        assert_eq!(joined(r"a & + & b & + & c"), Some((true, r"a   +   b   +   c".to_string())));
+        // (Entries, and operators inside an entry, are cells as they were.)
+        assert_eq!(joined(r"1 & 2 \\ 3 & 4"), None);
+        assert_eq!(joined(r"a+b & c \\ d & \timesx"), None);
     }
 }
