@@ -559,6 +559,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"\begin{bmatrix} 4 & + & 3 \\ -2 & \times & -7 \end{bmatrix}",
+        meaning: "a matrix row set out in columns around a cell that holds an operator alone (+, −, \\times, \\cdot, \\div) is the one expression the row shows, 4 + 3 (a lone operator is no entry); after a written product sign a sign belongs to the factor, −2 × −7 = 14",
+        example: r"\begin{bmatrix} 4 & + & 3 \\ -2 & \times & -7 \end{bmatrix} = \begin{bmatrix} 7 \\ 14 \end{bmatrix}",
+    },
+    Notation {
+        group: "symbols",
         written: r"\mathbf A=\begin{bmatrix}\mathbf a^\top_1 \\ \vdots \\ \mathbf a^\top_m\end{bmatrix}, \mathbf B=\begin{bmatrix}\mathbf b_1 & \cdots & \mathbf b_n\end{bmatrix}, \mathbf a^\top_i \in \mathbb R^k, \mathbf{AB}",
         meaning: "a matrix pictured by its rows or columns, bold members of a family, is made of them for the rest of its section (an earlier section's a_{ij} entries of the same letter yield to the rows there); a cell that is a vector or matrix is a block, the blocks of a row side by side and the rows stacked (blocks that do not fit are refused, as a vector in a picture of numbers). A declaration of one member with a letter index (\\mathbf a^\\top_i \\in \\mathbb R^k, the row's transpose, or \\mathbf b_j \\in \\mathbb R^k) declares every member, where the letter is written bold and never plain with one index. Bold capitals side by side (\\mathbf{AB}) are their product, and one name where a script follows (\\mathbf{AB}^\\top: the product's or B's?). Both scripts on one letter (x^2_i, \\sigma^2_X, \\mathbf a^\\top_i) are the member's power or transpose, as TeX sets them; not a capital's transpose or a capital's two indices (\\mathbf A^\\top_{ij})",
         example: "",
@@ -633,7 +639,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"binding: `using $x=10$ as the initial value`, `if $\epsilon=10^{-7}$, then $\epsilon^2=10^{-14}$`, `设$\sigma^2=1$`",
-        meaning: "a letter (or its power) set to a number, not a claim: the value holds for that paragraph and the next, where claims are checked with it (a new letter keeps it for the section). Not after words that assert (then, hence, 因此, 则) when the letter already has a value, nor for an entry of a known matrix",
+        meaning: "a letter (or its power) set to a number, not a claim: the value holds for that paragraph and the next, where claims are checked with it (a new letter keeps it for the section). Not after words that assert (then, hence, 因此, 则) when the letter already has a value, nor for an entry of a known matrix — unless a verb of choosing governs it (take, let, choose, 取, 令, 选取: `取自由变量为$x_3=1$`), which sets the value anew and never claims it (an entry so chosen is given no value). In an item of a tight list the value holds for that item only: the next item is a case of its own (`Never takers $T=0$`, `Always takers $T=1$`)",
         example: "",
     },
     Notation {
@@ -669,7 +675,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"letters from words: `$\det\mathbf A=\lambda_1\cdots\lambda_n$`, `$\cos\theta=\frac{\mathbf v\cdot\mathbf w}{…}$`, `将式(6.9)代入`",
-        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), a later link that brings in a new scalar letter (a fact substituted), a letter the words call a statistic (样本的均值 $\\bar{x}$, the sample mean), a_ij beside a matrix A that the section also writes another way (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
+        meaning: "refuted only under every reading: sides that share no letter (the words say what one side's letters are), sizes alone that the sides do not share (`r=m=n`, `n^2 = 1024 \\times 1024`: which case or which size the text considers, where derivcheck tried sizes of its own), a later link that brings in a new scalar letter (a fact substituted), a letter the words call a statistic (样本的均值 $\\bar{x}$, the sample mean), a_ij beside a matrix A that the section also writes another way (its entries?), and a derivation the words say substitutes numbered equations written elsewhere (代入, substituting (3.4), :eqref:), and any after words that write one letter for another in the section (使用 $g_t$ 代替 $\\tilde c_t$, in place of, instead of, replacing … by …) are undecided, naming the letter or the reading",
         example: "",
     },
     Notation {

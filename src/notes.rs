@@ -123,6 +123,10 @@ pub struct FormulaSite {
     /// words that lead to it are the paragraph above's.
     #[serde(skip)]
     pub opens_block: bool,
+    /// It stands in the text of an item of a tight list (no paragraph of its own): one case or
+    /// step set beside its siblings, each the next block.
+    #[serde(skip)]
+    pub in_item: bool,
     /// The words right after the formula, up to the next formula or the end of the sentence
     /// (at most [`TRAIL`] characters): `$\gamma$ to 0.9.` gives ` to 0.9.`.
     pub trail: String,
@@ -334,7 +338,14 @@ impl Document {
         let mut pending: Option<PendingMark> = None;
         // The last inline formula: its index, where it stands in `source`, and its block.
         let mut last_inline: Option<(usize, Range<usize>, usize)> = None;
+        // In the text of a list item that has no paragraph of its own (a tight list's).
+        let mut in_item = false;
         for (event, range) in Parser::new_ext(&source, Options::ENABLE_MATH).into_offset_iter() {
+            match &event {
+                Event::Start(Tag::Item) => in_item = true,
+                Event::Start(Tag::Paragraph) | Event::End(TagEnd::Item) => in_item = false,
+                _ => {}
+            }
             match (&event, trailing) {
                 (Event::Text(text) | Event::Code(text), Some(i)) => {
                     let trail = &mut self.formulas[i].trail;
@@ -426,6 +437,7 @@ impl Document {
                     site.context = prose.text.split_whitespace().collect::<Vec<_>>().join(" ");
                     site.block = prose.block;
                     site.opens_block = prose.fresh;
+                    site.in_item = in_item;
                     site.since_previous = since_previous.split_whitespace().collect::<Vec<_>>().join(" ");
                     since_previous.clear();
                     site.mark = pending.take().map(|p| p.mark);
@@ -535,6 +547,7 @@ impl Document {
             since_previous: String::new(),
             block: 0,
             opens_block: false,
+            in_item: false,
             trail: String::new(),
             mark: None,
             // (The innermost box: the last to open of those holding it.)

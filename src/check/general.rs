@@ -7,9 +7,10 @@
 //! verification with its assumptions, or `None` (the first verdict stands, and the readings of
 //! [`super::readings`] weigh a refutation). Tried before every reading there.
 
+use super::letters::later_definitions;
 use super::letters::with_letters_general;
 use super::letters::{expr_mentions, keys_in, letters_indexed_by, mentions, sizes_of_sums_over, FREE_RANGE_SIZES};
-use super::readings::{later_definitions, Trial};
+use super::readings::Trial;
 use crate::model::{Reason, Status, Verdict};
 use crate::sema::scope::{IndexRange, SecondLook};
 use crate::sema::{Claim, Decl, Scope, WordsRole};

@@ -3,7 +3,7 @@
 
 use crate::model::{Method, Status, Verdict};
 use crate::sema::Claim;
-use crate::sema::{Decl, Definition, Scope};
+use crate::sema::{Decl, Definition, Origin, Scope};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1223,4 +1223,58 @@ pub(super) fn with_letters_general(scope: &Scope, definitions: &[&Definition]) -
         }
     }
     general
+}
+
+/// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
+/// written; `None` where there is none.
+pub(super) fn log_of_zero(claim: &Claim) -> Option<String> {
+    let zero = |e: &Expr| {
+        e.symbol_key().is_some_and(|k| {
+            claim.reading.overrides.iter().any(|d| {
+                d.key == k
+                    && d.params.is_empty()
+                    && matches!(&d.body.kind, ExprKind::Number { value } if value.parse::<f64>() == Ok(0.0))
+            })
+        })
+    };
+    fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
+        if let ExprKind::Apply { func, args, .. } = &e.kind {
+            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(zero) {
+                return Some(crate::syntax::print::explicit_tex(e, &|_| false));
+            }
+        }
+        e.children().find_map(|c| find(c, zero))
+    }
+    find(&claim.lhs, &zero).or_else(|| find(&claim.rhs, &zero))
+}
+
+/// The section's definitions a claim reaches that the notes give further on, after the claim's
+/// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
+/// norm): the claim was written before those meanings were given.
+/// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
+pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
+    let Origin::Notes { line, col, .. } = &claim.origin else { return Vec::new() };
+    if scope.pinned || claim.reading.marked {
+        return Vec::new();
+    }
+    // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
+    let defined_after =
+        |d: &Definition| d.from_notes && !d.inherited && d.position().is_some_and(|at| at > (*line, *col));
+    // A letter made general is a number (or a function of numbers): what holds for every number
+    // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
+    // verification leaves definitions of matrices in force.
+    fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
+        matches!(e.kind, ExprKind::Matrix { .. })
+            || e.symbol_key().is_some_and(|k| scope.usage.matrix_like.contains(&k) || scope.decls.contains_key(&k))
+            || e.children().any(|c| holds_a_matrix(c, scope))
+    }
+    let number = |d: &Definition| {
+        !numbers_only || (!scope.usage.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope))
+    };
+    let used = crate::eval::dependencies(scope, claim);
+    let mut later: Vec<&Definition> =
+        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
+    // The definitions are hashed: name the same letter on every run.
+    later.sort_by(|a, b| a.key.cmp(&b.key));
+    later
 }

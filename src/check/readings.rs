@@ -25,15 +25,15 @@ use super::constraint::{euler_indexed, free_letters, free_letters_of_claim, is_s
 use super::letters::{
     applied_letters, applied_past_its_arguments, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries,
     chain_of_unknown_letters, claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions,
-    general_function_arguments, inverse_applied, letters_reached, make_square, marked_letter_applied, mentions,
-    operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one, truncated_digits,
-    unknown_function_property, with_letters_general, within_printed_rounding, written_entries_scope,
+    general_function_arguments, inverse_applied, later_definitions, letters_reached, log_of_zero, make_square,
+    marked_letter_applied, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one,
+    truncated_digits, unknown_function_property, with_letters_general, within_printed_rounding, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
 use crate::numeric::probability::{Family, Outcome};
 use crate::sema::scope::{IndexRange, SecondLook};
-use crate::sema::{Claim, Decl, Definition, Origin, Scope, WordsReading, WordsRole};
+use crate::sema::{Claim, Decl, Definition, Scope, WordsReading, WordsRole};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1009,6 +1009,20 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
         let smaller = if left.len() <= right.len() { &left } else { &right };
         return smaller.iter().next().map(from_words);
     }
+    // `r=m=n`, `n^2=1024\times 1024`: sizes alone (dimensions the notes name, which derivcheck
+    // tries at 2 and 3), the sides writing none in common: which case, or which size, the text
+    // considers comes from the words.
+    if left.is_empty() && right.is_empty() {
+        let sizes_of = |e: &Expr| -> BTreeSet<String> {
+            crate::eval::reached(scope, vec![e]).into_iter().filter(|k| scope.sizes.contains_key(k)).collect()
+        };
+        let (left_sizes, right_sizes) = (sizes_of(&claim.lhs), sizes_of(&claim.rhs));
+        if left_sizes.is_disjoint(&right_sizes) {
+            if let Some(size) = left_sizes.iter().chain(&right_sizes).next() {
+                return Some(from_words(size));
+            }
+        }
+    }
     // A later link of a chain rewrites the side before it; a number-like letter it brings in
     // (`= \frac{\alpha_i+y_i}{\sum_j\alpha_j+m}` for `\sum_j y_j`) stands for what the words say.
     if claim.reading.rewrites {
@@ -1326,29 +1340,6 @@ pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verd
     }
 }
 
-/// A logarithm of a letter the claim's bindings set to 0 (`p = 0`, then `p\log_2 p`), as
-/// written; `None` where there is none.
-pub(super) fn log_of_zero(claim: &Claim) -> Option<String> {
-    let zero = |e: &Expr| {
-        e.symbol_key().is_some_and(|k| {
-            claim.reading.overrides.iter().any(|d| {
-                d.key == k
-                    && d.params.is_empty()
-                    && matches!(&d.body.kind, ExprKind::Number { value } if value.parse::<f64>() == Ok(0.0))
-            })
-        })
-    };
-    fn find(e: &Expr, zero: &dyn Fn(&Expr) -> bool) -> Option<String> {
-        if let ExprKind::Apply { func, args, .. } = &e.kind {
-            if matches!(func.name.as_str(), "log" | "ln" | "lg") && args.first().is_some_and(zero) {
-                return Some(crate::syntax::print::explicit_tex(e, &|_| false));
-            }
-        }
-        e.children().find_map(|c| find(c, zero))
-    }
-    find(&claim.lhs, &zero).or_else(|| find(&claim.rhs, &zero))
-}
-
 // ---- The claims of one chain together ----------------------------------------------------------
 
 /// `\psi^* P^2 = \psi^* P = \psi^*` after "stationary if `\psi^* P = \psi^*`": a link refuted
@@ -1373,37 +1364,6 @@ pub(super) fn derived_under_constraint(mut checked: Vec<super::CheckedClaim>) ->
 }
 
 // ---- Helpers ------------------------------------------------------------------------------------
-
-/// The section's definitions a claim reaches that the notes give further on, after the claim's
-/// line (`choose $\epsilon = -\eta f'(x)$` after a Taylor step, `当且仅当 $x = 0$ 时` after a
-/// norm): the claim was written before those meanings were given.
-/// With `numbers_only`, definitions of matrices are left out (see [`with_later_letters_general`]).
-pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_only: bool) -> Vec<&'s Definition> {
-    let Origin::Notes { line, col, .. } = &claim.origin else { return Vec::new() };
-    if scope.pinned || claim.reading.marked {
-        return Vec::new();
-    }
-    // (Further on the same line too: `a system $Ax = b$ where $A = …$`.)
-    let defined_after =
-        |d: &Definition| d.from_notes && !d.inherited && d.position().is_some_and(|at| at > (*line, *col));
-    // A letter made general is a number (or a function of numbers): what holds for every number
-    // need not hold for the matrix a later definition makes it (`(A+B)^2 = A^2+2AB+B^2`), so a
-    // verification leaves definitions of matrices in force.
-    fn holds_a_matrix(e: &Expr, scope: &Scope) -> bool {
-        matches!(e.kind, ExprKind::Matrix { .. })
-            || e.symbol_key().is_some_and(|k| scope.usage.matrix_like.contains(&k) || scope.decls.contains_key(&k))
-            || e.children().any(|c| holds_a_matrix(c, scope))
-    }
-    let number = |d: &Definition| {
-        !numbers_only || (!scope.usage.matrix_like.contains(&d.key) && !holds_a_matrix(&d.body, scope))
-    };
-    let used = crate::eval::dependencies(scope, claim);
-    let mut later: Vec<&Definition> =
-        scope.defs.values().filter(|d| used.contains(&d.key) && defined_after(d) && number(d)).collect();
-    // The definitions are hashed: name the same letter on every run.
-    later.sort_by(|a, b| a.key.cmp(&b.key));
-    later
-}
 
 /// `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial
 /// y_i}{\partial x_i}`, E defined nowhere, y from x: the claim checked again with E a function

@@ -1,6 +1,7 @@
 //! Tests of the readings (`super`): the catalogue, and each reading on scripted trials.
 
 use super::*;
+use crate::sema::Origin;
 
 /// A new reading makes this match fail to compile until it is placed, here and in
 /// [`TRIED`].

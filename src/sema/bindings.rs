@@ -100,10 +100,15 @@ impl<'a> SectionBuilder<'a> {
             self.bound_at(key, prose.block)
                 || self.bindings.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false))
         };
-        let at = exprs.iter().position(|e| roles::is_constant(e, &bound))?;
-        if at == 0 {
-            return None;
-        }
+        // (Words that choose the value, `取自由变量为$x_3=1$`, `let $c=6$`, set it anew: the letter
+        // is given it whatever it held before, and an entry of a known matrix is set for the
+        // example at hand, never claimed.)
+        let chosen = prose.chooses() && chain.links.len() == 1;
+        let at = match exprs.iter().position(|e| roles::is_constant(e, &bound))? {
+            0 if chosen && roles::is_constant(exprs[1], &|_| false) => 1,
+            0 => return None,
+            at => at,
+        };
         let mut targets = Vec::new();
         for e in &exprs[..at] {
             let key = roles::value_target(e)?;
@@ -118,7 +123,16 @@ impl<'a> SectionBuilder<'a> {
             // An entry of a declared or defined matrix (`x_j=5`, `Z_1=7`) is a claim about it.
             let plain = matches!(e.kind, ExprKind::Power { .. }) || self.definable(e).is_some();
             let own_value = self.bindings.defs.iter().any(|d| d.key == key && roles::is_constant(&d.body, &|_| false));
-            if !plain || own_value || self.letters.index_letters.contains(&key) {
+            if self.letters.index_letters.contains(&key) {
+                return None;
+            }
+            // (A chosen value of an entry of a known matrix: no claim, and no value given, the
+            // example's other entries being unknown. A letter with a value of its own is given
+            // the chosen one.)
+            if !plain && chosen && value_is_number(exprs[at]) {
+                continue;
+            }
+            if !plain || (own_value && !chosen) {
                 return None;
             }
             targets.push((key, *e));

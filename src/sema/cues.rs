@@ -308,6 +308,8 @@ pub(super) struct Prose<'a> {
     /// Independence the words state.
     pub(super) independence: Option<crate::model::Independence>,
     pub(super) block: usize,
+    /// It stands in an item of a tight list, beside sibling items ([`crate::notes::FormulaSite::in_item`]).
+    pub(super) in_item: bool,
     /// The words around it name a point (`at $x=\mu$`, `在$x=0$处`): [`roles::names_a_point`].
     pub(super) point: bool,
     pub(super) cue: roles::Cue,
@@ -339,6 +341,12 @@ impl Prose<'_> {
         !self.marked_claim() && roles::excepts(self.lead)
     }
 
+    /// A verb of choosing governs it (`取自由变量为$x_3=1$`, `take $x_3=1$`, `let $c=6$`): the
+    /// value it sets is chosen, never claimed ([`chooses`]).
+    pub(super) fn chooses(&self) -> bool {
+        !self.marked_claim() && chooses(self.lead)
+    }
+
     /// Words of condition before it (`if`, `for`, `若`), or the author's binding mark.
     pub(super) fn conditional(&self) -> bool {
         self.mark == Some(Mark::Binding) || roles::is_conditional(self.lead)
@@ -346,14 +354,40 @@ impl Prose<'_> {
 
     /// The last block a value the words give here reaches: a point the sentence names (`the
     /// minimum is at $x = 5$`) its own block only; words of condition, and a value given
-    /// otherwise, the paragraph after it too (`if $x = 1$, … . Then …`).
+    /// otherwise, the paragraph after it too (`if $x = 1$, … . Then …`). In an item of a list,
+    /// its own item only (`2. Never Takers $T_{i0}=0$`, `3. Always Takers $T_{i0}=1$`: the next
+    /// item is a case of its own, not what follows from this one).
     pub(super) fn given_until(&self) -> usize {
-        if self.point && !self.conditional() {
+        if (self.point && !self.conditional()) || self.in_item {
             self.block
         } else {
             self.block + 1
         }
     }
+}
+
+/// Does `lead` end in a verb of choosing, with at most a few words after it (`take`, `let`,
+/// `choose the free variable`, `取自由变量为`, `令`, `选取`)? Not where it goes on into a clause
+/// that asserts (`let us check that`).
+pub(super) fn chooses(lead: &str) -> bool {
+    static CHOOSING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)(?:\b(?:take|taking|choose|choosing|pick|picking|set|setting|let|letting)(?:\s+(?:the|a|an|free|pivot|variables?|values?|parameters?|entry|entries|now|instead|again|both|each|all|our|its|their|first|second|third|last))*\s*(?:to\s+be|as|=)?|(?:取|令|选取|选择|选|设定|设)[^，。,.;；:：$]{0,8}?(?:为|成)?)\s*$",
+        )
+        .expect("valid regex")
+    });
+    static ASSERTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\b(?:that|whether|if|then|us|me)\b|假设|如果").expect("valid regex")
+    });
+    let tail: String = {
+        let chars: Vec<char> = lead.chars().collect();
+        chars[chars.len().saturating_sub(40)..].iter().collect()
+    };
+    // (From a character before the verb: `假设` supposes, `设` alone chooses.)
+    CHOOSING.find(&tail).is_some_and(|m| {
+        let from = tail[..m.start()].char_indices().next_back().map_or(m.start(), |(at, _)| at);
+        !ASSERTING.is_match(&tail[from..m.end()])
+    })
 }
 
 /// The letters a formula names: a list of bare letters (`a`, `X, Y`), or the letter a
@@ -915,5 +949,15 @@ mod tests {
         let after = claim("这里 $a + b = 1$，因此 $$2a + 2b = 2$$", "2a + 2b = 2");
         let stated: Vec<&str> = after.reading.conditions.stated.iter().map(|a| a.tex.as_str()).collect();
         assert_eq!(stated, ["a+b=1"]);
+    }
+
+    #[test]
+    fn verbs_of_choosing_govern_the_formula_after_them() {
+        for lead in ["同上一例，取自由变量为", "令", "Now let", "we take the free variable", "choose", "选取"] {
+            assert!(super::chooses(lead), "{lead}");
+        }
+        for lead in ["Let us check that", "then", "因此", "the set of values is", "假设"] {
+            assert!(!super::chooses(lead), "{lead}");
+        }
     }
 }

@@ -247,6 +247,7 @@ impl<'a> SectionBuilder<'a> {
                 kinds: &kinds,
                 lead: &lead,
                 block: site.block,
+                in_item: site.in_item,
                 point: roles::names_a_point(&lead, &site.trail),
                 cue: self.cue_of(&lead, f.index),
                 mark: site.mark,

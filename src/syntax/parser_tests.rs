@@ -307,5 +307,8 @@ fn a_sign_after_a_written_product_sign_belongs_to_the_factor() {
     assert_eq!(sx("a \\cdot -b"), "(cdot a (neg b))");
     assert_eq!(sx("a / +b"), sx("a / b"));
     // (A matrix row set out in columns around an operator is the one expression it shows.)
-    assert_eq!(sx("\\begin{bmatrix} 4 & + & 3 \\\\ -2 & \\times & -7 \\end{bmatrix}"), sx("\\begin{bmatrix} 4 + 3 \\\\ -2 \\times -7 \\end{bmatrix}"));
+    assert_eq!(
+        sx("\\begin{bmatrix} 4 & + & 3 \\\\ -2 & \\times & -7 \\end{bmatrix}"),
+        sx("\\begin{bmatrix} 4 + 3 \\\\ -2 \\times -7 \\end{bmatrix}")
+    );
 }
