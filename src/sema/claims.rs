@@ -348,7 +348,7 @@ impl<'a> SectionBuilder<'a> {
                     reading.named.classes = prose.classes.to_vec();
                     reading.named.kinds = prose.kinds.to_vec();
                     reading.named.function = prose.function;
-                    reading.independence = prose.independence;
+                    reading.independence = prose.independence();
                 }
                 reading.information = self.chapter.information;
                 reading.complex = self.chapter.complex;

@@ -305,8 +305,6 @@ pub(super) struct Prose<'a> {
     pub(super) classes: &'a [(String, MatrixClass)],
     /// Letters the words call a kind of matrix derivcheck does not construct, with the kind.
     pub(super) kinds: &'a [(String, String)],
-    /// Independence the words state.
-    pub(super) independence: Option<crate::model::Independence>,
     pub(super) block: usize,
     /// It stands in an item of a tight list, beside sibling items ([`crate::notes::FormulaSite::in_item`]).
     pub(super) in_item: bool,
@@ -345,6 +343,11 @@ impl Prose<'_> {
     /// value it sets is chosen, never claimed ([`chooses`]).
     pub(super) fn chooses(&self) -> bool {
         !self.marked_claim() && chooses(self.lead)
+    }
+
+    /// Independence the words before it state ([`roles::independence_stated`]).
+    pub(super) fn independence(&self) -> Option<crate::model::Independence> {
+        roles::independence_stated(self.lead)
     }
 
     /// Words of condition before it (`if`, `for`, `若`), or the author's binding mark.
@@ -953,7 +956,8 @@ mod tests {
 
     #[test]
     fn verbs_of_choosing_govern_the_formula_after_them() {
-        for lead in ["同上一例，取自由变量为", "令", "Now let", "we take the free variable", "choose", "选取"] {
+        for lead in ["同上一例，取自由变量为", "令", "Now let", "we take the free variable", "choose", "选取"]
+        {
             assert!(super::chooses(lead), "{lead}");
         }
         for lead in ["Let us check that", "then", "因此", "the set of values is", "假设"] {

@@ -240,7 +240,6 @@ impl<'a> SectionBuilder<'a> {
             let words = between.map(roles::words_in_formula).unwrap_or_default();
             let lead = if words.is_empty() { site.lead.clone() } else { format!("{} $ {words}", site.lead) };
             let prose = Prose {
-                independence: roles::independence_stated(&lead),
                 constants: &constants,
                 random: &random,
                 classes: &classes,

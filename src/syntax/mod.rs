@@ -7,6 +7,7 @@
 pub mod ast;
 mod error;
 mod grammar_names;
+mod operators;
 mod parser;
 pub mod pattern;
 mod pieces;

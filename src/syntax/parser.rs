@@ -7,6 +7,7 @@
 use super::ast::*;
 use super::error::{Expected, SyntaxError, SyntaxErrorKind};
 use super::grammar_names::is_known_command;
+use super::operators::{addop_of, is_minus, mulop_of};
 use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
@@ -486,37 +487,6 @@ fn negate(operand: Expr, sign_start: usize) -> Expr {
 fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
     let span = Span::new(lhs.span.start, rhs.span.end);
     Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
-}
-
-/// `-`, or `−` (U+2212, the minus sign itself).
-fn is_minus(sign: &str) -> bool {
-    matches!(sign.trim(), "-" | "−")
-}
-
-fn addop_of(text: &str) -> BinOp {
-    match text.trim() {
-        "+" => BinOp::Add,
-        "-" | "−" => BinOp::Sub,
-        // `\text{+}`, `\mbox{ - }`: a sign set in text.
-        t if t.starts_with("\\") && t.ends_with('}') && t.contains('+') && !t.contains("\\oplus") => BinOp::Add,
-        t if t.starts_with("\\") && t.ends_with('}') && t.contains('-') => BinOp::Sub,
-        "\\oplus" => BinOp::DirectSum,
-        _ => BinOp::PlusMinus,
-    }
-}
-
-fn mulop_of(text: &str) -> BinOp {
-    match text.trim() {
-        "\\cdot" | "*" | "\\ast" | "\\centerdot" | "·" | "⋅" => BinOp::Cdot,
-        "\\times" | "×" => BinOp::Times,
-        "\\odot" => BinOp::Hadamard,
-        "\\otimes" => BinOp::Otimes,
-        "\\circ" => BinOp::Compose,
-        "\\cap" => BinOp::Intersection,
-        "\\cup" => BinOp::Union,
-        "\\setminus" => BinOp::SetMinus,
-        _ => BinOp::Div,
-    }
 }
 
 fn build_term(pair: Pair<Rule>) -> Expr {
