@@ -633,7 +633,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"\begin{aligned} a&=b\\&=c\end{aligned}, align, gather, array; rows broken by \\ with no environment",
-        meaning: "each `&=` row is a link of one chain; words alone in a cell (`&& \\text{chain rule}`) say why a row holds and are no part of it; a row starting with + or − goes on with the expression above; other rows start new chains. Rows broken by \\\\ in a display with no environment around them are rows the same way. A row that does not parse costs only itself (and the link above it, unless it opens an equation of its own: a side that parses alone, then =). In a block quote, the > markers opening a display's later lines are not TeX. `cases` is read as a definition that cannot be evaluated (undecided)",
+        meaning: "each `&=` row is a link of one chain; words alone in a cell (`&& \\text{chain rule}`) say why a row holds and are no part of it, nor is a number in parentheses alone in a cell after the row's relation (`&(11)`, the row's equation number); a row starting with + or − goes on with the expression above; other rows start new chains. Rows broken by \\\\ in a display with no environment around them are rows the same way. A row that does not parse costs only itself (and the link above it, unless it opens an equation of its own: a side that parses alone, then =). In a block quote, the > markers opening a display's later lines are not TeX. `cases` is read as a definition that cannot be evaluated (undecided)",
         example: "",
     },
     Notation {

@@ -230,6 +230,12 @@ pub(super) fn flatten_environments(chains: &[Chain], tex: &str) -> Vec<Chain> {
                     if related && !right_side && piece.first.as_ref().is_some_and(opens_with_words) {
                         continue;
                     }
+                    // `&\le \mathcal{L}(x^*) &(11)\\`: a number in parentheses alone in a cell after
+                    // the row's relation numbers the row, as `\tag{11}` would.
+                    let tag = piece.links.is_empty() && piece.first.as_ref().is_some_and(is_equation_tag);
+                    if column > 0 && related && !right_side && tag {
+                        continue;
+                    }
                     // The TeX before and from the piece's first expression.
                     let around = piece.first.as_ref().map(|e| {
                         let at = e.span.start.min(tex.len());
@@ -304,6 +310,12 @@ fn opens_with_words(e: &Expr) -> bool {
         matches!(&next.kind, ExprKind::Fenced { open, .. } if open == "(") && next.span.start == factors[0].span.end
     });
     matches!(&factors[0].kind, ExprKind::Text { text } if text.chars().any(char::is_alphabetic)) && !applied
+}
+
+/// `(11)`, `(3.2)`: a number in parentheses, alone, as equation numbers are written.
+fn is_equation_tag(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+        if open == "(" && matches!(&inner.kind, ExprKind::Number { value } if value.len() <= 6))
 }
 
 /// `(4)P(A\bar B) = P(A) - P(AB)`: a number in parentheses opening the formula, right before a
