@@ -717,7 +717,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"superscript labels: `$q_0^s = -10 + 20p_0$`, `$z^l = W^l a^{l-1} + b^l$`, `$x_j^{(i)}$`",
-        meaning: "a side that is a letter raised to a superscript of letters nothing defines, whose letter the other side never writes, reads as a labelled letter defined there as often as a power: a refutation is undecided, naming it. A superscript in parentheses on a letter with a subscript labels the letter (x_j^{(i)} is x^{(i)}_j, the j-th entry of the i-th sample), never a power",
+        meaning: "a side that is a letter raised to a superscript of letters nothing defines, whose letter the other side never writes (a letter right after Δ or δ, n\\,\\Delta t, writes the change Δt, not t), reads as a labelled letter defined there as often as a power: a refutation is undecided, naming it. A superscript in parentheses on a letter with a subscript labels the letter (x_j^{(i)} is x^{(i)}_j, the j-th entry of the i-th sample), never a power",
         example: "",
     },
     Notation {

@@ -18,7 +18,7 @@
 
 use crate::model::{EditKind, Suggestion};
 use crate::sema::{Claim, Decl, Scope};
-use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
 use std::collections::BTreeSet;
 
 /// A repair by one small edit of the kind a slip makes (not a term, factor or argument brought
@@ -176,7 +176,20 @@ fn label_like(e: &Expr) -> bool {
 }
 
 /// Every letter a side writes, defined or not (the base letters of subscripts and powers too).
+/// (A letter right after Δ or δ in a product, `n\,\Delta t`, is the change Δt, one quantity: it
+/// does not write t.)
 fn letters_written(e: &Expr, out: &mut BTreeSet<String>) {
+    if matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) {
+        let factors = e.implicit_factors();
+        let change = |f: &Expr| matches!(f.symbol_key().as_deref(), Some("\\Delta" | "\\delta"));
+        for (k, factor) in factors.iter().enumerate() {
+            let after_change = k > 0 && change(factors[k - 1]) && matches!(factor.kind, ExprKind::Symbol(_));
+            if !after_change {
+                letters_written(factor, out);
+            }
+        }
+        return;
+    }
     if let ExprKind::Symbol(s) = &e.kind {
         out.insert(s.key());
     }
