@@ -639,7 +639,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"binding: `using $x=10$ as the initial value`, `if $\epsilon=10^{-7}$, then $\epsilon^2=10^{-14}$`, `设$\sigma^2=1$`",
-        meaning: "a letter (or its power) set to a number, not a claim: the value holds for that paragraph and the next, where claims are checked with it (a new letter keeps it for the section). Not after words that assert (then, hence, 因此, 则) when the letter already has a value, nor for an entry of a known matrix — unless a verb of choosing governs it (take, let, choose, 取, 令, 选取: `取自由变量为$x_3=1$`), which sets the value anew and never claims it (an entry so chosen is given no value). In an item of a tight list the value holds for that item only: the next item is a case of its own (`Never takers $T=0$`, `Always takers $T=1$`)",
+        meaning: "a letter (or its power) set to a number, not a claim: the value holds for that paragraph and the next, where claims are checked with it (a new letter keeps it for the section). Not after words that assert (then, hence, 因此, 则) when the letter already has a value, nor for an entry of a known matrix — unless a verb of choosing governs it (take, let, choose, 取, 令, 选取: `取自由变量为$x_3=1$`), which sets the value anew and never claims it (an entry so chosen is given no value); any relation such a verb governs that derivcheck cannot take as a definition (`i.e. we let $c_{-1} = c_{n-1}$`, a convention) is what the author sets: not checked. In an item of a tight list the value holds for that item only: the next item is a case of its own (`Never takers $T=0$`, `Always takers $T=1$`)",
         example: "",
     },
     Notation {

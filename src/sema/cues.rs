@@ -370,24 +370,22 @@ impl Prose<'_> {
 }
 
 /// Does `lead` end in a verb of choosing, with at most a few words after it (`take`, `let`,
-/// `choose the free variable`, `取自由变量为`, `令`, `选取`)? Not where it goes on into a clause
+/// `choose the free variable`, `取自由变量为`, `令`, `选取`), or formulas it governs before
+/// (`we let $c_{-1} = c_{n-1}$, `)? Not where it goes on into a clause
 /// that asserts (`let us check that`).
 pub(super) fn chooses(lead: &str) -> bool {
     static CHOOSING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)(?:\b(?:take|taking|choose|choosing|pick|picking|set|setting|let|letting)(?:\s+(?:the|a|an|free|pivot|variables?|values?|parameters?|entry|entries|now|instead|again|both|each|all|our|its|their|first|second|third|last))*\s*(?:to\s+be|as|=)?|(?:取|令|选取|选择|选|设定|设)[^，。,.;；:：$]{0,8}?(?:为|成)?)\s*$",
+            r"(?i)(?:(?:^|[,.;:!?，。；：]\s*|\b(?:we|i|and|now|then|first|so|here|e\.g\.|i\.e\.)\s+)(?:take|choose|pick|set|let)(?:\s+(?:the|a|an|free|pivot|variables?|values?|parameters?|entry|entries|now|instead|again|both|each|all|our|its|their|first|second|third|last))*\s*(?:to\s+be|as|=)?|(?:取|令|选取|设)(?:[^，。,.;；:：$]{0,8}?为)?)(?:\s*\$\s*(?:,|，|、|and\b|和))*\s*$",
         )
         .expect("valid regex")
     });
     static ASSERTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"(?i)\b(?:that|whether|if|then|us|me)\b|假设|如果").expect("valid regex")
     });
-    let tail: String = {
-        let chars: Vec<char> = lead.chars().collect();
-        chars[chars.len().saturating_sub(40)..].iter().collect()
-    };
+    let tail = lead.trim_end();
     // (From a character before the verb: `假设` supposes, `设` alone chooses.)
-    CHOOSING.find(&tail).is_some_and(|m| {
+    CHOOSING.find(tail).is_some_and(|m| {
         let from = tail[..m.start()].char_indices().next_back().map_or(m.start(), |(at, _)| at);
         !ASSERTING.is_match(&tail[from..m.end()])
     })
@@ -960,7 +958,16 @@ mod tests {
         {
             assert!(super::chooses(lead), "{lead}");
         }
-        for lead in ["Let us check that", "then", "因此", "the set of values is", "假设"] {
+        for lead in [
+            "Let us check that",
+            "then",
+            "因此",
+            "the set of values is",
+            "假设",
+            "that the variable $ can take",
+            "我们两边同时取模有",
+            "取$带入",
+        ] {
             assert!(!super::chooses(lead), "{lead}");
         }
     }
