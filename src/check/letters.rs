@@ -874,6 +874,10 @@ pub(super) fn expr_mentions(e: &Expr, key: &str) -> bool {
         || e.children().any(|c| expr_mentions(c, key))
 }
 
+/// The largest size a value the words give makes the size a claim is checked at (beyond it a
+/// matrix of that size is too large to check; the sizes tried stay).
+const BOUND_SIZE_AT_MOST: i64 = 12;
+
 /// The section's scope with the claim's own definitions in force (bindings of its paragraph,
 /// example definitions made before it); `None` when it has none.
 pub(super) fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
@@ -891,6 +895,17 @@ pub(super) fn claim_scope(scope: &Scope, claim: &Claim) -> Option<Scope> {
         let number = matches!(definition.body.kind, ExprKind::Number { .. } | ExprKind::Neg { .. });
         if number && definition.params.is_empty() && declared_vector(&definition.key) {
             continue;
+        }
+        // `不妨看看$n=10$的情况` of an n×n matrix: a size the words give a small whole number is
+        // that size (the claim is checked there only, not at the sizes tried).
+        // (Not for the claim that writes the size alone on a side: `在$n=10$次试验中` is that value.)
+        let alone = [&claim.lhs, &claim.rhs].iter().any(|e| e.symbol_key().as_deref() == Some(definition.key.as_str()));
+        if let (ExprKind::Number { value }, true) = (&definition.body.kind, definition.params.is_empty() && !alone) {
+            if let (Ok(n @ 1..=BOUND_SIZE_AT_MOST), Some(sizes)) =
+                (value.parse::<i64>(), own.sizes.get_mut(&definition.key))
+            {
+                *sizes = vec![n];
+            }
         }
         own.defs.insert(definition.key.clone(), definition.clone());
     }

@@ -1013,8 +1013,12 @@ pub(super) fn reading_of_letters(scope: &Scope, claim: &Claim) -> Option<Reason>
     // tries at 2 and 3), the sides writing none in common: which case, or which size, the text
     // considers comes from the words.
     if left.is_empty() && right.is_empty() {
+        // (Not a size the words give a value: `不妨看看$n=10$的情况`, then `n^2 = 1024\times 1024`
+        // is checked at n = 10.)
+        let bound = |k: &String| claim.reading.overrides.iter().any(|d| &d.key == k);
         let sizes_of = |e: &Expr| -> BTreeSet<String> {
-            crate::eval::reached(scope, vec![e]).into_iter().filter(|k| scope.sizes.contains_key(k)).collect()
+            let reached = crate::eval::reached(scope, vec![e]).into_iter();
+            reached.filter(|k| scope.sizes.contains_key(k) && !bound(k)).collect()
         };
         let (left_sizes, right_sizes) = (sizes_of(&claim.lhs), sizes_of(&claim.rhs));
         if left_sizes.is_disjoint(&right_sizes) {

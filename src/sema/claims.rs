@@ -226,15 +226,7 @@ impl<'a> SectionBuilder<'a> {
             && chain.links.len() == 1
             && chain.links[0].op == RelOp::Eq
             && gives_a_distribution(first, body);
-        // `we let $c_{-1} = c_{n-1}$`, `令$a_0 = b$`: a relation a verb of choosing governs is what
-        // the author sets (a convention, a value chosen), not a claim, even where derivcheck
-        // cannot take it as a definition.
-        // (Only of a member or an entry written with a subscript, or a name applied to what is
-        // no parameter: a letter or a function is defined, or given an example, further on; an
-        // expression so set, `令 $1-\kappa = 1/\vartheta$`, is a condition the claims after it use.)
-        let named = matches!(first.kind, ExprKind::Subscript { .. })
-            || (matches!(first.kind, ExprKind::Apply { .. }) && self.function_target(first).is_none());
-        let chosen = prose.as_ref().is_some_and(|p| p.chooses()) && chain.links.len() == 1 && named;
+        let chosen = prose.as_ref().is_some_and(|p| self.set_by_choosing(first, chain, p));
         let declined =
             !defined && (chain.links[0].op == RelOp::Define || family || fresh || given_distribution || chosen);
         if declined {
@@ -269,6 +261,18 @@ impl<'a> SectionBuilder<'a> {
             }
         }
         (skip, alternative)
+    }
+
+    /// `we let $c_{-1} = c_{n-1}$`, `令$x_n = \frac{x_n-\mu_n}{s_n}$`: a relation a verb of
+    /// choosing governs is what the author sets (a convention, a value chosen), not a claim, even
+    /// where derivcheck cannot take it as a definition. Only of a member or an entry written with
+    /// a subscript, or a name applied to what is no parameter: a letter or a function is defined,
+    /// or given an example, elsewhere; an expression so set, `令 $1-\kappa = 1/\vartheta$`, is a
+    /// condition the claims after it use.
+    fn set_by_choosing(&self, first: &Expr, chain: &Chain, prose: &Prose) -> bool {
+        let named = matches!(first.kind, ExprKind::Subscript { .. })
+            || (matches!(first.kind, ExprKind::Apply { .. }) && self.function_target(first).is_none());
+        prose.chooses() && chain.links.len() == 1 && named
     }
 
     /// `\text{Error}=E=-\sum_i t_i\log x_i`: names the section gives no meaning yet, each set
