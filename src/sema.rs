@@ -86,6 +86,7 @@ pub fn plan(
     statistics.extend(cues::points_named(&doc.formulas));
     let statistics = std::rc::Rc::new(statistics);
     let eigenvalues = std::rc::Rc::new(cues::eigenvalues_named(&doc.formulas, &statements));
+    let finite_sets = std::rc::Rc::new(cues::finite_sets(statements.iter().map(|(_, s)| *s)));
     let facts = cues::chapter_facts(doc);
     // How deep the section each carried definition was made in: a section's definitions reach
     // the end of the section that holds it (a `###` subsection's, the end of its `##`), as a
@@ -155,6 +156,7 @@ pub fn plan(
         builder.chapter.document_keys = document_keys.clone();
         builder.chapter.statistics = statistics.clone();
         builder.chapter.eigenvalues = eigenvalues.clone();
+        builder.chapter.finite_sets = finite_sets.clone();
         let (plan, defined) = builder.build_with_definitions(title, &fs);
         recurrences = plan.recurrences.clone();
         for def in defined {

@@ -1,7 +1,8 @@
 //! What a claim's letters are, for the readings: entries, derivatives by an entry, applied
 //! letters, shapes from use, letters reached through definitions, printed precision.
 
-use crate::model::{Method, Status, Verdict};
+use super::constraint::free_letters_of_claim;
+use crate::model::{Method, Reason, Status, Verdict};
 use crate::sema::Claim;
 use crate::sema::{Decl, Definition, Origin, Scope};
 use crate::syntax::ast::{BinOp, Expr, ExprKind};
@@ -1292,4 +1293,34 @@ pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_onl
     // The definitions are hashed: name the same letter on every run.
     later.sort_by(|a, b| a.key.cmp(&b.key));
     later
+}
+
+/// `\boldsymbol x + \boldsymbol y = (x_1, \dots, x_n) + (y_1, \dots, y_n)`: a tuple written in
+/// parentheses has no orientation; equal to a column but for a transpose is no slip. The tuple,
+/// as written, where the verdict is such a transpose.
+pub(super) fn tuple_without_orientation(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<String> {
+    fn tuple(e: &Expr) -> Option<&Expr> {
+        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+            if open == "(" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
+        if here {
+            return Some(e);
+        }
+        e.children().find_map(tuple)
+    }
+    let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
+    let found = tuple(&claim.lhs).or_else(|| tuple(&claim.rhs)).filter(|_| transposed && !scope.pinned)?;
+    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+}
+
+/// The first letter of the claim (through definitions) whose shape the text does not fix: a
+/// letter with no value that is not declared a matrix or vector of sizes written in numbers.
+pub(super) fn shape_not_fixed(scope: &Scope, claim: &Claim) -> Option<String> {
+    let fixed = |key: &String| {
+        let numbers = |rows: &String, cols: &String| rows.parse::<u32>().is_ok() && cols.parse::<u32>().is_ok();
+        match scope.decls.get(key) {
+            Some(Decl::Matrix { rows, cols } | Decl::Family { rows, cols }) => numbers(rows, cols),
+            _ => false,
+        }
+    };
+    free_letters_of_claim(scope, claim).into_iter().find(|k| !fixed(k))
 }

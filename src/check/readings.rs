@@ -26,8 +26,9 @@ use super::letters::{
     applied_letters, applied_past_its_arguments, as_a_vector_of_its_entries, as_the_function_named, bare_with_entries,
     chain_of_unknown_letters, claim_scope, derivative_by_an_entry, derivative_of_a_free_letter, expr_mentions,
     general_function_arguments, inverse_applied, later_definitions, letters_reached, log_of_zero, make_square,
-    marked_letter_applied, mentions, operator_letter, order_of_magnitude, power_or_index, shapes_from_use, sums_to_one,
-    truncated_digits, unknown_function_property, with_letters_general, within_printed_rounding, written_entries_scope,
+    marked_letter_applied, mentions, operator_letter, order_of_magnitude, power_or_index, shape_not_fixed,
+    shapes_from_use, sums_to_one, truncated_digits, tuple_without_orientation, unknown_function_property,
+    with_letters_general, within_printed_rounding, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -206,7 +207,7 @@ pub(super) fn of_probability_failure(
         return ProbabilityReading::Other(Reading::MutuallyExclusive, Some(variables.join(", ")));
     }
     if let Some(family) = *holds_when {
-        if stated_covers(claim.reading.independence, family) && variables.len() > 1 {
+        if family.covered_by(claim.reading.independence) && variables.len() > 1 {
             return ProbabilityReading::Stated(family);
         }
         let reading = match family {
@@ -242,17 +243,6 @@ pub(super) fn of_probability_failure(
         return ProbabilityReading::Other(Reading::IndexedValues, Some(indexed.join(", ")));
     }
     ProbabilityReading::Stands
-}
-
-/// Does the independence the words state give the family a claim holds on? Independent and
-/// identically distributed variables are independent; the converse needs the words.
-pub(super) fn stated_covers(stated: Option<crate::model::Independence>, family: Family) -> bool {
-    use crate::model::Independence;
-    matches!(
-        (stated, family),
-        (Some(Independence::Independent | Independence::IndependentIdentical), Family::Independent)
-            | (Some(Independence::IndependentIdentical), Family::IndependentIdentical)
-    )
 }
 
 // ---- Phase: letters (after a counterexample) ------------------------------------------------
@@ -335,6 +325,16 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
         return undecided(other_reading(Reading::MatrixKind, Some(letter.clone()), Some(kind.clone())), &verdict);
     }
     let base = claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    // (A refutation at a declared value goes through the readings after, as any other; one
+    // through shapes there leaves the first refutation to them.)
+    let verdict = match at_declared_values(&base, claim, &verdict, trial) {
+        Some(refuted) if refuted.status == Status::Refuted => match refuted.reason {
+            Reason::ShapeMismatch { .. } => verdict,
+            _ => refuted,
+        },
+        Some(read) => return read,
+        None => verdict,
+    };
     if let Some(read) = letter_reading(&base, scope, claim, &verdict, trial) {
         return read;
     }
@@ -377,6 +377,65 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
     verdict
 }
 
+/// `\|\theta + y^{(i)}x^{(i)}\|^2 = \|\theta\|^2 + \|x^{(i)}\|^2 + 2y^{(i)}x^{(i)\top}\theta` where the
+/// chapter puts `y \in \{-1, 1\}`: a refuted claim that writes a letter the chapter puts in a
+/// finite set of numbers (itself, or a labelled copy, `y^{(i)}`: at most two such keys) is
+/// checked again at each of those numbers. Holding at every one, it is verified, saying so;
+/// false at one, refuted there (the readings after it still to pass); otherwise undecided, what
+/// the letter is coming from the set.
+fn at_declared_values(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
+    let written = crate::eval::reached(base, vec![&claim.lhs, &claim.rhs]);
+    let (letter, values) = base.usage.finite_sets.iter().find(|(letter, _)| {
+        let copy = |k: &String| {
+            k == *letter || k.strip_prefix(letter.as_str()).is_some_and(|rest| rest.starts_with(['^', '_']))
+        };
+        written.iter().any(copy)
+    })?;
+    let copy =
+        |k: &&String| *k == letter || k.strip_prefix(letter.as_str()).is_some_and(|rest| rest.starts_with(['^', '_']));
+    let keys: Vec<&String> = written.iter().filter(copy).collect();
+    if keys.len() > 2 || keys.iter().any(|k| base.defs.contains_key(*k)) {
+        return None;
+    }
+    let number = |value: &str| {
+        let span = claim.lhs.span;
+        let digits = Expr::new(ExprKind::Number { value: value.trim_start_matches('-').to_string() }, span);
+        match value.starts_with('-') {
+            true => Expr::new(ExprKind::Neg { operand: Box::new(digits) }, span),
+            false => digits,
+        }
+    };
+    let mut last = None;
+    for at in 0..values.len().pow(keys.len() as u32) {
+        let mut scope = base.clone();
+        for (k, key) in keys.iter().enumerate() {
+            let value = &values[(at / values.len().pow(k as u32)) % values.len()];
+            let definition = Definition {
+                key: (*key).clone(),
+                params: Vec::new(),
+                body: number(value),
+                origin: String::new(),
+                from_notes: true,
+                function: false,
+                inherited: false,
+                section_only: false,
+            };
+            scope.defs.insert((*key).clone(), definition);
+        }
+        let again = trial.verdict_in(&scope);
+        match again.status {
+            Status::Verified => last = Some(again),
+            Status::Refuted => return Some(again),
+            Status::Undecided => {
+                let reason = other_reading(Reading::LettersFromWords, Some(letter.clone()), None);
+                return Some(undecided(reason, verdict));
+            }
+        }
+    }
+    let set = format!("{letter} \\in \\{{{}\\}}", values.join(", "));
+    last.map(|verified| Verdict { assuming: [verified.assuming.clone(), vec![set]].concat(), ..verified })
+}
+
 /// `\begin{bmatrix} a & b \\ c & d \end{bmatrix} = ad - bc` ("the determinant is given by"):
 /// a square matrix written out on one side and a number on the other, which no claim can mean
 /// as written. Checked again with the matrix read as its determinant: a verification under that
@@ -405,42 +464,6 @@ fn matrix_for_its_determinant(scope: &Scope, claim: &Claim, verdict: &Verdict) -
         return Some(Verdict { assuming, ..again });
     }
     Some(undecided_under(Reading::MatrixForDeterminant, Some(matrix), None, verdict.clone()))
-}
-
-/// `\boldsymbol x + \boldsymbol y = (x_1, \dots, x_n) + (y_1, \dots, y_n)`: a tuple written in
-/// parentheses has no orientation; equal to a column but for a transpose is no slip. The tuple,
-/// as written, where the verdict is such a transpose.
-fn tuple_without_orientation(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<String> {
-    fn tuple(e: &Expr) -> Option<&Expr> {
-        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-            if open == "(" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
-        if here {
-            return Some(e);
-        }
-        e.children().find_map(tuple)
-    }
-    let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
-    let found = tuple(&claim.lhs).or_else(|| tuple(&claim.rhs)).filter(|_| transposed && !scope.pinned)?;
-    Some(crate::syntax::print::explicit_tex(found, &|_| false))
-}
-
-/// `[y_0, y_1, y_2] = \frac{[y_1, y_2] - [y_0, y_1]}{x_2 - x_0}` (divided differences), `w'_1,
-/// w'_2 = (1-50\%)(w_1, w_2) = 0.5w_1, 0.5w_2`: a list written out is read as a row, but it may
-/// be notation of another kind (arguments, a pair split at a comma): a shape that does not fit it
-/// is no evidence. The list, as written; `None` without one, or where the words make the relation
-/// a condition (read as one further on).
-fn written_list(scope: &Scope, claim: &Claim) -> Option<String> {
-    fn list(e: &Expr) -> Option<&Expr> {
-        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-            if (open == "(" || open == "[") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
-        if here {
-            return Some(e);
-        }
-        e.children().find_map(list)
-    }
-    let found =
-        list(&claim.lhs).or_else(|| list(&claim.rhs)).filter(|_| !scope.pinned && words_reading(claim).is_none())?;
-    Some(crate::syntax::print::explicit_tex(found, &|_| false))
 }
 
 /// The shapes the claim's letters were read with, where the counterexample is a shape that does
@@ -591,19 +614,6 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
         return Some(undecided(other_reading(Reading::ShapeFromUse, Some(symbol), None), verdict));
     }
     None
-}
-
-/// The first letter of the claim (through definitions) whose shape the text does not fix: a
-/// letter with no value that is not declared a matrix or vector of sizes written in numbers.
-fn shape_not_fixed(scope: &Scope, claim: &Claim) -> Option<String> {
-    let fixed = |key: &String| {
-        let numbers = |rows: &String, cols: &String| rows.parse::<u32>().is_ok() && cols.parse::<u32>().is_ok();
-        match scope.decls.get(key) {
-            Some(Decl::Matrix { rows, cols } | Decl::Family { rows, cols }) => numbers(rows, cols),
-            _ => false,
-        }
-    };
-    free_letters_of_claim(scope, claim).into_iter().find(|k| !fixed(k))
 }
 
 /// A shape that does not fit, where a letter's meaning comes from elsewhere in the chapter: a
@@ -1461,3 +1471,22 @@ fn other_reading(reading: crate::model::Reading, symbol: Option<String>, earlier
 #[cfg(test)]
 #[path = "readings_tests.rs"]
 mod tests;
+
+/// `[y_0, y_1, y_2] = \frac{[y_1, y_2] - [y_0, y_1]}{x_2 - x_0}` (divided differences), `w'_1,
+/// w'_2 = (1-50\%)(w_1, w_2) = 0.5w_1, 0.5w_2`: a list written out is read as a row, but it may
+/// be notation of another kind (arguments, a pair split at a comma): a shape that does not fit it
+/// is no evidence. The list, as written; `None` without one, or where the words make the relation
+/// a condition (read as one further on).
+fn written_list(scope: &Scope, claim: &Claim) -> Option<String> {
+    fn list(e: &Expr) -> Option<&Expr> {
+        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
+            if (open == "(" || open == "[") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
+        if here {
+            return Some(e);
+        }
+        e.children().find_map(list)
+    }
+    let found =
+        list(&claim.lhs).or_else(|| list(&claim.rhs)).filter(|_| !scope.pinned && words_reading(claim).is_none())?;
+    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+}

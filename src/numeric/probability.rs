@@ -109,6 +109,19 @@ pub enum Family {
     Equal,
 }
 
+impl Family {
+    /// Does the independence the words state give this family? Independent and identically
+    /// distributed variables are independent; the converse needs the words.
+    pub fn covered_by(self, stated: Option<crate::model::Independence>) -> bool {
+        use crate::model::Independence;
+        matches!(
+            (stated, self),
+            (Some(Independence::Independent | Independence::IndependentIdentical), Family::Independent)
+                | (Some(Independence::IndependentIdentical), Family::IndependentIdentical)
+        )
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Node {
     Number(f64),

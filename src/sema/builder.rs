@@ -76,6 +76,9 @@ pub(super) struct ChapterInputs<'a> {
     /// Letters the chapter names eigenvalues, each with the section that names it (the cues'
     /// `eigenvalues_named`), read once for the chapter.
     pub(super) eigenvalues: std::rc::Rc<Vec<(Option<usize>, String)>>,
+    /// Letters a formula of the chapter puts in a finite set of numbers (the cues'
+    /// `finite_sets`), read once for the chapter.
+    pub(super) finite_sets: std::rc::Rc<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 /// What the section's words and notation say, read before its formulas are added (the cues).

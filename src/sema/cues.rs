@@ -391,6 +391,45 @@ pub(super) fn chooses(lead: &str) -> bool {
     })
 }
 
+/// `y \in \{-1, 1\}`, `y^{(i)} \in \{0, 1\}`: the letters the formulas put in a finite set of
+/// two to four numbers, each with the numbers as written (a label on the letter is left off: the
+/// set speaks of every labelled copy).
+pub(super) fn finite_sets<'s>(
+    statements: impl Iterator<Item = &'s crate::syntax::ast::Statement>,
+) -> BTreeMap<String, Vec<String>> {
+    fn number(e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Number { value } => Some(value.clone()),
+            ExprKind::Neg { operand } => number(operand).map(|v| format!("-{v}")),
+            _ => None,
+        }
+    }
+    fn letter(e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Symbol(_) => e.symbol_key(),
+            ExprKind::Power { base, .. } if matches!(base.kind, ExprKind::Symbol(_)) => base.symbol_key(),
+            _ => None,
+        }
+    }
+    let mut out = BTreeMap::new();
+    for chain in statements.flat_map(|s| &s.chains) {
+        let (Some(first), [link]) = (&chain.first, chain.links.as_slice()) else { continue };
+        let ExprKind::Fenced { open, inner: Some(inner), .. } = &link.rhs.kind else { continue };
+        if link.op != RelOp::In || open != "\\{" {
+            continue;
+        }
+        let items: Vec<&Expr> = match &inner.kind {
+            ExprKind::Tuple { items, .. } => items.iter().collect(),
+            _ => vec![inner],
+        };
+        let numbers: Option<Vec<String>> = items.into_iter().map(number).collect();
+        if let (Some(key), Some(numbers)) = (letter(first), numbers.filter(|n| (2..=4).contains(&n.len()))) {
+            out.insert(key, numbers);
+        }
+    }
+    out
+}
+
 /// The letters a formula names: a list of bare letters (`a`, `X, Y`), or the letter a
 /// membership declares (`A \in \mathbb R^{n\times n}`, `A \in R^{n\times n}`); none otherwise.
 pub(super) fn named_letters(tex: &str) -> Vec<String> {

@@ -202,6 +202,11 @@ pub struct LetterUsage {
     /// (`其中$\xi$是$x$和$y$之间的一点`, `for some $\xi$ between $x$ and $y$`) is here with no
     /// letter: it exists, and a claim through it is not one for every value of it.
     pub statistics: BTreeMap<String, String>,
+    /// Letters a formula of the chapter puts in a finite set of numbers (`y \in \{-1, 1\}`, the
+    /// labels of a classifier), each with the numbers as written: the letter, and every member
+    /// or labelled copy of it (`y^{(i)}`, `y_i`), takes only those values
+    /// (`check::readings::at_declared_values`).
+    pub finite_sets: BTreeMap<String, Vec<String>>,
 }
 
 /// A kind of square matrix a letter may be, for [`Scope::classes`].

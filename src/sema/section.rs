@@ -63,6 +63,7 @@ impl<'a> SectionBuilder<'a> {
                 complex: facts.complex,
                 statistics: Default::default(),
                 eigenvalues: Default::default(),
+                finite_sets: Default::default(),
             },
             words: SectionWords::default(),
             letters: SectionLetters { index_letters, ..Default::default() },
@@ -526,6 +527,7 @@ impl<'a> SectionBuilder<'a> {
             scope.usage.entries_ambiguous = entries::ambiguous_entries(&statements);
             scope.usage.parameters = self.letters.parameters.clone();
             scope.usage.statistics = (*self.chapter.statistics).clone();
+            scope.usage.finite_sets = (*self.chapter.finite_sets).clone();
             // (Eigenvalues the section names, or the chapter where the section speaks of
             // eigenvalues: a section that does not may use the letter otherwise.)
             let sites = || formulas.iter().map(|f| &self.chapter.doc.formulas[f.index]);
