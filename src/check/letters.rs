@@ -1299,17 +1299,23 @@ pub(super) fn later_definitions<'s>(scope: &'s Scope, claim: &Claim, numbers_onl
 /// parentheses has no orientation; equal to a column but for a transpose is no slip. The tuple,
 /// as written, where the verdict is such a transpose.
 pub(super) fn tuple_without_orientation(scope: &Scope, claim: &Claim, verdict: &Verdict) -> Option<String> {
-    fn tuple(e: &Expr) -> Option<&Expr> {
+    let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
+    let found = written_list(claim, &["("]).filter(|_| transposed && !scope.pinned)?;
+    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+}
+
+/// The first list written out in one of the brackets `opens` (`(x_1, \dots, x_n)`, `[y_0, y_1]`),
+/// on the claim's left side, else its right.
+pub(super) fn written_list<'c>(claim: &'c Claim, opens: &[&str]) -> Option<&'c Expr> {
+    fn list<'e>(e: &'e Expr, opens: &[&str]) -> Option<&'e Expr> {
         let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-            if open == "(" && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
+            if opens.contains(&open.as_str()) && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
         if here {
             return Some(e);
         }
-        e.children().find_map(tuple)
+        e.children().find_map(|c| list(c, opens))
     }
-    let transposed = matches!(verdict.reason, Reason::TransposedLayout { .. });
-    let found = tuple(&claim.lhs).or_else(|| tuple(&claim.rhs)).filter(|_| transposed && !scope.pinned)?;
-    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+    list(&claim.lhs, opens).or_else(|| list(&claim.rhs, opens))
 }
 
 /// The first letter of the claim (through definitions) whose shape the text does not fix: a

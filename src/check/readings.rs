@@ -28,7 +28,7 @@ use super::letters::{
     general_function_arguments, inverse_applied, later_definitions, letters_reached, log_of_zero, make_square,
     marked_letter_applied, mentions, operator_letter, order_of_magnitude, power_or_index, shape_not_fixed,
     shapes_from_use, sums_to_one, truncated_digits, tuple_without_orientation, unknown_function_property,
-    with_letters_general, within_printed_rounding, written_entries_scope,
+    with_letters_general, within_printed_rounding, written_entries_scope, written_list,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -384,16 +384,14 @@ pub(super) fn other_readings(scope: &Scope, claim: &Claim, verdict: Verdict, tri
 /// false at one, refuted there (the readings after it still to pass); otherwise undecided, what
 /// the letter is coming from the set.
 fn at_declared_values(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Trial) -> Option<Verdict> {
+    // (The letter itself, or a labelled copy or member of it: `y^{(i)}`, `y_i`.)
+    fn copy_of(letter: &str, key: &str) -> bool {
+        key == letter || key.strip_prefix(letter).is_some_and(|rest| rest.starts_with(['^', '_']))
+    }
     let written = crate::eval::reached(base, vec![&claim.lhs, &claim.rhs]);
-    let (letter, values) = base.usage.finite_sets.iter().find(|(letter, _)| {
-        let copy = |k: &String| {
-            k == *letter || k.strip_prefix(letter.as_str()).is_some_and(|rest| rest.starts_with(['^', '_']))
-        };
-        written.iter().any(copy)
-    })?;
-    let copy =
-        |k: &&String| *k == letter || k.strip_prefix(letter.as_str()).is_some_and(|rest| rest.starts_with(['^', '_']));
-    let keys: Vec<&String> = written.iter().filter(copy).collect();
+    let (letter, values) =
+        base.usage.finite_sets.iter().find(|(letter, _)| written.iter().any(|k| copy_of(letter, k)))?;
+    let keys: Vec<&String> = written.iter().filter(|k| copy_of(letter, k)).collect();
     if keys.len() > 2 || keys.iter().any(|k| base.defs.contains_key(*k)) {
         return None;
     }
@@ -578,7 +576,7 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
         return Some(read);
     }
     let tuple_written = || tuple_without_orientation(scope, claim, verdict);
-    let list_written = || written_list(scope, claim);
+    let list_written = || list_written_out(scope, claim);
     if let (true, Some(symbol)) = (
         by_shape,
         read_off
@@ -1477,16 +1475,7 @@ mod tests;
 /// be notation of another kind (arguments, a pair split at a comma): a shape that does not fit it
 /// is no evidence. The list, as written; `None` without one, or where the words make the relation
 /// a condition (read as one further on).
-fn written_list(scope: &Scope, claim: &Claim) -> Option<String> {
-    fn list(e: &Expr) -> Option<&Expr> {
-        let here = matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-            if (open == "(" || open == "[") && matches!(&inner.kind, ExprKind::Tuple { stacked: false, .. }));
-        if here {
-            return Some(e);
-        }
-        e.children().find_map(list)
-    }
-    let found =
-        list(&claim.lhs).or_else(|| list(&claim.rhs)).filter(|_| !scope.pinned && words_reading(claim).is_none())?;
+fn list_written_out(scope: &Scope, claim: &Claim) -> Option<String> {
+    let found = written_list(claim, &["(", "["]).filter(|_| !scope.pinned && words_reading(claim).is_none())?;
     Some(crate::syntax::print::explicit_tex(found, &|_| false))
 }

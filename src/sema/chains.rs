@@ -314,8 +314,16 @@ fn opens_with_words(e: &Expr) -> bool {
 
 /// `(11)`, `(3.2)`: a number in parentheses, alone, as equation numbers are written.
 fn is_equation_tag(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-        if open == "(" && matches!(&inner.kind, ExprKind::Number { value } if value.len() <= 6))
+    number_in_parentheses(e).is_some_and(|value| value.len() <= 6)
+}
+
+/// The number `e` writes alone in parentheses (`(4)`, `(3.2)`), as written.
+fn number_in_parentheses(e: &Expr) -> Option<&str> {
+    let ExprKind::Fenced { open, inner: Some(inner), .. } = &e.kind else { return None };
+    match &inner.kind {
+        ExprKind::Number { value } if open == "(" => Some(value),
+        _ => None,
+    }
 }
 
 /// `(4)P(A\bar B) = P(A) - P(AB)`: a number in parentheses opening the formula, right before a
@@ -323,8 +331,7 @@ fn is_equation_tag(e: &Expr) -> bool {
 /// without it. (`(2)(3) = 6` keeps its factors.)
 fn without_item_label(chain: &Chain, tex: &str) -> Chain {
     fn is_label(e: &Expr) -> bool {
-        matches!(&e.kind, ExprKind::Fenced { open, inner: Some(inner), .. }
-            if open == "(" && matches!(&inner.kind, ExprKind::Number { value } if value.len() <= 2 && value.bytes().all(|b| b.is_ascii_digit())))
+        number_in_parentheses(e).is_some_and(|value| value.len() <= 2 && value.bytes().all(|b| b.is_ascii_digit()))
     }
     fn leftmost(e: &Expr) -> &Expr {
         match &e.kind {

@@ -371,24 +371,18 @@ impl Prose<'_> {
 
 /// Does `lead` end in a verb of choosing, with at most a few words after it (`take`, `let`,
 /// `choose the free variable`, `取自由变量为`, `令`, `选取`), or formulas it governs before
-/// (`we let $c_{-1} = c_{n-1}$, `)? Not where it goes on into a clause
-/// that asserts (`let us check that`).
+/// (`we let $c_{-1} = c_{n-1}$, `)? Not `let us check that`, whose words go on, nor `假设`, which
+/// supposes.
 pub(super) fn chooses(lead: &str) -> bool {
     static CHOOSING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)(?:(?:^|[,.;:!?，。；：]\s*|\b(?:we|i|and|now|then|first|so|here|e\.g\.|i\.e\.)\s+)(?:take|choose|pick|set|let)(?:\s+(?:the|a|an|free|pivot|variables?|values?|parameters?|entry|entries|now|instead|again|both|each|all|our|its|their|first|second|third|last))*\s*(?:to\s+be|as|=)?|(?:取|令|选取|设)(?:[^，。,.;；:：$]{0,8}?为)?)(?:\s*\$\s*(?:,|，|、|and\b|和))*\s*$",
+            r"(?i)(?:(?:^|[,.;:!?，。；：]\s*|\b(?:we|i|and|now|first|so|here|e\.g\.|i\.e\.)\s+)(?:take|choose|pick|set|let)(?:\s+(?:the|a|an|free|pivot|variables?|values?|parameters?|entry|entries|now|instead|again|both|each|all|our|its|their|first|second|third|last))*\s*(?:to\s+be|as|=)?|(?:取|令|选取|设)(?:[^，。,.;；:：$]{0,8}?为)?)(?:\s*\$\s*(?:,|，|、|and\b|和))*\s*$",
         )
         .expect("valid regex")
     });
-    static ASSERTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)\b(?:that|whether|if|then|us|me)\b|假设|如果").expect("valid regex")
-    });
     let tail = lead.trim_end();
-    // (From a character before the verb: `假设` supposes, `设` alone chooses.)
-    CHOOSING.find(tail).is_some_and(|m| {
-        let from = tail[..m.start()].char_indices().next_back().map_or(m.start(), |(at, _)| at);
-        !ASSERTING.is_match(&tail[from..m.end()])
-    })
+    // (`设` alone chooses, `假设` supposes.)
+    CHOOSING.find(tail).is_some_and(|m| !(m.as_str().starts_with('设') && tail[..m.start()].ends_with('假')))
 }
 
 /// `y \in \{-1, 1\}`, `y^{(i)} \in \{0, 1\}`: the letters the formulas put in a finite set of

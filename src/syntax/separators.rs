@@ -36,16 +36,9 @@ pub(super) fn operators_across_cells(tex: &str) -> Option<String> {
     static LONE_OPERATOR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"&(?P<op>\s*(?:\+|-|\\times\b|\\cdot\b|\\div\b)\s*)&").expect("valid regex")
     });
-    // (Replaced one at a time: in `a & + & b & + & c` the cells share their `&`.)
-    let mut out = tex.to_string();
-    let mut changed = false;
-    while let Some(m) = LONE_OPERATOR.captures(&out) {
-        let (whole, op) = (m.get(0).expect("a match"), m.name("op").expect("the operator"));
-        let spaced = format!(" {} ", op.as_str());
-        out.replace_range(whole.range(), &spaced);
-        changed = true;
-    }
-    changed.then_some(out)
+    LONE_OPERATOR
+        .is_match(tex)
+        .then(|| LONE_OPERATOR.replace_all(tex, |cell: &regex::Captures| format!(" {} ", &cell["op"])).into_owned())
 }
 
 #[cfg(test)]
