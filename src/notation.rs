@@ -206,8 +206,8 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "delimiters",
-        written: r"( ), [ ], \left( \right), \bigl( \bigr), \Big, \bigg",
-        meaning: "grouping; the size commands only size",
+        written: r"( ), [ ], \left( \right), \bigl( \bigr), \Big, \bigg, {[a+b}]",
+        meaning: "grouping; the size commands only size. A bracket opened first thing in a brace group and closed right after the group ({[a+b}], as formula editors write a sum's operand) is the pair the reader sees, [a+b]: braces are not typeset",
         example: r"\bigl(a+b\bigr)^2=a^2+2ab+b^2",
     },
     // ------------------------------------------------------------------ ones and indicators
@@ -508,6 +508,12 @@ pub const NOTATION: &[Notation] = &[
         written: r"\bar x, \hat x, \tilde x, W^{(1)}, x^{(i)}, \pi^{(i+1)}, a^{[2]}",
         meaning: "symbols of their own; a superscript in parentheses is a label, not a power: around a number, a letter or a step of a sequence (a letter plus or minus a number: \\pi^{(i+1)}, \\mu_j^{(t-1)}, the member of the sequence; not on Euler's e, e^{(x+1)} being a power). Members are symbols of their own: x^{(i+1)} is not computed from x^{(i)}. So is one in square brackets, as layers are numbered (a^{[2]}, W^{[l]})",
         example: r"\hat a^{(1)}+b=b+\hat a^{(1)}",
+    },
+    Notation {
+        group: "symbols",
+        written: r"m_t = \beta m_{t-1} + g_t, x_{t+1} = x_t - \eta g_t",
+        meaning: "a sequence defined by recursion: the first relation that writes a letter at its step from its older steps, where the letter has no other meaning in the section, defines it (a restatement after it is a claim). Claims about its terms are unrolled through it, the older terms left free. Written a step ahead (x_{t+1} = …) it is the same recurrence one step later, and a claim ahead of the step is moved back with it. Vectors are read entry by entry only where every operation is (no product of two vectors, nor with a capital, a matrix as notes write one: s_{t+1} = A s_t + B a_t defines s, and claims through it are not read)",
+        example: r"\beta m_{1} + g_2 = g_2 + \beta m_{1}",
     },
     Notation {
         group: "symbols",

@@ -35,6 +35,16 @@ impl<'a> SectionBuilder<'a> {
         if !replace && self.bindings.recurrences.iter().any(|o| o.key == found.key && o.section == self.number) {
             return false;
         }
+        // `\alpha_t = \alpha_0 + s_t` earlier in the section: the sequence has its meaning, and
+        // `\alpha_{t+1} = \alpha_t + y_{t+1}` says something about it (a claim), as an equation
+        // restating a recurrence does.
+        let term_key = format!("{}_{}", found.key, found.step);
+        let defined_here = |key: &str| key == found.key || key == term_key;
+        let has_meaning = self.bindings.defs.iter().any(|d| !d.inherited && defined_here(&d.key))
+            || self.bindings.given.iter().any(|g| defined_here(&g.definition.key));
+        if !replace && has_meaning {
+            return false;
+        }
         found.section = self.number.clone();
         self.bindings.recurrences.retain(|r| r.key != found.key);
         self.bindings.recurrences.push(found);

@@ -25,7 +25,7 @@ use crate::syntax::pattern::has_ellipsis;
 pub fn defining<'a>(e: &Expr, recurrences: &'a [Recurrence]) -> Option<&'a Recurrence> {
     let ExprKind::Subscript { base, index } = &e.kind else { return None };
     let key = sequence_key(base)?;
-    recurrences.iter().rev().find(|r| r.key == key && lag(index, &r.step).is_some())
+    recurrences.iter().rev().find(|r| r.key == key && offset(index, &r.step).is_some())
 }
 
 /// `x_t = body` where body uses `x_{t-1}` (or an older lag) and not `x_t` itself.
@@ -43,15 +43,20 @@ pub struct Recurrence {
     pub section: String,
 }
 
-/// Reads `target = body` (or `target \leftarrow body`) as a recurrence.
+/// Reads `target = body` (or `target \leftarrow body`) as a recurrence. A target ahead of its
+/// step (`s_{t+1} = A s_t + B a_t`, the model's next state) is the same recurrence one step
+/// later: it is kept as `s_t = A s_{t-1} + B a_{t-1}`, every term of the body moved back as far.
 pub fn read(target: &Expr, body: &Expr, written: String) -> Option<Recurrence> {
     let ExprKind::Subscript { base, index } = &target.kind else { return None };
     let key = sequence_key(base)?;
-    let ExprKind::Symbol(step) = &index.kind else { return None };
-    if !step.accents.is_empty() || step.label.is_some() || step.name.chars().count() != 1 {
-        return None;
-    }
-    let step = step.name.clone();
+    let step = step_letter(index)?;
+    let ahead = offset(index, &step)?;
+    let body = match ahead {
+        0 => body.clone(),
+        1.. => moved_back(body, &step, ahead)?,
+        _ => return None,
+    };
+    let body = &body;
     let lags = lags_of(body, &key, &step);
     (!lags.is_empty() && !lags.contains(&0)).then(|| Recurrence {
         key,
@@ -82,6 +87,7 @@ pub struct Rewritten {
 /// that way (steps of different letters, an operation that is not elementwise, a tail that is
 /// not the oldest terms).
 pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rewritten> {
+    let (lhs, rhs) = &moved_to_the_step(recurrences, lhs, rhs);
     let mut used: Vec<&Recurrence> = Vec::new();
     let mut frontier: Vec<&Expr> = vec![lhs, rhs];
     while let Some(e) = frontier.pop() {
@@ -157,6 +163,39 @@ pub fn rewrite(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> Option<Rew
     Some(Rewritten { lhs, rhs, reading })
 }
 
+/// A claim that writes a sequence ahead of its step (`x_{t+1} - x_t = -\eta g_t`) moved back
+/// until none is (`x_t - x_{t-1} = -\eta g_{t-1}`): the step is any step, so the claim says the
+/// same. As written where nothing is ahead, or the step letter stands outside an index.
+fn moved_to_the_step(recurrences: &[Recurrence], lhs: &Expr, rhs: &Expr) -> (Expr, Expr) {
+    for rec in recurrences {
+        let mut ahead = 0;
+        for side in [lhs, rhs] {
+            terms_ahead(side, &rec.step, &mut |key, at| {
+                if recurrences.iter().any(|r| r.key == key && r.step == rec.step) {
+                    ahead = ahead.max(at);
+                }
+            });
+        }
+        if ahead > 0 {
+            if let (Some(l), Some(r)) = (moved_back(lhs, &rec.step, ahead), moved_back(rhs, &rec.step, ahead)) {
+                return (l, r);
+            }
+        }
+    }
+    (lhs.clone(), rhs.clone())
+}
+
+/// Calls `found(key, offset)` for each term `x_{t+k}` of any sequence in `e` (`k` of any sign).
+fn terms_ahead(e: &Expr, step: &str, found: &mut dyn FnMut(&str, i64)) {
+    if let ExprKind::Subscript { base, index } = &e.kind {
+        if let (Some(key), Some(at)) = (sequence_key(base), offset(index, step)) {
+            found(&key, at);
+            return;
+        }
+    }
+    e.children().for_each(|c| terms_ahead(c, step, found));
+}
+
 /// The side's terms, in the order written, go back in time, and the ellipsis comes after them
 /// all: `g_t + \gamma g_{t-1} + \ldots`, not `g_{t-2} + g_{t-1} + \ldots` (whose tail would be
 /// newer terms).
@@ -192,6 +231,61 @@ fn sequence_key(base: &Expr) -> Option<String> {
     match &base.kind {
         ExprKind::Symbol(s) if s.label.is_none() => Some(s.key()),
         _ => None,
+    }
+}
+
+/// The one plain letter an index is written in (`t` of `t`, `t+1`, `t-2`): the step.
+fn step_letter(index: &Expr) -> Option<String> {
+    match &index.kind {
+        ExprKind::Symbol(s) => {
+            let plain = s.accents.is_empty() && s.label.is_none() && s.name.chars().count() == 1;
+            plain.then(|| s.name.clone())
+        }
+        ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } if matches!(rhs.kind, ExprKind::Number { .. }) => {
+            step_letter(lhs)
+        }
+        ExprKind::Fenced { inner: Some(inner), .. } => step_letter(inner),
+        _ => None,
+    }
+}
+
+/// How far an index is ahead of the step: `t` gives 0, `t+1` gives 1, `t-2` gives −2; `None` for
+/// any other index.
+fn offset(index: &Expr, step: &str) -> Option<i64> {
+    match &index.kind {
+        ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } => {
+            let ExprKind::Number { value } = &rhs.kind else { return None };
+            let k: i64 = value.parse().ok()?;
+            (offset(lhs, step)? == 0).then_some(if *op == BinOp::Add { k } else { -k })
+        }
+        ExprKind::Fenced { inner: Some(inner), .. } => offset(inner, step),
+        _ => (lag(index, step) == Some(0)).then_some(0),
+    }
+}
+
+/// `body` of a recurrence written `ahead` steps ahead (`A s_t + B a_t` of `s_{t+1} = …`), every
+/// term moved back by `ahead` (`A s_{t-1} + B a_{t-1}`); `None` where a term would stay ahead
+/// of the step, or the step letter stands outside an index (`\eta / (t+1)`: it would have to
+/// move too).
+fn moved_back(body: &Expr, step: &str, ahead: i64) -> Option<Expr> {
+    let mut sound = writes_step_only_in_indices(body, step);
+    let moved = map(body, &mut |x| {
+        let ExprKind::Subscript { base, index } = &x.kind else { return None };
+        let at = offset(index, step)? - ahead;
+        let back = u32::try_from(-at).ok();
+        sound &= back.is_some();
+        let index = lag_index(step, back.unwrap_or(0), index.span);
+        Some(Expr::new(ExprKind::Subscript { base: base.clone(), index: Box::new(index) }, x.span))
+    });
+    sound.then_some(moved)
+}
+
+/// Does `e` write the step letter only inside the index of a term (`x_{t+1}`, `a_t`)?
+fn writes_step_only_in_indices(e: &Expr, step: &str) -> bool {
+    match &e.kind {
+        ExprKind::Subscript { index, .. } if offset(index, step).is_some() => true,
+        ExprKind::Symbol(s) => s.name != step,
+        _ => e.children().all(|c| writes_step_only_in_indices(c, step)),
     }
 }
 
@@ -240,6 +334,19 @@ fn uses_bold(e: &Expr) -> bool {
     }
 }
 
+/// A capital letter standing alone (`A`, `\Sigma`, `P^2`), as notes write a matrix.
+fn is_capital(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Symbol(s) => {
+            let name = s.name.trim_start_matches('\\');
+            name.chars().next().is_some_and(char::is_uppercase)
+        }
+        ExprKind::Power { base, .. } | ExprKind::Transpose { operand: base } => is_capital(base),
+        ExprKind::Fenced { inner: Some(inner), .. } => is_capital(inner),
+        _ => false,
+    }
+}
+
 /// Only operations that act coordinate by coordinate (where `bold`: vectors are present), and
 /// only kinds [`map`] rebuilds.
 fn elementwise(e: &Expr, bold: bool) -> bool {
@@ -253,8 +360,12 @@ fn elementwise(e: &Expr, bold: bool) -> bool {
         ExprKind::Power { exponent, .. } => !bold || matches!(exponent.kind, ExprKind::Number { .. }),
         ExprKind::Binary { op, lhs, rhs } => match op {
             BinOp::Add | BinOp::Sub | BinOp::Hadamard | BinOp::Div => true,
-            // A product of two vectors has no one elementwise reading.
-            BinOp::Implicit | BinOp::Cdot | BinOp::Times => !(uses_bold(lhs) && uses_bold(rhs)),
+            // A product of two vectors has no one elementwise reading; nor one with a capital
+            // letter, a matrix as notes write one (`A s_{t-1}`), which is not one coordinate.
+            BinOp::Implicit | BinOp::Cdot | BinOp::Times => {
+                let two_vectors = uses_bold(lhs) && uses_bold(rhs);
+                !(two_vectors || is_capital(lhs) || is_capital(rhs))
+            }
             _ => false,
         },
         _ => false,
@@ -433,7 +544,7 @@ mod tests {
     #[test]
     fn reads_a_recurrence_and_refuses_what_is_none() {
         assert_eq!(rmsprop().key, "s");
-        for tex in [r"s_t = s_t + 1", r"s_t = g_t", r"s_{t+1} = s_t", r"s_i = s_{i-1}^\top"] {
+        for tex in [r"s_t = s_t + 1", r"s_t = g_t", r"s_{t+1} = s_{t+1} + s_{t+2}", r"s_i = s_{i-1}^\top"] {
             let (t, b) = sides(tex);
             let got = read(&t, &b, String::new()).filter(|r| elementwise(&r.body, true));
             assert!(got.is_none() || tex.contains("top"), "{tex}: {got:?}");
@@ -465,6 +576,29 @@ mod tests {
         // Newer terms after the ellipsis: not a tail of older ones.
         let (l, r) = sides(r"v_t = g_{t-2} + \beta g_{t-1} + \beta^2 g_t + \ldots");
         assert!(rewrite(&[momentum], &l, &r).is_none());
+    }
+
+    #[test]
+    fn a_recurrence_written_a_step_ahead_is_the_same_recurrence() {
+        let (t, b) = sides(r"v_{t+1} = \beta v_t + g_{t+1}");
+        let ahead = read(&t, &b, "v".into()).expect("a recurrence");
+        let printed = crate::syntax::print::explicit_tex(&ahead.body, &|_| false);
+        assert!(printed.contains("{v}_{t-1}") && printed.contains("{g}_{t}"), "{printed}");
+        // A claim ahead of the step is moved back with it, and unrolled as any other.
+        let (l, r) = sides(r"v_{t+1} = \beta^2 v_{t-1} + \beta g_t + g_{t+1}");
+        let got = rewrite(std::slice::from_ref(&ahead), &l, &r).expect("read");
+        let printed = crate::syntax::print::explicit_tex(&got.lhs, &|_| false);
+        assert!(printed.contains("v^{(t-2)}") && !printed.contains("t+1"), "{printed}");
+        // A term still ahead of the target, or the step letter outside an index: no recurrence.
+        for tex in [r"v_{t+1} = v_t + g_{t+2}", r"v_{t+1} = v_t + \frac{1}{t+1}"] {
+            let (t, b) = sides(tex);
+            assert!(read(&t, &b, String::new()).is_none(), "{tex}");
+        }
+        // `s_{t+1} = A s_t + B a_t`: the matrices of a linear system are no coordinates.
+        let (t, b) = sides(r"s_{t+1} = A s_t + B a_t");
+        let system = read(&t, &b, "s".into()).expect("a recurrence");
+        let (l, r) = sides(r"s_{t+2} = A^2 s_t + B A a_t + B a_{t+1}");
+        assert!(rewrite(&[system], &l, &r).is_none());
     }
 
     #[test]

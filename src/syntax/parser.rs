@@ -100,6 +100,8 @@ pub fn parse_formula_within(tex: &str, call_limit: Option<NonZeroUsize>) -> Resu
     check_limits(tex)?;
     let joined = super::separators::operators_across_cells(tex);
     let tex = joined.as_deref().unwrap_or(tex);
+    let closed = super::separators::brackets_across_braces(tex);
+    let tex = closed.as_deref().unwrap_or(tex);
     if tex.trim().is_empty() {
         return Err(SyntaxError::new(SyntaxErrorKind::Empty, Span::new(0, tex.len())));
     }

@@ -1,8 +1,8 @@
-//! Separators written as spaces: where a formula sets two statements side by side with control
-//! spaces instead of a comma or `\quad`, its TeX rewritten with the separator the grammar reads,
-//! of the same length (every span stays a span of the formula's TeX). The parser tries the
-//! rewrite where the formula so read is statements side by side, and keeps its first reading
-//! otherwise.
+//! Rewrites of a formula's TeX into what the grammar reads, each of the same length (every span
+//! stays a span of the formula's TeX): separators written as spaces (where a formula sets two
+//! statements side by side with control spaces instead of a comma or `\quad`; the parser tries
+//! the rewrite where the formula so read is statements side by side, and keeps its first reading
+//! otherwise), a row set out in columns around an operator, a bracket crossing a brace group.
 
 /// `tex` with every run of three control spaces or more (`\ \ \ `) written as `\quad` and
 /// spaces, of the same length (spans stay where they are); `None` without such a run.
@@ -41,9 +41,61 @@ pub(super) fn operators_across_cells(tex: &str) -> Option<String> {
         .then(|| LONE_OPERATOR.replace_all(tex, |cell: &regex::Captures| format!(" {} ", &cell["op"])).into_owned())
 }
 
+/// `tex` with a bracket that crosses a brace group (`\sum_i{[a_i + b_i}]`, as formula editors
+/// write the operand of a sum) closed inside the group (`{[a_i + b_i]}`), of the same length:
+/// braces only group and are not typeset, so the reader sees `[a_i + b_i]`, one bracket pair.
+/// `None` where no bracket crosses a brace.
+pub(super) fn brackets_across_braces(tex: &str) -> Option<String> {
+    let bytes = tex.as_bytes();
+    let mut open: Vec<(u8, usize)> = Vec::new();
+    let mut swaps = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let escaped = at > 0 && bytes[at - 1] == b'\\';
+        match bytes[at] {
+            b'{' | b'[' if !escaped => open.push((bytes[at], at)),
+            b']' if !escaped && open.last().is_some_and(|&(c, _)| c == b'[') => {
+                open.pop();
+            }
+            b'}' if !escaped => {
+                // `{[ … }]`: the bracket opened first thing in this group closes right after it.
+                let crossing = matches!(open.as_slice(), [.., (b'{', brace), (b'[', bracket)] if *bracket == brace + 1)
+                    && bytes.get(at + 1) == Some(&b']');
+                if crossing {
+                    swaps.push(at);
+                    at += 1;
+                }
+                // (A bracket left open in the group, `{[0, 1)}`, is a character of the group.)
+                while open.pop().is_some_and(|(c, _)| c != b'{') {}
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    if swaps.is_empty() {
+        return None;
+    }
+    let mut out = bytes.to_vec();
+    for at in swaps {
+        out.swap(at, at + 1);
+    }
+    String::from_utf8(out).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bracket_that_crosses_a_brace_closes_inside_it() {
+        let closed = |tex: &str| brackets_across_braces(tex);
+        assert_eq!(closed(r"\sum_{i=1}^{m}{[a_i - b_i}]"), Some(r"\sum_{i=1}^{m}{[a_i - b_i]}".to_string()));
+        assert_eq!(closed(r"{[{x}^{2}}]+1"), Some(r"{[{x}^{2}]}+1".to_string()));
+        // (Nested the usual way, escaped, or an interval left open: as written.)
+        assert_eq!(closed(r"{[a]}"), None);
+        assert_eq!(closed(r"\{[a\}]"), None);
+        assert_eq!(closed(r"x \in {[0, 1)} + \left[ y \right]"), None);
+    }
 
     #[test]
     fn spaces_that_set_statements_apart_become_separators_of_the_same_length() {
