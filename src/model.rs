@@ -703,6 +703,10 @@ pub enum SkipReason {
     /// The words deny it (`this does not mean $…$`, `并不是指 $…$`, struck through with `~~`):
     /// the text says it does not hold, which is no claim that it does.
     Denied,
+    /// A step that writes the expression before it with one part renamed by a letter the text
+    /// had not written (`… = \delta y_i \frac{\partial y_i}{\partial x_i}` after `\frac{\partial
+    /// E}{\partial y_i}\frac{\partial y_i}{\partial x_i}`): it introduces the name, a definition.
+    NamedHere { name: String, part: String },
 }
 
 /// What a formula of the notes is to derivcheck; every formula has exactly one role, so the

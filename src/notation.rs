@@ -97,6 +97,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "derivatives",
+        written: r"\frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial x_i} = \delta y_i\frac{\partial y_i}{\partial x_i}",
+        meaning: r"a step that writes the expression before it with a derivative renamed by a letter no formula of the section has written (the δ a backward pass carries, J for a Jacobian) introduces that name, as := would: its definition from there on, and no claim. Not a whole side renamed (= I may be the identity), nor a part that is no derivative (a value the text may give the letter elsewhere). A loss nothing defines is then any function of what it is differentiated by, through the name too (\frac{\partial E}{\partial x_i} = \delta y_i\, y_i(1-y_i): verified for every E(y))",
+        example: r"\frac{\partial (a^2 b)}{\partial b}=a^2",
+    },
+    Notation {
+        group: "derivatives",
         written: r"\frac{d}{dx}…, \frac{\mathrm d}{\mathrm dx}…, \frac{\partial}{\partial x}…",
         meaning: "a derivative operator: applied to the rest of the product after it (a group, a function application, or several factors); with nothing after it, refused. In a Leibniz numerator the d or ∂ takes everything after it (\\frac{\\partial \\mathbf x^T \\mathbf B \\mathbf x}{\\partial \\mathbf x} is of x^T B x)",
         example: r"\frac{\mathrm d}{\mathrm dt}e^{2t}=2e^{2t}",

@@ -39,7 +39,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("dl500q", 22),
     ("karpathy", 3),
     ("lihang", 22),
-    ("luweiagi-ml-notes", 37),
+    ("luweiagi-ml-notes", 39),
     ("mbernste", 26),
     ("quantecon-intro", 20),
 ];

@@ -1151,6 +1151,14 @@ pub(super) fn general_function_arguments(scope: &Scope, claim: &Claim, letter: &
     let mut by_letters = BTreeSet::new();
     by(&claim.lhs, letter, scope, &mut by_letters);
     by(&claim.rhs, letter, scope, &mut by_letters);
+    // (And in the definitions of the names the claim writes, `\delta y_i` of `\delta y_i =
+    // \frac{\partial E}{\partial y_i}`: the claim differentiates E through them.)
+    for def in scope.defs.values().filter(|d| !d.inherited && !d.function && mentions(claim, &d.key)) {
+        if of_a_derivative(&def.body, letter) {
+            return None;
+        }
+        by(&def.body, letter, scope, &mut by_letters);
+    }
     by_letters.remove(letter);
     let defined = |k: &String| scope.defs.get(k).is_some_and(|d| !d.function);
     let arguments: Vec<String> = by_letters

@@ -1259,6 +1259,12 @@ pub fn describe_skip(reason: &crate::model::SkipReason, lang: Lang) -> String {
             "the words deny it (`does not mean`, `is not`, struck through): the text says it does not hold, no claim that it does: not checked".into()
         }
         (SkipReason::Denied, Lang::Zh) => "文字否定了它（“并不是指”“不是”、删除线）：原文说它不成立，并非断言它成立：不检查".into(),
+        (SkipReason::NamedHere { name, part }, Lang::En) => format!(
+            "the step writes the expression before it with `{part}` renamed `{name}`, a letter not written before: it introduces the name (a definition from here on), not checked"
+        ),
+        (SkipReason::NamedHere { name, part }, Lang::Zh) => {
+            format!("这一步把前式中的 `{part}` 改写为此前未出现的 `{name}`：引入记号（此后按定义使用），不检查")
+        }
     }
 }
 

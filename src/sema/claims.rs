@@ -304,6 +304,60 @@ impl<'a> SectionBuilder<'a> {
         defined.then_some(value_at + 1)
     }
 
+    /// `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
+    /// x_i} = \delta y_i\frac{\partial y_i}{\partial x_i}`: a step of a derivation that renames a
+    /// part of the expression before it by a letter no formula of the section has written
+    /// ([`forms::named_by_substitution`]) introduces that name, as `\delta y_i :=
+    /// \frac{\partial E}{\partial y_i}` would: a definition from here on, and no claim. Recorded
+    /// where the name can be defined.
+    fn named_here(&mut self, before: &Expr, step: &Expr, origin: &Origin, id: &str) -> bool {
+        // (A shape the words or later uses give the name, `\delta y \odot y`, is no value: the
+        // name's entries are what the step gives.)
+        let is_new = |e: &Expr| {
+            let keys = match &e.kind {
+                ExprKind::Symbol(_) => e.symbol_key().into_iter().collect::<Vec<_>>(),
+                ExprKind::Subscript { base, .. } => [e.symbol_key(), base.symbol_key()].into_iter().flatten().collect(),
+                _ => return false,
+            };
+            let written = |k: &String| {
+                self.letters.written.contains(k)
+                    || self.letters.index_letters.contains(k)
+                    || self.spec.as_ref().is_some_and(|spec| spec.sizes.contains_key(k))
+                    || ["P", "p", "E", "e", "\\pi", "i"].contains(&k.as_str())
+            };
+            let defined = |k: &String| {
+                self.bindings.defs.iter().any(|d| d.key == *k)
+                    || self.bindings.recurrences.iter().any(|r| r.key == *k)
+                    || self.letters.declared_functions.iter().any(|(f, _)| f == k)
+            };
+            !self.pinned && !keys.is_empty() && !keys.iter().any(|k| written(k) || defined(k))
+        };
+        let Some((name, part)) = super::forms::named_by_substitution(before, step, &is_new) else { return false };
+        let origin = origin_text(origin, &self.chapter.doc.path);
+        // (The entries of a vector only a shape declared, `\delta y_i` of `\delta y` n×1: the
+        // step gives each entry, the family.)
+        let entries = match &name.kind {
+            ExprKind::Subscript { base, index } => {
+                base.symbol_key().zip(crate::syntax::ast::index_letters(index)).filter(|(key, letters)| {
+                    let free = |l: &String| {
+                        self.letters.index_letters.contains(l)
+                            || !(self.bindings.defs.iter().any(|d| d.key == *l) || self.letters.known.contains(l))
+                    };
+                    !self.bindings.defs.iter().any(|d| d.key == *key) && letters.iter().all(free)
+                })
+            }
+            _ => None,
+        };
+        if !self.try_define(name, part, &origin, true) {
+            let Some((key, letters)) = entries else { return false };
+            self.record(super::bindings::notes_definition(key, letters, part, &origin, false, false));
+        }
+        let plain = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| false);
+        let reason = crate::model::SkipReason::NamedHere { name: plain(name), part: plain(part) };
+        self.out.skipped.push(Skipped { formula: id.to_string(), reason });
+        true
+    }
+
     /// A claim for each link of the chain after the first `skip`, with its reading and position.
     fn link_claims(&mut self, site: &ChainSite, skip: usize, alternative: Option<WordsReading>) {
         let ChainSite { chain, first, id, tex, origin, conditions, prose, marked } = *site;
@@ -317,8 +371,7 @@ impl<'a> SectionBuilder<'a> {
             };
             chain.exprs().last().is_some_and(|e| roles::is_constant(e, &fixed))
         };
-        // `…服从自由度为n的$\chi^2$分布，记为 $\chi^2=\chi^2(n)$`, `denoted by $…$`: notation the words
-        // introduce, defined as `:=` defines.
+        // `记为 $\chi^2=\chi^2(n)$`, `denoted by $…$`: notation the words introduce, as `:=` does.
         let notation = prose.as_ref().is_some_and(|p| roles::names_notation(p.lead));
         let mut prev = first;
         for (k, link) in chain.links.iter().enumerate() {
@@ -330,6 +383,10 @@ impl<'a> SectionBuilder<'a> {
                 self.out
                     .skipped
                     .push(Skipped { formula: claim_id, reason: crate::model::SkipReason::DefinitionNotTaken });
+                prev = &link.rhs;
+                continue;
+            }
+            if k >= skip.max(1) && !marked && self.named_here(prev, &link.rhs, origin, &claim_id) {
                 prev = &link.rhs;
                 continue;
             }

@@ -457,6 +457,91 @@ pub(super) fn values_written_next(side: &Expr, next: &Expr) -> Option<Vec<(Strin
     (unify(side, next, &mut out) && !out.is_empty()).then_some(out)
 }
 
+/// `\frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial x_i} = \delta y_i \frac{\partial
+/// y_i}{\partial x_i}`: the step writes the expression before it with one part replaced by a
+/// name `is_new` accepts (a letter the text has not written), wherever that part stands. The
+/// name as written, and the part it stands for; `None` where the two differ otherwise.
+pub(super) fn named_by_substitution<'a>(
+    before: &'a Expr,
+    after: &'a Expr,
+    is_new: &dyn Fn(&Expr) -> bool,
+) -> Option<(&'a Expr, &'a Expr)> {
+    let tex = |e: &Expr| print::explicit_tex(e, &|_| false);
+    let (part, name) = single_difference(before, after, is_new, &tex).ok()??;
+    // (A whole side renamed, `A^{-1}A = I`, may be a name the reader knows, the identity: only
+    // a part renamed among what stays is a name introduced.)
+    let whole = std::ptr::eq(name, after);
+    // (A derivative renamed, the gradient a backward pass carries: `\delta y_i`, `J` for
+    // `\frac{\partial F}{\partial \rho}`. Any other part may be a value the text gives the
+    // letter elsewhere, `y_c` for `\varsigma(\mathbf z)_c`, read here in another way.)
+    fn derivative(e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Derivative { .. } | ExprKind::Partial { .. }) || e.children().any(derivative)
+    }
+    if whole || !derivative(part) || mentions_key(before, &name.symbol_key()?) {
+        return None;
+    }
+    // Every place the name stands holds that part: the step is the expression before it, renamed.
+    fn restore(e: &mut Expr, name: &str, part: &Expr, tex: &dyn Fn(&Expr) -> String) {
+        if tex(e) == name {
+            *e = part.clone();
+            return;
+        }
+        e.children_mut().into_iter().for_each(|c| restore(c, name, part, tex));
+    }
+    let mut restored = after.clone();
+    restore(&mut restored, &tex(name), part, &tex);
+    (tex(&restored) == tex(before)).then_some((name, part))
+}
+
+/// The part of `before` that `after` writes as a name `is_new` accepts, wherever they differ:
+/// `Ok(None)` where they are one expression, `Err` where they differ otherwise (another change,
+/// two names, or a node of its own).
+fn single_difference<'a>(
+    before: &'a Expr,
+    after: &'a Expr,
+    is_new: &dyn Fn(&Expr) -> bool,
+    tex: &dyn Fn(&Expr) -> String,
+) -> Result<Option<(&'a Expr, &'a Expr)>, ()> {
+    if tex(before) == tex(after) {
+        return Ok(None);
+    }
+    if is_new(after) {
+        // (`(\frac{da}{dt})^2` renamed `D^2`: the part is what the parentheses hold.)
+        let mut part = before;
+        while let ExprKind::Fenced { inner: Some(inner), open, .. } = &part.kind {
+            if open != "(" {
+                break;
+            }
+            part = inner;
+        }
+        return Ok(Some((part, after)));
+    }
+    let same_node = std::mem::discriminant(&before.kind) == std::mem::discriminant(&after.kind)
+        && match (&before.kind, &after.kind) {
+            (ExprKind::Binary { op: a, .. }, ExprKind::Binary { op: b, .. }) => a == b,
+            (ExprKind::Fenced { open: a, close: c, .. }, ExprKind::Fenced { open: b, close: d, .. }) => {
+                a == b && c == d
+            }
+            _ => true,
+        }
+        && before.children().count() == after.children().count();
+    if !same_node {
+        return Err(());
+    }
+    // (Several places may differ, each by the same name for the same part.)
+    let mut found: Option<(&Expr, &Expr)> = None;
+    for (b, a) in before.children().zip(after.children()) {
+        if let Some((part, name)) = single_difference(b, a, is_new, tex)? {
+            match found {
+                Some((p, n)) if tex(p) != tex(part) || tex(n) != tex(name) => return Err(()),
+                _ => found = Some((part, name)),
+            }
+        }
+    }
+    // (No child differs, yet the nodes do: an operator, a function's name.)
+    found.map(Some).ok_or(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,5 +560,23 @@ mod tests {
         assert!(values_written_next(&side("a + a"), &side("2 + 3")).is_none());
         assert_eq!(values_written_next(&side("a + a"), &side("2 + 2")).map(|v| v.len()), Some(1));
         assert!(values_written_next(&side("a + b"), &side("a + b")).is_none(), "nothing replaced");
+    }
+
+    #[test]
+    fn a_step_that_renames_one_part_of_the_expression_before_it_names_that_part() {
+        let new = |e: &Expr| e.symbol_key().is_some_and(|k| k.starts_with("\\mathrm{d") || k == "D");
+        let before = side(r"\frac{\partial E}{\partial y_i}\cdot\frac{\partial y_i}{\partial x_i}");
+        let after = side(r"\mathrm{dy}_i\cdot\frac{\partial y_i}{\partial x_i}");
+        let (name, part) = named_by_substitution(&before, &after, &new).expect("a name");
+        assert_eq!(print::explicit_tex(name, &|_| false), r"{\mathrm{dy}}_{i}");
+        assert!(print::explicit_tex(part, &|_| false).contains("partial"));
+        // The name everywhere the part stood; a second change; a part that is no derivative (a
+        // value the text may give the letter elsewhere); a whole side renamed: no name.
+        let twice = side(r"(\frac{da}{dt})^2 + \frac{da}{dt}");
+        assert!(named_by_substitution(&twice, &side("D^2 + D"), &new).is_some());
+        assert!(named_by_substitution(&twice, &side("D^2 + a"), &new).is_none());
+        assert!(named_by_substitution(&side(r"\frac{da}{dt} c"), &side("D d"), &new).is_none());
+        assert!(named_by_substitution(&side("(a+b) c"), &side("D c"), &new).is_none());
+        assert!(named_by_substitution(&side(r"\frac{da}{dt}"), &side("D"), &new).is_none());
     }
 }
