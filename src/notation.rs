@@ -627,7 +627,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"a\approx 0.731",
-        meaning: "a claim that a side equals a printed decimal to its printed precision (with `=` too; and `= 10^{k}`, |k| ≥ 3, against numbers within 10 % of it is an order of magnitude: undecided, never refuted). Without a printed decimal, where the words call a letter small (`for a small $\\epsilon$`, `a tiny $h$`, `$h$ is small`, `很小的`, `as $\\epsilon \\rightarrow 0$`, in the paragraph or the two before): the side written as a sum of powers of that letter (times factors free of it) is the other side's power series through the highest power written, as a `+\\mathcal O(\\epsilon^{k+1})` after it would say, the verdict assuming ε → 0; otherwise undecided",
+        meaning: "a claim that a side equals a printed decimal to its printed precision (with `=` too; and `= 10^{k}`, |k| ≥ 3, against numbers within 10 % of it is an order of magnitude: undecided, never refuted). Without a printed decimal, where the words call a letter small (`for a small $\\epsilon$`, `a tiny $h$`, `$h$ is small`, `很小的`, `as $\\epsilon \\rightarrow 0$`, in the paragraph or the two before): the side written as a sum of powers of that letter (times factors free of it) is the other side's power series through the highest power written, as a `+\\mathcal O(\\epsilon^{k+1})` after it would say, the verdict assuming ε → 0. Where no letter is called small and the claim writes a change (f(t + \\Delta t) \\approx f(t) + \\Delta t f'(t)), the change is the small letter, only to verify (a slip is left undecided: the words did not say which letter is small); otherwise undecided",
         example: r"\frac13\approx0.333",
     },
     Notation {

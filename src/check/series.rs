@@ -78,8 +78,18 @@ pub(super) fn first_order_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
         }
         e.children().find_map(|c| find(c, key))
     }
-    let small = claim.reading.named.small.as_deref()?;
-    let letter = find(&claim.lhs, small).or_else(|| find(&claim.rhs, small))?;
+    // (No letter called small: a change the claim writes, `f(t + \Delta t) \approx f(t) + \Delta
+    // t f'(t)`, is what `\approx` makes small, as a first-order step reads. Only to verify: the
+    // words did not say which letter is small.)
+    let named = claim.reading.named.small.as_deref();
+    let change = || change_in(&claim.lhs).or_else(|| change_in(&claim.rhs));
+    let (letter, written) = match named {
+        Some(small) => {
+            let letter = find(&claim.lhs, small).or_else(|| find(&claim.rhs, small))?;
+            (letter, letter)
+        }
+        None => change()?,
+    };
     let with_order = |side: &Expr, order: usize| {
         let span = Span::new(side.span.end, side.span.end);
         let number = Expr::new(ExprKind::Number { value: (order + 1).to_string() }, span);
@@ -101,8 +111,33 @@ pub(super) fn first_order_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
     })?;
     let series = Claim { lhs, rhs, approx: false, ..claim.clone() };
     let mut verdict = series_verdict(scope, &series)?;
-    verdict.assuming.push(format!("{} \\to 0", crate::syntax::print::explicit_tex(letter, &|_| false)));
+    if named.is_none() && verdict.status != Status::Verified {
+        return None;
+    }
+    let plain = |e: &Expr| crate::syntax::print::explicit_tex(e, &|_| false);
+    let written = match &written.kind {
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs } => format!("{} {}", plain(lhs), plain(rhs)),
+        _ => plain(written),
+    };
+    verdict.assuming.push(format!("{written} \\to 0"));
     Some(verdict)
+}
+
+/// The first change written in `e`: `\Delta t` (Δ times a letter, Δ the series' letter, with the
+/// product as written), or a change the notes name as one symbol (`\mathrm{Deltat}`).
+fn change_in(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let is_delta = |x: &Expr| matches!(x.symbol_key().as_deref(), Some("\\Delta" | "\\delta"));
+    let named =
+        |x: &Expr| x.symbol_key().is_some_and(|k| k.starts_with("\\mathrm{Delta") || k.starts_with("\\mathrm{delta"));
+    match &e.kind {
+        ExprKind::Symbol(_) if named(e) => Some((e, e)),
+        ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
+            if is_delta(lhs) && matches!(rhs.kind, ExprKind::Symbol(_)) =>
+        {
+            Some((lhs, e))
+        }
+        _ => e.children().find_map(change_in),
+    }
 }
 
 /// A side written as a power series cut off by an ellipsis (`e^x = 1 + x + \frac{x^2}{2} +
