@@ -40,7 +40,7 @@ const DECIDED_AT_LEAST: &[(&str, usize)] = &[
     ("karpathy", 3),
     ("lihang", 22),
     ("luweiagi-ml-notes", 39),
-    ("mbernste", 26),
+    ("mbernste", 27),
     ("quantecon-intro", 20),
 ];
 
