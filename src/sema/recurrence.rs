@@ -302,15 +302,14 @@ pub fn lag(index: &Expr, step: &str) -> Option<u32> {
     }
 }
 
-/// Calls `found(key, lag)` for each term `x_{t-k}` of any sequence in `e`.
+/// Calls `found(key, lag)` for each term `x_{t-k}` of any sequence in `e` (not those ahead of
+/// the step).
 fn time_terms(e: &Expr, step: &str, found: &mut dyn FnMut(&str, u32)) {
-    if let ExprKind::Subscript { base, index } = &e.kind {
-        if let (Some(key), Some(k)) = (sequence_key(base), lag(index, step)) {
-            found(&key, k);
-            return;
+    terms_ahead(e, step, &mut |key, at| {
+        if let Ok(lag) = u32::try_from(-at) {
+            found(key, lag);
         }
-    }
-    e.children().for_each(|c| time_terms(c, step, found));
+    });
 }
 
 fn lags_of(e: &Expr, key: &str, step: &str) -> Vec<u32> {
