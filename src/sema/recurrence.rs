@@ -277,7 +277,16 @@ fn moved_back(body: &Expr, step: &str, ahead: i64) -> Option<Expr> {
         let index = lag_index(step, back.unwrap_or(0), index.span);
         Some(Expr::new(ExprKind::Subscript { base: base.clone(), index: Box::new(index) }, x.span))
     });
-    sound.then_some(moved)
+    // Every term moved: [`map`] does not look inside every kind (`\frac{\partial f}{\partial
+    // x_t}`), and a term left where it was would pair two steps.
+    let offsets = |e: &Expr| {
+        let mut all = Vec::new();
+        terms_ahead(e, step, &mut |_, at| all.push(at));
+        all.sort_unstable();
+        all
+    };
+    let expected: Vec<i64> = offsets(body).iter().map(|at| at - ahead).collect();
+    (sound && offsets(&moved) == expected).then_some(moved)
 }
 
 /// Does `e` write the step letter only inside the index of a term (`x_{t+1}`, `a_t`)?
@@ -589,7 +598,11 @@ mod tests {
         let printed = crate::syntax::print::explicit_tex(&got.lhs, &|_| false);
         assert!(printed.contains("v^{(t-2)}") && !printed.contains("t+1"), "{printed}");
         // A term still ahead of the target, or the step letter outside an index: no recurrence.
-        for tex in [r"v_{t+1} = v_t + g_{t+2}", r"v_{t+1} = v_t + \frac{1}{t+1}"] {
+        for tex in [
+            r"v_{t+1} = v_t + g_{t+2}",
+            r"v_{t+1} = v_t + \frac{1}{t+1}",
+            r"v_{t+1} = v_t - \eta\frac{\partial f}{\partial v_t}",
+        ] {
             let (t, b) = sides(tex);
             assert!(read(&t, &b, String::new()).is_none(), "{tex}");
         }
