@@ -795,7 +795,7 @@ pub const NOTATION: &[Notation] = &[
     Notation {
         group: "relations",
         written: r"log(x+c), Sigma = …, cos, {(uv)}^{(n)}",
-        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, tr, diag, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product; a real function's name alone as its letters, with an argument in parentheses (tanh(x), log(1+x)) or a fraction right after it (log\\frac{P(A)}{P(B)}), is checked again read as the function, and a verification so says it (\\text{tanh}(·) = \\tanh(·)); a refutation needs the product reading ruled out, so it stays undecided. So is a parenthesized superscript on a parenthesis, ${(uv)}^{(n)}$ (Leibniz's n-th derivative, or a power?)",
+        meaning: "a name written as letters side by side without a backslash (log, exp, sin, cos, tan, max, min, det, tr, diag, var, softmax, Greek names: sigma, theta, lambda, …) is refused (the name, or a product of its letters?), never a product; a real function's name alone as its letters, or the trace (tr, trace), with an argument in parentheses (tanh(x), log(1+x), trace(A)) or a fraction, a sum or a product right after it (log\\frac{P(A)}{P(B)}, log\\prod_t a_t), is checked again read as the function, and a verification so says it (\\text{tanh}(·) = \\tanh(·)); a refutation needs the product reading ruled out, so it stays undecided. So is a parenthesized superscript on a parenthesis, ${(uv)}^{(n)}$ (Leibniz's n-th derivative, or a power?)",
         example: "",
     },
     Notation {

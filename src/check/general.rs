@@ -219,7 +219,7 @@ fn range_of_summed_family(scope: &Scope, claim: &Claim, name: &str) -> Option<St
 /// function where the letters are exactly the name and an argument in parentheses follows; and
 /// the moments of probability (`Var(x)`, `Cov(x, y)`), read as the variance and covariance.
 /// Each: the letters, the function's name, how the verdict writes it.
-const SPELLED_FUNCTIONS: [(&str, &str, &str); 16] = [
+const SPELLED_FUNCTIONS: [(&str, &str, &str); 18] = [
     ("log", "log", "\\log"),
     ("ln", "ln", "\\ln"),
     ("exp", "exp", "\\exp"),
@@ -236,6 +236,8 @@ const SPELLED_FUNCTIONS: [(&str, &str, &str); 16] = [
     ("var", "Var", "\\mathrm{Var}"),
     ("Cov", "Cov", "\\mathrm{Cov}"),
     ("cov", "Cov", "\\mathrm{Cov}"),
+    ("tr", "tr", "\\operatorname{tr}"),
+    ("trace", "trace", "\\operatorname{tr}"),
 ];
 
 /// `f(x) = tanh(x) = \frac{e^x - e^{-x}}{e^x + e^{-x}}`, `log(1+x)`: a function's name written as
@@ -313,10 +315,11 @@ fn spelled_as_functions(e: &Expr, names: &mut Vec<String>) -> Expr {
                     continue;
                 }
             }
-            // `log\frac{P(A)}{P(B)}`: a whole run of letters that is a name, then a fraction
-            // written right after it, which the function takes.
-            // (The run above ends at the fraction, adjacent to its last letter.)
-            let fraction = Some(&factors[end]).filter(|f| matches!(f.kind, ExprKind::Frac { .. }) && end > k + 1);
+            // `log\frac{P(A)}{P(B)}`, `log\prod_{t=1}^T A_t`: a whole run of letters that is a
+            // name, then a fraction, a sum or a product written right after it, which the
+            // function takes. (The run above ends there, adjacent to its last letter.)
+            let operand = |f: &Expr| matches!(f.kind, ExprKind::Frac { .. } | ExprKind::BigOp { .. });
+            let fraction = Some(&factors[end]).filter(|f| operand(f) && end > k + 1);
             let word: String = factors[k..end].iter().filter_map(letter).collect();
             let named = SPELLED_FUNCTIONS.iter().find(|(s, _, _)| *s == word && word.chars().count() == end - k);
             if let (Some(fraction), Some((_, name, _)), true) = (fraction, named, starts_run) {
