@@ -372,7 +372,7 @@ impl<'a> SectionBuilder<'a> {
             _ if names_a_builtin(target) || self.not_definable(target) => return None,
             _ => crate::syntax::ast::applied_function(target)?.0,
         };
-        let letters = ["P", "p", "E", "e", "\\pi", "i"];
+        let letters = NEVER_NEW;
         // (`\bar U = h^\top \bar\ell`: a bar is an adjoint, or a mean, whose equation is a claim.)
         let barred = |e: &Expr| matches!(&e.kind, ExprKind::Symbol(s) if s.accents.contains(&Accent::Bar));
         let taken = self.pinned
@@ -780,6 +780,10 @@ impl<'a> SectionBuilder<'a> {
         }
     }
 }
+
+/// Letters a formula never introduces as a name of its own: probability's and expectation's
+/// operators, Euler's number, π, the imaginary unit.
+pub(super) const NEVER_NEW: [&str; 6] = ["P", "p", "E", "e", "\\pi", "i"];
 
 /// A definition the notes write at `origin` (a binding, a conditional or an example
 /// definition). `section_only`: the sections after do not inherit it.

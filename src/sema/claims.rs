@@ -306,7 +306,7 @@ impl<'a> SectionBuilder<'a> {
 
     /// `\frac{\partial E}{\partial x_i} = \frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial
     /// x_i} = \delta y_i\frac{\partial y_i}{\partial x_i}`: a step of a derivation that renames a
-    /// part of the expression before it by a letter no formula of the section has written
+    /// derivative in the expression before it by a letter no formula of the section has written
     /// ([`forms::named_by_substitution`]) introduces that name, as `\delta y_i :=
     /// \frac{\partial E}{\partial y_i}` would: a definition from here on, and no claim. Recorded
     /// where the name can be defined.
@@ -323,7 +323,7 @@ impl<'a> SectionBuilder<'a> {
                 self.letters.written.contains(k)
                     || self.letters.index_letters.contains(k)
                     || self.spec.as_ref().is_some_and(|spec| spec.sizes.contains_key(k))
-                    || ["P", "p", "E", "e", "\\pi", "i"].contains(&k.as_str())
+                    || super::bindings::NEVER_NEW.contains(&k.as_str())
             };
             let defined = |k: &String| {
                 self.bindings.defs.iter().any(|d| d.key == *k)
