@@ -181,9 +181,8 @@ fn label_like(e: &Expr) -> bool {
 fn letters_written(e: &Expr, out: &mut BTreeSet<String>) {
     if matches!(e.kind, ExprKind::Binary { op: BinOp::Implicit, .. }) {
         let factors = e.implicit_factors();
-        let change = |f: &Expr| matches!(f.symbol_key().as_deref(), Some("\\Delta" | "\\delta"));
         for (k, factor) in factors.iter().enumerate() {
-            let after_change = k > 0 && change(factors[k - 1]) && matches!(factor.kind, ExprKind::Symbol(_));
+            let after_change = k > 0 && factors[k - 1].is_change_sign() && matches!(factor.kind, ExprKind::Symbol(_));
             if !after_change {
                 letters_written(factor, out);
             }

@@ -1326,7 +1326,7 @@ pub(super) fn change_as_one_quantity(scope: &Scope, claim: &Claim, verdict: Verd
         }
         e.children().for_each(|c| walk(c, changes, after));
     }
-    let changes: BTreeSet<String> = ["\\Delta", "\\delta"]
+    let changes: BTreeSet<String> = crate::syntax::ast::CHANGE_SIGNS
         .into_iter()
         .map(String::from)
         .filter(|k| !scope.defs.contains_key(k) && !scope.decls.contains_key(k))

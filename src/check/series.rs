@@ -126,13 +126,12 @@ pub(super) fn first_order_verdict(scope: &Scope, claim: &Claim) -> Option<Verdic
 /// The first change written in `e`: `\Delta t` (Δ times a letter, Δ the series' letter, with the
 /// product as written), or a change the notes name as one symbol (`\mathrm{Deltat}`).
 fn change_in(e: &Expr) -> Option<(&Expr, &Expr)> {
-    let is_delta = |x: &Expr| matches!(x.symbol_key().as_deref(), Some("\\Delta" | "\\delta"));
     let named =
         |x: &Expr| x.symbol_key().is_some_and(|k| k.starts_with("\\mathrm{Delta") || k.starts_with("\\mathrm{delta"));
     match &e.kind {
         ExprKind::Symbol(_) if named(e) => Some((e, e)),
         ExprKind::Binary { op: BinOp::Implicit, lhs, rhs }
-            if is_delta(lhs) && matches!(rhs.kind, ExprKind::Symbol(_)) =>
+            if lhs.is_change_sign() && matches!(rhs.kind, ExprKind::Symbol(_)) =>
         {
             Some((lhs, e))
         }

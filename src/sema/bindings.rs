@@ -339,17 +339,20 @@ impl<'a> SectionBuilder<'a> {
     /// The letter of `e` (or of its family, `m` of `m_t`) is defined, declared or updated by a
     /// recurrence in the section.
     pub(super) fn has_meaning(&self, e: &Expr) -> bool {
-        let base = match &e.kind {
-            ExprKind::Subscript { base, .. } => base.symbol_key(),
-            _ => None,
-        };
-        [e.symbol_key(), base].into_iter().flatten().any(|k| {
-            // (A shape read off use, or declared in another section, is no meaning this
-            // section gives.)
-            self.letters.notes_shapes.iter().any(|(key, _, section)| *key == k && *section == self.number)
-                || self.letters.declared_functions.iter().any(|(key, _)| *key == k)
-                || self.bindings.defs.iter().any(|d| d.key == k)
-                || self.bindings.recurrences.iter().any(|r| r.key == k)
+        // (A shape read off use, or declared in another section, is no meaning this section
+        // gives.)
+        let shaped =
+            |k: &String| self.letters.notes_shapes.iter().any(|(key, _, section)| key == k && *section == self.number);
+        self.has_value(e) || keys_of_letter(e).iter().any(shaped)
+    }
+
+    /// Does `e` (a letter, or a member of one) have a value here: a definition, a recurrence, a
+    /// declared function? A shape alone is none.
+    pub(super) fn has_value(&self, e: &Expr) -> bool {
+        keys_of_letter(e).iter().any(|k| {
+            self.letters.declared_functions.iter().any(|(key, _)| key == k)
+                || self.bindings.defs.iter().any(|d| d.key == *k)
+                || self.bindings.recurrences.iter().any(|r| r.key == *k)
         })
     }
 
@@ -779,6 +782,15 @@ impl<'a> SectionBuilder<'a> {
             _ => None,
         }
     }
+}
+
+/// The keys a letter is known by: its own, and for a member (`x_i`, `\delta y_t`) its base's.
+pub(super) fn keys_of_letter(e: &Expr) -> Vec<String> {
+    let base = match &e.kind {
+        ExprKind::Subscript { base, .. } => base.symbol_key(),
+        _ => None,
+    };
+    [e.symbol_key(), base].into_iter().flatten().collect()
 }
 
 /// Letters a formula never introduces as a name of its own: probability's and expectation's

@@ -314,23 +314,15 @@ impl<'a> SectionBuilder<'a> {
         // (A shape the words or later uses give the name, `\delta y \odot y`, is no value: the
         // name's entries are what the step gives.)
         let is_new = |e: &Expr| {
-            let keys = match &e.kind {
-                ExprKind::Symbol(_) => e.symbol_key().into_iter().collect::<Vec<_>>(),
-                ExprKind::Subscript { base, .. } => [e.symbol_key(), base.symbol_key()].into_iter().flatten().collect(),
-                _ => return false,
-            };
+            let keys = super::bindings::keys_of_letter(e);
             let written = |k: &String| {
                 self.letters.written.contains(k)
                     || self.letters.index_letters.contains(k)
                     || self.spec.as_ref().is_some_and(|spec| spec.sizes.contains_key(k))
                     || super::bindings::NEVER_NEW.contains(&k.as_str())
             };
-            let defined = |k: &String| {
-                self.bindings.defs.iter().any(|d| d.key == *k)
-                    || self.bindings.recurrences.iter().any(|r| r.key == *k)
-                    || self.letters.declared_functions.iter().any(|(f, _)| f == k)
-            };
-            !self.pinned && !keys.is_empty() && !keys.iter().any(|k| written(k) || defined(k))
+            let letter = matches!(e.kind, ExprKind::Symbol(_) | ExprKind::Subscript { .. });
+            letter && !self.pinned && !keys.is_empty() && !keys.iter().any(written) && !self.has_value(e)
         };
         let Some((name, part)) = super::forms::named_by_substitution(before, step, &is_new) else { return false };
         let origin = origin_text(origin, &self.chapter.doc.path);

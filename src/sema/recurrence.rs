@@ -250,16 +250,18 @@ fn step_letter(index: &Expr) -> Option<String> {
 }
 
 /// How far an index is ahead of the step: `t` gives 0, `t+1` gives 1, `t-2` gives −2; `None` for
-/// any other index.
+/// any other index (`t+0` among them, never written for `t`).
 fn offset(index: &Expr, step: &str) -> Option<i64> {
     match &index.kind {
+        ExprKind::Symbol(s) if s.name == step && s.accents.is_empty() && s.label.is_none() => Some(0),
         ExprKind::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } => {
             let ExprKind::Number { value } = &rhs.kind else { return None };
             let k: i64 = value.parse().ok()?;
-            (offset(lhs, step)? == 0).then_some(if *op == BinOp::Add { k } else { -k })
+            let at = if *op == BinOp::Add { Some(k).filter(|&k| k > 0)? } else { -k };
+            (offset(lhs, step)? == 0).then_some(at)
         }
         ExprKind::Fenced { inner: Some(inner), .. } => offset(inner, step),
-        _ => (lag(index, step) == Some(0)).then_some(0),
+        _ => None,
     }
 }
 
@@ -268,7 +270,8 @@ fn offset(index: &Expr, step: &str) -> Option<i64> {
 /// of the step, or the step letter stands outside an index (`\eta / (t+1)`: it would have to
 /// move too).
 fn moved_back(body: &Expr, step: &str, ahead: i64) -> Option<Expr> {
-    let mut sound = writes_step_only_in_indices(body, step);
+    let mut before = Vec::new();
+    let mut sound = step_offsets(body, step, &mut before);
     let moved = map(body, &mut |x| {
         let ExprKind::Subscript { base, index } = &x.kind else { return None };
         let at = offset(index, step)? - ahead;
@@ -279,36 +282,32 @@ fn moved_back(body: &Expr, step: &str, ahead: i64) -> Option<Expr> {
     });
     // Every term moved: [`map`] does not look inside every kind (`\frac{\partial f}{\partial
     // x_t}`), and a term left where it was would pair two steps.
-    let offsets = |e: &Expr| {
-        let mut all = Vec::new();
-        terms_ahead(e, step, &mut |_, at| all.push(at));
-        all.sort_unstable();
-        all
-    };
-    let expected: Vec<i64> = offsets(body).iter().map(|at| at - ahead).collect();
-    (sound && offsets(&moved) == expected).then_some(moved)
+    let mut after = Vec::new();
+    step_offsets(&moved, step, &mut after);
+    let mut expected: Vec<i64> = before.iter().map(|at| at - ahead).collect();
+    expected.sort_unstable();
+    after.sort_unstable();
+    (sound && after == expected).then_some(moved)
 }
 
-/// Does `e` write the step letter only inside the index of a term (`x_{t+1}`, `a_t`)?
-fn writes_step_only_in_indices(e: &Expr, step: &str) -> bool {
+/// Does `e` write the step letter only inside the index of a term (`x_{t+1}`, `a_t`)? The
+/// offset of each such term is pushed to `out` (all of them where it does).
+fn step_offsets(e: &Expr, step: &str, out: &mut Vec<i64>) -> bool {
+    if let ExprKind::Subscript { index, .. } = &e.kind {
+        if let Some(at) = offset(index, step) {
+            out.push(at);
+            return true;
+        }
+    }
     match &e.kind {
-        ExprKind::Subscript { index, .. } if offset(index, step).is_some() => true,
         ExprKind::Symbol(s) => s.name != step,
-        _ => e.children().all(|c| writes_step_only_in_indices(c, step)),
+        _ => e.children().all(|c| step_offsets(c, step, out)),
     }
 }
 
 /// `t` gives 0, `t-2` gives 2; `None` for any other index.
 pub fn lag(index: &Expr, step: &str) -> Option<u32> {
-    match &index.kind {
-        ExprKind::Symbol(s) if s.name == step && s.accents.is_empty() && s.label.is_none() => Some(0),
-        ExprKind::Binary { op: BinOp::Sub, lhs, rhs } => {
-            let ExprKind::Number { value } = &rhs.kind else { return None };
-            (lag(lhs, step)? == 0).then(|| value.parse().ok()).flatten()
-        }
-        ExprKind::Fenced { inner: Some(inner), .. } => lag(inner, step),
-        _ => None,
-    }
+    offset(index, step).and_then(|at| u32::try_from(-at).ok())
 }
 
 /// Calls `found(key, lag)` for each term `x_{t-k}` of any sequence in `e` (not those ahead of
@@ -452,17 +451,14 @@ fn unroll(e: &mut Expr, used: &[&Recurrence], below: u32) -> Option<()> {
     Some(())
 }
 
-/// `body` with every lag increased by `by` (its value at `t-by`), spans set to `span`.
 /// Does `body` write the step letter only as the lag of a term (`x_{t-1}`), which [`shifted`]
 /// moves?
 fn shiftable(body: &Expr, step: &str) -> bool {
-    match &body.kind {
-        ExprKind::Subscript { index, .. } if lag(index, step).is_some() => true,
-        ExprKind::Symbol(s) => s.name != step,
-        _ => body.children().all(|c| shiftable(c, step)),
-    }
+    let mut offsets = Vec::new();
+    step_offsets(body, step, &mut offsets) && offsets.iter().all(|&at| at <= 0)
 }
 
+/// `body` with every lag increased by `by` (its value at `t-by`), spans set to `span`.
 fn shifted(body: &Expr, step: &str, by: u32, span: Span) -> Expr {
     let mut out = map(body, &mut |x| {
         let ExprKind::Subscript { base, index } = &x.kind else { return None };

@@ -4,6 +4,9 @@
 use serde::Serialize;
 use std::fmt;
 
+/// The letters that, written before another, make a change of it (`\Delta t`, `\delta x`).
+pub const CHANGE_SIGNS: [&str; 2] = ["\\Delta", "\\delta"];
+
 /// Byte range `[start, end)` inside one formula's TeX.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Span {
@@ -453,6 +456,12 @@ impl Expr {
         let mut out = Vec::new();
         collect(self, &mut out);
         out
+    }
+
+    /// `\Delta`, `\delta` written as a letter: before another letter, the sign of a change
+    /// (`\Delta t`), which the readings take as one quantity.
+    pub fn is_change_sign(&self) -> bool {
+        CHANGE_SIGNS.contains(&self.symbol_key().as_deref().unwrap_or(""))
     }
 
     /// The name this expression stands for when it is a symbol, possibly with a name-like
