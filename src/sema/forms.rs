@@ -438,16 +438,10 @@ pub(super) fn values_written_next(side: &Expr, next: &Expr) -> Option<Vec<(Strin
             out.push((key, b.clone()));
             return true;
         }
-        let same_node = std::mem::discriminant(&a.kind) == std::mem::discriminant(&b.kind)
-            && match (&a.kind, &b.kind) {
-                (ExprKind::Binary { op: x, .. }, ExprKind::Binary { op: y, .. }) => x == y,
-                (ExprKind::Apply { func: f, .. }, ExprKind::Apply { func: g, .. }) => f.name == g.name,
-                _ => true,
-            };
-        let (left, right): (Vec<&Expr>, Vec<&Expr>) = (a.children().collect(), b.children().collect());
-        if !same_node || left.len() != right.len() {
+        if !same_node(a, b) {
             return false;
         }
+        let (left, right): (Vec<&Expr>, Vec<&Expr>) = (a.children().collect(), b.children().collect());
         if left.is_empty() {
             return print::expr(a) == print::expr(b);
         }
@@ -455,6 +449,18 @@ pub(super) fn values_written_next(side: &Expr, next: &Expr) -> Option<Vec<(Strin
     }
     let mut out = Vec::new();
     (unify(side, next, &mut out) && !out.is_empty()).then_some(out)
+}
+
+/// Are `a` and `b` the same kind of node, with the same operator or function and as many
+/// children, whatever those children are (for walking two expressions side by side)?
+fn same_node(a: &Expr, b: &Expr) -> bool {
+    let same_kind = std::mem::discriminant(&a.kind) == std::mem::discriminant(&b.kind)
+        && match (&a.kind, &b.kind) {
+            (ExprKind::Binary { op: x, .. }, ExprKind::Binary { op: y, .. }) => x == y,
+            (ExprKind::Apply { func: f, .. }, ExprKind::Apply { func: g, .. }) => f.name == g.name,
+            _ => true,
+        };
+    same_kind && a.children().count() == b.children().count()
 }
 
 /// `\frac{\partial E}{\partial y_i}\frac{\partial y_i}{\partial x_i} = \delta y_i \frac{\partial
@@ -516,16 +522,8 @@ fn single_difference<'a>(
         }
         return Ok(Some((part, after)));
     }
-    let same_node = std::mem::discriminant(&before.kind) == std::mem::discriminant(&after.kind)
-        && match (&before.kind, &after.kind) {
-            (ExprKind::Binary { op: a, .. }, ExprKind::Binary { op: b, .. }) => a == b,
-            (ExprKind::Fenced { open: a, close: c, .. }, ExprKind::Fenced { open: b, close: d, .. }) => {
-                a == b && c == d
-            }
-            _ => true,
-        }
-        && before.children().count() == after.children().count();
-    if !same_node {
+    // (Delimiters that differ are caught by the restoring check after.)
+    if !same_node(before, after) {
         return Err(());
     }
     // (Several places may differ, each by the same name for the same part.)
