@@ -22,6 +22,7 @@ mod probability;
 pub mod readings;
 mod run;
 mod series;
+mod solutions;
 pub use run::{check_files, panic_message};
 pub mod edits;
 pub mod mutate;

@@ -565,6 +565,11 @@ pub enum Reading {
     /// its approximate values with `=` (Euler's method, a first-order step), until it gives the
     /// letter another meaning; false for the exact letter, which says nothing.
     Approximated,
+    /// Values the words say solve an equation stated before, which satisfy it only at some
+    /// values of letters it keeps of its own (a partial solution, `x = 2y`, as often as a slip),
+    /// or miss it by more than the rounding of their printed digits allows to first order and
+    /// less than twice that.
+    SolvedInPart,
     /// A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`,
     /// `substituting (3.4)`): its links may rest on them.
     Substitutes,
@@ -647,6 +652,7 @@ impl Reading {
             Reading::Update => "`t=t+1`, `\\theta=\\theta-\\eta g`: an update step of an algorithm, written with `=` where `\\leftarrow` is meant.",
             Reading::SelfReferent => "`x = x^c`, `y = \\sum_i d_i y_i^2`: the letter on the left is used again on the right, with no words that assert the equation: an assignment, an equation in the letter, or a new meaning of it; not an identity.",
             Reading::RecurrenceNotRead => "`\\mathbf v_t` defined by recursion (`\\mathbf v_t = \\beta\\mathbf v_{t-1} + \\mathbf g_{t, t-1}`) in a way the claim cannot be read through (a step written other than as a lag, an operation not taken entry by entry): with the sequence a free letter the claim fails, which says nothing.",
+            Reading::SolvedInPart => "`solve this … to get $x = 2y$`, `p_0 = 4.41`: values the words say solve an equation stated before, which satisfy it only for some values of the letters it keeps (a partial solution, one unknown in terms of another, as often as a slip), or miss it by more than their printed rounding allows to first order but less than twice that.",
             Reading::Approximated => "`f(x) := e^x`, then `f(t+\\Delta t) \\approx f(t)(1+\\Delta t)` earlier in the section (or in the same chain): once the text approximates a letter it has defined, later steps may write its approximate values with `=` (Euler's method, a first-order step), until it gives the letter another meaning; false for the exact letter, which says nothing. A function nobody specified is not approximated: its claims stay exact.",
             Reading::Substitutes => "A derivation the words say substitutes equations written elsewhere (`将式(6.9)代入`, `substituting (3.4)`): its links may rest on them.",
             Reading::Independent => "A claim about probabilities false for a general joint distribution, true where the variables are independent (`P(A\\mid B)=P(A)`): an assumption the words may state.",

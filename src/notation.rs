@@ -529,6 +529,12 @@ pub const NOTATION: &[Notation] = &[
     },
     Notation {
         group: "symbols",
+        written: r"i \text{ in notes on complex numbers}: e^{i\theta} = \cos\theta + i\sin\theta, \lambda_1 = \frac{1+\sqrt3 i}{2}",
+        meaning: r"where the notes speak of complex numbers (complex number, complex plane, imaginary, 复数, 虚数) and nothing defines or binds i, a claim false with i a real letter is checked again with i the imaginary unit, \sqrt{-1}: verified there, saying so; never refuted so (derivcheck's numbers are real, so a counterexample through a complex value is no evidence)",
+        example: "",
+    },
+    Notation {
+        group: "symbols",
         written: r"10\,000, 0.7311",
         meaning: "numbers: a thin space groups digits; a decimal side is a printed value, equal to half a unit in its last digit",
         example: r"10\,000=10^4",
@@ -664,6 +670,12 @@ pub const NOTATION: &[Notation] = &[
         group: "relations",
         written: r"condition: `solve $2x+y=1$`, `for what $p$ does $a+4\sqrt{2p}=a+2$`, `such that $\sum_i\alpha_i=1$`, `使得$\mathbf A\mathbf v=\lambda\mathbf v$`, `$0=(2-\lambda)(3-\lambda)-2=(4-\lambda)(1-\lambda)$`",
         meaning: "an equation to solve or a constraint: after solve, find, where, such that, if and only if, satisfies (解, 求解, 使得, 满足, 其中, 若), or a question for the value (for what, at which … does, 取何值时), a restatement of what the sentence supposes (`Let the data be centred, i.e. $…$`, `令样本被中心化，即 $…$`: a sentence opening with let, suppose, assume, 令, 设, 假设, and i.e., that is, namely, 即, 也就是 before the formula), or a side that is a number against letters the notes never define. Never refuted, and not a claim unless it holds as an identity (listed as a condition, with why); in a chain, the links after it between two expressions are still claims",
+        example: "",
+    },
+    Notation {
+        group: "relations",
+        written: r"solution: `solve this … to get $$p_0 = 4.41 \quad\text{and}\quad p_1 = 1.18$$`, `$\lambda^2-\lambda+1=0$，解得$\lambda_1=…,\lambda_2=…$`, `Using $\psi^* = \psi^* P$ … yields $p = \frac{\beta}{\alpha+\beta}$`",
+        meaning: r"a formula of values (each a letter = a value that writes no other letter given one) after words that say it solves (solve … to get, the solution is, the roots are, which is solved when, 解得, 求得, 求出, 解方程得; not with unless, if, when, at, for, assume after them), or after an equation the sentence cites (using, from, 由, 利用 $…$ … yields, gives, 可得): each equation the section stated as a condition in its paragraph or the one before that writes those letters (else the nearest before; of a chain, its last link), or the cited one, is checked at the values, a claim of the values' formula. Labelled copies (\lambda_1, \lambda_2) of the equation's letter are roots, each put in alone. A value printed with decimals stands for those within half a unit of its last digit: verified where the residual is within what that rounding moves it (exact for linear equations, to first order otherwise), refuted beyond twice that; an equation that keeps a letter no definition writes (x = 2y into x + y = 3: a partial solution) is not refuted. The equations themselves, true only through these values, are conditions, not claims",
         example: "",
     },
     Notation {

@@ -26,6 +26,7 @@ pub mod scope;
 mod section;
 pub mod shapes;
 mod skeleton;
+mod solutions;
 #[cfg(test)]
 mod testing;
 

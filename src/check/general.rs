@@ -1347,6 +1347,38 @@ pub(super) fn at_the_size_written_out(scope: &Scope, claim: &Claim, trial: &dyn 
     verified_saying(again, [format!("\\text{{the size the entries written out show: }} {largest}")])
 }
 
+/// `\lambda_1 = \frac{1+\sqrt3 i}{2}` of `\lambda^2 - \lambda + 1 = 0`, `(1+i)^2 = 2i`, in notes
+/// that speak of complex numbers (`复数`, `imaginary`), i defined nowhere: left open as a letter
+/// (`imaginary_or_letter`), the claim is checked again with i the imaginary unit,
+/// `\sqrt{-1}`. Only a verification is kept, saying so (`i=\sqrt{-1}`): derivcheck's numbers are
+/// real, so a counterexample through a complex value is no evidence.
+pub(super) fn with_the_imaginary_unit(scope: &Scope, claim: &Claim, trial: &dyn Trial) -> Option<Verdict> {
+    if !claim.reading.complex || scope.defs.contains_key("i") || scope.decls.contains_key("i") {
+        return None;
+    }
+    let unit = crate::syntax::parse_formula(r"\sqrt{-1}").ok()?.chains.first()?.first.clone()?;
+    let mut own = super::letters::claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
+    own.defs.insert(
+        "i".into(),
+        crate::sema::Definition {
+            key: "i".into(),
+            params: Vec::new(),
+            body: unit,
+            origin: "i = \\sqrt{-1}".into(),
+            from_notes: false,
+            function: false,
+            inherited: false,
+            section_only: true,
+        },
+    );
+    let again = trial.own_verdict_in(&own);
+    (again.status == Status::Verified).then(|| {
+        let mut assuming = again.assuming.clone();
+        assuming.push(r"i=\sqrt{-1}".into());
+        Verdict { assuming, ..again }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

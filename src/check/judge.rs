@@ -62,9 +62,16 @@ pub(super) fn judged(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[St
             .unwrap_or(verdict),
         _ => verdict,
     };
+    // `solve this … to get $p_0 = 4.41$`: the equation at values printed rounded.
+    let verdict = readings::of_solution(claim, super::solutions::within_rounding(scope, claim, verdict, &trial));
     let verdict = with_repair(scope, claim, readings::other_readings(scope, claim, verdict, &trial), terms);
     let verdict = readings::slip_or_constraint(scope, claim, verdict);
     let verdict = readings::as_evidence(scope, claim, verdict, &trial);
+    // `\lambda_1 = \frac{1+\sqrt3 i}{2}` in notes on complex numbers: i the imaginary unit.
+    let verdict = match readings::open_on_the_imaginary_unit(&verdict) {
+        true => super::general::with_the_imaginary_unit(scope, claim, &trial).unwrap_or(verdict),
+        false => verdict,
+    };
     // `p(x)\frac{\partial p(x)}{\partial\theta}` with p a letter or a function of x alone, its
     // derivative 0, which the text does not mean: checked again with p a function nobody
     // specified, of θ too.
@@ -120,7 +127,12 @@ pub(super) fn refuted_with_sizes_equal(scope: &Scope, claim: &Claim) -> bool {
 /// A refuted claim with the smallest edit of it that derivcheck verifies, where the budget finds
 /// one ([`mutate::repair`]).
 pub(super) fn with_repair(scope: &Scope, claim: &Claim, verdict: Verdict, terms: &[String]) -> Verdict {
-    if verdict.status != Status::Refuted || !claim.holds || verdict.suggestion.is_some() {
+    // (A solution's claim is an equation written elsewhere: no edit of its formula repairs it.)
+    if verdict.status != Status::Refuted
+        || !claim.holds
+        || verdict.suggestion.is_some()
+        || claim.reading.solves.is_some()
+    {
         return verdict;
     }
     let own = claim_scope(scope, claim);

@@ -1338,3 +1338,13 @@ pub(super) fn shape_not_fixed(scope: &Scope, claim: &Claim) -> Option<String> {
     };
     free_letters_of_claim(scope, claim).into_iter().find(|k| !fixed(k))
 }
+
+/// `[y_0, y_1, y_2] = \frac{[y_1, y_2] - [y_0, y_1]}{x_2 - x_0}` (divided differences), `w'_1,
+/// w'_2 = (1-50\%)(w_1, w_2) = 0.5w_1, 0.5w_2`: a list written out is read as a row, but it may
+/// be notation of another kind (arguments, a pair split at a comma): a shape that does not fit it
+/// is no evidence. The list, as written; `None` without one, or where the words make the relation
+/// a condition (read as one further on).
+pub(super) fn list_written_out(scope: &Scope, claim: &Claim, no_words_reading: bool) -> Option<String> {
+    let found = written_list(claim, &["(", "["]).filter(|_| !scope.pinned && no_words_reading)?;
+    Some(crate::syntax::print::explicit_tex(found, &|_| false))
+}

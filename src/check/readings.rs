@@ -28,7 +28,7 @@ use super::letters::{
     general_function_arguments, inverse_applied, later_definitions, letters_reached, log_of_zero, make_square,
     marked_letter_applied, mentions, operator_letter, order_of_magnitude, power_or_index, shape_not_fixed,
     shapes_from_use, sums_to_one, truncated_digits, tuple_without_orientation, unknown_function_property,
-    with_letters_general, within_printed_rounding, written_entries_scope, written_list,
+    with_letters_general, within_printed_rounding, written_entries_scope,
 };
 use super::series::worked_out_verdict;
 use crate::model::{Method, Reading, Reason, Status, Verdict};
@@ -98,7 +98,7 @@ impl Phase {
 /// notation` prints. (A reading tried in two places is listed where it is tried first: a
 /// `consequence` also follows a constraint in the same chain, an `entry_of` a derivative by
 /// an entry, a `defined_later` a shape that does not fit.)
-pub const TRIED: [(Reading, Phase); 50] = [
+pub const TRIED: [(Reading, Phase); 51] = [
     (Reading::Condition, Phase::Words),
     (Reading::Update, Phase::Words),
     (Reading::Consequence, Phase::Words),
@@ -117,6 +117,7 @@ pub const TRIED: [(Reading, Phase); 50] = [
     (Reading::DistributionValue, Phase::Probability),
     (Reading::ClassValues, Phase::Probability),
     (Reading::IndexedValues, Phase::Probability),
+    (Reading::SolvedInPart, Phase::Letters),
     (Reading::OrderOfMagnitude, Phase::Letters),
     (Reading::DefinedLater, Phase::Letters),
     (Reading::ShapeFromUse, Phase::Letters),
@@ -576,7 +577,7 @@ fn shape_reading(scope: &Scope, claim: &Claim, verdict: &Verdict, trial: &dyn Tr
         return Some(read);
     }
     let tuple_written = || tuple_without_orientation(scope, claim, verdict);
-    let list_written = || list_written_out(scope, claim);
+    let list_written = || super::letters::list_written_out(scope, claim, words_reading(claim).is_none());
     if let (true, Some(symbol)) = (
         by_shape,
         read_off
@@ -1210,6 +1211,33 @@ fn supposed_reaches(claim: &Claim, verdict: &Verdict) -> bool {
     }
 }
 
+/// What the check of values in an equation found (`solutions::within_rounding`): decided, or
+/// false for some values of letters the equation keeps (`free`), or by less than twice the
+/// values' rounding (`free` empty).
+pub(super) enum Solved {
+    Decided(Verdict),
+    Open { free: Vec<String>, equation: String, verdict: Verdict },
+}
+
+/// A solution's verdict: left open as a partial solution, for i in notes on complex numbers,
+/// or where the values miss by less than twice their rounding.
+pub(super) fn of_solution(claim: &Claim, solved: Solved) -> Verdict {
+    match solved {
+        Solved::Decided(verdict) => verdict,
+        Solved::Open { free, verdict, .. } if claim.reading.complex && free.iter().any(|l| l == "i") => {
+            undecided_under(Reading::ImaginaryOrLetter, Some("i".into()), None, verdict)
+        }
+        Solved::Open { free, equation, verdict } => {
+            undecided_under(Reading::SolvedInPart, (!free.is_empty()).then(|| free.join(", ")), Some(equation), verdict)
+        }
+    }
+}
+
+/// Left open for i, which may be the imaginary unit (checked again so, to verify)?
+pub(super) fn open_on_the_imaginary_unit(verdict: &Verdict) -> bool {
+    matches!(&verdict.reason, Reason::OtherReading { reading: Reading::ImaginaryOrLetter, symbol: Some(i), .. } if i == "i")
+}
+
 /// Left open for a letter read as a number where the text may mean a function (`p(x)`, `\partial_\theta p(x)`)?
 pub(super) fn open_to_an_unknown_function(verdict: &Verdict) -> bool {
     matches!(
@@ -1469,13 +1497,3 @@ fn other_reading(reading: crate::model::Reading, symbol: Option<String>, earlier
 #[cfg(test)]
 #[path = "readings_tests.rs"]
 mod tests;
-
-/// `[y_0, y_1, y_2] = \frac{[y_1, y_2] - [y_0, y_1]}{x_2 - x_0}` (divided differences), `w'_1,
-/// w'_2 = (1-50\%)(w_1, w_2) = 0.5w_1, 0.5w_2`: a list written out is read as a row, but it may
-/// be notation of another kind (arguments, a pair split at a comma): a shape that does not fit it
-/// is no evidence. The list, as written; `None` without one, or where the words make the relation
-/// a condition (read as one further on).
-fn list_written_out(scope: &Scope, claim: &Claim) -> Option<String> {
-    let found = written_list(claim, &["(", "["]).filter(|_| !scope.pinned && words_reading(claim).is_none())?;
-    Some(crate::syntax::print::explicit_tex(found, &|_| false))
-}

@@ -84,6 +84,10 @@ pub fn of_claims(report: &CheckReport, spec: Option<(&str, &str)>, lang: Lang) -
                 let values: Vec<String> = point.point.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
                 notes.push(values.join(", "));
             }
+            // (What a refutation was checked under: the values a binding or a solution gives.)
+            if c.verdict == Status::Refuted && !c.assuming.is_empty() {
+                notes.push(format!("{}: {}", w.assuming, c.assuming.join(", ")));
+            }
             Diagnostic {
                 severity,
                 file: path,

@@ -64,16 +64,24 @@ pub struct Claim {
     pub reading: ClaimReading,
 }
 
-#[cfg(test)]
 impl Claim {
-    /// A claim `lhs = rhs` for unit tests: an identity meant to hold, with no words around it.
-    pub(crate) fn for_tests(id: &str, origin: Origin, tex: &str, lhs: Expr, rhs: Expr) -> Claim {
+    /// A claim `lhs = rhs` of kind `kind` meant to hold (no conditions of its own, not written
+    /// with `\approx`), read as `reading` says.
+    pub(crate) fn meant(
+        id: String,
+        section: String,
+        at: (Origin, String),
+        kind: ClaimKind,
+        sides: (Expr, Expr),
+        reading: ClaimReading,
+    ) -> Claim {
+        let ((origin, tex), (lhs, rhs)) = (at, sides);
         Claim {
-            id: id.into(),
-            section: "1".into(),
+            id,
+            section,
             origin,
-            tex: tex.into(),
-            kind: ClaimKind::Identity,
+            tex,
+            kind,
             lhs,
             rhs,
             conditions: Vec::new(),
@@ -81,8 +89,15 @@ impl Claim {
             variant: false,
             approx: false,
             understood: String::new(),
-            reading: Default::default(),
+            reading,
         }
+    }
+
+    /// A claim `lhs = rhs` for unit tests: an identity meant to hold, with no words around it.
+    #[cfg(test)]
+    pub(crate) fn for_tests(id: &str, origin: Origin, tex: &str, lhs: Expr, rhs: Expr) -> Claim {
+        let at = (origin, tex.to_string());
+        Claim::meant(id.into(), "1".into(), at, ClaimKind::Identity, (lhs, rhs), Default::default())
     }
 }
 
@@ -149,6 +164,19 @@ pub struct ClaimReading {
     pub named: NamedLetters,
     /// The conditions the text states before it, and a relation it supposes.
     pub conditions: StatedConditions,
+    /// Values the words say solve an equation stated before: the claim is that equation at them.
+    pub solves: Option<SolutionOf>,
+}
+
+/// A claim that values solve an equation stated before them (`solve this … to get $p_0 =
+/// 4.41$`): the equation, at the values its claim gives as definitions for it alone.
+#[derive(Debug, Clone, Default)]
+pub struct SolutionOf {
+    /// Where the equation is written (`notes.md:7:26`).
+    pub equation: String,
+    /// The values printed with decimals, each with the key of its letter: rounded, they stand
+    /// for the values within half a unit of their last digit.
+    pub rounded: Vec<(String, String)>,
 }
 
 /// What the words before a claim call its letters.

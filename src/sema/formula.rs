@@ -60,7 +60,12 @@ impl<'a> SectionBuilder<'a> {
         self.current.reach = step.reach;
         self.current.small = self.small_letter(f.index);
         self.current.supposed = self.supposed_around(f.index);
+        let stated_before = self.bindings.stated.len();
         self.add_chains(f);
+        // `solve this … to get $p_0 = 4.41$ and $p_1 = 1.18$`: values checked in the equations.
+        if self.out.claims.len() == before.0 {
+            self.add_solution_claims(f, stated_before);
+        }
         self.current.reach = Reach::Section;
         self.current.small = None;
         self.current.supposed = None;

@@ -266,7 +266,7 @@ static SENTENCE_END: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"[.!?;:](\s|$)|[。！？；：]|\n\s*\n").expect("valid regex"));
 
 /// The sentence `lead` ends in: from the last sentence end in it.
-fn last_sentence(lead: &str) -> &str {
+pub(super) fn last_sentence(lead: &str) -> &str {
     SENTENCE_END.find_iter(lead).last().map_or(lead, |end| &lead[end.end()..])
 }
 
