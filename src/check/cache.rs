@@ -98,15 +98,12 @@ mod tests {
     fn scope(defs: &[(&str, &str)]) -> Scope {
         let defs = defs
             .iter()
-            .map(|(key, body)| Definition {
-                key: key.to_string(),
-                params: Vec::new(),
-                body: parse_formula(body).unwrap().chains.remove(0).first.unwrap(),
-                origin: String::new(),
-                from_notes: true,
-                function: false,
-                inherited: false,
-                section_only: false,
+            .map(|(key, body)| {
+                Definition::value(
+                    key.to_string(),
+                    parse_formula(body).unwrap().chains.remove(0).first.unwrap(),
+                    String::new(),
+                )
             })
             .collect();
         Scope::new("1", &Default::default(), defs).unwrap()

@@ -1358,19 +1358,7 @@ pub(super) fn with_the_imaginary_unit(scope: &Scope, claim: &Claim, trial: &dyn 
     }
     let unit = crate::syntax::parse_formula(r"\sqrt{-1}").ok()?.chains.first()?.first.clone()?;
     let mut own = super::letters::claim_scope(scope, claim).unwrap_or_else(|| scope.clone());
-    own.defs.insert(
-        "i".into(),
-        crate::sema::Definition {
-            key: "i".into(),
-            params: Vec::new(),
-            body: unit,
-            origin: "i = \\sqrt{-1}".into(),
-            from_notes: false,
-            function: false,
-            inherited: false,
-            section_only: true,
-        },
-    );
+    own.defs.insert("i".into(), crate::sema::Definition::value("i".into(), unit, r"i = \sqrt{-1}".into()));
     let again = trial.own_verdict_in(&own);
     (again.status == Status::Verified).then(|| {
         let mut assuming = again.assuming.clone();
@@ -1438,16 +1426,7 @@ mod tests {
         assert_eq!(products.len(), 2, "{products:?}");
         let mut defined = Scope::default();
         let body = side("2");
-        let w = crate::sema::Definition {
-            key: "w".into(),
-            params: Vec::new(),
-            body,
-            origin: "notes.md:1:1".into(),
-            from_notes: true,
-            function: false,
-            inherited: false,
-            section_only: false,
-        };
+        let w = crate::sema::Definition::value("w".into(), body, "notes.md:1:1".into());
         defined.defs.insert("w".into(), w);
         let (mut spare, mut products) = (vec!["varpi"], Vec::new());
         inner_products_as_numbers(&side("w^T x"), &defined, &mut spare, &mut products);

@@ -409,16 +409,7 @@ fn at_declared_values(base: &Scope, claim: &Claim, verdict: &Verdict, trial: &dy
         let mut scope = base.clone();
         for (k, key) in keys.iter().enumerate() {
             let value = &values[(at / values.len().pow(k as u32)) % values.len()];
-            let definition = Definition {
-                key: (*key).clone(),
-                params: Vec::new(),
-                body: number(value),
-                origin: String::new(),
-                from_notes: true,
-                function: false,
-                inherited: false,
-                section_only: false,
-            };
+            let definition = Definition::value((*key).clone(), number(value), String::new());
             scope.defs.insert((*key).clone(), definition);
         }
         let again = trial.verdict_in(&scope);

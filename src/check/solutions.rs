@@ -27,15 +27,14 @@ pub(super) fn within_rounding(scope: &Scope, claim: &Claim, verdict: Verdict, tr
     if verdict.status != Status::Refuted {
         return Solved::Decided(verdict);
     }
-    let Some(mismatch) = verdict.counterexample.as_ref().and_then(|c| c.mismatch.as_ref()) else {
+    let mut verdict = verdict;
+    let Some(mismatch) = verdict.counterexample.as_mut().and_then(|c| c.mismatch.as_mut()) else {
         return Solved::Decided(verdict);
     };
     // (The equation's side computed is no edit of the formula that gives the values.)
-    let mut verdict = verdict.clone();
-    if let Some(m) = verdict.counterexample.as_mut().and_then(|c| c.mismatch.as_mut()) {
-        m.correct = None;
-    }
+    mismatch.correct = None;
     let free: Vec<String> = mismatch.point.iter().map(|(name, _)| name.clone()).collect();
+    let residual = mismatch.lhs - mismatch.rhs;
     let equation = solution.equation.clone();
     // (`\lambda_1 = \frac{1+\sqrt3 i}{2}` in notes on complex numbers: i may be the imaginary
     // unit.)
@@ -46,7 +45,6 @@ pub(super) fn within_rounding(scope: &Scope, claim: &Claim, verdict: Verdict, tr
     if solution.rounded.is_empty() {
         return Solved::Decided(verdict);
     }
-    let residual = mismatch.lhs - mismatch.rhs;
     let Some(bound) = rounding_bound(scope, claim, solution, residual, trial) else {
         return Solved::Open { free: Vec::new(), equation, verdict };
     };

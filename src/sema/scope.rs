@@ -30,6 +30,20 @@ pub struct Definition {
 }
 
 impl Definition {
+    /// A letter's value written in the notes (at `origin`), no function, for its section.
+    pub fn value(key: String, body: Expr, origin: String) -> Definition {
+        Definition {
+            key,
+            params: Vec::new(),
+            body,
+            origin,
+            from_notes: true,
+            function: false,
+            inherited: false,
+            section_only: false,
+        }
+    }
+
     /// Where it was written, without the file: `11:3` of `notes.md:11:3`.
     pub fn written_at(&self) -> String {
         let mut position: Vec<&str> = self.origin.rsplitn(3, ':').take(2).collect();

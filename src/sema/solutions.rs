@@ -33,14 +33,14 @@ type ValueSet<'f, 'v> = Vec<(String, &'v Value<'f>)>;
 impl SectionBuilder<'_> {
     /// Adds the claims of formula `f` where it gives values the words say solve equations
     /// stated before it (conditions recorded before `stated_before`, the formula's own left
-    /// out); `false` where it is no such formula.
-    pub(super) fn add_solution_claims(&mut self, f: &ParsedFormula, stated_before: usize) -> bool {
+    /// out); nothing where it is no such formula.
+    pub(super) fn add_solution_claims(&mut self, f: &ParsedFormula, stated_before: usize) {
         let site = &self.chapter.doc.formulas[f.index];
         let cited = cites_equation_solved(&site.lead).then(|| self.equations_just_before(f.index)).flatten();
         if self.pinned || site.mark.is_some() || !(cited.is_some() || says_solved(&site.lead)) {
-            return false;
+            return;
         }
-        let Some(values) = values_given(&f.statement.chains) else { return false };
+        let Some(values) = values_given(&f.statement.chains) else { return };
         // (`Using $\varphi = \varphi Q$ … yields`: the equation cited is a condition, whatever
         // the words before it made it.)
         if cited.is_some() {
@@ -62,21 +62,18 @@ impl SectionBuilder<'_> {
             match written.or_else(|| equations_solved(earlier, site.block, &keys)) {
                 Some(equations) => (equations, vec![values.iter().map(|v| (v.key.clone(), v)).collect()]),
                 None => {
-                    let Some(bases) = bases.filter(|b| b.iter().all(|k| !keys.contains(k))) else { return false };
-                    let Some(equations) = equations_solved(earlier, site.block, &bases) else { return false };
+                    let Some(bases) = bases.filter(|b| b.iter().all(|k| !keys.contains(k))) else { return };
+                    let Some(equations) = equations_solved(earlier, site.block, &bases) else { return };
                     (equations, bases.into_iter().zip(&values).map(|(base, v)| vec![(base, v)]).collect())
                 }
             };
-        let origin_text = super::bindings::origin_text(
-            &Origin::Notes { formula: site.id.clone(), line: site.line, col: site.col, range: (0, 0) },
-            &self.chapter.doc.path,
-        );
         let origin = Origin::Notes {
             formula: site.id.clone(),
             line: site.line,
             col: site.col,
             range: (site.tex_range.start, site.tex_range.end),
         };
+        let origin_text = super::bindings::origin_text(&origin, &self.chapter.doc.path);
         // (The equations, verified only through the values defined here, are what the values
         // come from, not claims shown by them: the values' claims check them.)
         self.bindings.derived.extend(sets.iter().flatten().map(|(key, _)| key.clone()));
@@ -117,7 +114,6 @@ impl SectionBuilder<'_> {
                 self.out.claims.push(Claim::meant(id, self.number.clone(), place, kind, (lhs, rhs), reading));
             }
         }
-        true
     }
 }
 
